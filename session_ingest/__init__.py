@@ -1,0 +1,1 @@
+"""Read Claude Code and Codex session logs into SQLite, incrementally, redacted."""

@@ -1,0 +1,100 @@
+"""Tables written by ingest. Other packages read them; only ingest writes them.
+
+``MIGRATIONS`` is an ordered list: append a new function to change the schema, never edit
+an old one (stores in the field have already run it).
+"""
+
+from __future__ import annotations
+
+import sqlite_utils
+
+
+def _v1(db: sqlite_utils.Database) -> None:
+    # One row per log file: where incremental ingest stopped.
+    db["files"].create(
+        {
+            "path": str,  # absolute path
+            "source": str,  # "claude" | "codex"
+            "dev": int,
+            "inode": int,
+            "size": int,
+            "mtime_ns": int,
+            "offset": int,  # byte offset just past the last complete line consumed
+            "bad_lines": int,
+            "last_error": str,
+            "ingested_at": str,
+        },
+        pk="path",
+    )
+    db["sessions"].create(
+        {
+            "id": str,  # Claude sessionId / Codex thread id
+            "source": str,  # "claude" | "codex"
+            "parent_id": str,  # set for subagent / sub-thread transcripts
+            "kind": str,  # "main" | "subagent" | "headless"
+            "project": str,  # cwd
+            "branch": str,
+            "model": str,
+            "cli_version": str,
+            "title": str,
+            "started_at": str,  # ISO-8601 UTC
+            "ended_at": str,
+            "n_turns": int,
+            "n_tool_calls": int,
+            "n_signals": int,
+            "input_tokens": int,
+            "output_tokens": int,
+            "unknown_records": int,
+        },
+        pk="id",
+    )
+    # One human request and the agent's work after it.
+    db["turns"].create(
+        {
+            "id": str,  # stable: f"{session_id}:{idx}"
+            "session_id": str,
+            "idx": int,  # 0-based order within the session
+            "started_at": str,
+            "ended_at": str,
+            "user_text": str,  # the human request, harness text removed, redacted
+            "assistant_text": str,  # the agent's text answer(s), redacted, truncated
+            "n_tool_calls": int,
+            "n_errors": int,
+            "skills": str,  # JSON list of skill names invoked in this turn
+            "finished": int,  # 1 when the agent completed the turn
+        },
+        pk="id",
+        foreign_keys=[("session_id", "sessions", "id")],
+    )
+    db["tool_calls"].create(
+        {
+            "id": str,  # tool_use id / call_id (prefixed by session when needed for uniqueness)
+            "turn_id": str,
+            "session_id": str,
+            "idx": int,
+            "name": str,
+            "args_summary": str,  # short, redacted
+            "exit_code": int,  # null when unknown
+            "is_error": int,
+            "output_excerpt": str,  # short, redacted
+        },
+        pk="id",
+    )
+    db["signals"].create(
+        {
+            "id": str,
+            "turn_id": str,
+            "session_id": str,
+            # interrupt | tool_rejected | tool_failure | test_failure | correction | reask
+            # | positive | abandonment
+            "kind": str,
+            "evidence": str,  # short redacted quote or description of why
+        },
+        pk="id",
+    )
+    db["turns"].create_index(["session_id"])
+    db["tool_calls"].create_index(["turn_id"])
+    db["signals"].create_index(["turn_id"])
+
+
+MIGRATIONS = [_v1]

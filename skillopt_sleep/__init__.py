@@ -1,0 +1,3 @@
+"""skillopt-sleep: nightly consolidation of coding-agent skills."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,94 @@
+"""Shared state for CLI commands: the effective config and the store, opened on first use."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import click
+import sqlite_utils
+
+from skillopt_sleep import config as config_mod
+from skillopt_sleep.store import StoreError, open_store
+
+
+@dataclass
+class App:
+    config_path: Path | None = None
+    state_dir_override: Path | None = None
+    overrides: dict[str, Any] = field(default_factory=dict)
+    _config: dict[str, Any] | None = None
+    _db: sqlite_utils.Database | None = None
+
+    def __init__(self, config_path: Path | None = None, state_dir: Path | None = None) -> None:
+        self.config_path = config_path
+        self.state_dir_override = state_dir
+        self.overrides = {}
+        self._config = None
+        self._db = None
+
+    @property
+    def config(self) -> dict[str, Any]:
+        if self._config is None:
+            overrides = dict(self.overrides)
+            if self.state_dir_override is not None:
+                overrides["state_dir"] = str(self.state_dir_override)
+            self._config = config_mod.load(self.config_path, overrides=overrides)
+        return self._config
+
+    @property
+    def state_dir(self) -> Path:
+        return config_mod.state_dir(self.config)
+
+    @property
+    def db(self) -> sqlite_utils.Database:
+        if self._db is None:
+            self._db = open_store(self.state_dir)
+        return self._db
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+
+def echo_json(obj: Any) -> None:
+    click.echo(json.dumps(obj, indent=2, sort_keys=False, default=str))
+
+
+class UserError(click.ClickException):
+    """A mistake the user can fix: one line, exit 2."""
+
+    exit_code = 2
+
+
+class StoreFailure(click.ClickException):
+    """The store cannot be opened or written: one line, exit 1."""
+
+    exit_code = 1
+
+
+@contextlib.contextmanager
+def translate_errors() -> Iterator[None]:
+    """Turn known failures into click exceptions: one line on stderr and a non-zero exit."""
+    try:
+        yield
+    except config_mod.ConfigError as exc:
+        raise UserError(str(exc)) from exc
+    except StoreError as exc:
+        raise StoreFailure(str(exc)) from exc
+    except sqlite3.DatabaseError as exc:
+        raise StoreFailure(f"the store cannot be used: {exc}") from exc
+
+
+class Group(click.Group):
+    """A click group whose commands report configuration and store errors as one line."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with translate_errors():
+            return super().invoke(ctx)

@@ -1,0 +1,140 @@
+"""Configuration: packaged defaults, then the user's YAML file, then environment, then CLI flags.
+
+Every key must exist in the defaults (``configs/default.yaml``), so a typo is reported
+instead of being silently ignored.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import os
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from skillopt_sleep import paths
+
+ENV_PREFIX = "SKILLOPT_SLEEP_"
+
+
+class ConfigError(Exception):
+    """A configuration problem the user must fix; the message is one plain line."""
+
+
+def default_text() -> str:
+    return resources.files("skillopt_sleep").joinpath("data/default.yaml").read_text()
+
+
+def defaults() -> dict[str, Any]:
+    return yaml.safe_load(default_text())
+
+
+def _type_ok(default: Any, value: Any) -> bool:
+    if default is None or value is None:
+        return True
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, float):
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if isinstance(default, int):
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, type(default))
+
+
+def merge(base: dict[str, Any], override: Mapping[str, Any], where: str = "") -> dict[str, Any]:
+    """Deep-merge ``override`` into a copy of ``base``, refusing unknown keys and wrong types."""
+    out = copy.deepcopy(base)
+    for key, value in override.items():
+        dotted = f"{where}{key}"
+        if key not in base:
+            close = difflib.get_close_matches(str(key), [str(k) for k in base], n=1)
+            hint = f" (did you mean '{where}{close[0]}'?)" if close else ""
+            raise ConfigError(f"unknown config key '{dotted}'{hint}")
+        if isinstance(base[key], dict) and base[key]:
+            if not isinstance(value, Mapping):
+                raise ConfigError(f"config key '{dotted}' must be a mapping")
+            out[key] = merge(base[key], value, f"{dotted}.")
+        elif not _type_ok(base[key], value):
+            want = type(base[key]).__name__
+            raise ConfigError(f"config key '{dotted}' must be a {want}, got {value!r}")
+        else:
+            out[key] = value
+    return out
+
+
+def _env_overrides(environ: Mapping[str, str]) -> dict[str, Any]:
+    """SKILLOPT_SLEEP_MINING__MIN_DAYS=3 -> {"mining": {"min_days": 3}} (values parsed as YAML)."""
+    tree: dict[str, Any] = {}
+    for name, raw in environ.items():
+        if not name.startswith(ENV_PREFIX) or "__" not in name:
+            continue
+        keys = name[len(ENV_PREFIX) :].lower().split("__")
+        node = tree
+        for key in keys[:-1]:
+            node = node.setdefault(key, {})
+        node[keys[-1]] = yaml.safe_load(raw)
+    return tree
+
+
+def set_dotted(tree: dict[str, Any], dotted: str, value: Any) -> None:
+    keys = dotted.split(".")
+    node = tree
+    for key in keys[:-1]:
+        node = node.setdefault(key, {})
+    node[keys[-1]] = value
+
+
+def load(
+    path: Path | None = None,
+    *,
+    overrides: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """Load the effective configuration.
+
+    ``path`` given explicitly must exist; the default user file is optional.
+    ``overrides`` maps dotted keys (``"mining.min_days"``) to values, as CLI flags do.
+    """
+    config = defaults()
+    explicit = path is not None
+    path = path or paths.config_file()
+    if path.exists():
+        try:
+            user = yaml.safe_load(path.read_text()) or {}
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            line = f" line {mark.line + 1}" if mark else ""
+            raise ConfigError(f"config file {path}{line} is not valid YAML") from exc
+        except OSError as exc:
+            raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from exc
+        if not isinstance(user, Mapping):
+            raise ConfigError(f"config file {path} must hold a mapping of keys")
+        config = merge(config, user)
+    elif explicit:
+        raise ConfigError(f"config file {path} does not exist")
+    config = merge(config, _env_overrides(os.environ if environ is None else environ))
+    if overrides:
+        tree: dict[str, Any] = {}
+        for dotted, value in overrides.items():
+            set_dotted(tree, dotted, value)
+        config = merge(config, tree)
+    return config
+
+
+def state_dir(config: Mapping[str, Any]) -> Path:
+    configured = config.get("state_dir")
+    return Path(configured).expanduser() if configured else paths.default_state_dir()
+
+
+def claude_roots(config: Mapping[str, Any]) -> list[Path]:
+    roots = config["sources"]["claude"]["roots"]
+    return [Path(r).expanduser() for r in roots] if roots else paths.claude_roots()
+
+
+def codex_roots(config: Mapping[str, Any]) -> list[Path]:
+    roots = config["sources"]["codex"]["roots"]
+    return [Path(r).expanduser() for r in roots] if roots else paths.codex_roots()

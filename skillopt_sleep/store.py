@@ -1,0 +1,52 @@
+"""The one SQLite database: opened in WAL mode, private to the user, migrated on open."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import sqlite_utils
+
+from session_ingest.schema import MIGRATIONS as INGEST_MIGRATIONS
+from skillopt_sleep import migrations, paths
+
+DB_NAME = "skillopt-sleep.db"
+
+# Each component's migrations, applied in this order. Components register here.
+COMPONENTS: list[tuple[str, list[migrations.Migration]]] = [
+    ("ingest", INGEST_MIGRATIONS),
+]
+
+
+class StoreError(Exception):
+    """The store cannot be opened or written; the message says why in one line."""
+
+
+def db_path(state_dir: Path) -> Path:
+    return state_dir / DB_NAME
+
+
+def open_store(state_dir: Path) -> sqlite_utils.Database:
+    """Open (creating and migrating if needed) the database under ``state_dir``."""
+    paths.ensure_private_dir(state_dir)
+    path = db_path(state_dir)
+    old_umask = os.umask(0o077)  # the -wal and -shm side files must be private too
+    try:
+        conn = sqlite3.connect(path, timeout=30)
+        db = sqlite_utils.Database(conn)
+        db.execute("PRAGMA busy_timeout = 30000")
+        db.enable_wal()
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("PRAGMA foreign_keys = OFF")
+        for name, steps in COMPONENTS:
+            migrations.apply(db, name, steps)
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"cannot open the store {path}: {exc}") from exc
+    finally:
+        os.umask(old_umask)
+    for suffix in ("", "-wal", "-shm"):
+        side = Path(f"{path}{suffix}")
+        if side.exists():
+            os.chmod(side, 0o600)
+    return db

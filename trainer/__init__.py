@@ -1,0 +1,1 @@
+"""The validation-gated skill optimization loop. Knows nothing of sessions or SQLite."""

@@ -1,0 +1,81 @@
+"""Tasks and judges: the data the trainer learns from. Judges are plain data, so they can be
+exported, reviewed and edited by a person, and their provenance travels with them."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+SPLITS = ("train", "val", "test")
+
+# Rule judges are checked exactly against the target's answer; "rubric" goes to the judge
+# model. Scores are in [0, 1].
+JUDGE_KINDS = (
+    "contains",  # answer contains `value` (case-insensitive)
+    "not_contains",  # answer does not contain `value` (case-insensitive)
+    "regex",  # answer matches the Python regex `value`
+    "not_regex",  # answer does not match the Python regex `value`
+    "max_words",  # answer has at most int(`value`) words
+    "rubric",  # an LLM judge grades the answer against the rubric text `value`
+)
+
+
+@dataclass(frozen=True)
+class Judge:
+    kind: str
+    value: str
+    weight: float = 1.0
+    source: str = ""  # where it came from, e.g. "turn abc:3, user correction"
+
+    def __post_init__(self) -> None:
+        if self.kind not in JUDGE_KINDS:
+            raise ValueError(f"unknown judge kind {self.kind!r}; expected one of {JUDGE_KINDS}")
+        if self.weight <= 0:
+            raise ValueError("judge weight must be positive")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Judge:
+        return cls(
+            kind=data["kind"],
+            value=str(data["value"]),
+            weight=float(data.get("weight", 1.0)),
+            source=str(data.get("source", "")),
+        )
+
+
+@dataclass(frozen=True)
+class Task:
+    id: str
+    prompt: str  # what the target is asked: the intent plus the minimal context to attempt it
+    split: str  # "train" | "val" | "test"
+    judges: tuple[Judge, ...] = ()
+    group: str = ""  # near-duplicate group; a group never straddles splits
+    meta: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if self.split not in SPLITS:
+            raise ValueError(f"unknown split {self.split!r}; expected one of {SPLITS}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "prompt": self.prompt,
+            "split": self.split,
+            "judges": [j.to_dict() for j in self.judges],
+            "group": self.group,
+            "meta": dict(self.meta),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Task:
+        return cls(
+            id=str(data["id"]),
+            prompt=str(data["prompt"]),
+            split=str(data["split"]),
+            judges=tuple(Judge.from_dict(j) for j in data.get("judges", [])),
+            group=str(data.get("group", "")),
+            meta=dict(data.get("meta", {})),
+        )
