@@ -1,0 +1,44 @@
+"""What the trainer needs from a model endpoint, whatever serves it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": str}
+
+
+class InfraError(Exception):
+    """The endpoint failed (after retries): the call has no answer. Never a task failure."""
+
+
+@dataclass(frozen=True)
+class Completion:
+    text: str
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+
+
+class ChatBackend(Protocol):
+    """One model endpoint in one role. Implementations must be safe to call from threads."""
+
+    identity: str  # model and answer-changing settings; part of every cache key
+    concurrency: int  # calls in flight at most
+
+    def complete(
+        self,
+        messages: list[Message],
+        *,
+        json_schema: dict[str, Any] | None = None,
+        max_tokens: int | None = None,
+    ) -> Completion: ...
+
+
+@dataclass
+class Roles:
+    """The three roles of a run: who edits the skill, who uses it, who grades the answers."""
+
+    optimizer: ChatBackend
+    target: ChatBackend
+    judge: ChatBackend
