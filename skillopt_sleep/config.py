@@ -45,24 +45,32 @@ def _type_ok(default: Any, value: Any) -> bool:
     return isinstance(value, type(default))
 
 
-def merge(base: dict[str, Any], override: Mapping[str, Any], where: str = "") -> dict[str, Any]:
-    """Deep-merge ``override`` into a copy of ``base``, refusing unknown keys and wrong types."""
-    out = copy.deepcopy(base)
+def validate(override: Mapping[str, Any], schema: Mapping[str, Any], where: str = "") -> None:
+    """Refuse keys the defaults do not have, and values of the wrong type."""
     for key, value in override.items():
         dotted = f"{where}{key}"
-        if key not in base:
-            close = difflib.get_close_matches(str(key), [str(k) for k in base], n=1)
+        if key not in schema:
+            close = difflib.get_close_matches(str(key), [str(k) for k in schema], n=1)
             hint = f" (did you mean '{where}{close[0]}'?)" if close else ""
             raise ConfigError(f"unknown config key '{dotted}'{hint}")
-        if isinstance(base[key], dict) and base[key]:
+        default = schema[key]
+        if isinstance(default, dict) and default:
             if not isinstance(value, Mapping):
                 raise ConfigError(f"config key '{dotted}' must be a mapping")
-            out[key] = merge(base[key], value, f"{dotted}.")
-        elif not _type_ok(base[key], value):
-            want = type(base[key]).__name__
+            validate(value, default, f"{dotted}.")
+        elif not _type_ok(default, value):
+            want = type(default).__name__
             raise ConfigError(f"config key '{dotted}' must be a {want}, got {value!r}")
+
+
+def merge(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
+    """Deep-merge ``override`` into a copy of ``base``."""
+    out = copy.deepcopy(base)
+    for key, value in override.items():
+        if isinstance(out.get(key), dict) and isinstance(value, Mapping):
+            out[key] = merge(out[key], value)
         else:
-            out[key] = value
+            out[key] = copy.deepcopy(value)
     return out
 
 
@@ -99,7 +107,8 @@ def load(
     ``path`` given explicitly must exist; the default user file is optional.
     ``overrides`` maps dotted keys (``"mining.min_days"``) to values, as CLI flags do.
     """
-    config = defaults()
+    schema = defaults()
+    config = schema
     explicit = path is not None
     path = path or paths.config_file()
     if path.exists():
@@ -113,14 +122,18 @@ def load(
             raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from exc
         if not isinstance(user, Mapping):
             raise ConfigError(f"config file {path} must hold a mapping of keys")
+        validate(user, schema)
         config = merge(config, user)
     elif explicit:
         raise ConfigError(f"config file {path} does not exist")
-    config = merge(config, _env_overrides(os.environ if environ is None else environ))
+    env_tree = _env_overrides(os.environ if environ is None else environ)
+    validate(env_tree, schema)
+    config = merge(config, env_tree)
     if overrides:
         tree: dict[str, Any] = {}
         for dotted, value in overrides.items():
             set_dotted(tree, dotted, value)
+        validate(tree, schema)
         config = merge(config, tree)
     return config
 

@@ -1,4 +1,4 @@
-"""Where things live on disk, following the XDG base-directory spec and each tool's own conventions."""
+"""Where things live on disk: the XDG base-directory spec and each tool's own conventions."""
 
 from __future__ import annotations
 
@@ -27,12 +27,15 @@ def default_state_dir() -> Path:
 
 def _env_roots(var: str) -> list[Path]:
     value = os.environ.get(var, "")
-    return [Path(p).expanduser() for p in value.split(",") if p.strip()]
+    return [Path(p.strip()).expanduser() for p in value.split(",") if p.strip()]
 
 
 def claude_roots() -> list[Path]:
-    """Claude Code config roots: $CLAUDE_CONFIG_DIR (comma list) else ~/.claude and ~/.config/claude."""
-    return _env_roots("CLAUDE_CONFIG_DIR") or [Path.home() / ".claude", Path.home() / ".config" / "claude"]
+    """Claude Code roots: $CLAUDE_CONFIG_DIR (comma list), else ~/.claude and ~/.config/claude."""
+    return _env_roots("CLAUDE_CONFIG_DIR") or [
+        Path.home() / ".claude",
+        Path.home() / ".config" / "claude",
+    ]
 
 
 def codex_roots() -> list[Path]:

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from skillopt_sleep import __version__
-from skillopt_sleep.cli.context import App, Group
+from skillopt_sleep.cli.context import App, Group, UserError
 
 # Modules that define commands on ``main``; imported at the bottom so they can use it.
 COMMAND_MODULES = [
@@ -26,7 +26,9 @@ COMMAND_MODULES = [
 ]
 
 
-@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(
+    cls=Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100}
+)
 @click.version_option(__version__, prog_name="skillopt-sleep")
 @click.option(
     "--config",
@@ -50,6 +52,8 @@ def main(ctx: click.Context, config_path: Path | None, state_dir: Path | None) -
       skillopt-sleep ingest && skillopt-sleep tasks list
       skillopt-sleep run --once
     """
+    if config_path is not None and not config_path.exists():
+        raise UserError(f"config file {config_path} does not exist")
     ctx.obj = App(config_path=config_path, state_dir=state_dir)
     ctx.call_on_close(ctx.obj.close)
 

@@ -6,7 +6,6 @@ import contextlib
 import json
 import sqlite3
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -17,28 +16,27 @@ from skillopt_sleep import config as config_mod
 from skillopt_sleep.store import StoreError, open_store
 
 
-@dataclass
 class App:
-    config_path: Path | None = None
-    state_dir_override: Path | None = None
-    overrides: dict[str, Any] = field(default_factory=dict)
-    _config: dict[str, Any] | None = None
-    _db: sqlite_utils.Database | None = None
+    """What every command needs: config (file, env, flags) and the store, loaded lazily."""
 
     def __init__(self, config_path: Path | None = None, state_dir: Path | None = None) -> None:
         self.config_path = config_path
         self.state_dir_override = state_dir
-        self.overrides = {}
-        self._config = None
-        self._db = None
+        self.overrides: dict[str, Any] = {}
+        self._config: dict[str, Any] | None = None
+        self._db: sqlite_utils.Database | None = None
+
+    def effective_overrides(self) -> dict[str, Any]:
+        """Dotted-key overrides from global CLI flags (``--state-dir``) and commands."""
+        overrides = dict(self.overrides)
+        if self.state_dir_override is not None:
+            overrides["state_dir"] = str(self.state_dir_override)
+        return overrides
 
     @property
     def config(self) -> dict[str, Any]:
         if self._config is None:
-            overrides = dict(self.overrides)
-            if self.state_dir_override is not None:
-                overrides["state_dir"] = str(self.state_dir_override)
-            self._config = config_mod.load(self.config_path, overrides=overrides)
+            self._config = config_mod.load(self.config_path, overrides=self.effective_overrides())
         return self._config
 
     @property

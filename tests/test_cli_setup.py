@@ -1,0 +1,75 @@
+"""init and doctor through click's runner and as a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from skillopt_sleep import paths
+from skillopt_sleep.cli import main
+
+
+def test_init_writes_private_starter_and_refuses_to_overwrite() -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["init"])
+    assert result.exit_code == 0, result.output
+    path = paths.config_file()
+    assert path.exists() and (path.stat().st_mode & 0o077) == 0
+    again = runner.invoke(main, ["init"])
+    assert again.exit_code == 2
+    assert "already exists" in again.output
+    assert runner.invoke(main, ["init", "--force"]).exit_code == 0
+
+
+def test_init_show_defaults_prints_every_key() -> None:
+    result = CliRunner().invoke(main, ["init", "--show-defaults"])
+    assert result.exit_code == 0
+    assert "max_text_chars" in result.output and "sources:" in result.output
+
+
+def test_doctor_reports_sources_and_store(tmp_path: Path) -> None:
+    proj = Path.home() / ".claude/projects/-home-u-p"
+    proj.mkdir(parents=True)
+    (proj / "a.jsonl").write_text("{}\n")
+    result = CliRunner().invoke(main, ["doctor", "--json"])
+    assert result.exit_code == 0, result.output
+    checks = json.loads(result.output)["checks"]
+    by_what = {c["what"]: c for c in checks}
+    assert by_what["store"]["status"] == "ok"
+    assert by_what["permissions"]["status"] == "ok"
+    assert any(c["detail"].endswith(".claude: 1 session files") for c in checks)
+
+
+def test_doctor_fails_on_a_config_typo_and_on_open_permissions(tmp_path: Path) -> None:
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("sourcez: {}\n")
+    result = CliRunner().invoke(main, ["--config", str(cfg), "doctor"])
+    assert result.exit_code == 1
+    assert "unknown config key 'sourcez'" in result.output
+    state = tmp_path / "state"
+    assert CliRunner().invoke(main, ["--state-dir", str(state), "doctor"]).exit_code == 0
+    os.chmod(state, 0o755)
+    result = CliRunner().invoke(main, ["--state-dir", str(state), "doctor"])
+    assert result.exit_code == 1
+    assert "chmod 700" in result.output
+
+
+def test_bad_flag_and_missing_config_are_one_line_exit_2(tmp_path: Path) -> None:
+    exe = Path(sys.executable).parent / "skillopt-sleep"
+    env = dict(os.environ)
+    bad = subprocess.run([exe, "--no-such-flag"], capture_output=True, text=True, env=env)
+    assert bad.returncode == 2
+    missing = subprocess.run(
+        [exe, "--config", str(tmp_path / "nope.yaml"), "doctor"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert missing.returncode == 2
+    assert missing.stderr.strip().splitlines()[-1].endswith("does not exist")
+    assert "Traceback" not in missing.stderr
