@@ -10,12 +10,14 @@ import sqlite_utils
 
 from session_ingest.schema import MIGRATIONS as INGEST_MIGRATIONS
 from skillopt_sleep import migrations, paths
+from skillopt_sleep.nightstore import MIGRATIONS as NIGHT_MIGRATIONS
 
 DB_NAME = "skillopt-sleep.db"
 
 # Each component's migrations, applied in this order. Components register here.
 COMPONENTS: list[tuple[str, list[migrations.Migration]]] = [
     ("ingest", INGEST_MIGRATIONS),
+    ("night", NIGHT_MIGRATIONS),
 ]
 
 

@@ -1,0 +1,118 @@
+"""Tables of the night: nights, their checkpointed steps, the model-call cache and the
+rejected-edit ledger. The cache and ledger implement the trainer's protocols on SQLite, so
+a killed night resumes without paying for any call twice and never retries a failed edit."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlite_utils
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _v1(db: sqlite_utils.Database) -> None:
+    db["nights"].create(
+        {
+            "id": str,  # e.g. 2026-11-29T02-00-00Z
+            "status": str,  # running | done | failed | stopped
+            "dry_run": int,
+            "started_at": str,
+            "finished_at": str,
+            "summary": str,  # JSON: the report's data, once done
+            "error": str,
+        },
+        pk="id",
+    )
+    db["night_steps"].create(
+        {"night_id": str, "step": str, "status": str, "result": str, "finished_at": str},
+        pk=("night_id", "step"),
+    )
+    db["rollouts"].create({"key": str, "value": str, "created_at": str}, pk="key")
+    db["edits"].create(
+        {"hash": str, "skill": str, "night_id": str, "record": str, "created_at": str}, pk="hash"
+    )
+    db["edits"].create_index(["skill"])
+
+
+MIGRATIONS = [_v1]
+
+
+class SqliteCache:
+    """The trainer's Cache on SQLite: a value is durable once ``put`` returns."""
+
+    def __init__(self, db: sqlite_utils.Database) -> None:
+        self.db = db
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        row = self.db.execute("SELECT value FROM rollouts WHERE key = ?", [key]).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def put(self, key: str, value: dict[str, Any]) -> None:
+        with self.db.conn:
+            self.db.execute(
+                "INSERT OR REPLACE INTO rollouts (key, value, created_at) VALUES (?, ?, ?)",
+                [key, json.dumps(value), now_iso()],
+            )
+
+
+class SqliteLedger:
+    """The trainer's rejected-edit Ledger on SQLite, kept across nights, one per skill."""
+
+    def __init__(self, db: sqlite_utils.Database, skill: str, night_id: str) -> None:
+        self.db = db
+        self.skill = skill
+        self.night_id = night_id
+
+    def __contains__(self, edit_hash: object) -> bool:
+        row = self.db.execute(
+            "SELECT 1 FROM edits WHERE hash = ? AND skill = ?", [edit_hash, self.skill]
+        ).fetchone()
+        return row is not None
+
+    def add(self, edit_hash: str, record: dict[str, Any]) -> None:
+        with self.db.conn:
+            self.db.execute(
+                "INSERT OR IGNORE INTO edits (hash, skill, night_id, record, created_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [edit_hash, self.skill, self.night_id, json.dumps(record), now_iso()],
+            )
+
+    def recent(self, limit: int) -> list[dict[str, Any]]:
+        rows = self.db.execute(
+            "SELECT record FROM edits WHERE skill = ? ORDER BY created_at DESC, hash LIMIT ?",
+            [self.skill, limit],
+        ).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+
+class Checkpoints:
+    """Steps of one night: a finished step's result is stored, so a rerun skips it."""
+
+    def __init__(self, db: sqlite_utils.Database, night_id: str) -> None:
+        self.db = db
+        self.night_id = night_id
+
+    def done(self, step: str) -> dict[str, Any] | None:
+        row = self.db.execute(
+            "SELECT result FROM night_steps WHERE night_id = ? AND step = ? AND status = 'done'",
+            [self.night_id, step],
+        ).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def finish(self, step: str, result: dict[str, Any]) -> None:
+        with self.db.conn:
+            self.db["night_steps"].upsert(
+                {
+                    "night_id": self.night_id,
+                    "step": step,
+                    "status": "done",
+                    "result": json.dumps(result),
+                    "finished_at": now_iso(),
+                },
+                pk=("night_id", "step"),
+            )

@@ -1,0 +1,9 @@
+"""Night reports: the same summary rendered as Markdown, JSON and a self-contained HTML page.
+
+The summary (a plain dict, see ``docs/report.md``) is built by the night pipeline and stored
+with the night, so a report can be re-rendered at any time.
+"""
+
+from skillopt_sleep.report.render import headline, render_html, render_md, write_reports
+
+__all__ = ["headline", "render_html", "render_md", "write_reports"]

@@ -1,0 +1,91 @@
+"""Small inline SVG charts, so report.html needs no script, font or stylesheet from anywhere."""
+
+from __future__ import annotations
+
+from html import escape
+
+PALETTE = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#4d7c0f", "#be185d"]
+W, H, PAD = 560, 220, 40
+
+
+def _frame(title: str, body: str, height: int = H) -> str:
+    return (
+        f'<svg role="img" width="{W}" height="{height}" '
+        f'viewBox="0 0 {W} {height}"><title>{escape(title)}</title>'
+        f'<text x="{PAD}" y="16" font-size="13" font-weight="bold">{escape(title)}</text>'
+        f"{body}</svg>"
+    )
+
+
+def line_chart(title: str, series: dict[str, list[tuple[str, float]]]) -> str:
+    """One line per series over the x labels (nights); y is a score in [0, 1]."""
+    labels = sorted({x for points in series.values() for x, _ in points})
+    if not labels:
+        return _frame(title, f'<text x="{PAD}" y="60" font-size="12">no data yet</text>')
+    span = max(len(labels) - 1, 1)
+    plot_w, plot_h = W - 2 * PAD - 120, H - 2 * PAD
+
+    def xy(label: str, y: float) -> tuple[float, float]:
+        x = PAD + plot_w * labels.index(label) / span if len(labels) > 1 else PAD + plot_w / 2
+        return x, PAD + plot_h * (1 - max(0.0, min(1.0, y)))
+
+    parts = [
+        f'<line x1="{PAD}" y1="{PAD + plot_h}" x2="{PAD + plot_w}" y2="{PAD + plot_h}" '
+        'stroke="#888"/>',
+        f'<line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{PAD + plot_h}" stroke="#888"/>',
+    ]
+    for tick in (0.0, 0.5, 1.0):
+        _, y = xy(labels[0], tick)
+        parts.append(
+            f'<text x="{PAD - 6}" y="{y + 4}" font-size="10" text-anchor="end">{tick}</text>'
+        )
+    for i, (name, points) in enumerate(sorted(series.items())):
+        color = PALETTE[i % len(PALETTE)]
+        coords = [xy(x, y) for x, y in sorted(points)]
+        path = " ".join(f"{x:.1f},{y:.1f}" for x, y in coords)
+        parts.append(f'<polyline fill="none" stroke="{color}" stroke-width="2" points="{path}"/>')
+        parts.extend(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{color}"/>' for x, y in coords)
+        ly = PAD + 14 * i
+        parts.append(
+            f'<rect x="{W - 150}" y="{ly - 9}" width="10" height="10" fill="{color}"/>'
+            f'<text x="{W - 135}" y="{ly}" font-size="11">{escape(name[:20])}</text>'
+        )
+    for label in (labels[0], labels[-1]):
+        x, _ = xy(label, 0)
+        parts.append(
+            f'<text x="{x:.1f}" y="{H - 12}" font-size="10" text-anchor="middle">'
+            f"{escape(label[:10])}</text>"
+        )
+    return _frame(title, "".join(parts))
+
+
+def bar_chart(title: str, rows: list[tuple[str, list[tuple[str, float]]]]) -> str:
+    """Horizontal grouped bars: each row a label with (series, value) segments side by side."""
+    if not rows:
+        return _frame(title, f'<text x="{PAD}" y="60" font-size="12">no data yet</text>')
+    top = max((v for _, segs in rows for _, v in segs), default=0) or 1
+    names = sorted({s for _, segs in rows for s, _ in segs})
+    bar_h, label_w = 12, 150
+    height = PAD + len(rows) * (bar_h * len(names) + 10) + 20 * len(names)
+    parts: list[str] = []
+    y = PAD
+    for label, segs in rows:
+        parts.append(f'<text x="{PAD}" y="{y + bar_h}" font-size="11">{escape(label[:22])}</text>')
+        for series, value in segs:
+            color = PALETTE[names.index(series) % len(PALETTE)]
+            width = (W - PAD - label_w - 60) * value / top
+            parts.append(
+                f'<rect x="{PAD + label_w}" y="{y}" width="{width:.1f}" height="{bar_h}" '
+                f'fill="{color}"><title>{escape(series)}: {value:g}</title></rect>'
+                f'<text x="{PAD + label_w + width + 4:.1f}" y="{y + bar_h - 2}" font-size="10">'
+                f"{value:g}</text>"
+            )
+            y += bar_h
+        y += 10
+    for i, series in enumerate(names):
+        color = PALETTE[i % len(PALETTE)]
+        parts.append(
+            f'<rect x="{PAD}" y="{y + 20 * i}" width="10" height="10" fill="{color}"/>'
+            f'<text x="{PAD + 15}" y="{y + 20 * i + 9}" font-size="11">{escape(series)}</text>'
+        )
+    return _frame(title, "".join(parts), height + 10)

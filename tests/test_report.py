@@ -1,0 +1,140 @@
+"""Reports lead with the answer, carry the evidence, and the HTML is self-contained."""
+
+from __future__ import annotations
+
+import json
+import re
+import stat
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+from skillopt_sleep.report import headline, render_html, render_md, write_reports
+
+
+def summary(**extra: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "night": "2026-11-29T02-00-00Z",
+        "status": "done",
+        "simulation": False,
+        "ingest": {"files_changed": 3, "new_sessions": 2, "new_turns": 9},
+        "mining": {"clusters": 5, "recurring": 2},
+        "skills": [
+            {
+                "name": "commit-message",
+                "managed": True,
+                "outcome": "improved",
+                "n_tasks": {"train": 6, "val": 8, "test": 5},
+                "test": {
+                    "before": 0.4,
+                    "after": 0.7,
+                    "lift": 0.3,
+                    "ci_low": 0.1,
+                    "ci_high": 0.5,
+                    "n_tasks": 5,
+                },
+                "edits": [
+                    {
+                        "status": "accepted",
+                        "kind": "add",
+                        "summary": "Keep the subject short",
+                        "gate": {"effect": 0.25, "p_value": 0.008, "verdict": "accept"},
+                    },
+                    {
+                        "status": "rejected",
+                        "kind": "replace",
+                        "summary": "Always use emoji",
+                        "gate": {"effect": -0.1, "p_value": 0.9, "verdict": "reject"},
+                    },
+                ],
+                "diff": "--- a\n+++ b\n+Keep the subject under 50 characters.\n",
+                "promotion": {"status": "promoted", "path": "/x/SKILL.md"},
+            },
+            {
+                "name": "ci-log-summary",
+                "managed": False,
+                "outcome": "not_enough_evidence",
+                "reason": "3 val tasks cannot show an effect at alpha 0.05",
+                "edits": [],
+            },
+        ],
+        "usage": {
+            "calls": 120,
+            "tokens": 50000,
+            "cost_usd": 0.0,
+            "budget": {"max_calls": 400, "max_tokens": 1000000, "max_cost_usd": 1.0},
+        },
+        "history": {
+            "commit-message": [
+                {"night": "2026-11-28T02-00-00Z", "score": 0.4},
+                {"night": "2026-11-29T02-00-00Z", "score": 0.7},
+            ]
+        },
+        "problems": ["1 unparseable optimizer answer"],
+    }
+    base.update(extra)
+    return base
+
+
+def test_markdown_leads_with_the_answer_and_the_interval() -> None:
+    md = render_md(summary())
+    first_section = md.split("## Did my skills get better?")[1].split("## Cost")[0]
+    assert "1 of 2 skill(s) got better tonight." in first_section
+    assert "0.40 → 0.70 (lift +0.30, 95% CI +0.10 to +0.50, 5 test tasks)" in first_section
+    assert "ci-log-summary: not enough evidence tonight — 3 val tasks" in first_section
+    assert "| accepted | add | Keep the subject short | +0.25 | 0.008 | accept |" in md
+    assert "| rejected | replace | Always use emoji | -0.10 | 0.900 | reject |" in md
+    assert "+Keep the subject under 50 characters." in md
+    assert "1 unparseable optimizer answer" in md
+
+
+def test_empty_night_says_so() -> None:
+    assert headline(summary(skills=[])) == "No recurring task was ready for training tonight."
+    assert "Nothing." in render_md(summary(skills=[], problems=[]))
+
+
+class _Collector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        for name, value in attrs:
+            if name in {"src", "href", "xlink:href", "action"} and value:
+                self.urls.append(value)
+
+
+def test_html_is_self_contained_and_has_its_charts() -> None:
+    html = render_html(summary())
+    parser = _Collector()
+    parser.feed(html)
+    assert parser.urls == []
+    assert "script" not in parser.tags and "link" not in parser.tags and "img" not in parser.tags
+    assert not re.search(r"url\(|@import|https?://", html)
+    assert parser.tags.count("svg") == 3
+    # the score line has one point per night, the bars one per accepted/rejected count
+    assert parser.tags.count("circle") == 2
+    assert "polyline" in parser.tags
+    assert html.index("Did my skills get better?") < html.index("<svg")
+
+
+def test_html_escapes_text_from_logs() -> None:
+    s = summary()
+    s["skills"][0]["diff"] = "+<script>alert(1)</script>"
+    html = render_html(s)
+    assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+def test_simulation_is_labelled() -> None:
+    s = summary(simulation=True)
+    assert "SIMULATION" in render_md(s) and "SIMULATION" in render_html(s)
+
+
+def test_write_reports_creates_private_files(tmp_path: Path) -> None:
+    paths = write_reports(summary(), tmp_path / "night")
+    assert set(paths) == {"md", "json", "html"}
+    for path in paths.values():
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert json.loads(paths["json"].read_text())["night"] == "2026-11-29T02-00-00Z"
