@@ -1,0 +1,188 @@
+"""The embedded local backend against the REAL SmolLM2-135M on llama.cpp (extra 'local').
+
+One server per module. The model is weak; these tests check plumbing: calls succeed,
+every JSON answer is parsed or counted, odd output never crashes, no process is left over.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from trainer.backends.base import Completion, InfraError, Roles
+from trainer.backends.factory import build_roles
+from trainer.backends.jsonio import JsonStats
+from trainer.backends.local import LocalServer, _free_port, find_gguf, local_roles
+
+pytestmark = [pytest.mark.local_model, pytest.mark.timeout(180)]
+
+try:
+    GGUF: Path | None = find_gguf()
+except Exception:  # noqa: BLE001 - any reason means: skip, with the reason shown
+    GGUF = None
+if GGUF is None:
+    pytest.skip("local model not installed (extra 'local')", allow_module_level=True)
+
+GRADE = {
+    "type": "object",
+    "properties": {
+        "verdict": {"type": "string", "enum": ["pass", "fail"]},
+        "reason": {"type": "string"},
+    },
+    "required": ["verdict", "reason"],
+}
+EDITS = {
+    "type": "object",
+    "properties": {
+        "edits": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"op": {"type": "string"}, "text": {"type": "string"}},
+                "required": ["op", "text"],
+            },
+        }
+    },
+    "required": ["edits"],
+}
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie still answers kill(0); it is gone for our purposes only once reaped.
+    status = Path(f"/proc/{pid}/status")
+    return not (status.exists() and "zombie" in status.read_text())
+
+
+def server_pids(port: str) -> list[int]:
+    """PIDs of local_server children listening on ``port`` (read from /proc)."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            args = cmdline.read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"trainer.backends.local_server" in args and port.encode() in args:
+            found.append(int(cmdline.parent.name))
+    return found
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LocalServer]:
+    with LocalServer() as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def roles(server: LocalServer) -> Roles:
+    return local_roles(server, {"target": {"max_tokens": 24}, "judge": {"max_tokens": 60}})
+
+
+def user(text: str) -> list[dict[str, str]]:
+    return [{"role": "user", "content": text}]
+
+
+def test_server_is_up_and_small(server: LocalServer) -> None:
+    assert server.pid is not None and alive(server.pid)
+    assert server.start_seconds is not None and server.start_seconds < 30
+    rss = server.rss_mb()
+    assert rss is not None and rss < 1024
+    print(f"\nlocal server: start {server.start_seconds:.2f}s, RSS {rss:.0f} MB")
+
+
+def test_concurrent_short_calls(roles: Roles, server: LocalServer) -> None:
+    prompts = [f"Name one fruit. Number {i}." for i in range(16)]
+    t0 = time.monotonic()
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda p: roles.target.complete(user(p)), prompts))
+    per_call = (time.monotonic() - t0) / len(prompts)
+    assert all(isinstance(c, Completion) for c in results)
+    assert all(c.input_tokens > 0 and 0 < c.output_tokens <= 24 for c in results)
+    assert all(c.cost_usd == 0.0 for c in results)
+    assert roles.target.usage["calls"] == 16
+    print(f"\nlocal: {per_call * 1000:.0f} ms per short call (wall, {server.parallel} slots)")
+
+
+def test_json_schema_answers_are_parsed_or_counted(roles: Roles) -> None:
+    stats = JsonStats()
+    questions = [f"Grade this answer to 'what is {i}+{i}?': '{2 * i}'" for i in range(8)]
+    with ThreadPoolExecutor(2) as pool:
+        done = list(pool.map(lambda q: roles.judge.complete(user(q), json_schema=GRADE), questions))
+    for c in done:
+        value = stats.parse(c.text, GRADE)
+        assert value is None or value["verdict"] in ("pass", "fail")
+    assert stats.total == len(questions)
+    assert roles.judge.json_mode is True  # llama.cpp accepts response_format
+    assert stats.parsed + stats.repaired >= 1  # grammar-constrained output mostly parses
+    print(f"\nlocal json (response_format): {stats.as_dict()}")
+
+
+def test_prompt_only_json_fallback_never_crashes(server: LocalServer) -> None:
+    backend = local_roles(server, {"optimizer": {"max_tokens": 48}}).optimizer
+    backend.json_mode = False  # as if the endpoint had rejected response_format
+    stats = JsonStats()
+    for task in ("Propose one edit to a skill about git.", "Suggest edits. Be brief.", "?"):
+        stats.parse(backend.complete(user(task), json_schema=EDITS).text, EDITS)
+    assert stats.total == 3
+    print(f"\nlocal json (prompt only): {stats.as_dict()}")
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        user(""),
+        user("🙂" * 50 + " ¿¡ \x00 \u202e"),
+        [{"role": "system", "content": "Only say NO."}, *user("Say yes.")],
+        [*user("a"), {"role": "assistant", "content": "b"}, *user("c")],
+    ],
+)
+def test_odd_inputs_give_text(roles: Roles, messages: list[dict[str, str]]) -> None:
+    c = roles.target.complete(messages)
+    assert isinstance(c.text, str)
+    JsonStats().parse(c.text, GRADE)  # whatever it wrote, parsing does not raise
+
+
+def test_prompt_beyond_context_is_infra_error_not_crash(roles: Roles) -> None:
+    with pytest.raises(InfraError):
+        roles.target.complete(user("word " * 6000))
+
+
+def test_build_roles_local_starts_and_stops_server(tmp_path: Path) -> None:
+    with build_roles({"backend": "local"}, {}, local_log_path=tmp_path / "llama.log") as roles:
+        url = roles.judge.config.base_url
+        assert url is not None and url.startswith("http://127.0.0.1:")
+        assert roles.judge.complete(user("Hi"), max_tokens=4).output_tokens > 0
+        assert roles.judge.identity == "local:SmolLM2-135M-Instruct.Q4_1:t=0"  # no port
+        port = url.rsplit(":", 1)[1].split("/")[0]
+        pids = server_pids(port)
+        assert len(pids) == 1 and alive(pids[0])
+    time.sleep(0.1)
+    assert not alive(pids[0])
+    assert (tmp_path / "llama.log").exists()  # a log path given by the caller is kept
+
+
+def test_child_stops_even_while_model_loads() -> None:
+    """A stop request during loading must not hang the child (llama.cpp can deadlock)."""
+    cmd = [sys.executable, "-m", "trainer.backends.local_server", "--model", str(GGUF)]
+    proc = subprocess.Popen(
+        [*cmd, "--port", str(_free_port())], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    time.sleep(0.15)
+    proc.terminate()
+    try:
+        proc.wait(8)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+            pytest.fail("the server child ignored SIGTERM during loading")

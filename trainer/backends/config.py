@@ -1,0 +1,112 @@
+"""Per-role endpoint settings, from the ``models:`` config section and the environment.
+
+The optimizer, the target and the judge may live at different providers, so every role has
+its own endpoint. Keys never live in the config file: it names the environment variable
+that holds the key, and the process environment supplies the value.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+ROLE_NAMES: tuple[str, ...] = ("optimizer", "target", "judge")
+BACKEND_KINDS: tuple[str, ...] = ("auto", "openai", "local", "sim")
+
+
+@dataclass(frozen=True)
+class RoleConfig:
+    """One role's endpoint. ``api_key_env`` is the NAME of the variable holding the key."""
+
+    model: str = "gpt-4o-mini"
+    base_url: str | None = None  # None = the SDK default (api.openai.com)
+    api_key_env: str = "OPENAI_API_KEY"
+    temperature: float = 0.0
+    max_tokens: int = 1024
+    concurrency: int = 4
+    price_in_per_mtok: float = 0.0  # USD per million input tokens
+    price_out_per_mtok: float = 0.0  # USD per million output tokens
+    timeout_s: float = 60.0
+    max_retries: int = 5
+    # Resolved key value; never read from a file, never printed (repr=False).
+    api_key: str | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.concurrency < 1:
+            raise ValueError(f"concurrency must be >= 1, got {self.concurrency}")
+        if self.max_retries < 0:
+            raise ValueError(f"max_retries must be >= 0, got {self.max_retries}")
+        if self.timeout_s <= 0:
+            raise ValueError(f"timeout_s must be > 0, got {self.timeout_s}")
+        if not self.model:
+            raise ValueError("model must not be empty")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings without the key: safe to write into run outputs and logs."""
+        return {name: getattr(self, name) for name in sorted(_CONFIG_FIELDS)}
+
+    def resolved_key(self, environ: Mapping[str, str] = os.environ) -> str | None:
+        """The key: the resolved value if set, else the named environment variable."""
+        return self.api_key or environ.get(self.api_key_env) or None
+
+
+_CONFIG_FIELDS = {f.name for f in fields(RoleConfig)} - {"api_key"}
+
+
+def role_from_dict(cfg: Mapping[str, Any] | None) -> RoleConfig:
+    """A RoleConfig from one role's mapping; unknown keys are an error, never ignored."""
+    cfg = dict(cfg or {})
+    unknown = set(cfg) - _CONFIG_FIELDS
+    if "api_key" in unknown:
+        raise ValueError("put the key in an environment variable and name it in api_key_env")
+    if unknown:
+        raise ValueError(f"unknown model setting(s): {', '.join(sorted(unknown))}")
+    return RoleConfig(**cfg)
+
+
+def _env(environ: Mapping[str, str], name: str) -> str | None:
+    value = environ.get(name, "").strip()
+    return value or None
+
+
+def roles_from_config(
+    models_cfg: Mapping[str, Any] | None, environ: Mapping[str, str] = os.environ
+) -> dict[str, RoleConfig]:
+    """RoleConfig per role from the ``models:`` section, with environment overrides.
+
+    Per role R in OPTIMIZER / TARGET / JUDGE: ``R_BASE_URL``, ``R_API_KEY`` and ``R_MODEL``
+    win; otherwise ``OPENAI_BASE_URL`` fills a base_url the config leaves empty, and the key
+    comes from the variable named by ``api_key_env`` (default ``OPENAI_API_KEY``).
+    """
+    models_cfg = models_cfg or {}
+    unknown = set(models_cfg) - {"backend", *ROLE_NAMES}
+    if unknown:
+        raise ValueError(f"unknown models setting(s): {', '.join(sorted(unknown))}")
+    out: dict[str, RoleConfig] = {}
+    for role in ROLE_NAMES:
+        rc = role_from_dict(models_cfg.get(role))
+        prefix = role.upper()
+        base_url = _env(environ, f"{prefix}_BASE_URL") or rc.base_url
+        base_url = base_url or _env(environ, "OPENAI_BASE_URL")
+        model = _env(environ, f"{prefix}_MODEL") or rc.model
+        # A role that names its own key variable never falls back to OPENAI_API_KEY: that
+        # would send one provider's key to another provider.
+        key = _env(environ, f"{prefix}_API_KEY") or _env(environ, rc.api_key_env)
+        out[role] = replace(rc, base_url=base_url, model=model, api_key=key)
+    return out
+
+
+def resolve_backend(models_cfg: Mapping[str, Any] | None, environ: Mapping[str, str]) -> str:
+    """``openai``, ``local`` or ``sim``. ``auto`` = openai when any role has an endpoint or a
+    key configured (config or environment), else the embedded local model."""
+    kind = str((models_cfg or {}).get("backend", "auto")).strip().lower()
+    if kind not in BACKEND_KINDS:
+        raise ValueError(f"models.backend must be one of {', '.join(BACKEND_KINDS)}: {kind!r}")
+    roles = roles_from_config(models_cfg, environ)  # validates the section, whatever the kind
+    if kind != "auto":
+        return kind
+    if any(rc.base_url or rc.api_key for rc in roles.values()):
+        return "openai"
+    return "local"

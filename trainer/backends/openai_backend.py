@@ -1,0 +1,189 @@
+"""ChatBackend over the official ``openai`` SDK, for any OpenAI-compatible endpoint.
+
+Retries are the SDK's own, configured through ``RoleConfig.max_retries`` and ``timeout_s``:
+it retries connection errors, timeouts, 408/409/429 and 5xx with exponential backoff
+(0.5 s doubling, capped at 8 s) and 0-25 % jitter, and honours ``retry-after(-ms)`` headers.
+We do not add a second retry layer (that would multiply the waits); we only turn what is
+left after the SDK gave up into ``InfraError``, which the trainer never scores as a task
+failure.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import threading
+from typing import Any
+
+import openai
+
+from trainer.backends.base import Completion, InfraError, Message
+from trainer.backends.config import RoleConfig
+
+# Sent instead of response_format to endpoints that reject it.
+_JSON_INSTRUCTION = (
+    "Answer with a single JSON value and nothing else (no prose, no code fences). "
+    "It must match this JSON schema:\n{schema}"
+)
+
+
+def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``schema`` that OpenAI's strict mode accepts.
+
+    Strict mode requires every object to list all its properties as required and to set
+    ``additionalProperties: false``; our parser stays lenient about both, so tightening the
+    schema sent to the endpoint loses nothing.
+    """
+    out = copy.deepcopy(schema)
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("type") == "object" and isinstance(node.get("properties"), dict):
+                node["required"] = list(node["properties"])
+                node.setdefault("additionalProperties", False)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(out)
+    return out
+
+
+def _schema_name(schema: dict[str, Any]) -> str:
+    name = re.sub(r"[^A-Za-z0-9_-]", "_", str(schema.get("title") or "answer"))
+    return name[:64] or "answer"
+
+
+def _rejects_response_format(err: openai.BadRequestError) -> bool:
+    text = f"{err.message} {err.body!r}".lower()
+    return "response_format" in text or "json_schema" in text
+
+
+class OpenAIBackend:
+    """One role's endpoint. Thread-safe: the SDK client is, and our counters take a lock.
+
+    ``limiter`` lets several backends that share one endpoint (the local server) share its
+    concurrency limit; by default each backend has its own of ``config.concurrency``.
+    ``identity`` overrides the default (model, endpoint, temperature) when the endpoint's URL
+    is not stable across runs, as with the local server's random port: cache keys must be.
+    """
+
+    def __init__(
+        self,
+        config: RoleConfig,
+        *,
+        limiter: threading.Semaphore | None = None,
+        client: openai.OpenAI | None = None,
+        identity: str | None = None,
+    ) -> None:
+        self.config = config
+        endpoint = config.base_url or "api.openai.com"
+        self.identity = identity or f"openai:{config.model}@{endpoint}:t={config.temperature:g}"
+        self.concurrency = config.concurrency
+        self._limiter = limiter or threading.BoundedSemaphore(config.concurrency)
+        self._lock = threading.Lock()
+        self.json_mode = True  # False once the endpoint rejected response_format
+        self.usage: dict[str, float] = {
+            "calls": 0,
+            "failures": 0,
+            "input_tokens": 0,
+            "output_tokens": 0,
+            "cost_usd": 0.0,
+        }
+        key = config.api_key
+        if key is None:
+            if config.base_url is None:
+                raise ValueError(
+                    f"no API key for model {config.model!r}: set {config.api_key_env} "
+                    "(or the role's <ROLE>_API_KEY), or configure a base_url"
+                )
+            key = "unused"  # self-hosted endpoints (vLLM, llama.cpp, Ollama) take no key
+        self._client = client or openai.OpenAI(
+            api_key=key,
+            # Explicit, so the SDK never reads OPENAI_BASE_URL behind roles_from_config's back.
+            base_url=config.base_url or "https://api.openai.com/v1",
+            timeout=config.timeout_s,
+            max_retries=config.max_retries,
+        )
+
+    def __repr__(self) -> str:
+        return f"OpenAIBackend({self.identity!r}, concurrency={self.concurrency})"
+
+    def complete(
+        self,
+        messages: list[Message],
+        *,
+        json_schema: dict[str, Any] | None = None,
+        max_tokens: int | None = None,
+    ) -> Completion:
+        """One chat completion. Raises InfraError when the endpoint gives no answer."""
+        with self._limiter:
+            try:
+                response = self._create(messages, json_schema, max_tokens)
+            except openai.APIError as err:
+                with self._lock:
+                    self.usage["failures"] += 1
+                status = getattr(err, "status_code", None)
+                where = f"HTTP {status}" if status else type(err).__name__
+                raise InfraError(f"{self.identity}: {where}: {err}") from err
+        return self._completion(response)
+
+    def _create(
+        self,
+        messages: list[Message],
+        json_schema: dict[str, Any] | None,
+        max_tokens: int | None,
+    ) -> Any:
+        params: dict[str, Any] = {
+            "model": self.config.model,
+            "temperature": self.config.temperature,
+            "max_tokens": max_tokens or self.config.max_tokens,
+        }
+        if json_schema is not None and self.json_mode:
+            params["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": _schema_name(json_schema),
+                    "schema": strict_schema(json_schema),
+                    "strict": True,
+                },
+            }
+            try:
+                return self._client.chat.completions.create(messages=messages, **params)
+            except openai.BadRequestError as err:
+                if not _rejects_response_format(err):
+                    raise
+                self.json_mode = False  # remembered: this endpoint gets the prompt form
+            del params["response_format"]
+        if json_schema is not None:
+            messages = _with_json_instruction(messages, json_schema)
+        return self._client.chat.completions.create(messages=messages, **params)
+
+    def _completion(self, response: Any) -> Completion:
+        choices = getattr(response, "choices", None) or []
+        message = choices[0].message if choices else None
+        text = (getattr(message, "content", None) or "") if message else ""
+        usage = getattr(response, "usage", None)
+        n_in = int(getattr(usage, "prompt_tokens", 0) or 0)
+        n_out = int(getattr(usage, "completion_tokens", 0) or 0)
+        cost = (n_in * self.config.price_in_per_mtok + n_out * self.config.price_out_per_mtok) / 1e6
+        with self._lock:
+            self.usage["calls"] += 1
+            self.usage["input_tokens"] += n_in
+            self.usage["output_tokens"] += n_out
+            self.usage["cost_usd"] += cost
+        return Completion(text=text, input_tokens=n_in, output_tokens=n_out, cost_usd=cost)
+
+
+def _with_json_instruction(messages: list[Message], schema: dict[str, Any]) -> list[Message]:
+    """The messages plus a system instruction to answer in JSON matching ``schema``."""
+    instruction = _JSON_INSTRUCTION.format(schema=json.dumps(schema, separators=(",", ":")))
+    out = [dict(m) for m in messages]
+    if out and out[0].get("role") == "system":
+        out[0]["content"] = f"{out[0].get('content', '')}\n\n{instruction}".strip()
+    else:
+        out.insert(0, {"role": "system", "content": instruction})
+    return out
