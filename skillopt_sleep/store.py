@@ -10,14 +10,18 @@ import sqlite_utils
 
 from session_ingest.schema import MIGRATIONS as INGEST_MIGRATIONS
 from skillopt_sleep import migrations, paths
+from skillopt_sleep.mining.store import MINING_MIGRATIONS
 from skillopt_sleep.nightstore import MIGRATIONS as NIGHT_MIGRATIONS
+from skillopt_sleep.promote import PROMOTION_MIGRATIONS
 
 DB_NAME = "skillopt-sleep.db"
 
 # Each component's migrations, applied in this order. Components register here.
 COMPONENTS: list[tuple[str, list[migrations.Migration]]] = [
     ("ingest", INGEST_MIGRATIONS),
+    ("mining", MINING_MIGRATIONS),
     ("night", NIGHT_MIGRATIONS),
+    ("promotion", PROMOTION_MIGRATIONS),
 ]
 
 

@@ -1,0 +1,131 @@
+"""Review commands: ``adopt``, ``reject``, ``rollback``, ``diff``, ``history``.
+
+A night stages what it may not write by itself; these commands are how the user answers.
+Errors are one line: a name or version that does not exist exits 2, a skill directory
+that cannot be written exits 1 (and nothing is half-written).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+import click
+
+from skillopt_sleep import promote as promotion
+from skillopt_sleep.cli import main
+from skillopt_sleep.cli.context import App, UserError, echo_json
+from skillopt_sleep.skilldirs import SkillPathError, SkillWriteError
+
+
+@contextlib.contextmanager
+def _errors() -> Iterator[None]:
+    try:
+        yield
+    except (SkillPathError, promotion.PromotionError) as exc:
+        raise UserError(str(exc)) from exc
+    except SkillWriteError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def _line(row: dict[str, Any]) -> str:
+    version = f"v{row['version']}" if row.get("version") else "-"
+    return f"{row['name']} {version} {row['status']}: {row.get('path') or row['target']}"
+
+
+@main.command()
+@click.argument("name", required=False)
+@click.option("--all", "all_", is_flag=True, help="Adopt every staged skill.")
+@click.pass_obj
+def adopt(app: App, name: str | None, all_: bool) -> None:
+    """Write a staged skill into its skill directory.
+
+    \b
+    Example:
+      skillopt-sleep diff review-pr && skillopt-sleep adopt review-pr
+      skillopt-sleep adopt --all
+    """
+    if bool(name) == all_:
+        raise UserError("give a skill NAME or --all")
+    with _errors():
+        for row in promotion.adopt(app.db, app.config, name):
+            click.echo(f"adopted {_line(row)}")
+
+
+@main.command()
+@click.argument("name", required=False)
+@click.option("--all", "all_", is_flag=True, help="Reject every staged skill.")
+@click.pass_obj
+def reject(app: App, name: str | None, all_: bool) -> None:
+    """Decline a staged skill; the skill directory is left as it is.
+
+    \b
+    Example:
+      skillopt-sleep reject review-pr
+    """
+    if bool(name) == all_:
+        raise UserError("give a skill NAME or --all")
+    with _errors():
+        for row in promotion.reject(app.db, app.config, name):
+            click.echo(f"rejected {_line(row)}")
+
+
+@main.command()
+@click.argument("name")
+@click.option("--to", "to_version", type=int, metavar="VERSION", help="Restore this version.")
+@click.pass_obj
+def rollback(app: App, name: str, to_version: int | None) -> None:
+    """Undo the last promotion of a skill (or restore --to VERSION, see `history`).
+
+    \b
+    Example:
+      skillopt-sleep rollback review-pr
+      skillopt-sleep history review-pr && skillopt-sleep rollback review-pr --to 2
+    """
+    with _errors():
+        for row in promotion.rollback(app.db, app.config, name, to_version):
+            click.echo(f"{row['name']}: {row['reason']} in {row['target']}")
+
+
+@main.command()
+@click.argument("name")
+@click.pass_obj
+def diff(app: App, name: str) -> None:
+    """Show what a staged skill would change (or what the last promotion changed).
+
+    \b
+    Example:
+      skillopt-sleep diff review-pr
+    """
+    with _errors():
+        text = promotion.diff(app.db, app.config, name)
+    click.echo(text.rstrip("\n") if text else f"{name}: no difference")
+
+
+@main.command()
+@click.argument("name", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_obj
+def history(app: App, name: str | None, as_json: bool) -> None:
+    """List promotion decisions, oldest first: promoted, staged, adopted, rejected, rolled back.
+
+    \b
+    Example:
+      skillopt-sleep history
+      skillopt-sleep history review-pr --json
+    """
+    with _errors():
+        if name:
+            promotion.check_name(name)
+        rows = promotion.history(app.db, name)
+    if as_json:
+        echo_json(rows)
+        return
+    if not rows:
+        click.echo("no promotions yet")
+    for row in rows:
+        click.echo(
+            f"{row['created_at']}  {row['name']:<24} v{row['version']:<3} {row['status']:<11} "
+            f"night {row['night_id']}  {row['reason']}"
+        )
