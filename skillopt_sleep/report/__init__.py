@@ -4,6 +4,12 @@ The summary (a plain dict, see ``docs/report.md``) is built by the night pipelin
 with the night, so a report can be re-rendered at any time.
 """
 
-from skillopt_sleep.report.render import headline, render_html, render_md, write_reports
+from skillopt_sleep.report.render import (
+    headline,
+    render_html,
+    render_md,
+    skill_sentence,
+    write_reports,
+)
 
-__all__ = ["headline", "render_html", "render_md", "write_reports"]
+__all__ = ["headline", "render_html", "render_md", "skill_sentence", "write_reports"]

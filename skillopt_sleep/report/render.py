@@ -20,6 +20,10 @@ OUTCOME_WORDS = {
 }
 
 
+def _limit(x: Any, unit: str = "") -> str:
+    return "no limit" if x is None else f"{unit}{x}"
+
+
 def _pct(x: float | None) -> str:
     return "n/a" if x is None else f"{x:+.2f}"
 
@@ -80,8 +84,8 @@ def render_md(summary: dict[str, Any]) -> str:
         "## Cost",
         "",
         f"{usage.get('calls', 0)} model calls, {usage.get('tokens', 0)} tokens, "
-        f"${usage.get('cost_usd', 0.0):.4f} (budget: {budget.get('max_calls')} calls, "
-        f"{budget.get('max_tokens')} tokens, ${budget.get('max_cost_usd')}).",
+        f"${usage.get('cost_usd', 0.0):.4f} (budget: {_limit(budget.get('max_calls'))} calls, "
+        f"{_limit(budget.get('max_tokens'))} tokens, {_limit(budget.get('max_cost_usd'), '$')}).",
         "",
         "## What was ingested and mined",
         "",
@@ -109,6 +113,10 @@ def render_md(summary: dict[str, Any]) -> str:
             lines += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows]
         if skill.get("diff"):
             lines += ["", "```diff", skill["diff"].rstrip(), "```"]
+    not_trained = summary.get("not_trained", [])
+    if not_trained:
+        lines += ["", "## Not trained tonight", ""]
+        lines += [f"- {s['skill']}: {s['reason']}" for s in not_trained]
     problems = summary.get("problems", [])
     lines += ["", "## What went wrong", ""]
     lines += [f"- {p}" for p in problems] or ["Nothing."]
@@ -183,6 +191,11 @@ def render_html(summary: dict[str, Any]) -> str:
             out.append(_table(EDIT_HEADER, rows))
         if skill.get("diff"):
             out.append(f"<pre>{escape(skill['diff'])}</pre>")
+    not_trained = summary.get("not_trained", [])
+    if not_trained:
+        out.append("<h2>Not trained tonight</h2><ul>")
+        out += [f"<li>{escape(s['skill'])}: {escape(s['reason'])}</li>" for s in not_trained]
+        out.append("</ul>")
     problems = summary.get("problems", [])
     out.append("<h2>What went wrong</h2>")
     out.append(

@@ -1,0 +1,111 @@
+"""``run``, ``demo``: one night now, on your logs or on the bundled samples."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import click
+
+from skillopt_sleep.cli import main
+from skillopt_sleep.cli.context import App, UserError, echo_json
+from skillopt_sleep.lock import EXIT_LOCKED, LockedError
+from skillopt_sleep.night import NightOutcome, run_night
+from skillopt_sleep.report import skill_sentence
+
+
+def _progress(quiet: bool):  # noqa: ANN202
+    start = time.monotonic()
+
+    def say(msg: str) -> None:
+        if not quiet:
+            click.echo(f"[{time.monotonic() - start:6.1f}s] {msg}", err=True)
+
+    return say
+
+
+def _local_model_error(exc: Exception) -> UserError | None:
+    """The embedded model missing is something the user fixes by installing: say how."""
+    from trainer.backends.local import LocalModelUnavailable
+
+    if isinstance(exc, LocalModelUnavailable):
+        return UserError(str(exc))
+    return None
+
+
+def _finish(outcome: NightOutcome, as_json: bool) -> None:
+    if as_json:
+        echo_json(outcome.summary)
+    elif outcome.status == "done":
+        from skillopt_sleep.report import headline
+
+        click.echo(headline(outcome.summary))
+        for skill in outcome.summary.get("skills", []):
+            click.echo(f"  {skill_sentence(skill)}")
+        click.echo(f"report: {outcome.reports['html']}")
+    if outcome.exit_code:
+        sys.exit(outcome.exit_code)
+
+
+@main.command()
+@click.option("--once", is_flag=True, help="Run one night now (required; the daemon runs nightly).")
+@click.option(
+    "--dry-run", is_flag=True, help="Say what a night would do; spend and change nothing."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the night's summary as JSON.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
+@click.pass_obj
+def run(app: App, once: bool, dry_run: bool, as_json: bool, quiet: bool) -> None:
+    """Run one night: ingest, mine, train, test, promote, report.
+
+    A night that was interrupted (even by kill -9) resumes where it stopped. Exits 3 when
+    another night or the daemon holds the lock, 1 when something needs your action.
+
+    \b
+    Example:
+      skillopt-sleep run --once --dry-run
+      skillopt-sleep run --once
+    """
+    if not once and not dry_run:
+        raise UserError("say --once to run a night now (or run `skillopt-sleep daemon`)")
+    try:
+        outcome = run_night(app.config, dry_run=dry_run, progress=_progress(quiet))
+    except LockedError as exc:
+        click.echo(f"skillopt-sleep: {exc}", err=True)
+        sys.exit(EXIT_LOCKED)
+    except Exception as exc:
+        err = _local_model_error(exc)
+        if err is None:
+            raise
+        raise err from exc
+    _finish(outcome, as_json)
+
+
+@main.command()
+@click.option("--dir", "workdir", type=click.Path(file_okay=False), help="Scratch directory.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
+def demo(workdir: str | None, quiet: bool) -> None:
+    """Run a whole night on bundled sample sessions with the embedded local model.
+
+    Needs no API key and no network. Everything goes to a temporary directory; your own
+    config, state and skills are not touched.
+
+    \b
+    Example:
+      skillopt-sleep demo
+    """
+    from pathlib import Path
+
+    from skillopt_sleep.demo import run_demo
+
+    say = _progress(quiet)
+    say("demo: sample sessions, the embedded local model (SmolLM2-135M), a scratch directory")
+    try:
+        scratch, outcome = run_demo(Path(workdir) if workdir else None, progress=say)
+    except Exception as exc:
+        err = _local_model_error(exc)
+        if err is None:
+            raise
+        raise err from exc
+    click.echo(f"demo directory: {scratch}")
+    _finish(outcome, as_json=False)

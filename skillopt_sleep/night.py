@@ -1,0 +1,342 @@
+"""One night: ingest → mine → plan → train each skill → held-out test → promote → report.
+
+Every phase is a checkpointed step in the store (``night_steps``). A night that is killed
+and started again resumes the same night: finished steps are skipped, an unfinished
+training run is replayed from the call cache (no model call is paid twice; the trainer's
+decisions are seeded), and promotion is idempotent per night. So the resumed night ends
+with the same skills and report as an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from session_ingest import ingest
+from skillopt_sleep import config as config_mod
+from skillopt_sleep import lock, promote
+from skillopt_sleep.mining import mine
+from skillopt_sleep.nightplan import plan_night
+from skillopt_sleep.nightstore import Checkpoints, SqliteCache, SqliteLedger, now_iso
+from skillopt_sleep.nightsummary import build_summary, usage_total
+from skillopt_sleep.report import write_reports
+from skillopt_sleep.schedule import next_deadline, parse_schedule
+from skillopt_sleep.skilldirs import SkillPathError
+from skillopt_sleep.skillversions import PromotionError
+from skillopt_sleep.store import open_store
+from trainer import TrainSettings, optimize
+from trainer.backends.base import ChatBackend, Completion, Message, Roles
+from trainer.budget import BudgetLimits
+from trainer.tasks import Task
+
+log = logging.getLogger("skillopt_sleep.night")
+
+RESUME_WINDOW = timedelta(hours=20)  # an unfinished night older than this is abandoned
+Progress = Callable[[str], None]
+RolesFactory = Callable[[Mapping[str, Any], list[Task]], contextlib.AbstractContextManager[Roles]]
+
+
+class Stopped(Exception):
+    """The night was asked to stop (SIGTERM); its finished work is checkpointed."""
+
+
+@dataclass
+class NightOutcome:
+    night_id: str
+    status: str  # done | stopped | dry_run
+    summary: dict[str, Any]
+    reports: dict[str, Path] = field(default_factory=dict)
+
+    @property
+    def exit_code(self) -> int:
+        """0 unless the user must act (a provider failed, a skill could not be written)."""
+        return 1 if self.summary.get("problems_need_action") else 0
+
+
+def default_roles(
+    config: Mapping[str, Any], tasks: list[Task]
+) -> contextlib.AbstractContextManager[Roles]:
+    """Roles from ``models:``; the embedded local model when no endpoint is configured."""
+    from trainer.backends.factory import build_roles
+
+    world = None
+    if config["models"].get("backend") == "sim":
+        from trainer.sim import SimWorld
+
+        world = SimWorld.for_tasks(tasks, seed=int(config["trainer"]["seed"]))
+    log_path = config_mod.state_dir(config) / "local-model.log"
+    return build_roles(config["models"], os.environ, local_log_path=log_path, sim_world=world)
+
+
+class _Guarded:
+    """A backend that refuses to start a call once the night is asked to stop, and
+    reports progress; cached calls never reach it, so it only sees paid work."""
+
+    def __init__(self, inner: ChatBackend, stop: threading.Event, tick: Callable[[], None]):
+        self.inner = inner
+        self.identity = inner.identity
+        self.concurrency = inner.concurrency
+        self.simulation = getattr(inner, "simulation", False)
+        self._stop = stop
+        self._tick = tick
+
+    def complete(self, messages: list[Message], **kwargs: Any) -> Completion:
+        if self._stop.is_set():
+            raise Stopped()
+        result = self.inner.complete(messages, **kwargs)
+        self._tick()
+        return result
+
+
+def _guard(roles: Roles, stop: threading.Event, tick: Callable[[], None]) -> Roles:
+    return Roles(*(_Guarded(b, stop, tick) for b in (roles.optimizer, roles.target, roles.judge)))
+
+
+def run_night(
+    config: Mapping[str, Any],
+    *,
+    stop: threading.Event | None = None,
+    deadline: datetime | None = None,
+    dry_run: bool = False,
+    progress: Progress | None = None,
+    roles_factory: RolesFactory = default_roles,
+) -> NightOutcome:
+    """Run (or resume) tonight's night under the state directory's lock.
+
+    Raises ``lock.LockedError`` when another night or daemon holds the lock.
+    """
+    state = config_mod.state_dir(config)
+    say = progress or (lambda msg: log.info("%s", msg))
+    if dry_run:
+        from skillopt_sleep.nightdry import dry_run_night
+
+        return dry_run_night(config, say)
+    with lock.hold(state, "night"):
+        db = open_store(state)
+        try:
+            night = _Night(db, config, stop or threading.Event(), deadline, say, roles_factory)
+            return night.run()
+        finally:
+            db.close()
+
+
+class _Night:
+    def __init__(
+        self,
+        db: sqlite_utils.Database,
+        config: Mapping[str, Any],
+        stop: threading.Event,
+        deadline: datetime | None,
+        say: Progress,
+        roles_factory: RolesFactory,
+    ) -> None:
+        self.db, self.config, self.stop, self.say = db, config, stop, say
+        self.roles_factory = roles_factory
+        self.deadline = deadline or self._configured_deadline()
+        self.id = self._start_or_resume()
+        self.cp = Checkpoints(db, self.id)
+        self.dir = config_mod.state_dir(config) / "nights" / self.id
+
+    def _configured_deadline(self) -> datetime:
+        sched = parse_schedule(self.config)
+        now = datetime.now(sched.timezone)
+        return next_deadline(now, sched.deadline, sched.timezone)
+
+    def _start_or_resume(self) -> str:
+        row = self.db.execute(
+            "SELECT id, started_at FROM nights WHERE status IN ('running', 'stopped') "
+            "AND NOT dry_run ORDER BY started_at DESC LIMIT 1"
+        ).fetchone()
+        now = datetime.now(UTC)
+        if row and now - datetime.fromisoformat(row[1].replace("Z", "+00:00")) < RESUME_WINDOW:
+            self.say(f"resuming night {row[0]}")
+            self._set_status(row[0], "running")
+            return row[0]
+        if row:
+            self._set_status(row[0], "abandoned")
+        night_id = now.strftime("%Y-%m-%dT%H-%M-%SZ")
+        with self.db.conn:
+            self.db["nights"].insert(
+                {"id": night_id, "status": "running", "dry_run": 0, "started_at": now_iso()}
+            )
+        self.say(f"night {night_id} started")
+        return night_id
+
+    def _set_status(self, night_id: str, status: str, **extra: Any) -> None:
+        with self.db.conn:
+            self.db["nights"].update(night_id, {"status": status, **extra})
+
+    def _step(self, name: str, fn: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        done = self.cp.done(name)
+        if done is not None:
+            return done
+        if self.stop.is_set():
+            raise Stopped()
+        result = fn()
+        self.cp.finish(name, result)
+        return result
+
+    def run(self) -> NightOutcome:
+        try:
+            ingested = self._step("ingest", self._ingest)
+            mined = self._step("mine", self._mine)
+            plan = self._step("plan", lambda: plan_night(self.db, self.config))
+            trained = self._train_all(plan["jobs"])
+            promoted = {
+                job["skill"]: self._step(
+                    f"promote:{job['skill']}", lambda job=job: self._promote(job, trained)
+                )
+                for job in plan["jobs"]
+            }
+            summary = build_summary(
+                self.db, self.config, self.id, ingested, mined, plan, trained, promoted
+            )
+            reports = write_reports(summary, self.dir)
+        except Stopped:
+            self._set_status(self.id, "stopped")
+            self.say("stopped; finished work is checkpointed and the night resumes next run")
+            return NightOutcome(self.id, "stopped", {"night": self.id, "status": "stopped"})
+        except BaseException as exc:
+            self._set_status(self.id, "stopped", error=str(exc)[:500])
+            raise
+        self._set_status(self.id, "done", finished_at=now_iso(), summary=json.dumps(summary))
+        self.say(f"report: {reports['html']}")
+        return NightOutcome(self.id, "done", summary, reports)
+
+    # -- phases ---------------------------------------------------------------------------
+    def _ingest(self) -> dict[str, Any]:
+        self.say("ingesting session logs")
+        report = ingest(self.db, dict(self.config)).to_dict()
+        self.say(
+            f"ingested: {report['files_changed']} changed files, {report['new_sessions']} new "
+            f"sessions, {report['new_turns']} new turns"
+        )
+        return report
+
+    def _mine(self) -> dict[str, Any]:
+        self.say("mining recurring tasks")
+        result = mine(self.db, self.config)
+        self.say(f"mined: {result.n_recurring} recurring of {result.n_clusters} clusters")
+        return {"clusters": result.n_clusters, "recurring": result.n_recurring,
+                "tasks": result.n_tasks, "requests": result.n_requests}  # fmt: skip
+
+    def _train_all(self, jobs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        results = {j["skill"]: d for j in jobs if (d := self.cp.done(f"train:{j['skill']}"))}
+        todo = [j for j in jobs if j["skill"] not in results]
+        if not todo:
+            return results
+        tasks = [Task.from_dict(t) for job in jobs for t in job["tasks"]]
+        with self._roles(tasks) as roles:
+            for job in jobs:
+                if job["skill"] in results:
+                    continue
+                used = usage_total(results.values())
+                results[job["skill"]] = self._step(
+                    f"train:{job['skill']}",
+                    lambda job=job, used=used: self._train(job, roles, used),
+                )
+        return results
+
+    @contextlib.contextmanager
+    def _roles(self, tasks: list[Task]) -> Iterator[Roles]:
+        calls = 0
+
+        def tick() -> None:
+            nonlocal calls
+            calls += 1
+            if calls % 10 == 0:
+                self.say(f"  {calls} model calls")
+
+        with self.roles_factory(self.config, tasks) as roles:
+            yield _guard(roles, self.stop, tick)
+
+    def _settings(self, used: dict[str, float]) -> TrainSettings:
+        settings = TrainSettings.from_config(dict(self.config))
+        limits = settings.budget
+
+        def rest(limit: float | None, spent: float) -> float | None:
+            return None if limit is None else max(0, limit - spent)
+
+        deadline = self.deadline.timestamp()
+        if limits.deadline is not None:
+            deadline = min(deadline, limits.deadline)
+        budget = BudgetLimits(
+            max_calls=rest(limits.max_calls, used["calls"]),
+            max_tokens=rest(limits.max_tokens, used["tokens"]),
+            max_cost_usd=rest(limits.max_cost_usd, used["cost_usd"]),
+            deadline=deadline,
+        )
+        return replace(settings, budget=budget)
+
+    def _train(self, job: dict[str, Any], roles: Roles, used: dict[str, float]) -> dict[str, Any]:
+        name = job["skill"]
+        tasks = [Task.from_dict(t) for t in job["tasks"]]
+        self.say(f"training {name} on {job['n_tasks']} tasks")
+        result = optimize(
+            job["start_text"],
+            tasks,
+            roles,
+            settings=self._settings(used),
+            cache=SqliteCache(self.db),
+            ledger=SqliteLedger(self.db, name, self.id),
+        )
+        out = self.dir / "skills" / name
+        result.write_outputs(out)
+        self.say(f"trained {name}: {result.accepted} accepted step(s), {result.stop_reason}")
+        return {
+            "skill": name,
+            "start_text": result.start_skill.render(),
+            "best_text": result.best_skill.render(),
+            "diff": result.start_skill.diff(result.best_skill),
+            "accepted": result.accepted,
+            "history": result.history,
+            "rejected": result.rejected,
+            "usage": result.usage,
+            "counters": dict(result.counters),
+            "stop_reason": result.stop_reason,
+            "test": result.test.to_dict(),
+            "simulation": result.simulation,
+            "outputs": str(out),
+        }
+
+    def _promote(self, job: dict[str, Any], trained: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        result = trained[job["skill"]]
+        if result["accepted"] == 0:
+            return {"status": "unchanged", "reason": "no edit was accepted"}
+        lift = result["test"].get("lift")
+        try:
+            outcome = promote.promote(
+                self.db,
+                self.config,
+                job["skill"],
+                result["best_text"],
+                night_id=self.id,
+                base_hash=job["base_hash"],
+                managed=job["managed"],
+                evidence={"test": result["test"], "accepted": result["accepted"]},
+                gate_accepted=True,
+                test_regressed=lift is not None and lift < 0,
+            )
+        except (PromotionError, SkillPathError) as exc:
+            # nothing half-written; the candidate stays in the night's outputs
+            self.say(f"{job['skill']}: could not promote: {exc}")
+            return {"status": "failed", "reason": str(exc), "errors": [str(exc)], "paths": []}
+        self.say(f"{job['skill']}: {outcome.status} ({outcome.reason})")
+        return {
+            "status": outcome.status,
+            "reason": outcome.reason,
+            "version": outcome.version,
+            "paths": [t.path for t in outcome.targets if t.status == "promoted"],
+            "targets": [t.__dict__ for t in outcome.targets],
+            "errors": outcome.errors,
+        }

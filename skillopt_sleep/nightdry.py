@@ -1,0 +1,81 @@
+"""``run --dry-run``: what a night would do, computed on a throwaway copy of the store.
+
+Ingest and mining run for real, but on a copy made with SQLite's backup API in a private
+temporary directory; no model is called, no skill is written, the store is not touched.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import tempfile
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from session_ingest import ingest
+from skillopt_sleep import config as config_mod
+from skillopt_sleep.mining import mine
+from skillopt_sleep.nightplan import plan_night
+from skillopt_sleep.store import db_path, open_store
+from trainer import TrainSettings
+
+
+def calls_estimate(settings: TrainSettings, n_tasks: Mapping[str, int]) -> int:
+    """Upper estimate of one skill's model calls with these settings (judges not counted)."""
+    steps = settings.epochs * settings.steps_per_epoch
+    per_step = min(settings.minibatch, n_tasks["train"]) * settings.train_samples * 2 + 1
+    gate = n_tasks["val"] * settings.samples * 2
+    return steps * (per_step + gate) + n_tasks["test"] * settings.samples * 2
+
+
+def dry_run_night(config: Mapping[str, Any], say: Callable[[str], None]):  # noqa: ANN201
+    from skillopt_sleep.night import NightOutcome
+
+    state = config_mod.state_dir(config)
+    with tempfile.TemporaryDirectory(prefix="skillopt-dry-") as tmp:
+        copy_dir = Path(tmp)
+        if db_path(state).exists():
+            src = sqlite3.connect(f"file:{db_path(state)}?mode=ro", uri=True)
+            dst = sqlite3.connect(db_path(copy_dir))
+            with dst:
+                src.backup(dst)
+            src.close()
+            dst.close()
+        db = open_store(copy_dir)
+        try:
+            say("dry run: nothing will be written and no model will be called")
+            ingested = ingest(db, dict(config)).to_dict()
+            mined = mine(db, config)
+            plan = plan_night(db, config)
+        finally:
+            db.close()
+    settings = TrainSettings.from_config(dict(config))
+    jobs = [
+        {
+            "skill": j["skill"],
+            "managed": j["managed"],
+            "n_tasks": j["n_tasks"],
+            "exists": j["start_text"] is not None and any(j["base_hash"].values()),
+            "estimated_calls": calls_estimate(settings, j["n_tasks"]),
+        }
+        for j in plan["jobs"]
+    ]
+    summary = {
+        "night": "dry-run",
+        "status": "dry_run",
+        "ingest": ingested,
+        "mining": {"clusters": mined.n_clusters, "recurring": mined.n_recurring},
+        "would_train": jobs,
+        "skipped": plan["skipped"],
+        "budget": dict(config.get("budget", {})),
+    }
+    for job in jobs:
+        say(
+            f"would train {job['skill']} ({'managed' if job['managed'] else 'your skill'}) on "
+            f"{job['n_tasks']} tasks, at most about {job['estimated_calls']} model calls"
+        )
+    for skip in plan["skipped"]:
+        say(f"would skip {skip['skill']}: {skip['reason']}")
+    if not jobs:
+        say("no recurring task is ready for training")
+    return NightOutcome("dry-run", "dry_run", summary)

@@ -1,0 +1,177 @@
+"""The night's summary: the data every report format renders, stored with the night."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import sqlite_utils
+
+from trainer.skill import SkillDoc
+
+# Infra failures are counted by the trainer; these outcomes mean the user must act.
+ACTION_OUTCOMES = {"error"}
+
+
+def usage_total(results: Iterable[Mapping[str, Any]]) -> dict[str, float]:
+    """Calls, tokens and cost charged so far by finished training runs (replays included)."""
+    total = {"calls": 0.0, "tokens": 0.0, "cost_usd": 0.0, "live_calls": 0.0}
+    for r in results:
+        u = r.get("usage", {})
+        total["calls"] += u.get("calls", 0)
+        total["live_calls"] += u.get("live_calls", 0)
+        total["tokens"] += u.get("input_tokens", 0) + u.get("output_tokens", 0)
+        total["cost_usd"] += u.get("cost_usd", 0.0)
+    return total
+
+
+def _num(x: Any) -> float | None:
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
+
+
+def _outcome(result: Mapping[str, Any]) -> tuple[str, str]:
+    """What tonight means for this skill, and why, in words an operator can act on."""
+    counters = result.get("counters", {})
+    usage = result.get("usage", {})
+    if (
+        counters.get("infra_errors")
+        and not usage.get("live_calls")
+        and not usage.get("cached_calls")
+    ):
+        return "error", f"the model endpoint failed every call ({counters['infra_errors']} errors)"
+    stop = result["stop_reason"]
+    if result["accepted"] == 0:
+        if stop.startswith("underpowered"):
+            return "not_enough_evidence", stop
+        if stop.startswith("budget"):
+            return "unchanged", f"training ended by {stop} before an edit passed the gate"
+        return "unchanged", "no edit passed the gate"
+    test = result["test"]
+    lift, low = _num(test.get("lift")), _num(test.get("ci_low"))
+    if lift is None or test.get("n_tasks", 0) < 2 or low is None:
+        return "not_enough_evidence", "the test split is too small to measure the held-out lift"
+    if low > 0:
+        return "improved", ""
+    if lift < 0:
+        return "worse", "the held-out score went down; not promoted"
+    return "not_enough_evidence", "the held-out lift's 95% interval includes zero"
+
+
+def _edit_text(edits: list[dict[str, Any]]) -> str:
+    return "; ".join((e.get("text") or e.get("anchor") or "").strip()[:60] for e in edits)
+
+
+def _edits(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    rows = []
+    for h in result.get("history", []):
+        rows.append({"status": "accepted", "kind": ",".join(e["kind"] for e in h["edits"]),
+                     "summary": _edit_text(h["edits"]), "gate": h.get("evidence")})  # fmt: skip
+    for r in result.get("rejected", []):
+        rows.append({"status": "rejected", "kind": ",".join(e["kind"] for e in r["edits"]),
+                     "summary": _edit_text(r["edits"]), "gate": r.get("evidence"),
+                     "reason": r.get("reason", "")})  # fmt: skip
+    return rows
+
+
+def skill_summary(
+    job: Mapping[str, Any], result: Mapping[str, Any], promotion: Mapping[str, Any]
+) -> dict[str, Any]:
+    outcome, reason = _outcome(result)
+    test = result["test"]
+    measured = (
+        _num(test.get("start_score")) is not None and _num(test.get("best_score")) is not None
+    )
+    return {
+        "name": job["skill"],
+        "managed": job["managed"],
+        "clusters": job["clusters"],
+        "n_tasks": job["n_tasks"],
+        "outcome": outcome,
+        "reason": reason,
+        "test": {
+            "before": test["start_score"],
+            "after": test["best_score"],
+            "lift": _num(test.get("lift")),
+            "ci_low": _num(test.get("ci_low")),
+            "ci_high": _num(test.get("ci_high")),
+            "n_tasks": test.get("n_tasks", 0),
+        }
+        if measured
+        else None,
+        "edits": _edits(result),
+        "diff": result["diff"],
+        "stopped_by": result["stop_reason"] if result["stop_reason"].startswith("budget") else None,
+        "promotion": dict(promotion),
+        "usage": result.get("usage", {}),
+        "counters": result.get("counters", {}),
+        "outputs": result.get("outputs"),
+        "skill_tokens": SkillDoc.parse(result["best_text"]).n_tokens,
+    }
+
+
+def _history(db: sqlite_utils.Database, night_id: str, skills: list[dict[str, Any]]) -> dict:
+    """Held-out score per skill over the done nights, tonight included."""
+    series: dict[str, list[dict[str, Any]]] = {}
+    rows = db.execute(
+        "SELECT id, summary FROM nights WHERE status = 'done' AND NOT dry_run AND id != ? "
+        "ORDER BY id",
+        [night_id],
+    ).fetchall()
+    past = [(nid, json.loads(s)["skills"]) for nid, s in rows if s]
+    for nid, night_skills in [*past, (night_id, skills)]:
+        for s in night_skills:
+            if s.get("test"):
+                series.setdefault(s["name"], []).append({"night": nid, "score": s["test"]["after"]})
+    return series
+
+
+def build_summary(
+    db: sqlite_utils.Database,
+    config: Mapping[str, Any],
+    night_id: str,
+    ingested: Mapping[str, Any],
+    mined: Mapping[str, Any],
+    plan: Mapping[str, Any],
+    trained: Mapping[str, Mapping[str, Any]],
+    promoted: Mapping[str, Mapping[str, Any]],
+) -> dict[str, Any]:
+    skills = [skill_summary(j, trained[j["skill"]], promoted[j["skill"]]) for j in plan["jobs"]]
+    total = usage_total(trained.values())
+    budget = config.get("budget", {})
+    problems = [f"{e}" for e in ingested.get("errors", [])][:20]
+    if ingested.get("bad_lines"):
+        problems.append(f"{ingested['bad_lines']} malformed log line(s) skipped during ingest")
+    for s in skills:
+        c = s["counters"]
+        if c.get("unparseable_proposals"):
+            problems.append(
+                f"{s['name']}: {c['unparseable_proposals']} unparseable optimizer answer(s)"
+            )
+        if c.get("infra_errors"):
+            problems.append(f"{s['name']}: {c['infra_errors']} model call(s) failed after retries")
+        if s["outcome"] == "error":
+            problems.append(f"{s['name']}: {s['reason']}")
+        problems += [f"{s['name']}: {e}" for e in s["promotion"].get("errors", [])]
+    return {
+        "night": night_id,
+        "status": "done",
+        "simulation": any(t.get("simulation") for t in trained.values()),
+        "ingest": dict(ingested),
+        "mining": dict(mined),
+        "skills": skills,
+        "not_trained": list(plan.get("skipped", [])),
+        "usage": {
+            "calls": int(total["calls"]),
+            "live_calls": int(total["live_calls"]),
+            "tokens": int(total["tokens"]),
+            "cost_usd": total["cost_usd"],
+            "budget": {k: budget.get(k) for k in ("max_calls", "max_tokens", "max_cost_usd")},
+        },
+        "history": _history(db, night_id, skills),
+        "problems": problems,
+        "problems_need_action": any(
+            s["outcome"] in ACTION_OUTCOMES or s["promotion"].get("errors") for s in skills
+        ),
+    }

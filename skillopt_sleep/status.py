@@ -1,0 +1,99 @@
+"""``status``: last night's outcome, pending reviews, the next run, budget used, daemon alive."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from skillopt_sleep.heartbeat import daemon_status
+from skillopt_sleep.lock import current_holder
+from skillopt_sleep.report import headline, skill_sentence
+from skillopt_sleep.skillversions import pending
+
+
+def last_night(db: sqlite_utils.Database) -> dict[str, Any] | None:
+    row = db.execute(
+        "SELECT id, status, started_at, finished_at, summary, error FROM nights "
+        "WHERE NOT dry_run ORDER BY started_at DESC LIMIT 1"
+    ).fetchone()
+    if row is None:
+        return None
+    night_id, status, started, finished, summary, error = row
+    return {
+        "id": night_id,
+        "status": status,
+        "started_at": started,
+        "finished_at": finished,
+        "error": error,
+        "summary": json.loads(summary) if summary else None,
+    }
+
+
+def gather(db: sqlite_utils.Database, state_dir: Path) -> dict[str, Any]:
+    night = last_night(db)
+    summary = (night or {}).get("summary") or {}
+    holder = current_holder(state_dir)
+    return {
+        "last_night": {
+            "id": night["id"],
+            "status": night["status"],
+            "finished_at": night["finished_at"],
+            "headline": headline(summary) if summary else None,
+            "skills": [skill_sentence(s) for s in summary.get("skills", [])],
+            "problems": summary.get("problems", []),
+            "error": night["error"],
+        }
+        if night
+        else None,
+        "running_now": holder.describe() if holder else None,
+        "pending_reviews": [
+            {"name": r["name"], "night_id": r["night_id"], "reason": r["reason"]}
+            for r in pending(db)
+        ],
+        "budget_used": summary.get("usage"),
+        "daemon": daemon_status(state_dir),
+    }
+
+
+def render(status: dict[str, Any]) -> str:
+    lines = []
+    night = status["last_night"]
+    if night is None:
+        lines.append("last night: none yet (skillopt-sleep run --once, or install the daemon)")
+    else:
+        lines.append(f"last night: {night['id']} ({night['status']})")
+        if night["headline"]:
+            lines.append(f"  {night['headline']}")
+        lines += [f"  - {s}" for s in night["skills"]]
+        if night["problems"]:
+            lines.append(f"  {len(night['problems'])} problem(s): {night['problems'][0]}")
+        if night["error"]:
+            lines.append(f"  stopped by an error: {night['error']}")
+    if status["running_now"]:
+        lines.append(f"running now: {status['running_now']}")
+    reviews = status["pending_reviews"]
+    if reviews:
+        names = ", ".join(sorted({r["name"] for r in reviews}))
+        lines.append(f"pending reviews: {len(reviews)} ({names}); see `skillopt-sleep diff NAME`,"
+                     " then `adopt NAME` or `reject NAME`")  # fmt: skip
+    else:
+        lines.append("pending reviews: none")
+    daemon = status["daemon"]
+    if daemon["alive"]:
+        lines.append(f"daemon: running (pid {daemon['pid']}), next night {daemon['next_run']}")
+    else:
+        lines.append(
+            "daemon: not running (skillopt-sleep install systemd, or: skillopt-sleep daemon)"
+        )
+    usage = status["budget_used"]
+    if usage:
+        b = usage.get("budget", {})
+        lines.append(
+            f"budget used last night: {usage['calls']} of {b.get('max_calls') or 'unlimited'} "
+            f"calls, {usage['tokens']} tokens, ${usage['cost_usd']:.4f} of "
+            f"${b.get('max_cost_usd') or 'unlimited'}"
+        )
+    return "\n".join(lines)
