@@ -97,4 +97,25 @@ def _v1(db: sqlite_utils.Database) -> None:
     db["signals"].create_index(["turn_id"])
 
 
-MIGRATIONS = [_v1]
+def _v2(db: sqlite_utils.Database) -> None:
+    # Per-record normalized events, stored idempotently by record id (hash of Claude uuid or
+    # Codex line): the source of truth the session rows are rebuilt from on every pass.
+    # Rows are appended in rowid order (cheap); ``id`` is the de-duplication key.
+    db.execute(
+        "CREATE TABLE events (rid INTEGER PRIMARY KEY, id INTEGER NOT NULL UNIQUE,"
+        " grp TEXT NOT NULL, source TEXT NOT NULL, path TEXT NOT NULL, offset INTEGER NOT NULL,"
+        " data BLOB NOT NULL)"
+    )
+    db["events"].create_index(["grp"])
+    db["files"].add_column("session_id", str)  # Codex: the rollout's session id
+    db["sessions"].add_column("grp", str)  # main session id this row is rebuilt with
+    db["turns"].add_column("kind", str)  # human | command | subagent | continuation
+    db["turns"].add_column("command", str)  # slash command that opened a command turn
+    db["turns"].add_column("input_tokens", int)
+    db["turns"].add_column("output_tokens", int)
+    db["sessions"].create_index(["grp"])
+    db["tool_calls"].create_index(["session_id"])
+    db["signals"].create_index(["session_id"])
+
+
+MIGRATIONS = [_v1, _v2]

@@ -1,0 +1,464 @@
+"""Incremental ingest: log files → events → session rows, safe to run any number of times.
+
+Per file we remember (dev, inode, size, mtime, byte offset past the last complete line).
+An unchanged file costs one ``stat``. A grown file is read from its offset; a partial last
+line waits for the next pass. A file that shrank, changed inode or was rewritten is read
+again from 0; its records are de-duplicated by id, so totals never double.
+
+Each line becomes at most one small normalized event stored under a hash of its record
+id (``INSERT OR IGNORE``). After new events are stored, the sessions they belong to are
+rebuilt from *all* their stored events. So the database content is a function of the set
+of lines seen, whatever the split points of the passes that read them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import stat as stat_mod
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+import sqlite_utils
+
+from session_ingest import claude, codex
+from session_ingest.redact import redact_clip
+from session_ingest.rows import groups_with_events, rebuild, store_sessions, totals
+
+CHUNK = 4 << 20  # read size
+MAX_LINE_BYTES = 16 << 20  # longer lines are skipped and counted, never held in memory
+BIG_LINE = 256 << 10  # lines this long get base64 image data cut before parsing
+BATCH_BYTES = 16 << 20  # flush (write + rebuild + commit) after this much input …
+BATCH_FILES = 500  # … or this many changed files
+MAX_ERRORS = 200
+
+_B64 = re.compile(rb'"(data|image_url|url)":"(?:data:[^",]{0,100},)?[A-Za-z0-9+/=\\]{2048,}"')
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+Progress = Callable[[int, str], None]  # (bytes just processed, path)
+
+
+@dataclass
+class IngestReport:
+    """What one pass did (``files_*``, ``new_*``, ``errors``) and database totals after it."""
+
+    files_scanned: int = 0
+    files_changed: int = 0
+    sessions: int = 0
+    turns: int = 0
+    tool_calls: int = 0
+    signals: int = 0
+    bad_lines: int = 0
+    errors: list[str] = field(default_factory=list)
+    new_sessions: int = 0
+    new_turns: int = 0
+    bytes_read: int = 0
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class _Found:
+    source: str
+    path: str
+    st: os.stat_result
+
+
+def _short(path: str) -> str:
+    home = str(Path.home())
+    return "~" + path[len(home) :] if path.startswith(home + "/") else path
+
+
+def _hash64(*parts: bytes) -> int:
+    h = hashlib.blake2b(digest_size=8)
+    for p in parts:
+        h.update(p)
+    return int.from_bytes(h.digest(), "big", signed=True)
+
+
+def _line_id(prefix: bytes, group: bytes, line: bytes) -> int:
+    """Id of a record that has none of its own: its group and a digest of the line.
+
+    Hashing the first and last 1 KiB plus the length (not every byte of a 50 KB tool
+    output) keeps this off the hot path; lines carry timestamps and call ids near the
+    start, so distinct records of one session do not collide.
+    """
+    if len(line) > 2048:
+        line = line[:1024] + line[-1024:] + str(len(line)).encode()
+    return _hash64(prefix, group, b"\0", line)
+
+
+def source_dirs(config: dict[str, Any], sources: Iterable[str]) -> list[tuple[str, Path]]:
+    """The directories holding session logs, per source, following the config's roots."""
+    from skillopt_sleep import config as config_mod  # the config owns root resolution
+
+    out: list[tuple[str, Path]] = []
+    wanted = set(sources)
+    src_cfg = config.get("sources", {})
+    if "claude" in wanted and src_cfg.get("claude", {}).get("enabled", True):
+        out += [("claude", r / "projects") for r in config_mod.claude_roots(config)]
+    if "codex" in wanted and src_cfg.get("codex", {}).get("enabled", True):
+        for r in config_mod.codex_roots(config):
+            out += [("codex", r / "sessions"), ("codex", r / "archived_sessions")]
+    return out
+
+
+def discover(dirs: Iterable[tuple[str, Path]], errors: list[str]) -> list[_Found]:
+    """Every session log under ``dirs`` (sorted, de-duplicated), stat'ed once."""
+    found: dict[str, _Found] = {}
+    for source, top in dirs:
+        if not top.is_dir():
+            continue
+        stack = [str(top)]
+        while stack:
+            d = stack.pop()
+            try:
+                entries = list(os.scandir(d))
+            except OSError as exc:
+                errors.append(f"{_short(d)}: cannot list ({exc.strerror})")
+                continue
+            for e in entries:
+                name = e.name
+                try:
+                    if e.is_dir(follow_symlinks=False):
+                        if name.endswith((".jsonl", ".json")):
+                            errors.append(f"{_short(e.path)}: is a directory, not a log")
+                        elif name not in ("memory", "tool-results"):
+                            stack.append(e.path)
+                        continue
+                    wanted = name.endswith(".jsonl") or (
+                        source == "codex" and name.startswith("rollout-") and name.endswith(".json")
+                    )
+                    if not wanted or e.path in found:
+                        continue
+                    found[e.path] = _Found(source, e.path, e.stat())
+                except OSError as exc:
+                    errors.append(f"{_short(e.path)}: vanished or unreadable ({exc.strerror})")
+    return [found[p] for p in sorted(found)]
+
+
+class _Pass:
+    """One ingest pass over a set of files; writes in batches of one transaction each."""
+
+    def __init__(self, db: sqlite_utils.Database, config: dict[str, Any], report: IngestReport):
+        self.db = db
+        self.conn = db.conn
+        self.max_chars = int(config.get("ingest", {}).get("max_text_chars", 4000))
+        self.report = report
+        self.rows: list[tuple[Any, ...]] = []
+        self.file_rows: list[tuple[Any, ...]] = []
+        # events of this batch per (source, group): (path, offset, id, data)
+        self.groups: dict[tuple[str, str], list[tuple[str, int, int, dict[str, Any]]]] = {}
+        self.batch_bytes = 0
+        self.batch_files = 0
+
+    def error(self, msg: str) -> None:
+        if len(self.report.errors) < MAX_ERRORS:
+            self.report.errors.append(msg)
+
+    # ------------------------------------------------------------------ reading
+
+    def read_file(self, f: _Found, known: dict[str, Any] | None) -> None:
+        st = f.st
+        start, bad, group = 0, 0, None
+        if known and known["dev"] == st.st_dev and known["inode"] == st.st_ino:
+            grew = st.st_size > known["size"] or (
+                st.st_size == known["size"] and st.st_mtime_ns == known["mtime_ns"]
+            )
+            if grew and known["offset"] <= st.st_size:
+                start, bad, group = known["offset"], known["bad_lines"] or 0, known["session_id"]
+        n_errors = len(self.report.errors)
+        try:
+            fh = open(f.path, "rb")  # noqa: SIM115 - closed below, errors handled per case
+        except OSError as exc:
+            self.error(f"{_short(f.path)}: cannot open ({exc.strerror})")
+            return
+        with fh:
+            if f.source == "codex" and f.path.endswith(".json"):
+                end, bad, group = self._read_ts_json(fh, f.path, st.st_size)
+            else:
+                end, bad, group = self._read_jsonl(fh, f, start, bad, group)
+        self.report.bytes_read += max(0, end - start)
+        self.batch_bytes += max(0, end - start)
+        self.batch_files += 1
+        self.report.files_changed += 1
+        last_error = self.report.errors[-1] if len(self.report.errors) > n_errors else None
+        self.file_rows.append(
+            (f.path, f.source, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, end, bad,
+             last_error, datetime.now(UTC).isoformat(timespec="seconds"), group)
+        )  # fmt: skip
+
+    def _read_jsonl(
+        self, fh: Any, f: _Found, start: int, bad: int, group: str | None
+    ) -> tuple[int, int, str | None]:
+        source, path = f.source, f.path
+        ctx = claude.file_ctx(path, self.max_chars) if source == "claude" else None
+        skip = claude.skip_bytes if source == "claude" else codex.skip_bytes
+        rows, groups, mc = self.rows, self.groups, self.max_chars
+        short = _short(path)
+        fh.seek(start)
+        if self.progress and start:
+            self.progress(start, path)
+        pos = consumed = start
+        buf = b""
+        skipping = False
+        while True:
+            try:
+                chunk = fh.read(CHUNK)
+            except OSError as exc:
+                self.error(f"{short}: read failed ({exc.strerror})")
+                break
+            if not chunk:
+                break
+            if skipping:
+                nl = chunk.find(b"\n")
+                if nl < 0:
+                    pos += len(chunk)
+                    continue
+                pos += nl + 1
+                consumed = pos
+                bad += 1
+                self.error(f"{short}: line longer than {MAX_LINE_BYTES >> 20} MB skipped")
+                skipping = False
+                chunk = chunk[nl + 1 :]
+            data = buf + chunk if buf else chunk
+            last = data.rfind(b"\n")
+            if last < 0:
+                buf = data
+            else:
+                off = pos
+                for line in data[:last].split(b"\n"):
+                    n = len(line)
+                    if n and not (n < 3 and not line.strip()) and not skip(line):
+                        if n > MAX_LINE_BYTES:
+                            bad += 1
+                            self.error(
+                                f"{short}: line longer than {MAX_LINE_BYTES >> 20} MB skipped"
+                            )
+                        else:
+                            obj, err = _loads(line)
+                            if err:
+                                bad += 1
+                                self.error(f"{short}@{off}: {err}")
+                            if obj is not None:
+                                if source == "codex" and group is None:
+                                    group = codex.group_from_first(obj, path)
+                                got = self._event(obj, line, source, ctx, group, mc)
+                                if got is not None:
+                                    g = (source, got[1])
+                                    rows.append((got[0], got[1], source, path, off, got[2]))
+                                    bucket = groups.get(g)
+                                    if bucket is None:
+                                        bucket = groups[g] = []
+                                    bucket.append((path, off, got[0], got[2]))
+                    off += n + 1
+                pos = consumed = off
+                buf = data[last + 1 :]
+            if len(buf) > MAX_LINE_BYTES:
+                pos += len(buf)
+                buf = b""
+                skipping = True
+            if self.progress:
+                self.progress(len(chunk), path)
+        return consumed, bad, group  # a group still None is decided by a later first line
+
+    def _event(
+        self, obj: Any, line: bytes, source: str, ctx: Any, group: str | None, mc: int
+    ) -> tuple[int, str, dict[str, Any]] | None:
+        if not isinstance(obj, dict):
+            return None
+        if source == "claude":
+            got = claude.event(obj, ctx)
+            if got is None:
+                return None
+            key, grp, data = got
+            ident = _hash64(b"c:", key.encode()) if key else _line_id(b"c:", grp.encode(), line)
+        else:
+            data = codex.event(obj, mc)
+            if data is None:
+                return None
+            grp = group or ""
+            ident = _line_id(b"x:", grp.encode(), line)
+        if data.get("k") == "unk":
+            data["raw"] = redact_clip(line[:2000].decode("utf-8", "replace"), 500)
+        return ident, grp, data
+
+    def _read_ts_json(self, fh: Any, path: str, size: int) -> tuple[int, int, str | None]:
+        """TypeScript-era Codex: one JSON object per file; re-read whole when it changes."""
+        if size > 4 * MAX_LINE_BYTES:
+            self.error(f"{_short(path)}: JSON session file too large, skipped")
+            return size, 1, None
+        raw = fh.read()
+        obj, err = _loads(raw)
+        if not isinstance(obj, dict):
+            self.error(f"{_short(path)}: {err or 'not a Codex session object'}")
+            return len(raw), 1, None
+        group = codex.group_from_first(obj, path)
+        for i, rec in enumerate(codex.ts_json_records(obj)):
+            data = codex.event(rec, self.max_chars)
+            if data is None:
+                continue
+            ident = _hash64(b"x:", group.encode(), b"\0", orjson.dumps(rec))
+            self.rows.append((ident, group, "codex", path, i, data))
+            self.groups.setdefault(("codex", group), []).append((path, i, ident, data))
+        return len(raw), 1 if err else 0, group
+
+    progress: Progress | None = None
+
+    # ------------------------------------------------------------------ writing
+
+    def flush(self) -> None:
+        """Store events and file positions, rebuild touched sessions, commit: one transaction."""
+        conn = self.conn
+        dumps = orjson.dumps
+        with conn:
+            seen = groups_with_events(conn, self.groups)
+            if self.rows:
+                conn.executemany(
+                    "INSERT OR IGNORE INTO events (id, grp, source, path, offset, data)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    [(i, g, s, p, o, dumps(d)) for i, g, s, p, o, d in self.rows],
+                )
+            if self.file_rows:
+                conn.executemany(
+                    "INSERT OR REPLACE INTO files (path, source, dev, inode, size, mtime_ns,"
+                    " offset, bad_lines, last_error, ingested_at, session_id)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    self.file_rows,
+                )
+            for (source, grp), batch in sorted(self.groups.items()):
+                if (source, grp) in seen:
+                    rebuild(conn, source, grp)  # older events too: read them all back
+                else:  # all of this group's events are in hand: no read-back needed
+                    batch.sort(key=lambda e: (e[0], e[1]))
+                    ids: set[int] = set()
+                    events = []
+                    for _p, _o, ident, data in batch:
+                        if ident not in ids:  # INSERT OR IGNORE keeps the first
+                            ids.add(ident)
+                            events.append(data)
+                    store_sessions(conn, source, grp, events)
+        self.rows, self.file_rows, self.groups = [], [], {}
+        self.batch_bytes = self.batch_files = 0
+
+
+def _loads(line: bytes) -> tuple[Any, str | None]:
+    """Parse one line; repair bad UTF-8 / lone surrogates (counted), give up on bad JSON."""
+    if len(line) > BIG_LINE:
+        line = _B64.sub(rb'"\1":"[base64 dropped]"', line)
+    try:
+        return orjson.loads(line), None
+    except orjson.JSONDecodeError:
+        pass
+    text = line.decode("utf-8", "replace")
+    text = _SURROGATE.sub(r"\\ufffd", text)
+    try:
+        obj = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None, "malformed JSON line skipped"
+    return obj, "invalid UTF-8 or surrogate repaired"
+
+
+def _unchanged(st: os.stat_result, known: dict[str, Any] | None) -> bool:
+    return bool(
+        known
+        and known["size"] == st.st_size
+        and known["mtime_ns"] == st.st_mtime_ns
+        and known["inode"] == st.st_ino
+        and known["dev"] == st.st_dev
+    )
+
+
+def ingest_files(
+    db: sqlite_utils.Database,
+    config: dict[str, Any],
+    files: list[_Found],
+    *,
+    progress: Progress | None = None,
+    report: IngestReport | None = None,
+) -> IngestReport:
+    """Ingest the given (already stat'ed) files; the core shared by full scans and the watcher."""
+    t0 = time.perf_counter()
+    report = report or IngestReport()
+    conn = db.conn
+    before = totals(conn)
+    known = {
+        r[0]: {"dev": r[1], "inode": r[2], "size": r[3], "mtime_ns": r[4], "offset": r[5],
+               "bad_lines": r[6], "session_id": r[7]}
+        for r in conn.execute(
+            "SELECT path, dev, inode, size, mtime_ns, offset, bad_lines, session_id FROM files")
+    }  # fmt: skip
+    conn.execute("PRAGMA cache_size = -16384")  # 16 MiB: index inserts stay in memory
+    work = _Pass(db, config, report)
+    work.progress = progress
+    for f in files:
+        report.files_scanned += 1
+        if not stat_mod.S_ISREG(f.st.st_mode):
+            continue
+        k = known.get(f.path)
+        if _unchanged(f.st, k):
+            if progress:
+                progress(f.st.st_size, f.path)
+            continue
+        work.read_file(f, k)
+        if work.batch_bytes >= BATCH_BYTES or work.batch_files >= BATCH_FILES:
+            work.flush()
+    work.flush()
+    after = totals(conn)
+    for key, value in after.items():
+        setattr(report, key, value)
+    report.new_sessions = after["sessions"] - before["sessions"]
+    report.new_turns = after["turns"] - before["turns"]
+    report.seconds = round(report.seconds + time.perf_counter() - t0, 3)
+    return report
+
+
+def ingest(
+    db: sqlite_utils.Database,
+    config: dict[str, Any],
+    sources: Iterable[str] = ("claude", "codex"),
+    progress: Progress | None = None,
+    paths: Iterable[str | Path] | None = None,
+) -> IngestReport:
+    """One pass over the configured sources (or just ``paths``); returns the report."""
+    t0 = time.perf_counter()
+    report = IngestReport()
+    sources = list(sources)
+    if paths is None:
+        files = discover(source_dirs(config, sources), report.errors)
+    else:
+        files = stat_paths(config, paths, report.errors)
+    report.seconds = time.perf_counter() - t0
+    return ingest_files(db, config, files, progress=progress, report=report)
+
+
+def stat_paths(
+    config: dict[str, Any], paths: Iterable[str | Path], errors: list[str]
+) -> list[_Found]:
+    """Stat specific files, deciding each one's source by which configured root holds it."""
+    dirs = source_dirs(config, ("claude", "codex"))
+    out: list[_Found] = []
+    for p in sorted({os.path.abspath(str(x)) for x in paths}):
+        source = next((s for s, d in dirs if p.startswith(str(d) + os.sep)), None)
+        if source is None:
+            continue
+        try:
+            st = os.stat(p)
+        except OSError as exc:
+            errors.append(f"{_short(p)}: vanished or unreadable ({exc.strerror})")
+            continue
+        if stat_mod.S_ISDIR(st.st_mode):
+            if p.endswith((".jsonl", ".json")):
+                errors.append(f"{_short(p)}: is a directory, not a log")
+            continue
+        if p.endswith(".jsonl") or (source == "codex" and p.endswith(".json")):
+            out.append(_Found(source, p, st))
+    return out

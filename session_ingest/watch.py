@@ -1,0 +1,140 @@
+"""Live ingest: a watchdog observer over the source directories, debounced.
+
+API (used by ``skillopt-sleep ingest --watch`` and the daemon)::
+
+    w = Watcher(db_factory, config, sources=("claude", "codex"), on_report=None)
+    w.start()        # returns at once; observer + one worker thread
+    ...
+    w.stop()         # stops both, closes the worker's database connection
+    w.is_alive()     # False after stop or if the worker died
+    w.last_report    # IngestReport of the most recent pass (or None)
+
+``db_factory()`` must return a fresh ``sqlite_utils.Database`` (SQLite connections belong
+to the thread that made them; the worker opens its own). A changed file is ingested once
+it has been quiet for ``ingest.watch_debounce_seconds``; every
+``ingest.rescan_interval_seconds`` a full scan catches what the observer missed (files
+created before a directory existed, events dropped under load). One full scan runs at
+start.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+
+from session_ingest.ingest import (
+    IngestReport,
+    discover,
+    ingest_files,
+    source_dirs,
+    stat_paths,
+)
+
+
+class _Handler(FileSystemEventHandler):
+    def __init__(self, watcher: Watcher) -> None:
+        self.watcher = watcher
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.is_directory:
+            return
+        for p in (event.src_path, getattr(event, "dest_path", "")):
+            p = p.decode() if isinstance(p, bytes) else p
+            if p and p.endswith((".jsonl", ".json")):
+                self.watcher.touch(p)
+
+
+class Watcher:
+    """Keeps the store current while agents write their logs; see the module docstring."""
+
+    def __init__(
+        self,
+        db_factory: Callable[[], Any],
+        config: dict[str, Any],
+        sources: Iterable[str] = ("claude", "codex"),
+        on_report: Callable[[IngestReport], None] | None = None,
+    ) -> None:
+        ing = config.get("ingest", {})
+        self.debounce = float(ing.get("watch_debounce_seconds", 2.0))
+        self.rescan_every = float(ing.get("rescan_interval_seconds", 600))
+        self.db_factory = db_factory
+        self.config = config
+        self.sources = tuple(sources)
+        self.on_report = on_report
+        self.last_report: IngestReport | None = None
+        self.errors: list[str] = []
+        self._pending: dict[str, float] = {}
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._observer: Any = None
+        self._watched: set[str] = set()
+        self._thread: threading.Thread | None = None
+
+    def touch(self, path: str) -> None:
+        """Note that ``path`` changed (called from the observer thread)."""
+        with self._lock:
+            self._pending[path] = time.monotonic()
+
+    def start(self) -> Watcher:
+        self._observer = Observer()
+        self._schedule()
+        self._observer.start()
+        self._thread = threading.Thread(target=self._run, name="session-ingest-watch", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self._stop.set()
+        if self._observer is not None:
+            self._observer.stop()
+            self._observer.join(timeout)
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def is_alive(self) -> bool:
+        return bool(self._thread and self._thread.is_alive())
+
+    def _schedule(self) -> None:
+        for _source, d in source_dirs(self.config, self.sources):
+            key = str(d)
+            if key not in self._watched and Path(d).is_dir():
+                try:
+                    self._observer.schedule(_Handler(self), key, recursive=True)
+                    self._watched.add(key)
+                except OSError as exc:  # e.g. inotify watch limit reached
+                    self.errors.append(f"cannot watch {key}: {exc}")
+
+    def _report(self, report: IngestReport) -> None:
+        self.last_report = report
+        if self.on_report and (report.files_changed or report.errors):
+            self.on_report(report)
+
+    def _run(self) -> None:
+        db = self.db_factory()
+        try:
+            next_scan = 0.0  # full scan at start
+            while not self._stop.is_set():
+                now = time.monotonic()
+                if now >= next_scan:
+                    self._schedule()
+                    report = IngestReport()
+                    files = discover(source_dirs(self.config, self.sources), report.errors)
+                    self._report(ingest_files(db, self.config, files, report=report))
+                    next_scan = now + self.rescan_every
+                with self._lock:
+                    ready = [p for p, t in self._pending.items() if now - t >= self.debounce]
+                    for p in ready:
+                        del self._pending[p]
+                if ready:
+                    report = IngestReport()
+                    files = stat_paths(self.config, ready, report.errors)
+                    self._report(ingest_files(db, self.config, files, report=report))
+                self._stop.wait(min(0.2, self.debounce / 4 or 0.05))
+        finally:
+            db.close()

@@ -1,0 +1,77 @@
+"""The ``ingest`` and ``sessions`` commands, through click's runner and one real process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+from click.testing import CliRunner
+from ingest_helpers import lay_out
+
+from skillopt_sleep.cli import main
+
+PROJECT = Path(__file__).resolve().parents[1]
+KEYS = {"files_scanned", "files_changed", "sessions", "turns", "tool_calls", "signals",
+        "bad_lines", "errors", "new_sessions", "new_turns"}  # fmt: skip
+
+
+def test_ingest_json_then_sessions(isolated_home: Path) -> None:
+    lay_out(isolated_home)
+    runner = CliRunner()
+    first = runner.invoke(main, ["ingest", "--json"])
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.output)
+    assert set(data) >= KEYS
+    assert data["files_scanned"] == 17 and data["sessions"] == 20
+    assert data["new_sessions"] == data["sessions"] and data["errors"] == []
+    again = json.loads(runner.invoke(main, ["ingest", "--json"]).output)
+    assert (again["files_changed"], again["new_sessions"], again["sessions"]) == (0, 0, 20)
+    codex = json.loads(runner.invoke(main, ["ingest", "--source", "codex", "--json"]).output)
+    assert codex["files_scanned"] == 7
+    listing = runner.invoke(main, ["sessions", "--json"])
+    rows = json.loads(listing.output)
+    assert len(rows) == 20
+    assert {"id", "source", "project", "started", "turns", "signals"} <= set(rows[0])
+    text = runner.invoke(main, ["sessions", "--source", "claude"])
+    assert text.exit_code == 0 and "d6e0bada-1959-4eec-a9d2-0bfade768d8f" in text.output
+    human = runner.invoke(main, ["ingest"])
+    assert "sessions 20 (+0)" in human.output
+
+
+def test_help_has_examples_and_bad_usage_exits_2(isolated_home: Path) -> None:
+    runner = CliRunner()
+    for cmd in ("ingest", "sessions"):
+        res = runner.invoke(main, [cmd, "--help"])
+        assert res.exit_code == 0 and "Example" in res.output
+    assert runner.invoke(main, ["ingest", "--source", "gemini"]).exit_code == 2
+    missing = runner.invoke(main, ["--config", str(isolated_home / "nope.yaml"), "ingest"])
+    assert missing.exit_code == 2 and "does not exist" in missing.output
+
+
+def test_bad_files_still_exit_0(isolated_home: Path) -> None:
+    proj = isolated_home / ".claude" / "projects" / "-x"
+    proj.mkdir(parents=True)
+    (proj / "a.jsonl").write_bytes(b"{oops\n\xff\xfe\n")
+    (proj / "b.jsonl").mkdir()
+    res = CliRunner().invoke(main, ["ingest", "--json"])
+    assert res.exit_code == 0
+    data = json.loads(res.output)
+    assert data["bad_lines"] == 2 and len(data["errors"]) == 3
+
+
+def test_real_process_with_private_home(tmp_path: Path) -> None:
+    home = tmp_path / "h"
+    lay_out(home)
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("SKILLOPT_SLEEP_", "CLAUDE_", "CODEX_", "XDG_"))}  # fmt: skip
+    env.update(HOME=str(home), XDG_STATE_HOME=str(tmp_path / "state"),
+               XDG_CONFIG_HOME=str(tmp_path / "cfg"))  # fmt: skip
+    exe = PROJECT / ".venv" / "bin" / "skillopt-sleep"
+    out = subprocess.run([str(exe), "ingest", "--json"], env=env, capture_output=True,
+                         text=True, timeout=120, check=False)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert (data["sessions"], data["bad_lines"], data["errors"]) == (20, 0, [])
+    assert (tmp_path / "state" / "skillopt-sleep" / "skillopt-sleep.db").exists()

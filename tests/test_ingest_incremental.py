@@ -1,0 +1,142 @@
+# ruff: noqa: E501 - log records stay one per line, as in the real files
+"""Incremental ingest: byte offsets, partial lines, growth, shrink/replace, pieces == whole."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from functools import cache
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from ingest_helpers import CLAUDE, all_fixture_files, dump, lay_out, query, run
+
+FILES = all_fixture_files()
+
+
+@cache
+def _whole(index: int) -> dict[str, list[str]]:
+    """Database content after ingesting fixture ``index`` in one pass."""
+    src, rel = FILES[index]
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp) / "home"
+        dst = home / rel
+        dst.parent.mkdir(parents=True)
+        shutil.copyfile(src, dst)
+        run(home)
+        return dump(home)
+
+
+def _pieces(index: int, cuts: list[int]) -> dict[str, list[str]]:
+    src, rel = FILES[index]
+    data = src.read_bytes()
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp) / "home"
+        dst = home / rel
+        dst.parent.mkdir(parents=True)
+        dst.write_bytes(b"")
+        done = 0
+        for cut in [*sorted(cuts), len(data)]:
+            with open(dst, "ab") as fh:
+                fh.write(data[done:cut])
+            done = max(done, cut)
+            run(home)
+        return dump(home)
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_pieces_equal_whole_at_any_split_points(data: st.DataObject) -> None:
+    index = data.draw(st.integers(0, len(FILES) - 1), label="fixture")
+    size = FILES[index][0].stat().st_size
+    cuts = data.draw(st.lists(st.integers(0, size), max_size=4), label="cuts")
+    assert _pieces(index, cuts) == _whole(index)
+
+
+def test_every_line_boundary_split_of_a_subagent_file(tmp_path: Path) -> None:
+    # splits exactly at and around line ends of a file with streaming splits and tool results
+    index = next(i for i, (src, _r) in enumerate(FILES) if src.name.startswith("5c0375b4"))
+    data = FILES[index][0].read_bytes()
+    ends = [i + 1 for i, b in enumerate(data) if b == 10][:6]
+    assert _pieces(index, ends + [e - 1 for e in ends]) == _whole(index)
+
+
+def test_partial_last_line_waits(tmp_path: Path) -> None:
+    src = (
+        CLAUDE
+        / "04_v2.0.64_project-level-agent-file/-tmp-private/4c2ddfdc-b619-4525-8d03-1950fb1b0257.jsonl"
+    )  # noqa: E501
+    data = src.read_bytes()
+    home = tmp_path / "home"
+    dst = home / ".claude/projects/-tmp-private" / src.name
+    dst.parent.mkdir(parents=True)
+    first_end = data.index(b"\n", data.index(b"create hello.py")) + 1
+    dst.write_bytes(data[: first_end + 50])  # one complete user line + half of the next
+    run(home)
+    assert query(home, "SELECT offset, size FROM files")[0] == (first_end, first_end + 50)
+    assert query(home, "SELECT user_text FROM turns") == [("create hello.py, md and js",)]
+    dst.write_bytes(data)
+    run(home)
+    assert query(home, "SELECT count(*) FROM turns")[0][0] == 3
+
+
+def test_growing_session_turn1_then_turn2(tmp_path: Path) -> None:
+    # 06: turn-1.jsonl is a byte-exact prefix of turn-2.jsonl: the same file, captured twice
+    pair = CLAUDE / "06_v2.1.7_incremental-append_leading-summaries"
+    home = tmp_path / "home"
+    dst = home / ".claude/projects/-p/3fb74381-1bf4-475e-8c6f-442d872b1bcf.jsonl"
+    dst.parent.mkdir(parents=True)
+    shutil.copyfile(pair / "turn-1.jsonl", dst)
+    first = run(home)
+    assert (first.new_sessions, first.new_turns) == (1, 1)
+    with open(dst, "ab") as fh:
+        fh.write((pair / "turn-2.jsonl").read_bytes()[dst.stat().st_size :])
+    second = run(home)
+    assert (second.files_changed, second.new_sessions, second.new_turns) == (1, 0, 3)
+    assert second.bytes_read == (pair / "turn-2.jsonl").stat().st_size - 7658
+    whole = tmp_path / "whole"
+    w = whole / ".claude/projects/-p" / dst.name
+    w.parent.mkdir(parents=True)
+    shutil.copyfile(pair / "turn-2.jsonl", w)
+    run(whole)
+    mine, theirs = dump(home), dump(whole)
+    for table in ("sessions", "turns", "tool_calls", "signals", "events"):
+        assert mine[table] == [r.replace("HOME", "HOME") for r in theirs[table]]
+
+
+def test_replaced_and_shrunk_files_never_double(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    lay_out(home)
+    run(home)
+    before = dump(home)
+    totals = query(home, "SELECT count(*) FROM sessions")[0][0]
+    for _src, rel in FILES:
+        p = home / rel
+        data = p.read_bytes()
+        tmp = p.with_suffix(".tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, p)  # new inode: re-read from 0, de-duplicated by record id
+    report = run(home)
+    assert report.files_changed == len(FILES)
+    after = dump(home)
+    for table in ("sessions", "turns", "tool_calls", "signals", "events"):
+        assert after[table] == before[table], table
+    # shrink: truncate a file to its first half, then restore it
+    p = home / FILES[1][1]
+    data = p.read_bytes()
+    p.write_bytes(data[: len(data) // 2])
+    run(home)
+    p.write_bytes(data)
+    run(home)
+    assert query(home, "SELECT count(*) FROM sessions")[0][0] == totals
+    assert dump(home)["turns"] == before["turns"]
+
+
+def test_unchanged_rescan_reads_nothing(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    lay_out(home)
+    run(home)
+    report = run(home)
+    assert report.files_changed == 0 and report.bytes_read == 0
