@@ -1,0 +1,40 @@
+"""Mining: from ingested sessions to the user's recurring tasks and a replay set.
+
+Public entry points::
+
+    from skillopt_sleep.mining import mine, mine_if_stale, load_tasks, MiningResult
+    result = mine(db, config)           # cluster, map to skills, split, write tasks
+    tasks = load_tasks(db, split="val") # trainer.tasks.Task objects, reviewed ones first
+
+Modules, one job each: ``intents`` (clean + normalize requests), ``cluster`` (TF-IDF +
+average-linkage), ``evidence`` (read the ingest tables), ``identity`` (stable ids and
+skill names), ``judges`` (rule checks and rubric from evidence), ``splits`` (stable,
+leak-free train/val/test), ``store`` (tables), ``taskfile`` (export/import), ``query``
+(read clusters and tasks), ``pipeline`` (the pass itself: ``mine``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Lazy: ``skillopt_sleep.store`` imports ``mining.store`` for its migrations on every
+# command, and must not pay for scikit-learn's import when it does not mine.
+_EXPORTS = {
+    "MiningResult": "pipeline",
+    "is_stale": "pipeline",
+    "mine": "pipeline",
+    "mine_if_stale": "pipeline",
+    "cluster_dicts": "query",
+    "load_tasks": "query",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        import importlib
+
+        return getattr(importlib.import_module(f"skillopt_sleep.mining.{_EXPORTS[name]}"), name)
+    raise AttributeError(name)
+
+
+__all__ = sorted(_EXPORTS)

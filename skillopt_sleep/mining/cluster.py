@@ -1,0 +1,261 @@
+"""Group normalized intents that ask for the same kind of task.
+
+Vectors: TF-IDF over word 1–2-grams (what is asked) and character 3–5-grams within words
+(so "commmit mesage" still meets "commit message"), each L2-normalized, mixed 40:60.
+
+Clustering is average-linkage agglomerative with a cosine threshold: average linkage
+because single linkage chains unrelated one-off requests through shared filler words,
+and a threshold rather than a cluster count because nobody knows how many task kinds a
+user has. It runs in two stages:
+
+1. *Tight* clusters at ``threshold``. Average linkage needs all pairwise similarities,
+   10^10 numbers at 100,000 turns, so above ``block_size`` distinct intents the rows are
+   first cut into blocks of similar intents (MiniBatchKMeans on a low-rank projection
+   fitted on a sample) and clustered exactly inside each block.
+2. *Joins*: paraphrases of one task kind ("draft a commit msg" / "write the commit
+   message for the staged diff") often fall below the tight threshold. Tight clusters of
+   at least ``min_core`` requests are joined by average linkage at the lower
+   ``merge_threshold`` (the dot product of two groups' mean vectors is their average
+   pairwise cosine, so this is exact average linkage between groups), and smaller groups
+   attach to the joined cluster they resemble at ``attach_threshold``. Only steady cores
+   take part in the low-threshold joins, which is what keeps one-off requests from
+   chaining into a false "recurring" task.
+
+Everything is computed on the exact TF-IDF vectors; the projection only chooses blocks.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.cluster.hierarchy import fcluster, linkage
+from scipy.spatial.distance import squareform
+from sklearn.cluster import MiniBatchKMeans
+from sklearn.decomposition import TruncatedSVD
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
+from sklearn.preprocessing import normalize as l2_normalize
+
+
+@dataclass(frozen=True)
+class ClusterParams:
+    threshold: float = 0.3  # average cosine similarity for a tight cluster (first pass)
+    merge_threshold: float = 0.15  # average cosine joining paraphrase clusters of one kind
+    attach_threshold: float = 0.2  # average cosine for a small group to join a kind
+    min_core: int = 3  # requests a tight cluster needs before it may join others
+    block_size: int = 1500  # largest group clustered exactly in one pass
+    seed: int = 0
+
+
+# Politeness and glue words carry no task; their n-grams would make every request look
+# a little like every other one, which is how one-off requests end up "recurring".
+STOP_WORDS = frozenset(ENGLISH_STOP_WORDS) | {"please", "pls", "thanks", "thank", "ok", "okay"}
+
+
+_SUFFIXES = ("ations", "ation", "ings", "ing", "ures", "ure", "ies", "ied", "ed", "es", "s")
+
+
+def stem(word: str) -> str:
+    """A light stem so "failing", "failure" and "failed" meet, and British spellings meet
+    American ones ("summarise"); deliberately crude: a wrong merge of two rare words
+    costs less than a paraphrase that never meets its kind."""
+    if len(word) <= 4 or not word.isalpha():
+        return word
+    if word.endswith(("ise", "ised", "ises", "ising")):
+        word = word.replace("is", "iz", 1) if word.count("is") == 1 else word
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            word = word[: -len(suffix)]
+            break
+    if word.endswith("e") and len(word) > 5:
+        word = word[:-1]
+    return word
+
+
+def content(text: str) -> str:
+    """Stemmed words without glue words; the whole text when nothing else is left."""
+    words = [stem(w) for w in text.split() if w not in STOP_WORDS]
+    return " ".join(words) if words else text
+
+
+# Share of the similarity from word n-grams; the rest is character n-grams, which carry
+# typos, stems and compounds better (chosen on benchmarks/mining.py).
+WORD_WEIGHT = 0.4
+
+
+def vectorize(texts: list[str]) -> sp.csr_matrix:
+    """L2-normalized TF-IDF rows mixing word and character n-grams (``WORD_WEIGHT``)."""
+    safe = [content(t) if t.strip() else "zempty" for t in texts]
+    words = TfidfVectorizer(
+        analyzer="word", ngram_range=(1, 2), sublinear_tf=True, token_pattern=r"(?u)\b\w+\b"
+    )
+    chars = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 5), sublinear_tf=True)
+    xw = words.fit_transform(safe)
+    xc = chars.fit_transform(safe)
+    w = WORD_WEIGHT
+    x = sp.hstack([xw * math.sqrt(w), xc * math.sqrt(1 - w)], format="csr", dtype=np.float32)
+    return l2_normalize(x).astype(np.float32)
+
+
+def _similarities(x: sp.csr_matrix) -> np.ndarray:
+    """Dense cosine matrix of a block; dense columns when the block's vocabulary is small."""
+    cols = np.unique(x.indices)
+    if len(cols) * x.shape[0] <= 4_000_000:
+        dense = x[:, cols].toarray()
+        return dense @ dense.T
+    return (x @ x.T).toarray()
+
+
+def _agglomerate(x: sp.csr_matrix, threshold: float) -> np.ndarray:
+    """Average-linkage labels (0..k-1) for one block of rows."""
+    n = x.shape[0]
+    if n == 1:
+        return np.zeros(1, dtype=np.int64)
+    dist = 1.0 - np.clip(_similarities(x), 0.0, 1.0)
+    np.fill_diagonal(dist, 0.0)
+    tree = linkage(squareform(dist, checks=False).astype(np.float64), method="average")
+    return fcluster(tree, t=1.0 - threshold, criterion="distance").astype(np.int64) - 1
+
+
+def _blocks(z: np.ndarray, block_size: int, seed: int) -> list[np.ndarray]:
+    """Index sets of at most ``block_size`` rows each, grouping rows close in ``z``."""
+    todo = [np.arange(z.shape[0])]
+    done: list[np.ndarray] = []
+    while todo:
+        idx = todo.pop()
+        if len(idx) <= block_size:
+            done.append(idx)
+            continue
+        k = max(2, math.ceil(2 * len(idx) / block_size))
+        km = MiniBatchKMeans(
+            n_clusters=k, random_state=seed, n_init=1, batch_size=2048, max_iter=30
+        )
+        labels = km.fit_predict(z[idx])
+        parts = [idx[labels == c] for c in range(k) if np.any(labels == c)]
+        if len(parts) == 1:  # identical points: split arbitrarily rather than loop
+            parts = np.array_split(idx, k)
+        todo.extend(parts)
+    return done
+
+
+def _means(x: sp.csr_matrix, labels: np.ndarray, k: int) -> sp.csr_matrix:
+    """Row ``c`` = mean of the rows labelled ``c``; dot products of means are average
+    pairwise cosines, i.e. the average-linkage similarity of two groups."""
+    onehot = sp.csr_matrix(
+        (np.ones(len(labels), dtype=np.float32), (labels, np.arange(len(labels)))),
+        shape=(k, len(labels)),
+    )
+    counts = np.asarray(onehot.sum(axis=1)).ravel()
+    return (sp.diags(1.0 / counts).astype(np.float32) @ onehot @ x).tocsr()
+
+
+PRUNE_KEEP = 1024
+
+
+def _prune(m: sp.csr_matrix, keep: int = PRUNE_KEEP) -> sp.csr_matrix:
+    """Keep each row's ``keep`` largest entries. A mean of many rows has thousands of tiny
+    n-gram weights that cost far more in products than they change any similarity."""
+    m = m.tocsr()
+    rows, cols, vals = [], [], []
+    for i in range(m.shape[0]):
+        a, b = m.indptr[i], m.indptr[i + 1]
+        data, idx = m.data[a:b], m.indices[a:b]
+        if len(data) > keep:
+            top = np.argpartition(-data, keep - 1)[:keep]
+            data, idx = data[top], idx[top]
+        rows.append(np.full(len(data), i))
+        cols.append(idx)
+        vals.append(data)
+    if not rows:
+        return m
+    return sp.csr_matrix(
+        (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=m.shape
+    )
+
+
+def _tight(x: sp.csr_matrix, threshold: float, params: ClusterParams) -> np.ndarray:
+    """Average-linkage labels at ``threshold``: exact below ``block_size`` rows, per block
+    of neighbouring rows above it."""
+    n = x.shape[0]
+    if n <= params.block_size:
+        return _agglomerate(x, threshold)
+    # The projection only decides which rows share a block, so it is fitted on a sample:
+    # a full randomized SVD of 100,000 rows costs more than all the exact work after it.
+    comps = min(48, x.shape[1] - 1, n - 1)
+    rng = np.random.default_rng(params.seed)
+    sample = x[rng.choice(n, size=min(n, 12_000), replace=False)]
+    svd = TruncatedSVD(n_components=comps, n_iter=3, random_state=params.seed).fit(sample)
+    z = l2_normalize(svd.transform(x)).astype(np.float32)
+    labels = np.empty(n, dtype=np.int64)
+    offset = 0
+    for idx in _blocks(z, params.block_size, params.seed):
+        local = _agglomerate(x[idx], threshold)
+        labels[idx] = local + offset
+        offset += int(local.max()) + 1
+    return labels
+
+
+def _best_match(a: sp.csr_matrix, b: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray]:
+    """For each row of ``a``: index of the row of ``b`` with the largest dot product, and it."""
+    best = np.zeros(a.shape[0], dtype=np.int64)
+    score = np.zeros(a.shape[0], dtype=np.float32)
+    bt = b.T.tocsc()
+    for start in range(0, a.shape[0], 4096):
+        sims = (a[start : start + 4096] @ bt).toarray()
+        best[start : start + 4096] = sims.argmax(axis=1)
+        score[start : start + 4096] = sims.max(axis=1)
+    return best, score
+
+
+def _consolidate(x: sp.csr_matrix, labels: np.ndarray, params: ClusterParams) -> np.ndarray:
+    """Join tight clusters that are paraphrases of one task kind.
+
+    Only clusters of at least ``min_core`` requests take part in joins among themselves:
+    their means are steady, so a low threshold is safe, while joining small groups at
+    that threshold would let stray one-off requests chain into a false "recurring" task.
+    Small groups then attach to the joined core they resemble on average, if any.
+    """
+    k = int(labels.max()) + 1
+    sizes = np.bincount(labels, minlength=k)
+    cores = np.flatnonzero(sizes >= params.min_core)
+    if len(cores) == 0:
+        return labels
+    means = _prune(_means(x, labels, k))
+    # Joins are few and global: a larger exact block than the first pass, so one kind's
+    # cores are not cut apart again by the blocking.
+    wide = ClusterParams(**{**params.__dict__, "block_size": max(params.block_size, 6000)})
+    core_group = _tight(means[cores], params.merge_threshold, wide)
+    mapping = np.full(k, -1, dtype=np.int64)
+    mapping[cores] = core_group
+    n_groups = int(core_group.max()) + 1
+    rest = np.flatnonzero(sizes < params.min_core)
+    if len(rest):
+        member_group = mapping[labels]
+        in_core = member_group >= 0
+        group_means = _prune(_means(x[in_core], member_group[in_core], n_groups))
+        best, score = _best_match(means[rest], group_means)
+        ok = score >= params.attach_threshold
+        mapping[rest[ok]] = best[ok]
+        lone = rest[~ok]
+        mapping[lone] = n_groups + np.arange(len(lone))
+    return mapping[labels]
+
+
+def cluster_vectors(x: sp.csr_matrix, params: ClusterParams) -> np.ndarray:
+    """Cluster labels (0..k-1, dense) for the rows of ``x``."""
+    if x.shape[0] == 0:
+        return np.zeros(0, dtype=np.int64)
+    labels = _consolidate(x, _tight(x, params.threshold, params), params)
+    return np.unique(labels, return_inverse=True)[1]
+
+
+def cluster_texts(texts: list[str], params: ClusterParams | None = None) -> np.ndarray:
+    """Cluster labels for normalized intents; identical texts always share a label."""
+    params = params or ClusterParams()
+    if not texts:
+        return np.zeros(0, dtype=np.int64)
+    uniq, inverse = np.unique(np.asarray(texts, dtype=object), return_inverse=True)
+    labels = cluster_vectors(vectorize(list(uniq)), params)
+    return labels[inverse]

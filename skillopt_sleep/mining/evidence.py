@@ -1,0 +1,187 @@
+"""Read the ingest tables into the shape mining needs: requests, their follow-ups, and the
+outcome evidence attached to each.
+
+A *request* is a human turn that asks for something. A turn right after a turn that drew a
+``correction`` or ``reask`` signal is not a new request but the user's correction of the
+previous answer: it is kept as evidence for that request (its words become rule judges)
+and not clustered, or the corrections themselves would become a "recurring task".
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlite_utils
+
+from skillopt_sleep.mining.intents import intent
+from skillopt_sleep.mining.judges import SHELL_TOOLS, Correction, command_head, rules_from_text
+
+FAILURE_KINDS = {"interrupt", "tool_rejected", "test_failure", "correction", "reask", "abandonment"}
+FOLLOW_UP_KINDS = {"correction", "reask"}
+ACK_WORDS = {
+    "thanks", "thank", "thx", "you", "perfect", "great", "ok", "okay", "lgtm", "nice", "good",
+    "cool", "awesome", "yes", "yep", "sure", "looks", "fine", "works", "done", "that", "it",
+}  # fmt: skip
+# How a follow-up that states a rule usually begins ("no, …", "keep it under …", "use X").
+_RULE_FOLLOW_UP = re.compile(
+    r"^\W*(no\b|nope|not\b|don'?t|do not|never|always|use\b|keep\b|make it|too\b|start\b|"
+    r"begin\b|also\b|and\b|but\b|instead|please (use|keep|don'?t|start)|the (subject|title|"
+    r"first line)|it should|should|must|wrong)",
+    re.IGNORECASE,
+)
+
+
+def is_ack(text: str) -> bool:
+    """A bare acknowledgement ("thanks, perfect"): not a request."""
+    words = re.findall(r"[a-z']+", text.lower())
+    return 0 < len(words) <= 8 and all(w in ACK_WORDS for w in words)
+
+
+def states_rule(text: str) -> bool:
+    """A short follow-up that corrects the previous answer with an explicit rule."""
+    text = text.strip()
+    return len(text) < 400 and bool(_RULE_FOLLOW_UP.match(text)) and bool(rules_from_text(text, ""))
+
+
+@dataclass
+class Request:
+    turn_id: str
+    session_id: str
+    started_at: str
+    text: str  # user_text as ingested (redacted)
+    intent: str  # cleaned
+    norm: str  # normalized, for clustering
+    skills: list[str]
+    project: str
+    branch: str
+    signals: dict[str, int] = field(default_factory=dict)  # over the request and follow-ups
+    corrections: list[Correction] = field(default_factory=list)
+    accepted: str | None = None  # the answer the user moved on from
+    commands: set[str] = field(default_factory=set)
+
+    @property
+    def day(self) -> str:
+        return (self.started_at or "")[:10]
+
+    @property
+    def failed(self) -> bool:
+        return any(k in FAILURE_KINDS for k in self.signals)
+
+
+@dataclass
+class Evidence:
+    requests: list[Request]
+    skipped_empty: int  # turns with no human request left after cleaning
+    follow_ups: int  # correction turns folded into the request they correct
+    subagent_turns: int  # prompts written by an agent, not a person
+    other_turns: int  # slash-command and continuation turns: not requests
+    acknowledgements: int = 0  # "thanks, perfect": not requests
+
+
+def _rows(db: sqlite_utils.Database, sql: str) -> list[dict[str, Any]]:
+    return list(db.query(sql))
+
+
+def load(db: sqlite_utils.Database) -> Evidence:
+    """Every human request in the store with its outcome evidence, oldest first."""
+    turns = _rows(
+        db,
+        "select t.id, t.session_id, t.idx, t.started_at, t.user_text, t.assistant_text,"
+        " t.skills, t.finished, coalesce(s.kind, 'main') as skind,"
+        " coalesce(t.kind, 'human') as tkind,"
+        " coalesce(s.project, '') as project, coalesce(s.branch, '') as branch"
+        " from turns t left join sessions s on s.id = t.session_id"
+        " order by t.session_id, t.idx",
+    )
+    signals: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in _rows(db, "select turn_id, kind, evidence from signals"):
+        signals[row["turn_id"]].append(row)
+    commands: dict[str, set[str]] = defaultdict(set)
+    for row in _rows(db, "select turn_id, name, args_summary, is_error from tool_calls"):
+        if (row["name"] or "").lower() in SHELL_TOOLS and not row["is_error"]:
+            head = command_head(row["args_summary"])
+            if head:
+                commands[row["turn_id"]].add(head)
+    requests: list[Request] = []
+    skipped = follow_ups = subagent = not_human = acks = 0
+    current: Request | None = None
+    prev_session = None
+    prev_kinds: set[str] = set()
+    for t in turns:
+        if t["session_id"] != prev_session:
+            current, prev_session, prev_kinds = None, t["session_id"], set()
+        kinds = {s["kind"] for s in signals.get(t["id"], [])}
+        if t["skind"] == "subagent" or t["tkind"] == "subagent":
+            subagent += 1
+            continue
+        if t["tkind"] not in ("human", ""):
+            not_human += 1  # slash commands, continuations after compaction
+            continue
+        text = (t["user_text"] or "").strip()
+        if current is not None and is_ack(text):
+            acks += 1
+            current.signals["positive"] = current.signals.get("positive", 0) + 1
+            prev_kinds = kinds
+            continue
+        flagged = bool(prev_kinds & FOLLOW_UP_KINDS)
+        if current is not None and (flagged or states_rule(text)):
+            follow_ups += 1
+            via = "correction signal" if flagged else "follow-up stating a rule"
+            current.corrections.append(Correction(current.turn_id, text, via))
+            if not flagged:  # ingest did not see it; the request still failed first time
+                current.signals["correction"] = current.signals.get("correction", 0) + 1
+                current.accepted = None
+            _absorb(current, t, kinds, commands)
+            prev_kinds = kinds
+            continue
+        if current is None and is_ack(text):
+            acks += 1
+            prev_kinds = kinds
+            continue
+        prev_kinds = kinds
+        cleaned, norm = intent(t["user_text"])
+        if not norm:
+            skipped += 1
+            current = None
+            continue
+        try:
+            skills = [str(s) for s in json.loads(t["skills"] or "[]")]
+        except (ValueError, TypeError):
+            skills = []
+        current = Request(
+            turn_id=t["id"],
+            session_id=t["session_id"],
+            started_at=t["started_at"] or "",
+            text=t["user_text"] or "",
+            intent=cleaned,
+            norm=norm,
+            skills=skills,
+            project=t["project"],
+            branch=t["branch"],
+        )
+        _absorb(current, t, kinds, commands)
+        requests.append(current)
+    requests.sort(key=lambda r: (r.started_at, r.turn_id))
+    return Evidence(requests, skipped, follow_ups, subagent, not_human, acks)
+
+
+def _absorb(req: Request, turn: dict[str, Any], kinds: set[str], commands: dict) -> None:
+    """Fold one turn's outcome into the request it belongs to (itself or a follow-up)."""
+    for k in kinds:
+        req.signals[k] = req.signals.get(k, 0) + 1
+    req.commands |= commands.get(turn["id"], set())
+    bad = kinds & FAILURE_KINDS
+    if turn["assistant_text"] and turn["finished"] and not bad:
+        req.accepted = turn["assistant_text"]
+    elif bad:
+        req.accepted = None
+    try:
+        for s in json.loads(turn["skills"] or "[]"):
+            if str(s) not in req.skills:
+                req.skills.append(str(s))
+    except (ValueError, TypeError):
+        pass

@@ -1,0 +1,273 @@
+"""``mine(db, config)``: from the ingest tables to clusters, skills, splits and replay tasks.
+
+One pass, one transaction for the writes, so a crash mid-way leaves last night's result
+intact. Mining is deterministic for a given store: the same logs give the same clusters,
+ids, splits and tasks.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from typing import Any
+
+import numpy as np
+import sqlite_utils
+
+from skillopt_sleep.config import ConfigError
+from skillopt_sleep.mining import identity, judges, splits
+from skillopt_sleep.mining.cluster import ClusterParams, cluster_texts
+from skillopt_sleep.mining.evidence import Evidence, Request, load
+from skillopt_sleep.mining.store import ingest_marker, last_run
+from trainer.tasks import Judge, Task
+
+
+@dataclass
+class MiningResult:
+    run_id: int
+    n_requests: int
+    n_clusters: int
+    n_recurring: int
+    n_tasks: int
+    report: dict[str, Any] = field(default_factory=dict)
+
+
+def params_from(config: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``mining`` section with defaults for keys an older config may lack."""
+    m = dict(config.get("mining") or {})
+    if m.get("embeddings"):
+        raise ConfigError(
+            "mining.embeddings is not implemented yet; set it to false (TF-IDF clustering)"
+        )
+    return {
+        "min_sessions": int(m.get("min_sessions", 3)),
+        "min_days": int(m.get("min_days", 2)),
+        "cluster": ClusterParams(
+            threshold=float(m.get("similarity_threshold", 0.3)),
+            merge_threshold=float(m.get("merge_threshold", 0.15)),
+            attach_threshold=float(m.get("attach_threshold", 0.2)),
+            min_core=int(m.get("min_core", 3)),
+        ),
+        "max_tasks": int(m.get("max_tasks_per_cluster", 20)),
+        "split": splits.SplitParams(
+            fractions=dict(m.get("split_fractions") or {"train": 0.6, "val": 0.2, "test": 0.2}),
+            dup_threshold=float(m.get("near_duplicate_threshold", 0.8)),
+            min_groups=int(m.get("min_groups_to_split", 3)),
+        ),
+        "context_chars": int(m.get("max_context_chars", 2000)),
+    }
+
+
+def is_stale(db: sqlite_utils.Database) -> bool:
+    """True when ingest has new input since the last mining run (or mining never ran)."""
+    run = last_run(db)
+    return run is None or run["ingest_marker"] != ingest_marker(db)
+
+
+def mine_if_stale(db: sqlite_utils.Database, config: Mapping[str, Any]) -> MiningResult | None:
+    return mine(db, config) if is_stale(db) else None
+
+
+def _days_between(a: str, b: str) -> float:
+    try:
+        return abs((date.fromisoformat(a[:10]) - date.fromisoformat(b[:10])).days)
+    except ValueError:
+        return 0.0
+
+
+def _prompt(req: Request, context_chars: int) -> str:
+    """The intent plus the minimal context: the request itself when short enough (pasted
+    logs included), else the cleaned intent, which marks what was cut."""
+    body = req.text.strip() if len(req.text) <= context_chars else req.intent
+    where = ", ".join(
+        x
+        for x in (req.project and f"project {req.project}", req.branch and f"branch {req.branch}")
+        if x
+    )
+    return f"{body}\n\n(Context: {where})" if where else body
+
+
+def _cluster_rules(reqs: list[Request]) -> list[Judge]:
+    rules: list[Judge] = []
+    for r in reqs:  # oldest first, so the latest statement wins in dedupe
+        for c in r.corrections:
+            rules += judges.rules_from_text(c.text, f"turn {c.turn_id}: user correction")
+    rules += judges.command_rules([r.commands for r in reqs])
+    return judges.dedupe(rules)
+
+
+def _task(
+    req: Request,
+    cid: str,
+    split: str,
+    gid: str,
+    rules: list[Judge],
+    ctx: int,
+    corrections: list[judges.Correction],
+    accepted: str | None,
+) -> Task:
+    own = judges.rules_from_text(req.intent, f"turn {req.turn_id}: the request")
+    rub = judges.rubric(req.intent, req.accepted or accepted, corrections)
+    js = judges.dedupe(
+        [*rules, *own, Judge("rubric", rub, 1.0, f"turn {req.turn_id}: accepted outcome")]
+    )
+    meta = {
+        "cluster_id": cid,
+        "turn_id": req.turn_id,
+        "session_id": req.session_id,
+        "started_at": req.started_at,
+        "intent": req.intent,
+        "signals": dict(sorted(req.signals.items())),
+        "failed": req.failed,
+        "real": True,
+    }
+    tid = "t-" + splits.group_id_for(req.turn_id)[2:]
+    return Task(tid, _prompt(req, ctx), split, tuple(js), gid, meta)
+
+
+def mine(db: sqlite_utils.Database, config: Mapping[str, Any]) -> MiningResult:
+    """Cluster every human request in the store, map clusters to skills, assign splits
+    and write replay tasks. Returns counts and a report of what was skipped and why."""
+    p = params_from(config)
+    now = datetime.now(UTC).isoformat()
+    ev: Evidence = load(db)
+    reqs = ev.requests
+    labels = cluster_texts([r.norm for r in reqs], p["cluster"]) if reqs else np.zeros(0, int)
+    by_label: dict[int, list[Request]] = {}
+    for r, lab in zip(reqs, labels, strict=True):
+        by_label.setdefault(int(lab), []).append(r)
+    groups = sorted(by_label.values(), key=lambda rs: (rs[0].started_at, rs[0].turn_id))
+    ids = identity.match(
+        db,
+        [[r.turn_id for r in rs] for rs in groups],
+        [[r.norm for r in rs] for rs in groups],
+        p["cluster"].merge_threshold,
+    )
+    stored = {r["id"]: r for r in db.query("select * from clusters")}
+    newest = max((r.started_at for r in reqs), default="")
+    report: dict[str, Any] = {
+        "skipped_no_request": ev.skipped_empty,
+        "follow_ups_folded": ev.follow_ups,
+        "subagent_turns": ev.subagent_turns,
+        "command_or_continuation_turns": ev.other_turns,
+        "acknowledgements": ev.acknowledgements,
+        "too_small_to_split": [],
+        "excluded_bridging_intents": 0,
+    }
+    cluster_rows, member_rows, task_rows = [], [], []
+    taken_slugs: set[str] = set()
+    n_recurring = 0
+    for cid, rs in sorted(zip(ids, groups, strict=True), key=lambda x: -len(x[1])):
+        sessions = {r.session_id for r in rs}
+        days = {r.day for r in rs if r.day}
+        recurring = len(sessions) >= p["min_sessions"] and len(days) >= p["min_days"]
+        n_recurring += recurring
+        failure = sum(r.failed for r in rs) / len(rs)
+        invoked = Counter(s for r in rs for s in dict.fromkeys(r.skills))
+        old = stored.get(cid)
+        if invoked:
+            skill, managed = invoked.most_common(1)[0][0], 0
+        elif old and old["managed"] and old["skill"] not in taken_slugs:
+            skill, managed = old["skill"], 1
+        else:
+            skill, managed = identity.slug([r.norm for r in rs], taken_slugs), 1
+        taken_slugs.add(skill)
+        intents = list(dict.fromkeys(r.intent for r in reversed(rs)))[:5]
+        description = (
+            f'Use when the user asks for this recurring task, e.g. "{intents[0][:160]}".'
+            if managed
+            else f"The user's own skill '{skill}', used for requests like \"{intents[0][:150]}\"."
+        )
+        recency = 0.5 ** (_days_between(newest, rs[-1].started_at) / 14.0)
+        score = math.log1p(len(rs)) * (1.0 + 2.0 * failure) * recency
+        rules = _cluster_rules(rs) if recurring else []
+        group_of: dict[str, str] = {}
+        split_of: dict[str, str] = {}
+        if recurring:
+            keys = splits.newest_first([r.norm for r in rs], [r.started_at for r in rs])
+            res = splits.assign_cluster(db, cid, keys, p["split"], now)
+            group_of, split_of = res.key_group, res.key_split
+            if res.too_small:
+                report["too_small_to_split"].append(cid)
+            report["excluded_bridging_intents"] += len(res.excluded)
+            task_rows += _tasks_for(cid, rs, group_of, split_of, rules, p)
+        cluster_rows.append(
+            {
+                "id": cid, "skill": skill, "managed": managed, "description": description,
+                "recurring": int(recurring), "n_turns": len(rs), "n_sessions": len(sessions),
+                "n_days": len(days), "failure_rate": round(failure, 4),
+                "score": round(score, 6), "first_seen": rs[0].started_at,
+                "last_seen": rs[-1].started_at, "sample_intents": json.dumps(intents),
+                "rules": json.dumps([j.to_dict() for j in rules]), "active": 1,
+                "created_at": old["created_at"] if old else now, "updated_at": now,
+            }
+        )  # fmt: skip
+        member_rows += [
+            {
+                "turn_id": r.turn_id, "cluster_id": cid, "session_id": r.session_id,
+                "started_at": r.started_at, "intent": r.intent[:600], "norm": r.norm[:600],
+                "group_id": group_of.get(r.norm, ""),
+            }
+            for r in rs
+        ]  # fmt: skip
+    with db.conn:
+        db.execute("update clusters set active = 0")
+        db.execute(
+            "delete from cluster_members where turn_id in (select id from turns)"
+            " or cluster_id in (select value from json_each(?))",
+            [json.dumps(ids)],
+        )
+        db.execute("delete from tasks")
+        if cluster_rows:
+            db["clusters"].insert_all(cluster_rows, pk="id", replace=True)
+        if member_rows:
+            db["cluster_members"].insert_all(member_rows, pk="turn_id", replace=True)
+        if task_rows:
+            db["tasks"].insert_all(task_rows, pk="id", replace=True)
+        run_id = db["mining_runs"].insert(
+            {
+                "started_at": now, "finished_at": datetime.now(UTC).isoformat(),
+                "ingest_marker": ingest_marker(db), "n_turns": len(reqs),
+                "n_clusters": len(cluster_rows), "n_recurring": n_recurring,
+                "report": json.dumps(report),
+            }
+        ).last_pk  # fmt: skip
+    return MiningResult(int(run_id or 0), len(reqs), len(cluster_rows), n_recurring,
+                        len(task_rows), report)  # fmt: skip
+
+
+def _tasks_for(
+    cid: str,
+    rs: list[Request],
+    group_of: dict[str, str],
+    split_of: dict[str, str],
+    rules: list[Judge],
+    p: dict[str, Any],
+) -> list[dict]:
+    """Up to ``max_tasks`` tasks, one per near-duplicate group, newest groups first, with
+    val and test groups taken before train so the small gate sets are never starved."""
+    newest_per_group: dict[str, Request] = {}
+    for r in reversed(rs):
+        if split_of.get(r.norm) in ("train", "val", "test"):
+            newest_per_group.setdefault(group_of[r.norm], r)
+    ordered = sorted(newest_per_group.items(),
+                     key=lambda kv: (split_of[kv[1].norm] == "train", kv[1].started_at == "",
+                                     [-ord(c) for c in kv[1].started_at]))  # fmt: skip
+    corrections = [c for r in rs for c in r.corrections]
+    accepted = next((r.accepted for r in reversed(rs) if r.accepted), None)
+    out = []
+    for gid, r in ordered[: p["max_tasks"]]:
+        t = _task(r, cid, split_of[r.norm], gid, rules, p["context_chars"], corrections, accepted)
+        out.append(
+            {
+                "id": t.id, "cluster_id": cid, "turn_id": r.turn_id, "split": t.split,
+                "group_id": gid, "prompt": t.prompt,
+                "judges": json.dumps([j.to_dict() for j in t.judges]),
+                "meta": json.dumps(t.meta), "updated_at": t.meta["started_at"],
+            }
+        )  # fmt: skip
+    return out

@@ -1,0 +1,192 @@
+"""Train/val/test assignment that never leaks a near-duplicate and never moves.
+
+* A *key* is a normalized intent; keys of one cluster that are near-duplicates
+  (character n-gram cosine ≥ ``dup_threshold``) share a *group*; the group's split is the
+  split of all its keys. So "fix the test in foo.py" and "fix the test in bar.py" (same
+  key) and "fix teh test in foo.py" (near-duplicate key) can never sit in train and val.
+* The split of a key is stored the first time it is seen and read back afterwards, so
+  new sessions never move an old task between splits.
+* New groups of a cluster that has no val (then no test) group yet go there first,
+  newest first, so the gate measures what the user asks today; other new groups are
+  placed by a hash of the group id (stable, not a shuffle).
+* A new key that is a near-duplicate of groups already in *different* splits cannot be
+  placed without leaking; it is marked ``excluded`` and reported.
+* A cluster with fewer than ``min_groups`` groups is too small to split: all train,
+  reported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+import sqlite_utils
+from sklearn.feature_extraction.text import TfidfVectorizer
+
+EXCLUDED = "excluded"
+
+
+@dataclass(frozen=True)
+class SplitParams:
+    fractions: Mapping[str, float] = field(
+        default_factory=lambda: {"train": 0.6, "val": 0.2, "test": 0.2}
+    )
+    dup_threshold: float = 0.8
+    min_groups: int = 3
+
+
+def stable_unit(text: str) -> float:
+    """A number in [0, 1) fixed by ``text``: the same on every machine and every night."""
+    return int(hashlib.sha256(text.encode()).hexdigest()[:12], 16) / 16**12
+
+
+def hash_split(group_id: str, fractions: Mapping[str, float]) -> str:
+    u = stable_unit(group_id)
+    total = sum(fractions.values()) or 1.0
+    acc = 0.0
+    for name in ("train", "val", "test"):
+        acc += fractions.get(name, 0.0) / total
+        if u < acc:
+            return name
+    return "train"
+
+
+def _balanced_hash(gid: str, count: Counter[str], fractions: Mapping[str, float]) -> str:
+    """The hash's split, unless that split already holds more than one group beyond its
+    share: small clusters would otherwise often get no train task at all."""
+    choice = hash_split(gid, fractions)
+    total = sum(fractions.values()) or 1.0
+    n = sum(count.values()) + 1
+    deficit = {s: fractions.get(s, 0.0) / total * n - count[s] for s in ("train", "val", "test")}
+    if deficit[choice] < 0.0:
+        choice = max(("train", "val", "test"), key=lambda s: deficit[s])
+    return choice
+
+
+def group_id_for(key: str) -> str:
+    return "g-" + hashlib.sha1(key.encode()).hexdigest()[:12]
+
+
+def _near_dups(keys: Sequence[str], threshold: float) -> list[set[int]]:
+    """For each key, the indices of the other keys it near-duplicates."""
+    if len(keys) < 2:
+        return [set() for _ in keys]
+    vec = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 4), sublinear_tf=True)
+    x = vec.fit_transform([k or "zempty" for k in keys])
+    sims = (x @ x.T).tocoo()
+    out: list[set[int]] = [set() for _ in keys]
+    mask = (sims.data >= threshold) & (sims.row != sims.col)
+    for a, b in zip(sims.row[mask], sims.col[mask], strict=True):
+        out[int(a)].add(int(b))
+    return out
+
+
+@dataclass
+class SplitResult:
+    key_split: dict[str, str]  # key -> split
+    key_group: dict[str, str]  # key -> group id
+    too_small: bool
+    excluded: list[str]
+
+
+def assign_cluster(
+    db: sqlite_utils.Database,
+    cluster_id: str,
+    keys_newest_first: Sequence[str],
+    params: SplitParams,
+    now: str | None = None,
+) -> SplitResult:
+    """Place every key of one cluster; store the placements of new keys."""
+    now = now or datetime.now(UTC).isoformat()
+    keys = list(dict.fromkeys(keys_newest_first))
+    stored: dict[str, dict[str, Any]] = {}
+    for chunk in range(0, len(keys), 500):
+        part = keys[chunk : chunk + 500]
+        marks = ",".join("?" * len(part))
+        for row in db.query(f"select * from split_keys where key in ({marks})", part):
+            stored[row["key"]] = row
+    dups = _near_dups(keys, params.dup_threshold)
+    group: dict[str, str] = {k: stored[k]["group_id"] for k in stored}
+    split: dict[str, str] = {k: stored[k]["split"] for k in stored}
+    # New keys are placed oldest first, so a near-duplicate joins the earlier group.
+    new_idx = [i for i in range(len(keys) - 1, -1, -1) if keys[i] not in stored]
+    members: dict[str, list[str]] = {}  # new, not yet placed group -> its keys
+    for i in new_idx:
+        key = keys[i]
+        near = [keys[j] for j in dups[i] if keys[j] in group]
+        placed_near = [k for k in near if split[k] not in ("", EXCLUDED)]
+        if len({split[k] for k in placed_near}) > 1:
+            group[key], split[key] = group_id_for(key), EXCLUDED
+            continue
+        if placed_near:
+            target, target_split = group[placed_near[0]], split[placed_near[0]]
+        elif near:
+            target, target_split = group[near[0]], split[near[0]]
+        else:
+            target, target_split = group_id_for(key), ""
+        # Unplaced groups this key touches become one group with it.
+        for k in near:
+            gid = group[k]
+            if split[k] == "" and gid != target:
+                for moved in members.pop(gid, []):
+                    group[moved], split[moved] = target, target_split
+                    if not target_split:
+                        members.setdefault(target, []).append(moved)
+        group[key], split[key] = target, target_split
+        if not target_split:
+            members.setdefault(target, []).append(key)
+    # Groups still unplaced get their split now.
+    groups_newest_first = list(dict.fromkeys(group[k] for k in keys))
+    n_groups = len(groups_newest_first)
+    too_small = n_groups < params.min_groups
+    placed = {group[k]: split[k] for k in keys if split[k] and split[k] != EXCLUDED}
+    count = Counter(placed.values())
+    for gid in groups_newest_first:
+        if gid in placed:
+            continue
+        if too_small:
+            choice = "train"
+        elif not count["val"] and params.fractions.get("val", 0) > 0:
+            choice = "val"
+        elif not count["test"] and params.fractions.get("test", 0) > 0:
+            choice = "test"
+        else:
+            choice = _balanced_hash(gid, count, params.fractions)
+        placed[gid] = choice
+        count[choice] += 1
+    for k in keys:
+        if split[k] != EXCLUDED:
+            split[k] = placed[group[k]]
+    rows = [
+        {
+            "key": k,
+            "group_id": group[k],
+            "cluster_id": cluster_id,
+            "split": split[k],
+            "assigned_at": now,
+        }
+        for k in keys
+        if k not in stored
+    ]
+    if rows:
+        db["split_keys"].insert_all(rows, pk="key", replace=True)
+    excluded = [k for k in keys if split[k] == EXCLUDED]
+    return SplitResult(split, group, too_small, excluded)
+
+
+def group_splits(splits: Mapping[str, str], groups: Mapping[str, str]) -> dict[str, set[str]]:
+    """Group id -> the set of splits its keys are in (a leak shows as a set of two)."""
+    out: dict[str, set[str]] = {}
+    for key, gid in groups.items():
+        out.setdefault(gid, set()).add(splits[key])
+    return out
+
+
+def newest_first(keys: Sequence[str], times: Sequence[str]) -> list[str]:
+    order = np.argsort(np.asarray(times, dtype=object), kind="stable")[::-1]
+    return [keys[i] for i in order]

@@ -1,0 +1,137 @@
+"""Mining's tables. Only mining writes them; the trainer and reports read tasks from here.
+
+``MIGRATIONS`` is an ordered list registered in ``skillopt_sleep.store.COMPONENTS`` as
+``("mining", MINING_MIGRATIONS)``: append to change the schema, never edit a released step.
+
+What must survive a night, and why:
+
+* ``clusters`` keep their id and skill so a skill keeps its history across nights;
+  ``cluster_members`` is what tomorrow's clustering is matched against.
+* ``split_keys`` fixes the split of each near-duplicate group the first time it is seen,
+  so val stays the same yardstick night after night.
+* ``reviewed_tasks`` holds tasks a person imported; they win over re-mined ones and are
+  never overwritten by mining.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import sqlite_utils
+
+
+def _v1(db: sqlite_utils.Database) -> None:
+    db["mining_runs"].create(
+        {
+            "id": int,
+            "started_at": str,
+            "finished_at": str,
+            "ingest_marker": str,  # what the ingest tables looked like; stale when it differs
+            "n_turns": int,
+            "n_clusters": int,
+            "n_recurring": int,
+            "report": str,  # JSON: skipped turns, small clusters, bridging intents …
+        },
+        pk="id",
+    )
+    db["clusters"].create(
+        {
+            "id": str,  # stable across nights, "c-<hex>"
+            "skill": str,  # the invoked skill, or the managed skill's slug
+            "managed": int,  # 1 = a skill the daemon creates and owns
+            "description": str,  # when to use the skill
+            "recurring": int,
+            "n_turns": int,
+            "n_sessions": int,
+            "n_days": int,
+            "failure_rate": float,
+            "score": float,  # rank: frequency x recency x failure
+            "first_seen": str,
+            "last_seen": str,
+            "sample_intents": str,  # JSON list
+            "rules": str,  # JSON list of cluster-level judges (dicts)
+            "active": int,  # present in the latest run
+            "created_at": str,
+            "updated_at": str,
+        },
+        pk="id",
+    )
+    db["cluster_members"].create(
+        {
+            "turn_id": str,
+            "cluster_id": str,
+            "session_id": str,
+            "started_at": str,
+            "intent": str,  # cleaned, for people
+            "norm": str,  # normalized, what clustering saw
+            "group_id": str,  # near-duplicate group
+        },
+        pk="turn_id",
+    )
+    db["cluster_members"].create_index(["cluster_id"])
+    db["split_keys"].create(
+        {
+            "key": str,  # normalized intent
+            "group_id": str,
+            "cluster_id": str,
+            "split": str,  # train | val | test | excluded (bridges two splits)
+            "assigned_at": str,
+        },
+        pk="key",
+    )
+    db["split_keys"].create_index(["group_id"])
+    db["tasks"].create(
+        {
+            "id": str,  # "t-<hex>" from the turn id: stable
+            "cluster_id": str,
+            "turn_id": str,
+            "split": str,
+            "group_id": str,
+            "prompt": str,
+            "judges": str,  # JSON list of Judge dicts
+            "meta": str,  # JSON
+            "updated_at": str,
+        },
+        pk="id",
+    )
+    db["tasks"].create_index(["cluster_id"])
+    db["reviewed_tasks"].create(
+        {
+            "id": str,
+            "cluster_id": str,
+            "data": str,  # Task.to_dict() JSON as imported
+            "imported_at": str,
+            "source_file": str,
+        },
+        pk="id",
+    )
+
+
+MINING_MIGRATIONS = [_v1]
+
+
+def loads(text: str | None, default: Any) -> Any:
+    """JSON column reader tolerant of NULL."""
+    if not text:
+        return default
+    return json.loads(text)
+
+
+def last_run(db: sqlite_utils.Database) -> dict[str, Any] | None:
+    if not db["mining_runs"].exists():
+        return None
+    rows = list(db.query("select * from mining_runs order by id desc limit 1"))
+    return rows[0] if rows else None
+
+
+def ingest_marker(db: sqlite_utils.Database) -> str:
+    """A fingerprint of the ingest tables: when it changes, mining has new input."""
+    row = next(
+        db.query(
+            "select (select count(*) from turns) as t, (select max(ended_at) from turns) as e,"
+            " (select max(started_at) from turns) as s, (select count(*) from signals) as g,"
+            " (select count(*) from tool_calls) as c"
+        )
+    )
+    return f"{row['t']}|{row['e']}|{row['s']}|{row['g']}|{row['c']}"

@@ -1,0 +1,301 @@
+"""A generated corpus of human requests with planted recurring task kinds, for the mining
+benchmark and tests.
+
+Each planted kind is asked in several paraphrases, with varying details (files, numbers,
+names), typos, and spread over sessions and days. One-off requests are built from a large
+made-up vocabulary so that two of them rarely ask for the same thing, as in real logs
+where most requests are unique. Nothing here is real user data.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+KINDS: dict[str, list[str]] = {
+    "commit-message": [
+        "write a conventional commit message for the staged changes",
+        "draft a commit msg for what I have staged",
+        "give me a commit message for the staged diff in {file}",
+        "can you write the commit message for these staged changes please",
+        "conventional commit message for my staged work on {file}",
+    ],
+    "regression-test": [
+        "add a pytest regression test for bug #{num}",
+        "write a regression test with pytest that reproduces issue {num}",
+        "add a test to {file} that catches the regression from bug {num}",
+        "please add a pytest regression test covering the crash in {ident}",
+        "regression test for bug {num} in {file} using pytest",
+    ],
+    "ci-log": [
+        "summarize the failing CI log",
+        "why did CI fail? summarize the log for job {num}",
+        "give me a short summary of this failing ci run",
+        "summarise the CI failure log and tell me the root cause",
+        "read the failing CI log for {file} and summarize what broke",
+    ],
+    "changelog": [
+        "update the changelog for release {ver}",
+        "add the changes since v{ver} to CHANGELOG.md",
+        "write the changelog entry for version {ver}",
+        "prepare changelog notes for the {ver} release",
+    ],
+    "type-hints": [
+        "add type hints to {file}",
+        "annotate the functions in {file} with type hints",
+        "please add missing type annotations to {ident} in {file}",
+        "add python type hints to every function in {file}",
+    ],
+    "docstrings": [
+        "write docstrings for the public functions in {file}",
+        "add docstrings to {ident}",
+        "document the functions in {file} with google style docstrings",
+        "missing docstrings in {file}, please add them",
+    ],
+    "pr-description": [
+        "write a pull request description for this branch",
+        "draft the PR description for {branch}",
+        "give me a PR summary for the changes on branch {branch}",
+        "write up the pull request body for {branch} with a test plan",
+    ],
+    "flaky-test": [
+        "the test {ident} is flaky, find out why",
+        "investigate the flaky test in {file}",
+        "why is {ident} failing intermittently in CI",
+        "debug the flaky test {ident}, it fails one run in {num}",
+    ],
+    "dependency-bump": [
+        "bump {pkg} to the latest version and fix what breaks",
+        "upgrade the {pkg} dependency to {ver}",
+        "update {pkg} to {ver} in pyproject and run the tests",
+        "please upgrade {pkg} and make the test suite pass again",
+    ],
+    "sql-migration": [
+        "write a database migration that adds column {ident} to the {tbl} table",
+        "add an alembic migration for the new {ident} column on {tbl}",
+        "create a migration adding {ident} to table {tbl}",
+        "new db migration: add column {ident} to {tbl}",
+    ],
+    "explain-error": [
+        "explain this error: {err}",
+        "what does this error mean {err}",
+        "I get {err} when I run the tests, what does it mean",
+        "help me understand the error {err}",
+    ],
+    "rename-symbol": [
+        "rename {ident} to {ident2} everywhere",
+        "rename the function {ident} to {ident2} across the codebase",
+        "please rename {ident} into {ident2} in all files",
+        "refactor: rename {ident} -> {ident2} project wide",
+    ],
+}
+
+_FILES = ["foo.py", "src/app/models.py", "lib/parser.ts", "tests/test_api.py", "cli/main.go"]
+_IDENTS = ["parse_config", "loadUser", "FooBarBaz", "compute_total", "retry_later", "httpClient"]
+_PKGS = ["requests", "pydantic", "numpy", "django", "fastapi", "sqlalchemy", "click"]
+_TABLES = ["users", "orders", "invoices", "events", "accounts"]
+_ERRORS = [
+    "KeyError: 'id'",
+    "TypeError: NoneType object is not subscriptable",
+    "ModuleNotFoundError: No module named yaml",
+    "AttributeError: module has no attribute run",
+]
+_CONSONANTS = "bcdfghjklmnprstvwz"
+_VOWELS = "aeiou"
+_NOUNS = [
+    "cache",
+    "endpoint",
+    "schema",
+    "widget",
+    "parser",
+    "queue",
+    "worker",
+    "token",
+    "session",
+    "layout",
+    "button",
+    "router",
+    "index",
+    "report",
+    "export",
+    "import",
+    "banner",
+    "sidebar",
+    "modal",
+    "tooltip",
+    "webhook",
+    "cron",
+    "lambda",
+    "bucket",
+    "socket",
+    "stream",
+    "buffer",
+    "thread",
+    "mutex",
+    "pool",
+    "proxy",
+    "gateway",
+    "ledger",
+    "invoice",
+    "cart",
+    "checkout",
+    "coupon",
+    "avatar",
+    "profile",
+    "badge",
+    "feed",
+    "comment",
+    "thread",
+    "upload",
+    "thumbnail",
+    "font",
+    "palette",
+    "theme",
+    "locale",
+    "timezone",
+    "calendar",
+    "reminder",
+    "alarm",
+    "sensor",
+    "firmware",
+    "driver",
+    "kernel",
+    "shader",
+    "texture",
+    "sprite",
+]
+_FILLER = ["please", "can you", "could you", "I need you to", "quickly", "now", ""]
+_ONEOFF_VERBS = [
+    "make", "teach", "let", "move", "turn", "wire", "hook", "port", "split", "merge",
+    "sort", "cache", "log", "draw", "plot", "ship", "stub", "mock", "trace", "tune",
+]  # fmt: skip
+
+
+_GLUE = [
+    "the",
+    "a",
+    "so",
+    "and",
+    "with",
+    "into",
+    "for",
+    "before",
+    "after",
+    "when",
+    "because",
+    "but",
+    "then",
+    "of",
+    "on",
+    "at",
+    "by",
+    "from",
+    "to",
+    "my",
+    "our",
+    "this",
+    "that",
+    "it",
+    "its",
+]
+
+
+def _word(rng: random.Random) -> str:
+    """A made-up project noun (a name nobody else uses), e.g. "vobrakel"."""
+    return "".join(rng.choice(_CONSONANTS) + rng.choice(_VOWELS) for _ in range(rng.randint(3, 4)))
+
+
+def typo(text: str, rng: random.Random, rate: float) -> str:
+    """Drop, double or swap a letter in some words, as hurried typing does."""
+    words = text.split(" ")
+    for i, w in enumerate(words):
+        if len(w) > 3 and w.isalpha() and rng.random() < rate:
+            j = rng.randrange(1, len(w) - 1)
+            op = rng.randrange(3)
+            if op == 0:
+                w = w[:j] + w[j + 1 :]
+            elif op == 1:
+                w = w[:j] + w[j] + w[j:]
+            else:
+                w = w[: j - 1] + w[j] + w[j - 1] + w[j + 1 :]
+            words[i] = w
+    return " ".join(words)
+
+
+def planted(kind: str, rng: random.Random) -> str:
+    template = rng.choice(KINDS[kind])
+    text = template.format(
+        file=rng.choice(_FILES),
+        num=rng.randint(2, 9999),
+        ident=rng.choice(_IDENTS),
+        ident2=rng.choice(_IDENTS) + "_v2",
+        ver=f"{rng.randint(0, 9)}.{rng.randint(0, 30)}.{rng.randint(0, 9)}",
+        pkg=rng.choice(_PKGS),
+        tbl=rng.choice(_TABLES),
+        branch=f"feature/{_word(rng)}",
+        err=rng.choice(_ERRORS),
+    )
+    filler = rng.choice(_FILLER)
+    return f"{filler} {text}".strip() if rng.random() < 0.3 else text
+
+
+def one_off(rng: random.Random, used: set[tuple[str, str]] | None = None) -> str:
+    """A request unlike any other: made-up nouns, random verb, random shape.
+
+    Now and then a common word appears, as in real one-offs; ``used`` remembers which
+    (verb, common word) pairs were taken, so the generator does not plant a recurring
+    task ("cache the router" five times) by accident in a large corpus.
+    """
+    nouns = [_word(rng) for _ in range(rng.randint(2, 4))]
+    verb = rng.choice(_ONEOFF_VERBS)
+    if rng.random() < 0.2:
+        common = rng.choice(_NOUNS)
+        if used is None or (verb, common) not in used:
+            nouns.insert(rng.randrange(len(nouns)), common)
+            if used is not None:
+                used.add((verb, common))
+    glue = rng.sample(_GLUE, 2)
+    words = [verb, *nouns]
+    rng.shuffle(words)
+    words.insert(rng.randrange(1, len(words)), glue[0])
+    words.insert(rng.randrange(1, len(words)), glue[1])
+    return " ".join(words)
+
+
+@dataclass(frozen=True)
+class Request:
+    text: str
+    kind: str | None  # planted kind, None for a one-off
+    session_id: str
+    day: int
+
+
+def corpus(
+    n_turns: int,
+    *,
+    seed: int = 0,
+    kinds: int = len(KINDS),
+    one_off_share: float = 0.4,
+    days: int = 30,
+    turns_per_session: int = 6,
+    typo_rate: float = 0.08,
+) -> list[Request]:
+    """``n_turns`` requests in sessions of about ``turns_per_session`` over ``days`` days."""
+    rng = random.Random(seed)
+    names = list(KINDS)[:kinds]
+    out: list[Request] = []
+    used: set[tuple[str, str]] = set()
+    session = 0
+    while len(out) < n_turns:
+        session += 1
+        day = rng.randrange(days)
+        for _ in range(rng.randint(1, 2 * turns_per_session - 1)):
+            if len(out) >= n_turns:
+                break
+            if rng.random() < one_off_share or not names:
+                text, kind = one_off(rng, used), None
+            else:
+                kind = rng.choice(names)
+                text = typo(planted(kind, rng), rng, typo_rate)
+            out.append(Request(text, kind, f"s{session}", day))
+    return out

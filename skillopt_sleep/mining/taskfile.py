@@ -1,0 +1,257 @@
+"""Tasks as an editable file: ``tasks export FILE`` and ``tasks import FILE``.
+
+The file is YAML or JSON (by extension) holding ``Task.to_dict()`` records, so a person
+can read and fix what mining derived: prompts, splits, judges. Import is all or nothing:
+every task is checked first, and the first mistake is reported with its line and reason
+before anything is written, because a half-imported review is worse than none.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+import yaml
+
+from trainer.tasks import JUDGE_KINDS, SPLITS, Task
+
+HEADER = """\
+# skillopt-sleep replay tasks. Edit, then: skillopt-sleep tasks import THIS_FILE
+# Imported tasks are marked reviewed and win over re-mined ones.
+# split: train | val | test (val/test only for tasks from real turns: meta.turn_id).
+# judges[].kind: contains | not_contains | regex | not_regex | max_words | rubric
+# Tasks sharing a group must share a split.
+"""
+TASK_KEYS = {"id", "prompt", "split", "judges", "group", "meta"}
+JUDGE_KEYS = {"kind", "value", "weight", "source"}
+
+
+class TaskFileError(Exception):
+    """A task file cannot be imported; ``str()`` is ``FILE:LINE: reason``."""
+
+
+def _block_str(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in data else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+_Dumper.add_representer(str, _block_str)
+
+
+def dumps(tasks: Iterable[Task], fmt: str) -> str:
+    doc = {"version": 1, "tasks": [t.to_dict() for t in tasks]}
+    if fmt == "json":
+        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    body = yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    return HEADER + body
+
+
+def file_format(path: Path) -> str:
+    ext = path.suffix.lower()
+    if ext == ".json":
+        return "json"
+    if ext in (".yaml", ".yml"):
+        return "yaml"
+    raise TaskFileError(f"{path}: unknown extension {ext or '(none)'!r}; use .yaml, .yml or .json")
+
+
+def export(tasks: Iterable[Task], path: Path) -> int:
+    fmt = file_format(path)
+    tasks = list(tasks)
+    path.write_text(dumps(tasks, fmt), encoding="utf-8")
+    return len(tasks)
+
+
+@dataclass
+class _Ctx:
+    path: Path
+
+    def fail(self, node: yaml.Node | None, reason: str) -> TaskFileError:
+        line = node.start_mark.line + 1 if node is not None else 1
+        return TaskFileError(f"{self.path}:{line}: {reason}")
+
+
+def _mapping(node: yaml.Node) -> dict[str, tuple[yaml.Node, yaml.Node]]:
+    return {str(k.value): (k, v) for k, v in node.value}
+
+
+def _scalar(ctx: _Ctx, node: yaml.Node, what: str) -> Any:
+    if not isinstance(node, yaml.ScalarNode):
+        raise ctx.fail(node, f"{what} must be a single value")
+    return yaml.safe_load(yaml.serialize(node))
+
+
+def _check_keys(ctx: _Ctx, fields: dict, allowed: set[str], what: str) -> None:
+    for key, (knode, _) in fields.items():
+        if key not in allowed:
+            close = difflib.get_close_matches(key, sorted(allowed), n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise ctx.fail(knode, f"unknown {what} key '{key}'{hint}")
+
+
+def _judge(ctx: _Ctx, node: yaml.Node) -> dict[str, Any]:
+    if not isinstance(node, yaml.MappingNode):
+        raise ctx.fail(node, "each judge must be a mapping with kind and value")
+    f = _mapping(node)
+    _check_keys(ctx, f, JUDGE_KEYS, "judge")
+    for req in ("kind", "value"):
+        if req not in f:
+            raise ctx.fail(node, f"judge is missing '{req}'")
+    kind = _scalar(ctx, f["kind"][1], "judge kind")
+    if kind not in JUDGE_KINDS:
+        raise ctx.fail(f["kind"][1], f"unknown judge kind {kind!r}; expected one of "
+                       f"{', '.join(JUDGE_KINDS)}")  # fmt: skip
+    value = _scalar(ctx, f["value"][1], "judge value")
+    if value is None or str(value).strip() == "":
+        raise ctx.fail(f["value"][1], f"{kind} judge has an empty value")
+    value = str(value)
+    if kind in ("regex", "not_regex"):
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise ctx.fail(f["value"][1], f"invalid regex: {exc}") from exc
+    if kind == "max_words" and not (value.isdigit() and int(value) > 0):
+        raise ctx.fail(f["value"][1], f"max_words needs a positive whole number, got {value!r}")
+    weight = _scalar(ctx, f["weight"][1], "weight") if "weight" in f else 1.0
+    if isinstance(weight, bool) or not isinstance(weight, int | float) or weight <= 0:
+        raise ctx.fail(f["weight"][1], f"weight must be a positive number, got {weight!r}")
+    source = _scalar(ctx, f["source"][1], "source") if "source" in f else ""
+    return {"kind": kind, "value": value, "weight": float(weight), "source": str(source or "")}
+
+
+def _task(ctx: _Ctx, node: yaml.Node) -> tuple[Task, yaml.Node]:
+    if not isinstance(node, yaml.MappingNode):
+        raise ctx.fail(node, "each task must be a mapping (id, prompt, split, judges …)")
+    f = _mapping(node)
+    _check_keys(ctx, f, TASK_KEYS, "task")
+    for req in ("id", "prompt", "split"):
+        if req not in f:
+            raise ctx.fail(node, f"task is missing '{req}'")
+    tid = _scalar(ctx, f["id"][1], "id")
+    if not tid:
+        raise ctx.fail(f["id"][1], "task id is empty")
+    prompt = _scalar(ctx, f["prompt"][1], "prompt")
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise ctx.fail(f["prompt"][1], "prompt must be non-empty text")
+    split = _scalar(ctx, f["split"][1], "split")
+    if split not in SPLITS:
+        raise ctx.fail(f["split"][1], f"split must be one of {', '.join(SPLITS)}, got {split!r}")
+    judges: list[dict[str, Any]] = []
+    if "judges" in f:
+        jn = f["judges"][1]
+        if not isinstance(jn, yaml.SequenceNode):
+            raise ctx.fail(jn, "judges must be a list")
+        judges = [_judge(ctx, j) for j in jn.value]
+    meta: dict[str, Any] = {}
+    if "meta" in f:
+        meta = yaml.safe_load(yaml.serialize(f["meta"][1])) or {}
+        if not isinstance(meta, dict):
+            raise ctx.fail(f["meta"][1], "meta must be a mapping")
+    if split in ("val", "test") and not meta.get("turn_id"):
+        raise ctx.fail(f["split"][1], f"{split} takes only tasks from real turns; this task has "
+                       "no meta.turn_id (use split: train)")  # fmt: skip
+    group = _scalar(ctx, f["group"][1], "group") if "group" in f else ""
+    data = {"id": str(tid), "prompt": prompt, "split": split, "judges": judges,
+            "group": str(group or ""), "meta": meta}  # fmt: skip
+    return Task.from_dict(data), f["split"][1]
+
+
+def parse(path: Path) -> list[Task]:
+    """Read and check a task file; raise TaskFileError at the first mistake."""
+    ctx = _Ctx(path)
+    fmt = file_format(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TaskFileError(f"{path}:1: cannot read: {exc}") from exc
+    if fmt == "json":
+        try:
+            json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise TaskFileError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}") from exc
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark else 1
+        problem = getattr(exc, "problem", None) or "syntax error"
+        raise TaskFileError(f"{path}:{line}: not valid YAML: {problem}") from exc
+    if root is None:
+        raise TaskFileError(f"{path}:1: the file is empty")
+    seq = root
+    if isinstance(root, yaml.MappingNode):
+        f = _mapping(root)
+        _check_keys(ctx, f, {"version", "tasks"}, "top-level")
+        if "tasks" not in f:
+            raise ctx.fail(root, "missing 'tasks' list")
+        seq = f["tasks"][1]
+    if not isinstance(seq, yaml.SequenceNode):
+        raise ctx.fail(seq, "'tasks' must be a list")
+    tasks: list[Task] = []
+    seen: dict[str, int] = {}
+    group_split: dict[str, str] = {}
+    for node in seq.value:
+        task, split_node = _task(ctx, node)
+        if task.id in seen:
+            raise ctx.fail(node, f"duplicate task id {task.id!r} (first at line {seen[task.id]})")
+        seen[task.id] = node.start_mark.line + 1
+        if task.group:
+            prev = group_split.setdefault(task.group, task.split)
+            if prev != task.split:
+                raise ctx.fail(split_node, f"group {task.group} is in {prev} elsewhere in the "
+                               f"file; a group never straddles splits")  # fmt: skip
+        tasks.append(task)
+    return tasks
+
+
+def import_file(db: sqlite_utils.Database, path: Path) -> int:
+    """Check ``path`` fully, then store its tasks as reviewed in one transaction."""
+    tasks = parse(path)
+    _check_against_store(db, tasks, path)
+    now = datetime.now(UTC).isoformat()
+    rows = [
+        {"id": t.id, "cluster_id": str(t.meta.get("cluster_id", "")),
+         "data": json.dumps(t.to_dict(), ensure_ascii=False), "imported_at": now,
+         "source_file": str(path)}
+        for t in tasks
+    ]  # fmt: skip
+    with db.conn:
+        if rows:
+            db["reviewed_tasks"].insert_all(rows, pk="id", replace=True)
+    return len(rows)
+
+
+def _check_against_store(db: sqlite_utils.Database, tasks: list[Task], path: Path) -> None:
+    """A group may not straddle splits with tasks already in the store, outside the file."""
+    from skillopt_sleep.mining.query import all_tasks  # avoid an import cycle at load
+
+    in_file = {t.id for t in tasks}
+    stored: dict[str, tuple[str, str]] = {}
+    for tid, (task, _) in all_tasks(db).items():
+        if tid not in in_file and task.group:
+            stored.setdefault(task.group, (task.split, tid))
+    for t in tasks:
+        if t.group in stored and stored[t.group][0] != t.split:
+            split, other = stored[t.group]
+            raise TaskFileError(
+                f"{path}:{_line_of(path, t.id)}: task {t.id} is {t.split} but task {other} of "
+                f"the same group {t.group} is {split} in the store; a group never straddles splits"
+            )
+
+
+def _line_of(path: Path, task_id: str) -> int:
+    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if task_id in line:
+            return i
+    return 1

@@ -1,0 +1,72 @@
+"""Clustering: paraphrased recurring kinds are found; one-offs are not grouped."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+import numpy as np
+from sklearn.metrics.cluster import pair_confusion_matrix
+
+from skillopt_sleep.mining.cluster import ClusterParams, cluster_texts
+from skillopt_sleep.mining.intents import intent
+from skillopt_sleep.mining.synthetic import corpus
+
+
+def _labels(texts: list[str], **kw: float) -> np.ndarray:
+    return cluster_texts([intent(t)[1] for t in texts], ClusterParams(**kw))
+
+
+def test_paraphrases_with_typos_meet_and_unrelated_do_not() -> None:
+    texts = [
+        "write a conventional commit message for the staged changes",
+        "draft a commit msg for what I have staged",
+        "can you write the commmit message for these staged chnages",
+        "commit message for my staged work on utils.py",
+        "what is the capital of mongolia",
+        "draw an ascii diagram of the payment flow",
+    ]
+    lab = _labels(texts)
+    assert len({lab[0], lab[1], lab[2], lab[3]}) == 1
+    assert lab[4] != lab[0] and lab[5] != lab[0] and lab[4] != lab[5]
+
+
+def test_synthetic_corpus_quality_small() -> None:
+    reqs = corpus(1500, seed=3)
+    lab = _labels([r.text for r in reqs])
+    truth = [r.kind or f"one-{i}" for i, r in enumerate(reqs)]
+    (_, fp), (fn, tp) = pair_confusion_matrix(truth, lab) // 2
+    precision, recall = tp / (tp + fp), tp / (tp + fn)
+    # a small corpus is the hard case (IDF from few requests); benchmarks/mining.py holds
+    # the F1 >= 0.9 target at 10,000 and 100,000 turns
+    assert precision > 0.8 and recall > 0.8 and 2 * precision * recall / (precision + recall) > 0.85
+    sessions, days, kinds = defaultdict(set), defaultdict(set), defaultdict(Counter)
+    for r, lab_ in zip(reqs, lab, strict=True):
+        sessions[lab_].add(r.session_id)
+        days[lab_].add(r.day)
+        kinds[lab_][r.kind] += 1
+    recurring = [c for c in sessions if len(sessions[c]) >= 3 and len(days[c]) >= 2]
+    assert all(kinds[c].most_common(1)[0][0] is not None for c in recurring)
+    found = {kinds[c].most_common(1)[0][0] for c in recurring}
+    planted = {r.kind for r in reqs if r.kind}
+    # known weakness: two related kinds ("add docstrings to the functions in X" / "add type
+    # hints to the functions in X") may merge on a small corpus; at most one is lost
+    assert found <= planted and len(found) >= len(planted) - 1
+
+
+def test_blocked_path_matches_exact_path() -> None:
+    """Above block_size the blocked algorithm must still find the kinds."""
+    reqs = corpus(1200, seed=5)
+    texts = [r.text for r in reqs]
+    blocked = _labels(texts, block_size=300)
+    truth = [r.kind or f"one-{i}" for i, r in enumerate(reqs)]
+    (_, fp), (fn, tp) = pair_confusion_matrix(truth, blocked) // 2
+    assert tp / (tp + fp) > 0.9 and tp / (tp + fn) > 0.75
+
+
+def test_empty_and_degenerate_inputs() -> None:
+    assert len(cluster_texts([])) == 0
+    assert list(cluster_texts(["fix"])) == [0]
+    lab = cluster_texts(["same", "same", "same"])
+    assert len(set(lab)) == 1
+    lab = cluster_texts(["", "x", "y"])
+    assert len(lab) == 3

@@ -1,0 +1,155 @@
+"""mine(): recurring clusters, skills, judges with provenance, stable ids and splits."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from mining_helpers import CONFIG, add_turn, seed, store
+
+from skillopt_sleep.mining import cluster_dicts, is_stale, load_tasks, mine
+from skillopt_sleep.mining.splits import SplitParams, _near_dups, assign_cluster
+
+
+def _by_skill(db) -> dict:
+    return {c["skill"]: c for c in cluster_dicts(db)}
+
+
+def test_recurring_kinds_found_one_offs_not(tmp_path: Path) -> None:
+    db = store(tmp_path)
+    seed(db)
+    result = mine(db, CONFIG)
+    clusters = cluster_dicts(db)
+    recurring = [c for c in clusters if c["recurring"]]
+    assert len(recurring) == 2 and result.n_recurring == 2
+    commit = next(c for c in recurring if "commit" in c["skill"])
+    assert commit["n_turns"] == 9 and commit["n_sessions"] == 9 and commit["n_days"] == 9
+    assert commit["managed_skill"] is True
+    assert 0 < commit["failure_rate"] < 0.2  # one corrected turn of nine
+    # the correction turn was folded into the request, not clustered as a request
+    assert all("subject line" not in s for c in clusters for s in c["sample_intents"])
+    assert not any(c["recurring"] for c in clusters if c not in recurring)
+    for c in clusters:
+        assert {"id", "skill", "recurring", "n_turns", "n_sessions", "n_days", "failure_rate",
+                "members", "sample_intents", "tasks"} <= set(c)  # fmt: skip
+        assert all(set(m) == {"turn_id", "session_id"} for m in c["members"])
+
+
+def test_invoked_skill_owns_the_cluster(tmp_path: Path) -> None:
+    db = store(tmp_path)
+    seed(db)
+    mine(db, CONFIG)
+    reg = _by_skill(db)["regression-tests"]
+    assert reg["managed_skill"] is False and reg["recurring"]
+
+
+def test_judges_from_corrections_with_provenance(tmp_path: Path) -> None:
+    db = store(tmp_path)
+    seed(db)
+    mine(db, CONFIG)
+    commit = next(c for c in cluster_dicts(db) if "commit" in c["skill"])
+    judges = commit["tasks"][0]["judges"]
+    kinds = {(j["kind"], j["value"]) for j in judges}
+    assert ("contains", "pytest") in kinds and ("not_contains", "unittest") in kinds
+    assert any(j["kind"] == "regex" and "{1,50}" in j["value"] for j in judges)
+    assert ("contains", "git diff") in kinds  # the command run in every turn of the kind
+    rubric = next(j for j in judges if j["kind"] == "rubric")
+    assert "under 50 chars" in rubric["value"]
+    assert all(j["source"] for j in judges)
+    assert any("user correction" in j["source"] and "sess-002:0" in j["source"] for j in judges)
+
+
+def test_rerun_is_stable_and_new_sessions_keep_ids_and_splits(tmp_path: Path) -> None:
+    db = store(tmp_path)
+    seed(db, sessions=9)
+    mine(db, CONFIG)
+    before = {c["id"]: c for c in cluster_dicts(db)}
+    splits_before = {t.id: t.split for t in load_tasks(db)}
+    keys_before = {r["key"]: r["split"] for r in db.query("select * from split_keys")}
+    assert not is_stale(db)
+    mine(db, CONFIG)  # same input: same everything
+    assert {c["id"] for c in cluster_dicts(db)} == set(before)
+    assert {t.id: t.split for t in load_tasks(db)} == splits_before
+    seed(db, sessions=6, start_day=12)  # new nights of work
+    add_turn(db, "sess-new", 0, "write a conventional commit message for the staged changes "
+             "in parser.py", 20)  # fmt: skip
+    assert is_stale(db)
+    mine(db, CONFIG)
+    after = {c["id"]: c for c in cluster_dicts(db)}
+    for cid, c in before.items():
+        if c["recurring"]:
+            assert cid in after and after[cid]["skill"] == c["skill"]
+            assert after[cid]["n_turns"] > c["n_turns"]
+    keys_after = {r["key"]: r["split"] for r in db.query("select * from split_keys")}
+    assert all(keys_after[k] == s for k, s in keys_before.items())
+    for t in load_tasks(db):
+        if t.id in splits_before:
+            assert t.split == splits_before[t.id]
+
+
+def test_fresh_store_mines_the_same_ids(tmp_path: Path) -> None:
+    a, b = store(tmp_path / "a"), store(tmp_path / "b")
+    seed(a)
+    seed(b)
+    mine(a, CONFIG)
+    mine(b, CONFIG)
+    assert [c["id"] for c in cluster_dicts(a)] == [c["id"] for c in cluster_dicts(b)]
+
+
+def test_splits_never_leak_a_near_duplicate_group(tmp_path: Path) -> None:
+    db = store(tmp_path)
+    base = [
+        "fix the failing test in zpath", "write release notes for the next version",
+        "summarize the failing ci log", "add type hints to the parser module",
+        "explain this stack trace from production", "rename the helper everywhere",
+        "draft the pull request description", "upgrade numpy and fix what breaks",
+    ]  # fmt: skip
+    keys = base + [k.replace("the", "teh", 1) for k in base] + [k + " now" for k in base]
+    params = SplitParams()
+    res = assign_cluster(db, "c-x", keys, params)
+    assert {"train", "val", "test"} <= set(res.key_split.values())
+    near = _near_dups(keys, params.dup_threshold)
+    for i, others in enumerate(near):
+        for j in others:  # every near-duplicate pair shares group and split
+            assert res.key_group[keys[i]] == res.key_group[keys[j]]
+            assert res.key_split[keys[i]] == res.key_split[keys[j]]
+    for variant in (keys[8], keys[16]):  # typo and suffix variants joined their original
+        assert res.key_group[variant] == res.key_group[keys[0]]
+    # tomorrow: the same keys plus new ones, one a near-duplicate: nothing moves
+    res2 = assign_cluster(db, "c-x", ["fix the failing test in zpath again", *keys], params)
+    assert all(res2.key_split[k] == res.key_split[k] for k in keys)
+    assert res2.key_split["fix the failing test in zpath again"] == res.key_split[keys[0]]
+
+
+def test_small_cluster_reported_not_split(tmp_path: Path) -> None:
+    db = store(tmp_path)
+    for s in range(4):  # one phrasing only: a single near-duplicate group
+        add_turn(db, f"s{s}", 0, "update the changelog for the release", s + 1)
+    result = mine(db, CONFIG)
+    (c,) = [c for c in cluster_dicts(db) if c["recurring"]]
+    assert c["id"] in result.report["too_small_to_split"] and c["too_small_to_split"]
+    assert {t["split"] for t in c["tasks"]} == {"train"}
+
+
+def test_edge_inputs(tmp_path: Path) -> None:
+    db = store(tmp_path)
+    mine(db, CONFIG)  # empty store
+    assert cluster_dicts(db) == []
+    add_turn(db, "empty", 0, "", 1)  # no human text
+    add_turn(db, "empty", 1, "<system-reminder>x</system-reminder>", 1)
+    add_turn(db, "w1", 0, "continue", 1)
+    add_turn(db, "w2", 0, "continue", 2)
+    add_turn(db, "w3", 0, "continue", 3)
+    add_turn(db, "big", 0, "please review this " + "lorem ipsum dolor " * 6000, 2)
+    add_turn(db, "zh", 0, "请为暂存的更改写一条提交信息", 3)
+    add_turn(db, "ar", 0, "اكتب رسالة الالتزام", 3)
+    add_turn(db, "sub", 0, "Warmup", 3, kind="subagent")
+    result = mine(db, CONFIG)
+    assert result.report["skipped_no_request"] == 2
+    assert result.report["subagent_turns"] == 1
+    clusters = cluster_dicts(db)
+    one_word = next(c for c in clusters if c["sample_intents"] == ["continue"])
+    assert one_word["n_turns"] == 3
+    big = next(c for c in clusters if c["sample_intents"][0].startswith("please review"))
+    assert len(big["sample_intents"][0]) < 700
+    json.dumps(clusters)  # serializable

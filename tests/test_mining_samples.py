@@ -1,0 +1,87 @@
+"""Mining through the real ingest: the bundled demo samples and the real fixtures."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from session_ingest import ingest
+from skillopt_sleep import config as config_mod
+from skillopt_sleep.mining import cluster_dicts, load_tasks, mine
+from skillopt_sleep.store import open_store
+
+SAMPLES = Path(__file__).resolve().parents[1] / "skillopt_sleep" / "data" / "samples"
+REAL = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "real"
+
+
+def _mine_dirs(tmp_path: Path, claude: Path, codex: Path):
+    config = config_mod.load(
+        overrides={
+            "state_dir": str(tmp_path / "state"),
+            "sources.claude.roots": [str(claude)],
+            "sources.codex.roots": [str(codex)],
+        }
+    )
+    db = open_store(tmp_path / "state")
+    ingest(db, config)
+    return db, mine(db, config)
+
+
+def test_bundled_samples_give_three_recurring_kinds(tmp_path: Path) -> None:
+    db, result = _mine_dirs(tmp_path, SAMPLES / "claude", SAMPLES / "codex")
+    recurring = [c for c in cluster_dicts(db) if c["recurring"]]
+    assert len(recurring) == 3, [c["sample_intents"] for c in recurring]
+    skills = {c["skill"] for c in recurring}
+    assert "commit-message" in skills  # the user's own Skill, invoked in those sessions
+    by_skill = {c["skill"]: c for c in recurring}
+    commit = by_skill["commit-message"]
+    values = {(j["kind"], j["value"]) for j in commit["tasks"][0]["judges"]}
+    assert ("not_contains", "emojis") in values
+    assert any(k == "regex" and "{1,50}" in v for k, v in values)
+    regression = next(c for c in recurring if "regression" in c["skill"])
+    rj = {(j["kind"], j["value"]) for j in regression["tasks"][0]["judges"]}
+    assert ("contains", "pytest") in rj and ("not_contains", "unittest") in rj
+    ci = next(c for c in recurring if c not in (commit, regression))
+    cj = {(j["kind"], j["value"]) for j in ci["tasks"][0]["judges"]}
+    assert ("max_words", "80") in cj
+    # no one-off sample request is called recurring
+    one_offs = ("neap", "dependabot", "ascii", "spanish", "--verbose", "middleware")
+    for c in recurring:
+        assert not any(w in s for s in c["sample_intents"] for w in one_offs)
+    assert {t.split for t in load_tasks(db)} == {"train", "val", "test"}
+    assert result.report["follow_ups_folded"] >= 4
+
+
+def _real_layout(tmp_path: Path) -> tuple[Path, Path]:
+    """Copy the real fixtures into the directory layout the agents write."""
+    claude, codex = tmp_path / "claude", tmp_path / "codex"
+    for case in sorted((REAL / "claude").iterdir()):
+        if case.is_dir():
+            dest = claude / "projects" / case.name
+            shutil.copytree(case, dest)
+    for n, f in enumerate(sorted((REAL / "codex").rglob("*.jsonl")), 1):
+        name = (
+            f.name
+            if f.name.startswith("rollout-")
+            else (f"rollout-2026-01-{n:02d}T00-00-00-00000000-0000-0000-0000-{n:012d}.jsonl")
+        )
+        dest = codex / "sessions" / "2026" / "01" / f"{n:02d}" / name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(f, dest)
+    return claude, codex
+
+
+@pytest.mark.skipif(not REAL.exists(), reason="shared real fixtures not present")
+def test_real_fixtures_mine_without_crashing(tmp_path: Path) -> None:
+    db, result = _mine_dirs(tmp_path, *_real_layout(tmp_path))
+    assert result.n_requests > 0
+    clusters = cluster_dicts(db)
+    assert sum(c["n_turns"] for c in clusters) == result.n_requests
+    for c in clusters:  # the definition, exactly
+        assert c["recurring"] == (c["n_sessions"] >= 3 and c["n_days"] >= 2)
+    # fixture 06 is one session captured twice; with another it asks "show tools" thrice
+    recurring = [c for c in clusters if c["recurring"]]
+    assert [c["sample_intents"][0] for c in recurring] == ["show tools"]
+    assert result.report["subagent_turns"] > 0  # sidechains are not human requests
