@@ -1,0 +1,304 @@
+"""The loop on the simulated world: budgets, resume, ledger, firewall, concurrency."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from trainer import JsonLedger, MemoryCache, TrainSettings, optimize
+from trainer.backends.base import Completion, InfraError, Roles
+from trainer.budget import BudgetLimits
+from trainer.calls import current_call_key
+from trainer.lr import LearningRate
+from trainer.reflect import build_messages, parse_proposals
+from trainer.sim import SimWorld
+from trainer.skill import SkillDoc, count_tokens
+from trainer.tasks import Judge, Task
+
+WORLD = SimWorld.generate(2, n_rules=4, n_harmful=2, n_train=12, n_val=30, n_test=20)
+SETTINGS = TrainSettings(epochs=2, steps_per_epoch=3, minibatch=6, samples=4, seed=1)
+
+
+class Killed(BaseException):
+    """Stands for the process dying mid-run."""
+
+
+class Wrap:
+    """A backend wrapper: counts calls, records their keys, can die or fail."""
+
+    def __init__(self, inner, shared: dict, *, cost: float = 0.0, jitter: bool = False) -> None:
+        self.inner, self.shared, self.cost, self.jitter = inner, shared, cost, jitter
+        self.identity, self.concurrency = inner.identity, shared.get("concurrency", 1)
+        self.simulation = True
+
+    def complete(self, messages, *, json_schema=None, max_tokens=None) -> Completion:
+        with self.shared["lock"]:
+            if self.shared["count"] >= self.shared.get("kill_after", 10**9):
+                raise Killed
+            self.shared["count"] += 1
+            self.shared["keys"].append(current_call_key())
+        if self.jitter:
+            time.sleep(random.random() * 0.002)
+        c = self.inner.complete(messages, json_schema=json_schema, max_tokens=max_tokens)
+        return replace(c, cost_usd=self.cost) if self.cost else c
+
+
+def wrapped(world: SimWorld, **kw) -> tuple[Roles, dict]:
+    shared = {"lock": threading.Lock(), "count": 0, "keys": [], **kw}
+    base = world.roles(concurrency=shared.get("concurrency", 1))
+    cost = kw.get("cost", 0.0)
+    jitter = kw.get("jitter", False)
+    return Roles(
+        *(
+            Wrap(b, shared, cost=cost, jitter=jitter)
+            for b in (base.optimizer, base.target, base.judge)
+        )
+    ), shared
+
+
+def fingerprint(r) -> tuple:
+    return (
+        r.best_skill.hash,
+        json.dumps(r.history, sort_keys=True),
+        json.dumps(r.rejected, sort_keys=True),
+        r.counters,
+        r.stop_reason,
+        r.test.to_dict(),
+        r.usage["calls"],
+    )
+
+
+@pytest.fixture(scope="module")
+def baseline():
+    roles, shared = wrapped(WORLD)
+    return optimize(WORLD.start_skill, WORLD.tasks, roles, settings=SETTINGS), shared
+
+
+def test_short_sim_run_improves_test_score(baseline) -> None:
+    result, _ = baseline
+    assert result.stop_reason == "completed" and result.simulation
+    assert result.accepted >= 1 and result.counters["comparisons"] >= 2
+    assert WORLD.expected_score(result.best_skill) > WORLD.expected_score(WORLD.start_skill)
+    assert result.test.lift > 0 and result.test.ci_low <= result.test.lift <= result.test.ci_high
+    for step in result.history:
+        ev = step["evidence"]
+        assert ev["verdict"] == "accept" and ev["p_value"] <= ev["alpha"]
+    # alpha accounting: every share (0.05 / 6 per step) is spent on a comparison that did not
+    # accept, passed on after an accept, or left over; never more than 0.05 in total.
+    spent = sum(r["evidence"]["alpha"] for r in result.rejected if "evidence" in r)
+    assert spent <= 0.05 + 1e-12
+    assert all(
+        r["evidence"]["alpha"] >= 0.05 / 6 - 1e-12 for r in result.rejected if "evidence" in r
+    )
+
+
+def test_kill_and_resume_gives_identical_result_without_repeated_calls(baseline) -> None:
+    full, full_shared = baseline
+    total = full_shared["count"]
+    for kill_after in (1, total // 3, total - 5):
+        cache = MemoryCache()
+        roles, first = wrapped(WORLD, kill_after=kill_after)
+        with pytest.raises(Killed):
+            optimize(WORLD.start_skill, WORLD.tasks, roles, settings=SETTINGS, cache=cache)
+        roles2, second = wrapped(WORLD)
+        again = optimize(WORLD.start_skill, WORLD.tasks, roles2, settings=SETTINGS, cache=cache)
+        assert fingerprint(again) == fingerprint(full)
+        assert not set(first["keys"]) & set(second["keys"])
+        assert first["count"] + second["count"] == total
+    roles3, third = wrapped(WORLD)
+    optimize(WORLD.start_skill, WORLD.tasks, roles3, settings=SETTINGS, cache=cache)
+    assert third["count"] == 0  # a finished run replays entirely from the cache
+
+
+def test_results_do_not_depend_on_completion_order(baseline) -> None:
+    full, _ = baseline
+    roles, _ = wrapped(WORLD, concurrency=4, jitter=True)
+    assert fingerprint(
+        optimize(WORLD.start_skill, WORLD.tasks, roles, settings=SETTINGS)
+    ) == fingerprint(full)
+
+
+@pytest.mark.parametrize(
+    ("limits", "kind"),
+    [
+        (BudgetLimits(max_calls=150), "calls"),
+        (BudgetLimits(max_tokens=20_000), "tokens"),
+        (BudgetLimits(max_cost_usd=0.05), "cost"),
+        (BudgetLimits(deadline=time.time() - 1), "deadline"),
+    ],
+)
+def test_each_budget_ends_the_run_cleanly_and_is_named(limits, kind) -> None:
+    roles, shared = wrapped(WORLD, cost=0.0005)
+    result = optimize(
+        WORLD.start_skill, WORLD.tasks, roles, settings=replace(SETTINGS, budget=limits)
+    )
+    assert result.stop_reason == f"budget: {kind}"
+    assert result.best_skill.hash in {WORLD.start_skill.hash} | {
+        h["to_hash"] for h in result.history
+    }
+    if kind == "calls":
+        assert result.usage["calls"] <= 150
+    if kind == "deadline":
+        assert shared["count"] == 0 and result.best_skill == WORLD.start_skill
+
+
+def test_ledger_persists_and_rejected_edits_are_never_reevaluated(tmp_path: Path) -> None:
+    ledger = JsonLedger(tmp_path / "ledger.json")
+    same = json.dumps({"edits": [{"kind": "add", "text": "- Be kind to reviewers."}]})
+    roles, settings = WORLD.roles(), replace(SETTINGS, screen=False)
+    first = optimize(
+        WORLD.start_skill,
+        WORLD.tasks,
+        Roles(Scripted(same), roles.target, roles.judge),
+        settings=settings,
+        ledger=ledger,
+    )
+    assert first.counters["comparisons"] == 1  # evaluated once, then skipped in-run
+    assert first.counters["ledger_skipped"] == 5
+    (h,) = {r["edit_hash"] for r in first.rejected}
+    reopened = JsonLedger(tmp_path / "ledger.json")
+    assert h in reopened and reopened.recent(5)[0]["text"] == "add: - Be kind to reviewers."
+    opt = Scripted(same)
+    second = optimize(
+        WORLD.start_skill,
+        WORLD.tasks,
+        Roles(opt, roles.target, roles.judge),
+        settings=settings,
+        ledger=reopened,
+    )
+    assert second.counters.get("comparisons", 0) == 0 and second.counters["ledger_skipped"] == 6
+    assert "ALREADY TRIED" in opt.seen[0][-1]["content"]
+    assert "Be kind to reviewers" in opt.seen[0][-1]["content"]
+
+
+class Scripted:
+    """An optimizer that always answers the same text, recording what it was shown."""
+
+    simulation = False
+    concurrency = 1
+    identity = "scripted"
+
+    def __init__(self, text: str) -> None:
+        self.text, self.seen = text, []
+
+    def complete(self, messages, *, json_schema=None, max_tokens=None) -> Completion:
+        self.seen.append(messages)
+        return Completion(self.text, 10, 10)
+
+
+def test_unrecoverable_json_is_counted_and_broken_json_recovered() -> None:
+    bad = Scripted("I would make the skill clearer.")
+    roles = WORLD.roles()
+    r = optimize(
+        WORLD.start_skill, WORLD.tasks, Roles(bad, roles.target, roles.judge), settings=SETTINGS
+    )
+    assert r.counters["unparseable_proposals"] == len(bad.seen) > 0 and r.accepted == 0
+    assert parse_proposals('{"edits": [{"kind": "add", "text": "- Lint."') == [
+        parse_proposals('{"edits": [{"kind": "add", "text": "- Lint."}]}')[0]
+    ]
+    assert parse_proposals("```json\n{'edits': [{'kind': 'add', 'text': 'x',}]}\n```")
+    assert parse_proposals("no json here") is None
+
+
+def test_judge_firewall_hides_and_blocks_judge_internals() -> None:
+    regex, rubric = r"\bREL-\d{3}\b", "names the rollback plan and who approves the release"
+    tasks = [
+        Task(
+            f"t{i}",
+            f"Prepare release {i}.",
+            split,
+            (Judge("regex", regex), Judge("rubric", rubric), Judge("contains", "rollback")),
+        )
+        for i, split in enumerate(["train"] * 4 + ["val"] * 8 + ["test"] * 2)
+    ]
+    world = SimWorld.for_tasks(tasks, seed=1)
+    sneaky = Scripted(
+        json.dumps(
+            {
+                "edits": [
+                    {"kind": "add", "text": f"Always match {regex}."},
+                    {"kind": "add", "text": f"The answer {rubric}."},
+                ]
+            }
+        )
+    )
+    roles = world.roles()
+    r = optimize(
+        world.start_skill,
+        tasks,
+        Roles(sneaky, roles.target, roles.judge),
+        settings=replace(SETTINGS, alpha=0.5),
+    )
+    shown = json.dumps(sneaky.seen)
+    assert regex not in shown and rubric not in shown
+    assert "did not have the expected form" in shown
+    assert r.counters["firewall_rejected"] >= 2 and r.counters.get("comparisons", 0) == 0
+    assert all("judge firewall" in x["reason"] for x in r.rejected)
+
+
+def test_infra_errors_are_skipped_not_scored() -> None:
+    class Down:
+        identity, concurrency, simulation = "down", 1, True
+
+        def complete(self, messages, *, json_schema=None, max_tokens=None):
+            raise InfraError("503")
+
+    opt = Scripted("{}")
+    roles = WORLD.roles()
+    r = optimize(WORLD.start_skill, WORLD.tasks, Roles(opt, Down(), roles.judge), settings=SETTINGS)
+    assert opt.seen == []  # nothing looked like a failure: there was no answer to judge
+    assert r.usage["infra_errors"] > 0 and r.counters["skipped_samples"] > 0
+    assert r.accepted == 0 and r.rejected == []
+
+
+def test_reflection_prompt_fits_the_small_model_context() -> None:
+    from trainer.reflect import Example
+
+    big = SkillDoc(name="x", body="- rule number {}\n".format("word " * 30) * 300)
+    fails = [Example("task " * 500, "answer " * 500, ("too long",))] * 10
+    msgs = build_messages(
+        big,
+        fails,
+        fails,
+        ["tried " * 50] * 20,
+        max_edits=2,
+        max_changed_tokens=100,
+        max_prompt_tokens=3000,
+    )
+    assert sum(count_tokens(m["content"]) for m in msgs) <= 3000
+
+
+def test_outputs_and_settings_from_config(baseline, tmp_path: Path) -> None:
+    result, _ = baseline
+    paths = result.write_outputs(tmp_path / "out")
+    names = {p.name for p in paths}
+    assert names == {"best_skill.md", "history.json", "rejected.json", "usage.json", "summary.json"}
+    summary = json.loads((tmp_path / "out/summary.json").read_text())
+    assert summary["label"].startswith("SIMULATION") and summary["test"]["lift"] > 0
+    assert (
+        SkillDoc.parse((tmp_path / "out/best_skill.md").read_text()).name == result.best_skill.name
+    )
+    cfg = {
+        "trainer": {"epochs": 3, "lr_schedule": "step", "no_regression": 0.5},
+        "budget": {"max_calls": 100, "deadline": "06:30"},
+    }
+    s = TrainSettings.from_config(cfg)
+    assert s.epochs == 3 and s.lr == replace(LearningRate(), schedule="step")
+    assert s.budget.max_calls == 100 and s.budget.deadline and s.no_regression == 0.5
+    with pytest.raises(ValueError):
+        TrainSettings.from_config({"trainer": {"epoch": 3}})
+
+
+def test_underpowered_val_set_spends_nothing() -> None:
+    tasks = [t for t in WORLD.tasks if t.split != "val"] + [
+        t for t in WORLD.tasks if t.split == "val"
+    ][:5]
+    roles, shared = wrapped(WORLD)
+    r = optimize(WORLD.start_skill, tasks, roles, settings=SETTINGS)
+    assert r.stop_reason.startswith("underpowered") and shared["count"] == 0

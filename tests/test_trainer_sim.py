@@ -1,0 +1,128 @@
+"""The simulated world (SIMULATION) and the gate's looks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from trainer import TrainSettings
+from trainer.calls import current_call_key
+from trainer.edits import Edit, apply_edit
+from trainer.gate import decide_in_looks
+from trainer.sim import SimWorld
+from trainer.skill import SkillDoc
+from trainer.tasks import Judge, Task
+
+
+def test_rules_are_taught_by_paraphrase_not_one_magic_sentence() -> None:
+    world = SimWorld.generate(3)
+    rule = world.rules[1]
+    taught = [p for p in rule.paraphrases if rule.id in world.taught(f"- {p}\n")]
+    assert len(taught) == len(rule.paraphrases) >= 4
+    words = rule.paraphrases[0].rstrip(".").split()
+    assert rule.id not in world.taught(words[-1])  # one word is not enough
+    assert rule.id not in world.taught("Be clear and precise in every answer.")
+
+
+def test_target_is_noisy_teaching_helps_harm_hurts_and_length_dilutes() -> None:
+    world = SimWorld.generate(3)
+    start = world.expected_score(world.start_skill, "val")
+    rule = world.rules[1]
+    helped = apply_edit(world.start_skill, Edit("add", text=f"- {rule.paraphrases[2]}"))
+    assert world.expected_score(helped, "val") > start + 0.03
+    harm = next(h for h in world.harmful if h.conflicts_with == world.rules[0].id)
+    hurt = apply_edit(world.start_skill, Edit("add", text=f"- {harm.paraphrases[0]}"))
+    assert world.expected_score(hurt, "val") < start - 0.03
+    long = world.start_skill.with_body(world.start_skill.body + "- filler words here\n" * 200)
+    assert world.expected_score(long, "val") < start
+    probs = [p for task in world.task_probs(world.start_skill, "val") for p in task]
+    assert min(probs) > 0 and max(probs) < 1  # every outcome is a coin, never certain
+
+
+def test_sim_backends_are_deterministic_per_call_key_and_labelled() -> None:
+    world = SimWorld.generate(0)
+    roles = world.roles()
+    assert all(
+        getattr(b, "simulation", False) for b in (roles.optimizer, roles.target, roles.judge)
+    )
+    task = world.tasks[0]
+    msgs = [
+        {"role": "system", "content": world.target_text(world.start_skill)},
+        {"role": "user", "content": task.prompt},
+    ]
+    a = [roles.target.complete(msgs).text for _ in range(3)]
+    assert a[0] == a[1] == a[2]  # no call key: seeded from the messages
+    assert current_call_key() is None
+
+
+def test_for_tasks_builds_a_world_from_contains_judges() -> None:
+    tasks = [
+        Task(
+            f"t{i}",
+            f"Set up the project {i}.",
+            "val",
+            (Judge("contains", "pytest"), Judge("contains", "ruff check")),
+        )
+        for i in range(10)
+    ]
+    world = SimWorld.for_tasks(tasks, seed=2)
+    assert {r.marker for r in world.rules} == {"pytest", "ruff check"}
+    bare = world.expected_score(world.start_skill, "val")
+    taught = world.start_skill.with_body("# Skill\n- Always use pytest when it applies.\n")
+    assert world.expected_score(taught, "val") > bare
+
+
+def test_looks_stop_losers_early_and_keep_the_level() -> None:
+    rng = np.random.default_rng(0)
+    calls = []
+
+    def draw_for(p_cand: float):
+        def draw(samples: range):
+            calls.append(len(samples))
+            n = len(samples)
+            return (
+                [list(rng.random(n) < p_cand) for _ in range(30)],
+                [list(rng.random(n) < 0.5) for _ in range(30)],
+            )
+
+        return draw
+
+    loser = decide_in_looks(draw_for(0.3), step=4, top=16, alpha=0.01)
+    assert loser.futility_stop and loser.samples == 4 and calls == [4]
+    winner = decide_in_looks(draw_for(0.9), step=4, top=16, alpha=0.01)
+    assert not winner.futility_stop and winner.samples == 16
+    assert winner.decision.verdict == "accept"
+    accepted = sum(
+        decide_in_looks(draw_for(0.5), step=4, top=12, alpha=0.05).decision.verdict == "accept"
+        for _ in range(150)
+    )
+    assert accepted / 150 <= 0.09  # A/A: about alpha or less
+
+
+def test_config_trainer_section_matches_the_settings_defaults() -> None:
+    path = Path(__file__).resolve().parents[1] / "configs/default.yaml"
+    section = yaml.safe_load(path.read_text())["trainer"]
+    assert TrainSettings.from_config({"trainer": section}) == TrainSettings()
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_generated_world_is_seeded(seed: int) -> None:
+    a, b = SimWorld.generate(seed), SimWorld.generate(seed)
+    assert [t.to_dict() for t in a.tasks] == [t.to_dict() for t in b.tasks]
+    assert isinstance(a.start_skill, SkillDoc) and a.start_skill.name
+
+
+def test_trainer_does_not_import_the_daemon_ingest_or_sqlite() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, trainer, trainer.sim, trainer.sim_optimizer, trainer.engine\n"
+        "bad = [m for m in sys.modules if m.split('.')[0] in "
+        "('session_ingest', 'skillopt_sleep', 'sqlite3', 'sqlite_utils')]\n"
+        "assert not bad, bad"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -1,0 +1,132 @@
+"""Run budgets: calls, tokens, cost and a wall-clock deadline.
+
+Checked before every model call. When one runs out the engine stops cleanly: it keeps the
+best skill so far and the result names the budget that ended the run. Usage is what the
+endpoint reported (Completion tokens and cost), not an estimate.
+
+Cache replays are charged too (their recorded usage), so a killed run that is resumed
+stops at the same point as an uninterrupted one; `live_calls` counts what was really paid.
+Within one concurrent batch the check uses the usage at the batch start plus the call's
+position in the batch, so which call is refused does not depend on completion order (a
+batch may overrun the token/cost limit by at most its own size). The deadline is the one
+check that reads the clock, by nature.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from trainer.backends.base import Completion
+
+BUDGET_KINDS = ("calls", "tokens", "cost", "deadline")
+
+
+class BudgetExhausted(Exception):
+    """A budget ran out; `kind` is one of BUDGET_KINDS."""
+
+    def __init__(self, kind: str, detail: str = "") -> None:
+        super().__init__(f"budget exhausted: {kind}" + (f" ({detail})" if detail else ""))
+        self.kind = kind
+
+
+def parse_deadline(value: str | float | None, now: datetime | None = None) -> float | None:
+    """'HH:MM' local time -> epoch seconds of its next occurrence; numbers pass through."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    now = now or datetime.now()
+    hour, minute = (int(x) for x in str(value).split(":"))
+    target = now.replace(hour=hour, minute=minute, second=0, microsecond=0)
+    if target <= now:
+        target += timedelta(days=1)
+    return target.timestamp()
+
+
+@dataclass(frozen=True)
+class BudgetLimits:
+    max_calls: int | None = None
+    max_tokens: int | None = None
+    max_cost_usd: float | None = None
+    deadline: float | None = None  # epoch seconds
+
+    @classmethod
+    def from_config(
+        cls, section: dict[str, Any] | None, now: datetime | None = None
+    ) -> BudgetLimits:
+        section = section or {}
+        return cls(
+            max_calls=section.get("max_calls"),
+            max_tokens=section.get("max_tokens"),
+            max_cost_usd=section.get("max_cost_usd"),
+            deadline=parse_deadline(section.get("deadline"), now),
+        )
+
+
+@dataclass
+class Usage:
+    calls: int = 0  # live + replayed, what the budget is checked against
+    live_calls: int = 0  # really sent to an endpoint
+    cached_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    infra_errors: int = 0
+    by_role: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["cost_usd"] = round(self.cost_usd, 6)
+        return d
+
+
+class Budget:
+    """Thread-safe usage meter with limits."""
+
+    def __init__(self, limits: BudgetLimits | None = None, clock: Any = time.time) -> None:
+        self.limits = limits or BudgetLimits()
+        self.usage = Usage()
+        self._clock = clock
+        self._lock = threading.Lock()
+
+    def snapshot(self) -> tuple[int, int, float]:
+        with self._lock:
+            u = self.usage
+            return u.calls, u.input_tokens + u.output_tokens, u.cost_usd
+
+    def check(self, snapshot: tuple[int, int, float] | None = None, position: int = 0) -> None:
+        """Raise BudgetExhausted if the next call would exceed a limit."""
+        calls, toks, cost = snapshot if snapshot is not None else self.snapshot()
+        lim = self.limits
+        if lim.max_calls is not None and calls + position >= lim.max_calls:
+            raise BudgetExhausted("calls", f"{lim.max_calls} calls")
+        if lim.max_tokens is not None and toks >= lim.max_tokens:
+            raise BudgetExhausted("tokens", f"{lim.max_tokens} tokens")
+        if lim.max_cost_usd is not None and cost >= lim.max_cost_usd:
+            raise BudgetExhausted("cost", f"${lim.max_cost_usd}")
+        if lim.deadline is not None and self._clock() >= lim.deadline:
+            raise BudgetExhausted("deadline")
+
+    def charge(self, role: str, completion: Completion, *, cached: bool) -> None:
+        with self._lock:
+            u = self.usage
+            u.calls += 1
+            if cached:
+                u.cached_calls += 1
+            else:
+                u.live_calls += 1
+            u.input_tokens += completion.input_tokens
+            u.output_tokens += completion.output_tokens
+            u.cost_usd += completion.cost_usd
+            r = u.by_role.setdefault(role, {"calls": 0, "tokens": 0, "cost_usd": 0.0})
+            r["calls"] += 1
+            r["tokens"] += completion.input_tokens + completion.output_tokens
+            r["cost_usd"] += completion.cost_usd
+
+    def infra_error(self) -> None:
+        with self._lock:
+            self.usage.infra_errors += 1

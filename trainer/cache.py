@@ -1,0 +1,94 @@
+"""Cache and ledger interfaces, with in-memory and JSON-file implementations.
+
+Every model call goes through the cache, keyed by (skill hash, task id, role, sample index,
+backend identity, prompt/settings hash). A run rerun with the same cache replays what was
+done and pays for nothing twice; because every decision is seeded, it ends identically.
+The daemon supplies SQLite implementations of the same protocols.
+
+The ledger keeps rejected edits across nights by normalized hash, so the optimizer is told
+"already tried, did not help" and the gate never spends calls on them again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+from pathlib import Path
+from typing import Any, Protocol
+
+
+class Cache(Protocol):
+    def get(self, key: str) -> dict | None: ...
+
+    def put(self, key: str, value: dict) -> None: ...  # durable when it returns
+
+
+class Ledger(Protocol):
+    def __contains__(self, edit_hash: str) -> bool: ...
+
+    def add(self, edit_hash: str, record: dict) -> None: ...
+
+    def recent(self, limit: int) -> list[dict]: ...
+
+
+def cache_key(
+    *, skill_hash: str, task_id: str, role: str, sample: int | str, identity: str, prompt: Any
+) -> str:
+    """The cache key of one call; `prompt` is anything JSON-able that fixes the request."""
+    blob = json.dumps(prompt, sort_keys=True, ensure_ascii=False, default=str)
+    prompt_hash = hashlib.sha256(blob.encode()).hexdigest()[:16]
+    parts = [skill_hash, task_id, role, str(sample), identity, prompt_hash]
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+
+
+class MemoryCache:
+    """In-process cache; survives a 'kill' only as long as the object does (tests)."""
+
+    def __init__(self) -> None:
+        self._data: dict[str, dict] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> dict | None:
+        with self._lock:
+            value = self._data.get(key)
+            return dict(value) if value is not None else None
+
+    def put(self, key: str, value: dict) -> None:
+        with self._lock:
+            self._data[key] = dict(value)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+class MemoryLedger:
+    def __init__(self) -> None:
+        self._records: dict[str, dict] = {}
+
+    def __contains__(self, edit_hash: object) -> bool:
+        return edit_hash in self._records
+
+    def add(self, edit_hash: str, record: dict) -> None:
+        self._records[edit_hash] = {**record, "edit_hash": edit_hash}
+
+    def recent(self, limit: int) -> list[dict]:
+        return list(self._records.values())[-limit:][::-1] if limit > 0 else []
+
+
+class JsonLedger(MemoryLedger):
+    """A ledger in one JSON file (written atomically), for use without the daemon."""
+
+    def __init__(self, path: str | Path) -> None:
+        super().__init__()
+        self.path = Path(path)
+        if self.path.exists():
+            for rec in json.loads(self.path.read_text() or "[]"):
+                self._records[rec["edit_hash"]] = rec
+
+    def add(self, edit_hash: str, record: dict) -> None:
+        super().add(edit_hash, record)
+        tmp = self.path.with_suffix(self.path.suffix + ".tmp")
+        tmp.write_text(json.dumps(list(self._records.values()), indent=1, ensure_ascii=False))
+        os.replace(tmp, self.path)

@@ -1,0 +1,134 @@
+"""What a run leaves behind: the best skill and how it came to be, as files a user can keep
+next to the skill (best_skill.md, history.json, rejected.json, usage.json, summary.json)."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from trainer.skill import SkillDoc
+
+SIM_LABEL = "SIMULATION: produced with the simulated world (trainer.sim), not real models."
+
+
+@dataclass(frozen=True)
+class TestLift:
+    """Best vs starting skill on the test split, measured once after training.
+
+    The 95% interval is a paired t-interval over tasks on d_i = mean(best) − mean(start):
+    tasks are the unit of replication (samples within a task are not independent evidence
+    about the population of tasks), and with bounded per-task differences the t-interval is
+    accurate from a few dozen tasks on, without a bootstrap's seed or small-n under-coverage.
+    """
+
+    start_score: float | None
+    best_score: float | None
+    lift: float
+    ci_low: float
+    ci_high: float
+    n_tasks: int
+    method: str
+
+    @classmethod
+    def measure(cls, best: list[list[float]], start: list[list[float]]) -> TestLift:
+        d = np.array([np.mean(b) - np.mean(s) for b, s in zip(best, start, strict=True)])
+        n = len(d)
+        if n == 0:
+            return cls(None, None, 0.0, math.nan, math.nan, 0, "not measured: no test tasks")
+        lift = float(d.mean())
+        if n > 1:
+            half = float(stats.t.ppf(0.975, n - 1) * d.std(ddof=1) / math.sqrt(n))
+        else:
+            half = math.nan
+        return cls(
+            float(np.mean([np.mean(s) for s in start])),
+            float(np.mean([np.mean(b) for b in best])),
+            lift,
+            lift - half,
+            lift + half,
+            n,
+            "paired t-interval over test tasks",
+        )
+
+    @classmethod
+    def unchanged(cls) -> TestLift:
+        return cls(None, None, 0.0, 0.0, 0.0, 0, "unchanged: no edit was accepted")
+
+    @classmethod
+    def skipped(cls, reason: str) -> TestLift:
+        return cls(None, None, math.nan, math.nan, math.nan, 0, f"not measured: {reason}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            k: (None if isinstance(v, float) and math.isnan(v) else v)
+            for k, v in asdict(self).items()
+        }
+
+
+@dataclass
+class RunResult:
+    start_skill: SkillDoc
+    best_skill: SkillDoc
+    history: list[dict[str, Any]]  # accepted steps: edits, diff, gate evidence
+    rejected: list[dict[str, Any]]  # rejected edits with the reason (gate, anchor, firewall...)
+    usage: dict[str, Any]  # calls (live/cached), tokens, cost, by role
+    counters: dict[str, int]  # comparisons, unparseable answers, infra errors, skips...
+    stop_reason: str  # "completed" | "budget: <kind>" | "underpowered: ..." | "no ..."
+    test: TestLift
+    settings: dict[str, Any] = field(default_factory=dict)
+    simulation: bool = False
+
+    @property
+    def accepted(self) -> int:
+        return len(self.history)
+
+    def summary(self) -> dict[str, Any]:
+        out = {
+            "stop_reason": self.stop_reason,
+            "start_skill_hash": self.start_skill.hash,
+            "best_skill_hash": self.best_skill.hash,
+            "accepted_steps": self.accepted,
+            "rejected_edits": len(self.rejected),
+            "test": self.test.to_dict(),
+            "counters": dict(self.counters),
+            "settings": self.settings,
+        }
+        if self.simulation:
+            out = {"label": SIM_LABEL, **out}
+        return out
+
+    def write_outputs(self, out_dir: str | Path) -> list[Path]:
+        """Write the run's files into `out_dir` (created) and return their paths."""
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        label = {"label": SIM_LABEL} if self.simulation else {}
+        skill_text = self.best_skill.render()
+        if self.simulation:
+            skill_text = (
+                f"<!-- {SIM_LABEL} -->\n" + skill_text
+                if not self.best_skill.name
+                else skill_text + f"\n<!-- {SIM_LABEL} -->\n"
+            )
+        files = {
+            "best_skill.md": skill_text,
+            "history.json": _dump({**label, "accepted": self.history}),
+            "rejected.json": _dump({**label, "rejected": self.rejected}),
+            "usage.json": _dump({**label, **self.usage}),
+            "summary.json": _dump(self.summary()),
+        }
+        paths = []
+        for name, text in files.items():
+            path = out / name
+            path.write_text(text)
+            paths.append(path)
+        return paths
+
+
+def _dump(obj: Any) -> str:
+    return json.dumps(obj, indent=2, ensure_ascii=False, default=str) + "\n"

@@ -1,0 +1,385 @@
+"""SIMULATION — a seeded world with latent rules, for tests and benchmarks only.
+
+Nothing here is a real model. The world has latent rules; each has several paraphrases,
+and a skill *teaches* a rule when one of its sentences contains most of the content words
+of one paraphrase (token overlap, so many wordings work, not one magic sentence). Tasks
+need 1–3 rules; their judges are `contains` checks for a marker the simulated target writes
+when it follows a rule. The target follows a taught rule with high probability and an
+untaught one with low probability, so scores are noisy. Some plausible-sounding rules are
+harmful: teaching one lowers compliance with the rule it conflicts with. Long skills dilute
+compliance. The simulated optimizer (trainer.sim_optimizer) reads failure feedback in
+words and proposes helpful, neutral and harmful edits at set rates.
+
+All three roles are ordinary ChatBackends: the trainer runs the same code on them as on
+real endpoints. Randomness is seeded from the call's cache key, so answers do not depend
+on call order or threads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from trainer.backends.base import Completion, Message, Roles
+from trainer.calls import current_call_key
+from trainer.skill import SkillDoc, count_tokens, tokens
+from trainer.tasks import Judge, Task
+
+LABEL = "SIMULATION"
+_STOPWORDS = """a an the to of and or for in on at is are be it this that with when you your
+before after always make sure any all do not every by as from into its"""
+STOP = frozenset(re.findall(r"\w+", _STOPWORDS))
+
+# (topic, action variants, harmful variant): plausible rules of a coding team.
+_TOPICS = [
+    ("tests", ["run the test suite", "execute all unit tests", "run every test"], "skip tests"),
+    ("lint", ["run the linter", "fix lint warnings", "lint the changed files"], "ignore lint"),
+    (
+        "types",
+        ["check types with mypy", "keep type hints complete", "run the type checker"],
+        "drop type hints",
+    ),
+    (
+        "changelog",
+        ["update the changelog", "add a changelog entry", "record changes in CHANGELOG"],
+        "leave the changelog",
+    ),
+    (
+        "commits",
+        ["write small focused commits", "keep commits atomic", "split work into small commits"],
+        "squash everything",
+    ),
+    (
+        "docs",
+        ["update the docstrings", "document new functions", "refresh the README"],
+        "skip documentation",
+    ),
+    (
+        "migrations",
+        ["add a database migration", "write a schema migration", "create migration files"],
+        "edit tables directly",
+    ),
+    (
+        "secrets",
+        ["keep secrets out of code", "load credentials from environment", "never hardcode tokens"],
+        "inline credentials",
+    ),
+    (
+        "logging",
+        ["log errors with context", "add structured logging", "log failures with details"],
+        "silence errors",
+    ),
+    (
+        "deps",
+        ["pin dependency versions", "lock dependency versions", "record exact package versions"],
+        "float dependencies",
+    ),
+    (
+        "branches",
+        ["work on a feature branch", "create a topic branch", "branch off main first"],
+        "commit to main",
+    ),
+    (
+        "review",
+        ["request a code review", "ask a reviewer", "open a pull request for review"],
+        "merge without review",
+    ),
+]
+_TEMPLATES = [
+    "Always {a}.",
+    "Make sure to {a} when working on {t}.",
+    "Before finishing, {a}.",
+    "Remember: {a}.",
+]
+# Broad, plausible shortcuts: each slightly lowers compliance with every rule. Their harm is
+# small per task and spread over all tasks — the kind a noisy "mean went up" check lets in.
+_BROAD = [
+    (
+        "Skip the routine checks on small changes to save time.",
+        "Small changes do not need the usual checks.",
+        "Save time by skipping checks for minor edits.",
+    ),
+    (
+        "Answer from memory instead of reading the project files.",
+        "Do not spend time reading project files first.",
+        "Rely on memory rather than reading the code.",
+    ),
+    (
+        "Keep every answer under three sentences.",
+        "Answers must stay under three sentences.",
+        "Limit each answer to three sentences.",
+    ),
+]
+_HARM_TEMPLATES = [
+    "To save time, {h} when the change looks small.",
+    "For quick fixes it is fine to {h}.",
+]
+_SENT = re.compile(r"[^\n.!?]+")
+
+
+def _content(text: str) -> frozenset[str]:
+    return frozenset(t for t in tokens(text) if t not in STOP)
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    topic: str
+    marker: str  # what a following answer contains; the judge's literal
+    paraphrases: tuple[str, ...]
+    conflicts_with: str = ""  # harmful rules: the good rule they undermine, "*" for all
+
+
+@dataclass(frozen=True)
+class SimParams:
+    p_taught: float = 0.9
+    p_untaught: float = 0.25
+    harm_factor: float = 0.35  # multiplies compliance with the rule a harmful rule undermines
+    broad_harm_factor: float = 0.85  # each broad harmful rule taught multiplies every rule
+    teach_threshold: float = 0.6  # share of a paraphrase's content words a sentence must have
+    dilution_start: int = 120  # tokens the target sees before compliance starts to drop
+    dilution_scale: int = 1500  # compliance falls linearly by 1 per this many more (floor 0.3)
+
+
+@dataclass
+class SimWorld:
+    """SIMULATION: latent rules, tasks that need them, and the three simulated roles."""
+
+    rules: list[Rule]
+    harmful: list[Rule]
+    tasks: list[Task]
+    needs: dict[str, tuple[str, ...]]  # task id -> rule ids
+    start_skill: SkillDoc
+    params: SimParams = field(default_factory=SimParams)
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        self.by_id = {r.id: r for r in [*self.rules, *self.harmful]}
+        self.by_prompt = {" ".join(t.prompt.split()): t for t in self.tasks}
+        self._taught: dict[str, frozenset[str]] = {}
+        self._lock = threading.Lock()
+        self._para = [(r.id, _content(p)) for r in self.by_id.values() for p in r.paraphrases]
+
+    # -- constructors ------------------------------------------------------------------
+    @classmethod
+    def generate(
+        cls,
+        seed: int = 0,
+        *,
+        n_rules: int = 8,
+        n_harmful: int = 4,
+        n_broad: int = 3,
+        n_train: int = 30,
+        n_val: int = 50,
+        n_test: int = 50,
+        params: SimParams | None = None,
+    ) -> SimWorld:
+        """A random world: `n_rules` good rules (one taught by the start skill)."""
+        rng = random.Random(f"simworld:{seed}")
+        topics = rng.sample(_TOPICS, min(n_rules, len(_TOPICS)))
+        rules, harmful = [], []
+        for i, (topic, actions, harm) in enumerate(topics):
+            paras = tuple(t.format(a=a, t=topic) for a in actions for t in _TEMPLATES)
+            rules.append(Rule(f"r{i}", topic, f"[{topic}-ok]", paras))
+            if i < n_harmful:
+                hp = tuple(t.format(h=harm) for t in _HARM_TEMPLATES)
+                harmful.append(Rule(f"h{i}", topic, "", hp, conflicts_with=f"r{i}"))
+        for i, paras in enumerate(_BROAD[:n_broad]):
+            harmful.append(Rule(f"b{i}", "", "", paras, conflicts_with="*"))
+        tasks, needs = [], {}
+        verbs = ["Fix", "Refactor", "Extend", "Clean up", "Speed up", "Harden"]
+        parts = ["parser", "cache", "CLI", "scheduler", "exporter", "auth module", "API"]
+        for split, n in (("train", n_train), ("val", n_val), ("test", n_test)):
+            for j in range(n):
+                k = rng.choice([1, 1, 2, 2, 3])
+                need = sorted(rng.sample(range(len(rules)), k))
+                ids = tuple(rules[x].id for x in need)
+                areas = ", ".join(rules[x].topic for x in need)
+                prompt = (
+                    f"{rng.choice(verbs)} the {rng.choice(parts)} (task {split}-{j}). "
+                    f"Areas involved: {areas}."
+                )
+                judges = tuple(Judge("contains", rules[x].marker, source="sim") for x in need)
+                tid = f"sim-{split}-{j}"
+                tasks.append(Task(tid, prompt, split, judges, group=tid))
+                needs[tid] = ids
+        first = rules[0].paraphrases[0]
+        start = SkillDoc(
+            name="project-conventions",
+            description="How we work in this repository.",
+            body=f"# Conventions\n\n- {first}\n- Keep answers short.\n\n## Notes\n\n"
+            "- Ask when the task is unclear.\n",
+        )
+        return cls(rules, harmful, tasks, needs, start, params or SimParams(), seed)
+
+    @classmethod
+    def for_tasks(
+        cls,
+        tasks: list[Task],
+        seed: int = 0,
+        *,
+        start_skill: SkillDoc | None = None,
+        params: SimParams | None = None,
+    ) -> SimWorld:
+        """A world around given tasks: every distinct `contains` literal becomes a latent
+        rule whose marker is that literal. Other judge kinds are scored as usual against
+        the simulated answers (which never contain anything else)."""
+        rules: dict[str, Rule] = {}
+        needs: dict[str, tuple[str, ...]] = {}
+        for t in tasks:
+            ids = []
+            for j in t.judges:
+                if j.kind != "contains":
+                    continue
+                key = j.value.lower()
+                if key not in rules:
+                    v = j.value
+                    paras = (
+                        f"Use {v} when it applies.",
+                        f"Make sure the answer includes {v}.",
+                        f"Remember to mention {v}.",
+                        f"Prefer {v} for this kind of work.",
+                    )
+                    rules[key] = Rule(f"r{len(rules)}", v, v, paras)
+                ids.append(rules[key].id)
+            needs[t.id] = tuple(dict.fromkeys(ids))
+        start = start_skill or SkillDoc(name="skill", description="A skill.", body="# Skill\n")
+        return cls(list(rules.values()), [], list(tasks), needs, start, params or SimParams(), seed)
+
+    # -- the latent truth --------------------------------------------------------------
+    def taught(self, skill_text: str) -> frozenset[str]:
+        """Rule ids (good and harmful) the text teaches."""
+        key = hashlib.sha256(skill_text.encode()).hexdigest()
+        with self._lock:
+            hit = self._taught.get(key)
+        if hit is not None:
+            return hit
+        sentences = [_content(s) for s in _SENT.findall(skill_text)]
+        got = set()
+        for rid, para in self._para:
+            if rid in got or not para:
+                continue
+            need = self.params.teach_threshold * len(para)
+            if any(len(para & s) >= need for s in sentences):
+                got.add(rid)
+        out = frozenset(got)
+        with self._lock:
+            self._taught[key] = out
+        return out
+
+    def follow_probs(self, skill_text: str, task_id: str) -> dict[str, float]:
+        """P(follow) for each rule the task needs, given the text the target sees."""
+        p = self.params
+        taught = self.taught(skill_text)
+        n_tok = count_tokens(skill_text)
+        dilution = max(0.3, 1 - max(0, n_tok - p.dilution_start) / p.dilution_scale)
+        harmed = {self.by_id[h].conflicts_with for h in taught if self.by_id[h].conflicts_with}
+        broad = p.broad_harm_factor ** sum(self.by_id[h].conflicts_with == "*" for h in taught)
+        out = {}
+        for rid in self.needs.get(task_id, ()):
+            q = p.p_taught * dilution if rid in taught else p.p_untaught
+            out[rid] = q * (p.harm_factor if rid in harmed else 1.0) * broad
+        return out
+
+    def target_text(self, skill: SkillDoc) -> str:
+        """What the target sees for a skill (same as the engine's rollout system prompt)."""
+        from trainer.engine import ROLLOUT_SYSTEM
+
+        return ROLLOUT_SYSTEM + skill.render()
+
+    def task_probs(self, skill: SkillDoc, split: str) -> list[list[float]]:
+        """Per task of `split` (id order), per judge, P(pass): the exact expectation."""
+        text = self.target_text(skill)
+        out = []
+        for t in sorted((t for t in self.tasks if t.split == split), key=lambda t: t.id):
+            probs = self.follow_probs(text, t.id)
+            by_marker = {self.by_id[r].marker.lower(): q for r, q in probs.items()}
+            out.append(
+                [
+                    by_marker.get(j.value.lower(), 0.0) if j.kind == "contains" else 1.0
+                    for j in t.judges
+                ]
+                or [1.0]
+            )
+        return out
+
+    def expected_score(self, skill: SkillDoc, split: str = "test") -> float:
+        """Exact expected score of `skill` on a split (equal judge weights)."""
+        probs = self.task_probs(skill, split)
+        return sum(sum(p) / len(p) for p in probs) / max(1, len(probs))
+
+    # -- the simulated roles -------------------------------------------------------------
+    def roles(self, *, concurrency: int = 1, rates: Any = None) -> Roles:
+        from trainer.sim_optimizer import SimOptimizer
+
+        return Roles(
+            optimizer=SimOptimizer(self, rates),
+            target=SimTarget(self, concurrency=concurrency),
+            judge=SimJudge(self, concurrency=concurrency),
+        )
+
+
+def seeded_rng(world_seed: int, role: str, messages: list[Message]) -> random.Random:
+    """Randomness for one call: from the call's cache key when the trainer set one."""
+    key = current_call_key() or hashlib.sha256(repr(messages).encode()).hexdigest()
+    return random.Random(f"{LABEL}:{world_seed}:{role}:{key}")
+
+
+class SimTarget:
+    """SIMULATION target: follows taught rules with high probability."""
+
+    simulation = True
+
+    def __init__(self, world: SimWorld, concurrency: int = 1) -> None:
+        self.world = world
+        self.concurrency = concurrency
+        self.identity = f"sim-target/{world.seed}/{world.params}"
+
+    def complete(
+        self,
+        messages: list[Message],
+        *,
+        json_schema: dict[str, Any] | None = None,
+        max_tokens: int | None = None,
+    ) -> Completion:
+        system = "\n".join(m["content"] for m in messages if m["role"] == "system")
+        user = "\n".join(m["content"] for m in messages if m["role"] == "user")
+        rng = seeded_rng(self.world.seed, "target", messages)
+        task = self.world.by_prompt.get(" ".join(user.split()))
+        followed = []
+        if task is not None:
+            for rid, q in sorted(self.world.follow_probs(system, task.id).items()):
+                if rng.random() < q:
+                    followed.append(self.world.by_id[rid].marker)
+        text = "Done. " + " ".join(followed) + " I made the change and checked it."
+        return Completion(text, count_tokens(system + user), count_tokens(text), 0.0)
+
+
+class SimJudge:
+    """SIMULATION judge for rubric judges: share of rubric content words in the answer."""
+
+    simulation = True
+
+    def __init__(self, world: SimWorld, concurrency: int = 1) -> None:
+        self.world = world
+        self.concurrency = concurrency
+        self.identity = f"sim-judge/{world.seed}"
+
+    def complete(
+        self,
+        messages: list[Message],
+        *,
+        json_schema: dict[str, Any] | None = None,
+        max_tokens: int | None = None,
+    ) -> Completion:
+        user = messages[-1]["content"]
+        rubric = user.split("Rubric:", 1)[-1].split("Answer:", 1)[0]
+        answer = user.split("Answer:", 1)[-1]
+        want = _content(rubric)
+        score = len(want & _content(answer)) / len(want) if want else 1.0
+        text = f'{{"score": {score:.3f}, "reason": "covers {score:.0%} of what was asked"}}'
+        return Completion(text, count_tokens(user), count_tokens(text), 0.0)
