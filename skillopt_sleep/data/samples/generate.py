@@ -140,6 +140,57 @@ PLAN = [
     (9, "claude", "oneoff", "translate the README intro into Spanish", None),
 ]
 
+# A second week of the same three kinds, so each has enough tasks for a val split the
+# gate can decide on (a handful of val tasks is "underpowered" by design).
+MORE = {
+    "commit": [
+        "write me a commit message for the staged files",
+        "commit msg for the staged tide table changes",
+        "please draft the commit message for what's staged in chart.py",
+        "staged changes are ready, write the conventional commit message",
+        "give me a commit message for the staged harmonics fix",
+        "write a commit message for the staged refactor of the sensor reader",
+        "draft a conventional commit for the staged docs update",
+        "commit message please, for the staged changes to the csv parser",
+        "write the commit message for my staged changes to units.py",
+        "need a commit message for the staged bugfix in the plotting code",
+        "conventional commit message for the staged rename of tide_level",
+        "what should the commit message be for these staged changes in api.py",
+    ],
+    "regression": [
+        "add a pytest regression test for the empty csv crash",
+        "write a pytest regression test for bug 140 in the chart module",
+        "add a regression test with pytest for the unit conversion bug",
+        "please write a pytest test that reproduces issue 151",
+        "add a pytest regression test covering the leap year date bug",
+        "regression test in pytest for the off-by-one in the hourly series",
+        "add a pytest regression test for the station id lookup bug",
+        "write a regression test for bug 163 using pytest",
+        "add a pytest regression test so the NaN height bug never comes back",
+        "pytest regression test for the duplicate reading bug in ingest.py",
+        "add a regression test with pytest for issue 170 in the parser",
+        "write a pytest regression test for the rounding bug in harmonics",
+    ],
+    "ci": [
+        "summarize the failing CI log for job 4903",
+        "CI failed on main, summarize the log",
+        "give me a summary of the failing CI run on my branch",
+        "summarize why the CI pipeline failed this time",
+        "the build is red, summarize the failing CI log",
+        "summarize the CI failure for the last merge",
+        "read this failing CI output and summarize it",
+        "summarize the failed CI job log for the lint step",
+        "short summary of the failing CI log please",
+        "CI broke again, summarise the failing log",
+        "summarize the failing CI log for the python 3.13 job",
+        "what failed in CI? summarize the log",
+    ],
+}
+SOURCES = {"commit": "claude", "regression": "codex", "ci": "codex"}
+for _kind, _requests in MORE.items():
+    for _j, _request in enumerate(_requests):
+        PLAN.append((10 + _j // 2, SOURCES[_kind], _kind, _request, None))
+
 ANSWERS = {
     "commit": COMMIT_ANSWER,
     "regression": REGRESSION_ANSWER,
