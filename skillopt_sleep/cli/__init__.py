@@ -5,25 +5,12 @@ Each command family lives in its own module and registers itself on ``main``.
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 import click
 
 from skillopt_sleep import __version__
 from skillopt_sleep.cli.context import App, Group, UserError
-
-# Modules that define commands on ``main``; imported at the bottom so they can use it.
-COMMAND_MODULES = [
-    "setup",
-    "ingest",
-    "tasks",
-    "night",
-    "promote",
-    "report",
-    "daemon",
-    "install",
-]
 
 
 @click.group(
@@ -58,11 +45,16 @@ def main(ctx: click.Context, config_path: Path | None, state_dir: Path | None) -
     ctx.call_on_close(ctx.obj.close)
 
 
-for _name in COMMAND_MODULES:
-    try:
-        importlib.import_module(f"skillopt_sleep.cli.{_name}")
-    except ModuleNotFoundError as exc:  # a command family not built yet
-        if exc.name != f"skillopt_sleep.cli.{_name}":
-            raise
+# Each command family registers itself on ``main`` when imported.
+from skillopt_sleep.cli import (  # noqa: E402
+    daemon,
+    ingest,
+    install,
+    night,
+    promote,
+    report,
+    setup,
+    tasks,
+)
 
-__all__ = ["main"]
+__all__ = ["daemon", "ingest", "install", "main", "night", "promote", "report", "setup", "tasks"]

@@ -1,6 +1,6 @@
 """Night reports: the same summary rendered as Markdown, JSON and a self-contained HTML page.
 
-The summary (a plain dict, see ``docs/report.md``) is built by the night pipeline and stored
+The summary (a plain dict, built by ``skillopt_sleep.nightsummary.build_summary``) is stored
 with the night, so a report can be re-rendered at any time.
 """
 
