@@ -48,7 +48,7 @@ def line_chart(title: str, series: dict[str, list[tuple[str, float]]]) -> str:
         ly = PAD + 14 * i
         parts.append(
             f'<rect x="{W - 150}" y="{ly - 9}" width="10" height="10" fill="{color}"/>'
-            f'<text x="{W - 135}" y="{ly}" font-size="11">{escape(name[:20])}</text>'
+            f'<text x="{W - 135}" y="{ly}" font-size="11">{escape(name[:24])}</text>'
         )
     for label in (labels[0], labels[-1]):
         x, _ = xy(label, 0)
@@ -59,18 +59,21 @@ def line_chart(title: str, series: dict[str, list[tuple[str, float]]]) -> str:
     return _frame(title, "".join(parts))
 
 
-def bar_chart(title: str, rows: list[tuple[str, list[tuple[str, float]]]]) -> str:
-    """Horizontal grouped bars: each row a label with (series, value) segments side by side."""
+def bar_chart(
+    title: str, rows: list[tuple[str, list[tuple[str, float]]]], top: float | None = None
+) -> str:
+    """Horizontal grouped bars: each row a label with (series, value) segments side by side.
+    Bars scale to ``top`` (e.g. 100 for percentages), else to the largest value."""
     if not rows:
         return _frame(title, f'<text x="{PAD}" y="60" font-size="12">no data yet</text>')
-    top = max((v for _, segs in rows for _, v in segs), default=0) or 1
+    top = top or max((v for _, segs in rows for _, v in segs), default=0) or 1
     names = sorted({s for _, segs in rows for s, _ in segs})
-    bar_h, label_w = 12, 150
+    bar_h, label_w = 12, 190
     height = PAD + len(rows) * (bar_h * len(names) + 10) + 20 * len(names)
     parts: list[str] = []
     y = PAD
     for label, segs in rows:
-        parts.append(f'<text x="{PAD}" y="{y + bar_h}" font-size="11">{escape(label[:22])}</text>')
+        parts.append(f'<text x="{PAD}" y="{y + bar_h}" font-size="11">{escape(label[:30])}</text>')
         for series, value in segs:
             color = PALETTE[names.index(series) % len(PALETTE)]
             width = (W - PAD - label_w - 60) * value / top

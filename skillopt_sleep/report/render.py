@@ -68,6 +68,11 @@ def _edit_rows(skill: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
+BUDGET_KINDS = (
+    ("calls", "calls", "max_calls"),
+    ("tokens", "tokens", "max_tokens"),
+    ("cost $", "cost_usd", "max_cost_usd"),
+)
 EDIT_HEADER = ["status", "kind", "edit", "effect", "p-value", "verdict"]
 
 
@@ -139,13 +144,15 @@ def _charts(summary: dict[str, Any]) -> list[str]:
     usage = summary.get("usage", {})
     budget = usage.get("budget", {})
     cost_rows = [
-        ("calls", [("used", usage.get("calls", 0)), ("budget", budget.get("max_calls") or 0)]),
-        ("tokens", [("used", usage.get("tokens", 0)), ("budget", budget.get("max_tokens") or 0)]),
-    ]
+        (f"{kind} ({usage.get(used, 0):g} of {budget[limit]:g})",
+         [("% of budget used", round(100 * usage.get(used, 0) / budget[limit], 1))])
+        for kind, used, limit in BUDGET_KINDS
+        if budget.get(limit)
+    ]  # fmt: skip
     return [
         line_chart("Held-out score per skill over nights", series),
         bar_chart("Edits accepted and rejected", edits),
-        bar_chart("Cost against budget", cost_rows),
+        bar_chart("Cost against budget", cost_rows, top=100),
     ]
 
 
