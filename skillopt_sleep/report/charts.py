@@ -76,7 +76,7 @@ def bar_chart(
         parts.append(f'<text x="{PAD}" y="{y + bar_h}" font-size="11">{escape(label[:30])}</text>')
         for series, value in segs:
             color = PALETTE[names.index(series) % len(PALETTE)]
-            width = (W - PAD - label_w - 60) * value / top
+            width = (W - PAD - label_w - 60) * min(value, top) / top
             parts.append(
                 f'<rect x="{PAD + label_w}" y="{y}" width="{width:.1f}" height="{bar_h}" '
                 f'fill="{color}"><title>{escape(series)}: {value:g}</title></rect>'
