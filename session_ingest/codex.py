@@ -56,9 +56,9 @@ _PROC_EXIT = re.compile(r"Process exited with code (-?\d+)")
 HARNESS_MARKERS = ("<", "# AGENTS.md instructions")
 
 
-def skip_bytes(line: bytes) -> bool:
+def skip_bytes(line: bytes | memoryview) -> bool:
     """True when the raw line is a record kind we drop: saves parsing it at all."""
-    return _DROP_RE.search(line, 0, _HEAD) is not None or line.startswith(b'{"record_type"')
+    return _DROP_RE.search(line, 0, _HEAD) is not None or line[:14] == b'{"record_type"'
 
 
 def group_from_first(obj: Any, path: str) -> str:
@@ -124,7 +124,8 @@ def parse_output(out: Any) -> tuple[str, int | None]:
     if images:
         text = f"{text}\n[{images} image(s)]".strip()
     code = None
-    head = text.lstrip()[:600]
+    head = text[:1200].lstrip()
+    head = head[:600] if len(head) >= 600 or len(text) <= 1200 else text.lstrip()[:600]
     if head.startswith("{"):
         try:
             obj = orjson.loads(text)

@@ -14,6 +14,7 @@ of lines seen, whatever the split points of the passes that read them.
 from __future__ import annotations
 
 import hashlib
+import operator
 import os
 import re
 import stat as stat_mod
@@ -34,8 +35,13 @@ from session_ingest.rows import groups_with_events, rebuild, store_sessions, tot
 CHUNK = 4 << 20  # read size
 MAX_LINE_BYTES = 16 << 20  # longer lines are skipped and counted, never held in memory
 BIG_LINE = 256 << 10  # lines this long get base64 image data cut before parsing
-BATCH_BYTES = 16 << 20  # flush (write + rebuild + commit) after this much input …
+BATCH_BYTES = 16 << 20  # flush (write events + rebuild sessions) after this much input …
 BATCH_FILES = 500  # … or this many changed files
+COMMIT_BYTES = 128 << 20  # commit after this much input (and at the end of the pass)
+# WAL pages before an automatic checkpoint during a pass (SQLite's default is 1000): each
+# commit rewrites the random-keyed index pages it touched, so fewer, larger checkpoints
+# copy each hot page back once rather than once per commit.
+PASS_AUTOCHECKPOINT = 10000
 MAX_ERRORS = 200
 
 _B64 = re.compile(rb'"(data|image_url|url)":"(?:data:[^",]{0,100},)?[A-Za-z0-9+/=\\]{2048,}"')
@@ -78,13 +84,14 @@ def _short(path: str) -> str:
 
 
 def _hash64(*parts: bytes) -> int:
-    h = hashlib.blake2b(digest_size=8)
-    for p in parts:
-        h.update(p)
-    return int.from_bytes(h.digest(), "big", signed=True)
+    return _from_bytes(_blake2b(b"".join(parts), digest_size=8).digest(), "big", signed=True)
 
 
-def _line_id(prefix: bytes, group: bytes, line: bytes) -> int:
+_blake2b = hashlib.blake2b
+_from_bytes = int.from_bytes
+
+
+def _line_id(prefix: bytes, group: bytes, line: bytes | memoryview) -> int:
     """Id of a record that has none of its own: its group and a digest of the line.
 
     Hashing the first and last 1 KiB plus the length (not every byte of a 50 KB tool
@@ -92,8 +99,10 @@ def _line_id(prefix: bytes, group: bytes, line: bytes) -> int:
     start, so distinct records of one session do not collide.
     """
     if len(line) > 2048:
-        line = line[:1024] + line[-1024:] + str(len(line)).encode()
-    return _hash64(prefix, group, b"\0", line)
+        data = b"".join((prefix, group, b"\0", line[:1024], line[-1024:], b"%d" % len(line)))
+    else:
+        data = b"".join((prefix, group, b"\0", line))
+    return _from_bytes(_blake2b(data, digest_size=8).digest(), "big", signed=True)
 
 
 def source_dirs(config: dict[str, Any], sources: Iterable[str]) -> list[tuple[str, Path]]:
@@ -146,7 +155,7 @@ def discover(dirs: Iterable[tuple[str, Path]], errors: list[str]) -> list[_Found
 
 
 class _Pass:
-    """One ingest pass over a set of files; writes in batches of one transaction each."""
+    """One ingest pass over a set of files: flushes batches, commits every ``COMMIT_BYTES``."""
 
     def __init__(self, db: sqlite_utils.Database, config: dict[str, Any], report: IngestReport):
         self.db = db
@@ -159,6 +168,7 @@ class _Pass:
         self.groups: dict[tuple[str, str], list[tuple[str, int, int, dict[str, Any]]]] = {}
         self.batch_bytes = 0
         self.batch_files = 0
+        self.uncommitted = 0  # input bytes flushed since the last commit
 
     def error(self, msg: str) -> None:
         if len(self.report.errors) < MAX_ERRORS:
@@ -229,15 +239,24 @@ class _Pass:
                 self.error(f"{short}: line longer than {MAX_LINE_BYTES >> 20} MB skipped")
                 skipping = False
                 chunk = chunk[nl + 1 :]
-            data = buf + chunk if buf else chunk
-            last = data.rfind(b"\n")
-            if last < 0:
-                buf = data
+            # Lines are cut with find (memchr) rather than bytes.split, which scans byte by
+            # byte, as zero-copy views of the chunk; the partial last line waits in buf.
+            find = chunk.find
+            view = memoryview(chunk)
+            nl = find(b"\n")
+            if nl < 0:
+                buf += chunk
             else:
+                i = 0
                 off = pos
-                for line in data[:last].split(b"\n"):
+                while nl >= 0:
+                    if buf:
+                        line = buf + chunk[:nl]
+                        buf = b""
+                    else:
+                        line = view[i:nl]
                     n = len(line)
-                    if n and not (n < 3 and not line.strip()) and not skip(line):
+                    if n and not (n < 3 and not bytes(line).strip()) and not skip(line):
                         if n > MAX_LINE_BYTES:
                             bad += 1
                             self.error(
@@ -260,8 +279,10 @@ class _Pass:
                                         bucket = groups[g] = []
                                     bucket.append((path, off, got[0], got[2]))
                     off += n + 1
+                    i = nl + 1
+                    nl = find(b"\n", i)
                 pos = consumed = off
-                buf = data[last + 1 :]
+                buf = chunk[i:]
             if len(buf) > MAX_LINE_BYTES:
                 pos += len(buf)
                 buf = b""
@@ -271,7 +292,7 @@ class _Pass:
         return consumed, bad, group  # a group still None is decided by a later first line
 
     def _event(
-        self, obj: Any, line: bytes, source: str, ctx: Any, group: str | None, mc: int
+        self, obj: Any, line: Any, source: str, ctx: Any, group: str | None, mc: int
     ) -> tuple[int, str, dict[str, Any]] | None:
         if not isinstance(obj, dict):
             return None
@@ -288,7 +309,7 @@ class _Pass:
             grp = group or ""
             ident = _line_id(b"x:", grp.encode(), line)
         if data.get("k") == "unk":
-            data["raw"] = redact_clip(line[:2000].decode("utf-8", "replace"), 500)
+            data["raw"] = redact_clip(bytes(line[:2000]).decode("utf-8", "replace"), 500)
         return ident, grp, data
 
     def _read_ts_json(self, fh: Any, path: str, size: int) -> tuple[int, int, str | None]:
@@ -315,50 +336,62 @@ class _Pass:
 
     # ------------------------------------------------------------------ writing
 
-    def flush(self) -> None:
-        """Store events and file positions, rebuild touched sessions, commit: one transaction."""
+    def flush(self, commit: bool = False) -> None:
+        """Store events and file positions and rebuild touched sessions; commit every
+        ``COMMIT_BYTES`` of input (and when ``commit``). Events, file positions and the
+        rows rebuilt from them always land in the same transaction. On error the open
+        transaction is rolled back by ``ingest_files``."""
         conn = self.conn
         dumps = orjson.dumps
-        with conn:
-            seen = groups_with_events(conn, self.groups)
-            if self.rows:
-                conn.executemany(
-                    "INSERT OR IGNORE INTO events (id, grp, source, path, offset, data)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    [(i, g, s, p, o, dumps(d)) for i, g, s, p, o, d in self.rows],
-                )
-            if self.file_rows:
-                conn.executemany(
-                    "INSERT OR REPLACE INTO files (path, source, dev, inode, size, mtime_ns,"
-                    " offset, bad_lines, last_error, ingested_at, session_id)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    self.file_rows,
-                )
-            for (source, grp), batch in sorted(self.groups.items()):
-                if (source, grp) in seen:
-                    rebuild(conn, source, grp)  # older events too: read them all back
-                else:  # all of this group's events are in hand: no read-back needed
-                    batch.sort(key=lambda e: (e[0], e[1]))
-                    ids: set[int] = set()
-                    events = []
-                    for _p, _o, ident, data in batch:
-                        if ident not in ids:  # INSERT OR IGNORE keeps the first
-                            ids.add(ident)
-                            events.append(data)
-                    store_sessions(conn, source, grp, events)
+        seen = groups_with_events(conn, self.groups)
+        if self.rows:
+            # Sorted by id: the random-keyed unique index is then filled in key order.
+            # Stable, so of rows with the same id the first read is still the one kept.
+            self.rows.sort(key=_first)
+            conn.executemany(
+                "INSERT OR IGNORE INTO events (id, grp, source, path, offset, data)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(i, g, s, p, o, dumps(d)) for i, g, s, p, o, d in self.rows],
+            )
+        if self.file_rows:
+            conn.executemany(
+                "INSERT OR REPLACE INTO files (path, source, dev, inode, size, mtime_ns,"
+                " offset, bad_lines, last_error, ingested_at, session_id)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                self.file_rows,
+            )
+        for (source, grp), batch in sorted(self.groups.items()):
+            if (source, grp) in seen:
+                rebuild(conn, source, grp)  # older events too: read them all back
+            else:  # all of this group's events are in hand: no read-back needed
+                batch.sort(key=lambda e: (e[0], e[1]))
+                ids: set[int] = set()
+                events = []
+                for _p, _o, ident, data in batch:
+                    if ident not in ids:  # INSERT OR IGNORE keeps the first
+                        ids.add(ident)
+                        events.append(data)
+                store_sessions(conn, source, grp, events)
         self.rows, self.file_rows, self.groups = [], [], {}
+        self.uncommitted += self.batch_bytes
+        if commit or self.uncommitted >= COMMIT_BYTES:
+            conn.commit()
+            self.uncommitted = 0
         self.batch_bytes = self.batch_files = 0
 
 
-def _loads(line: bytes) -> tuple[Any, str | None]:
+_first = operator.itemgetter(0)
+
+
+def _loads(line: bytes | memoryview) -> tuple[Any, str | None]:
     """Parse one line; repair bad UTF-8 / lone surrogates (counted), give up on bad JSON."""
     if len(line) > BIG_LINE:
-        line = _B64.sub(rb'"\1":"[base64 dropped]"', line)
+        line = _B64.sub(rb'"\1":"[base64 dropped]"', bytes(line))
     try:
         return orjson.loads(line), None
     except orjson.JSONDecodeError:
         pass
-    text = line.decode("utf-8", "replace")
+    text = bytes(line).decode("utf-8", "replace")
     text = _SURROGATE.sub(r"\\ufffd", text)
     try:
         obj = orjson.loads(text)
@@ -399,19 +432,31 @@ def ingest_files(
     conn.execute("PRAGMA cache_size = -16384")  # 16 MiB: index inserts stay in memory
     work = _Pass(db, config, report)
     work.progress = progress
-    for f in files:
-        report.files_scanned += 1
-        if not stat_mod.S_ISREG(f.st.st_mode):
-            continue
-        k = known.get(f.path)
-        if _unchanged(f.st, k):
-            if progress:
-                progress(f.st.st_size, f.path)
-            continue
-        work.read_file(f, k)
-        if work.batch_bytes >= BATCH_BYTES or work.batch_files >= BATCH_FILES:
-            work.flush()
-    work.flush()
+    autocheckpoint = None
+    try:
+        for f in files:
+            report.files_scanned += 1
+            if not stat_mod.S_ISREG(f.st.st_mode):
+                continue
+            k = known.get(f.path)
+            if _unchanged(f.st, k):
+                if progress:
+                    progress(f.st.st_size, f.path)
+                continue
+            if autocheckpoint is None:
+                autocheckpoint = conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
+                conn.execute(f"PRAGMA wal_autocheckpoint = {PASS_AUTOCHECKPOINT}")
+            work.read_file(f, k)
+            if work.batch_bytes >= BATCH_BYTES or work.batch_files >= BATCH_FILES:
+                work.flush()
+        work.flush(commit=True)
+    except BaseException:
+        if conn.in_transaction:
+            conn.rollback()
+        raise
+    finally:
+        if autocheckpoint is not None:
+            conn.execute(f"PRAGMA wal_autocheckpoint = {int(autocheckpoint)}")
     after = totals(conn)
     for key, value in after.items():
         setattr(report, key, value)

@@ -138,6 +138,11 @@ RULES: list[Rule] = [
 
 
 _BY_KIND = {rule[0]: rule for rule in RULES}
+_GITHUB_PREFIXES = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")
+# ``_assignment`` redacts only after a secret-like name, matched case-insensitively: when
+# none of these occurs in the lowered text, the ``secret`` rule cannot change anything.
+_SECRET_NAMES = ("key", "secret", "token", "passw", "pwd", "credential", "auth")
+_SECRET_RE = _BY_KIND["secret"][2]
 
 
 def _sub(kind: str, text: str) -> str:
@@ -160,7 +165,7 @@ def redact(text: str) -> str:
             text = _sub("anthropic_key", text)
         text = _sub("openai_key", text)
     if "_" in text:
-        if "gh" in text:
+        if "gh" in text and any(p in text for p in _GITHUB_PREFIXES):
             text = _sub("github_token", text)
         if "hf_" in text:
             text = _sub("hf_token", text)
@@ -180,9 +185,45 @@ def redact(text: str) -> str:
         text = _sub("bearer_token", text)
     if "://" in text:
         text = _sub("url_password", text)
-    if "=" in text or ":" in text:
-        text = _sub("secret", text)
+    if ("=" in text or ":" in text) and _may_name_secret(text):
+        text = _sub_secret(text)
     return text
+
+
+def _may_name_secret(text: str) -> bool:
+    """False only when no secret-like name can match (``_NAME_TAIL`` is case-insensitive;
+    non-ASCII text, where case folding is wider than ``str.lower``, always says True)."""
+    if not text.isascii():
+        return True
+    low = text.lower()
+    return any(name in low for name in _SECRET_NAMES)
+
+
+def _sub_secret(text: str) -> str:
+    """``_SECRET_RE.sub(_assignment, text)``, visiting only the ``=``/``:`` positions (found
+    with ``str.find``) where a match can start, instead of trying every character."""
+    match = _SECRET_RE.match
+    find = text.find
+    pieces: list[str] = []
+    prev = pos = 0
+    eq, colon = find("="), find(":")
+    while eq >= 0 or colon >= 0:
+        at = eq if colon < 0 or 0 <= eq < colon else colon
+        m = match(text, at)
+        if m is None:
+            pos = at + 1
+        else:
+            pieces.append(text[prev:at])
+            pieces.append(_assignment(m))
+            prev = pos = m.end()
+        if 0 <= eq < pos:
+            eq = find("=", pos)
+        if 0 <= colon < pos:
+            colon = find(":", pos)
+    if not pieces:
+        return text
+    pieces.append(text[prev:])
+    return "".join(pieces)
 
 
 def redact_clip(text: str, limit: int) -> str:

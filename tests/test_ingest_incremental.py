@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import tempfile
@@ -140,3 +141,34 @@ def test_unchanged_rescan_reads_nothing(tmp_path: Path) -> None:
     run(home)
     report = run(home)
     assert report.files_changed == 0 and report.bytes_read == 0
+
+
+def test_failed_pass_rolls_back_and_rerun_matches(tmp_path: Path, monkeypatch) -> None:
+    """Batches commit together: an error mid-pass leaves no half-written state behind."""
+    ingest_mod = importlib.import_module("session_ingest.ingest")
+
+    clean, home = tmp_path / "clean", tmp_path / "home"
+    lay_out(clean)
+    run(clean)
+    lay_out(home)
+    monkeypatch.setattr(ingest_mod, "BATCH_FILES", 2)  # several flushes in one commit
+    real_flush, calls = ingest_mod._Pass.flush, []
+
+    def failing_flush(self, commit: bool = False) -> None:
+        calls.append(commit)
+        if len(calls) == 3:
+            raise RuntimeError("disk on fire")
+        real_flush(self, commit)
+
+    monkeypatch.setattr(ingest_mod._Pass, "flush", failing_flush)
+    try:
+        run(home)
+    except RuntimeError:
+        pass
+    else:
+        raise AssertionError("the pass should have failed")
+    assert query(home, "SELECT count(*) FROM events")[0][0] == 0
+    assert query(home, "SELECT count(*) FROM files")[0][0] == 0
+    monkeypatch.setattr(ingest_mod._Pass, "flush", real_flush)
+    run(home)
+    assert dump(home) == dump(clean)

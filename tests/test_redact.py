@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from ingest_helpers import query, run
 
 from session_ingest.redact import redact, redact_clip
@@ -128,3 +131,55 @@ def test_planted_secrets_never_reach_the_database_files(tmp_path: Path) -> None:
     for kind, secret in secrets.items():
         assert secret.encode() not in raw, kind
         assert secret[4:24].encode() not in raw, kind
+
+
+_SECRET_TEXT = st.lists(
+    st.sampled_from(
+        [
+            "key",
+            "KEY",
+            "Token",
+            "passwd",
+            "Password",
+            "pwd",
+            "secret",
+            "auth",
+            "credential",
+            "=",
+            ":",
+            " ",
+            "\n",
+            "\t",
+            '"',
+            "'",
+            "_",
+            "-",
+            "aB3",
+            "x9Qz",
+            "Zq81kLm0PpQ2rS3t",
+            "ghp_",
+            "sk-",
+            "ſ",
+            "ı",
+            "\u212a",
+            "İ",
+            "é",
+            "[REDACTED:x]",
+            "://",
+            "@",
+        ]
+    ),  # fmt: skip
+    max_size=40,
+).map("".join)
+
+
+@given(_SECRET_TEXT)
+@settings(max_examples=400, deadline=None)
+def test_fast_secret_rule_equals_the_plain_regex(text: str) -> None:
+    """The ``=``/``:``-guided scan and name pre-check change nothing the rule would do."""
+    redact_mod = importlib.import_module("session_ingest.redact")
+
+    rule = redact_mod._BY_KIND["secret"]
+    assert redact_mod._sub_secret(text) == rule[2].sub(rule[3], text)
+    if not redact_mod._may_name_secret(text):
+        assert rule[2].sub(rule[3], text) == text
