@@ -282,14 +282,15 @@ class _Night:
         name = job["skill"]
         tasks = [Task.from_dict(t) for t in job["tasks"]]
         self.say(f"training {name} on {job['n_tasks']} tasks")
-        result = optimize(
-            job["start_text"],
-            tasks,
-            roles,
-            settings=self._settings(used),
-            cache=SqliteCache(self.db),
-            ledger=SqliteLedger(self.db, name, self.id),
-        )
+        with contextlib.closing(SqliteCache(self.db)) as cache:
+            result = optimize(
+                job["start_text"],
+                tasks,
+                roles,
+                settings=self._settings(used),
+                cache=cache,
+                ledger=SqliteLedger(self.db, name, self.id),
+            )
         out = self.dir / "skills" / name
         result.write_outputs(out)
         self.say(f"trained {name}: {result.accepted} accepted step(s), {result.stop_reason}")
@@ -327,10 +328,12 @@ class _Night:
                 gate_accepted=True,
                 test_regressed=lift is not None and lift < 0,
             )
-        except (PromotionError, SkillPathError) as exc:
-            # nothing half-written; the candidate stays in the night's outputs
-            self.say(f"{job['skill']}: could not promote: {exc}")
-            return {"status": "failed", "reason": str(exc), "errors": [str(exc)], "paths": []}
+        except (PromotionError, SkillPathError, OSError) as exc:
+            # nothing half-written; the candidate stays in the night's outputs. OSError: the
+            # skill directory cannot even be read (e.g. a file where the directory should be)
+            msg = str(exc).removeprefix(f"{job['skill']}: ")
+            self.say(f"{job['skill']}: could not promote: {msg}")
+            return {"status": "failed", "reason": msg, "errors": [msg], "paths": []}
         self.say(f"{job['skill']}: {outcome.status} ({outcome.reason})")
         return {
             "status": outcome.status,

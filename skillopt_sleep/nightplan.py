@@ -13,6 +13,7 @@ import sqlite_utils
 
 from skillopt_sleep import promote
 from skillopt_sleep.mining import cluster_dicts, load_tasks
+from trainer import TrainSettings
 from trainer.skill import SkillDoc
 
 
@@ -38,11 +39,14 @@ def plan_night(db: sqlite_utils.Database, config: Mapping[str, Any]) -> dict[str
         name = cluster["skill"]
         job = jobs.get(name)
         if job is None:
-            if len(jobs) >= max_skills:
-                skipped.append({"skill": name, "reason": f"night.max_skills={max_skills} reached"})
-                continue
             managed = cluster["managed_skill"]
-            text = promote.current_text(config, name)
+            try:
+                text = promote.current_text(config, name)
+                base_hash = promote.snapshot(config, name)
+            except OSError as exc:  # e.g. a file where the skill's directory should be
+                reason = f"its skill directory cannot be read: {exc.strerror}: {exc.filename}"
+                skipped.append({"skill": name, "reason": reason, "error": True})
+                continue
             if text is None and not managed:
                 skipped.append({"skill": name, "reason": "its SKILL.md is in no skill target"})
                 continue
@@ -51,11 +55,14 @@ def plan_night(db: sqlite_utils.Database, config: Mapping[str, Any]) -> dict[str
                 "managed": managed,
                 "clusters": [],
                 "start_text": text or seed_skill(name, cluster["description"]),
-                "base_hash": promote.snapshot(config, name),
+                "base_hash": base_hash,
                 "tasks": [],
             }
         job["clusters"].append(cluster["id"])
         job["tasks"] += [t.to_dict() for t in load_tasks(db, cluster_id=cluster["id"])]
+    # Only skills the gate can judge take one of the night's max_skills places: a small
+    # cluster ranked first must not crowd out a well-evidenced one behind it.
+    need_val = min_val_tasks(config)
     ready = []
     for job in jobs.values():
         counts = {
@@ -65,6 +72,24 @@ def plan_night(db: sqlite_utils.Database, config: Mapping[str, Any]) -> dict[str
         if min(counts.values()) == 0:
             missing = ", ".join(s for s, n in counts.items() if n == 0)
             skipped.append({"skill": job["skill"], "reason": f"too few tasks: no {missing} split"})
+        elif counts["val"] < need_val:
+            reason = f"too few tasks: {counts['val']} val tasks, the gate needs >= {need_val}"
+            skipped.append({"skill": job["skill"], "reason": reason})
+        elif len(ready) >= max_skills:
+            skipped.append(
+                {"skill": job["skill"], "reason": f"night.max_skills={max_skills} reached"}
+            )
         else:
             ready.append(job)
     return {"jobs": ready, "skipped": skipped}
+
+
+def min_val_tasks(config: Mapping[str, Any]) -> int:
+    """Val tasks the gate needs to ever accept at the night's per-comparison alpha (the
+    trainer's exact sign-flip test cannot go below 2**-n)."""
+    settings = TrainSettings.from_config(dict(config))
+    alpha = settings.alpha_per_comparison
+    n = 1
+    while 2.0**-n > alpha:
+        n += 1
+    return n

@@ -4,7 +4,10 @@ a killed night resumes without paying for any call twice and never retries a fai
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sqlite3
+import threading
 from datetime import UTC, datetime
 from typing import Any
 
@@ -43,21 +46,47 @@ MIGRATIONS = [_v1]
 
 
 class SqliteCache:
-    """The trainer's Cache on SQLite: a value is durable once ``put`` returns."""
+    """The trainer's Cache on SQLite: a value is durable once ``put`` returns.
+
+    The trainer calls ``get``/``put`` from its worker threads when a backend allows more
+    than one call in flight, and a sqlite3 connection may only be used by the thread that
+    made it; so the cache has its own connection to the same file, shared under a lock.
+    """
 
     def __init__(self, db: sqlite_utils.Database) -> None:
         self.db = db
+        self._lock = threading.Lock()
+        path = next((r[2] for r in db.execute("PRAGMA database_list") if r[1] == "main"), "")
+        self._conn = sqlite3.connect(path, timeout=30, check_same_thread=False) if path else None
+        if self._conn is not None:
+            self._conn.execute("PRAGMA busy_timeout = 30000")
+
+    def _execute(self, sql: str, params: list[Any], write: bool = False) -> Any:
+        if self._conn is None:  # an in-memory store: single-threaded use only
+            with self.db.conn if write else contextlib.nullcontext():
+                return self.db.execute(sql, params).fetchone()
+        with self._lock:
+            if not write:
+                return self._conn.execute(sql, params).fetchone()
+            with self._conn:
+                return self._conn.execute(sql, params).fetchone()
 
     def get(self, key: str) -> dict[str, Any] | None:
-        row = self.db.execute("SELECT value FROM rollouts WHERE key = ?", [key]).fetchone()
+        row = self._execute("SELECT value FROM rollouts WHERE key = ?", [key])
         return json.loads(row[0]) if row else None
 
     def put(self, key: str, value: dict[str, Any]) -> None:
-        with self.db.conn:
-            self.db.execute(
-                "INSERT OR REPLACE INTO rollouts (key, value, created_at) VALUES (?, ?, ?)",
-                [key, json.dumps(value), now_iso()],
-            )
+        self._execute(
+            "INSERT OR REPLACE INTO rollouts (key, value, created_at) VALUES (?, ?, ?)",
+            [key, json.dumps(value), now_iso()],
+            write=True,
+        )
+
+    def close(self) -> None:
+        if self._conn is not None:
+            with self._lock:
+                self._conn.close()
+                self._conn = None
 
 
 class SqliteLedger:

@@ -27,20 +27,22 @@ def usage_total(results: Iterable[Mapping[str, Any]]) -> dict[str, float]:
     return total
 
 
+def infra_errors(result: Mapping[str, Any]) -> int:
+    """Calls that failed after retries: the trainer counts them in its usage."""
+    usage, counters = result.get("usage", {}), result.get("counters", {})
+    return int(usage.get("infra_errors") or counters.get("infra_errors") or 0)
+
+
 def _num(x: Any) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
 
 
 def _outcome(result: Mapping[str, Any]) -> tuple[str, str]:
     """What tonight means for this skill, and why, in words an operator can act on."""
-    counters = result.get("counters", {})
     usage = result.get("usage", {})
-    if (
-        counters.get("infra_errors")
-        and not usage.get("live_calls")
-        and not usage.get("cached_calls")
-    ):
-        return "error", f"the model endpoint failed every call ({counters['infra_errors']} errors)"
+    infra = infra_errors(result)
+    if infra and not usage.get("live_calls") and not usage.get("cached_calls"):
+        return "error", f"the model endpoint failed every call ({infra} errors)"
     stop = result["stop_reason"]
     if result["accepted"] == 0:
         if stop.startswith("underpowered"):
@@ -149,11 +151,13 @@ def build_summary(
             problems.append(
                 f"{s['name']}: {c['unparseable_proposals']} unparseable optimizer answer(s)"
             )
-        if c.get("infra_errors"):
-            problems.append(f"{s['name']}: {c['infra_errors']} model call(s) failed after retries")
+        if infra := infra_errors(s):
+            problems.append(f"{s['name']}: {infra} model call(s) failed after retries")
         if s["outcome"] == "error":
             problems.append(f"{s['name']}: {s['reason']}")
         problems += [f"{s['name']}: {e}" for e in s["promotion"].get("errors", [])]
+    unreadable = [s for s in plan.get("skipped", []) if s.get("error")]
+    problems += [f"{s['skill']}: {s['reason']}" for s in unreadable]
     return {
         "night": night_id,
         "status": "done",
@@ -171,7 +175,6 @@ def build_summary(
         },
         "history": _history(db, night_id, skills),
         "problems": problems,
-        "problems_need_action": any(
-            s["outcome"] in ACTION_OUTCOMES or s["promotion"].get("errors") for s in skills
-        ),
+        "problems_need_action": bool(unreadable)
+        or any(s["outcome"] in ACTION_OUTCOMES or s["promotion"].get("errors") for s in skills),
     }

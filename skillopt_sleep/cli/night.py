@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
 
 import click
 
@@ -22,6 +26,29 @@ def _progress(quiet: bool):  # noqa: ANN202
             click.echo(f"[{time.monotonic() - start:6.1f}s] {msg}", err=True)
 
     return say
+
+
+@contextlib.contextmanager
+def _stop_on_signals() -> Iterator[threading.Event]:
+    """SIGTERM/SIGINT ask the night to stop at its next checkpoint (then exit 0), as the
+    daemon does; a second signal is not caught again, so it ends the process at once."""
+    stop = threading.Event()
+
+    def handler(signum: int, _frame: object) -> None:
+        stop.set()
+        signal.signal(signum, previous[signum])
+
+    previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+    for signum in previous:
+        signal.signal(signum, handler)
+    try:
+        yield stop
+    finally:
+        for signum, old in previous.items():
+            signal.signal(signum, old)
 
 
 def _local_model_error(exc: Exception) -> UserError | None:
@@ -43,6 +70,8 @@ def _finish(outcome: NightOutcome, as_json: bool) -> None:
         for skill in outcome.summary.get("skills", []):
             click.echo(f"  {skill_sentence(skill)}")
         click.echo(f"report: {outcome.reports['html']}")
+        for problem in outcome.summary.get("problems", []) if outcome.exit_code else []:
+            click.echo(f"problem: {problem}", err=True)
     if outcome.exit_code:
         sys.exit(outcome.exit_code)
 
@@ -69,7 +98,8 @@ def run(app: App, once: bool, dry_run: bool, as_json: bool, quiet: bool) -> None
     if not once and not dry_run:
         raise UserError("say --once to run a night now (or run `skillopt-sleep daemon`)")
     try:
-        outcome = run_night(app.config, dry_run=dry_run, progress=_progress(quiet))
+        with _stop_on_signals() as stop:
+            outcome = run_night(app.config, stop=stop, dry_run=dry_run, progress=_progress(quiet))
     except LockedError as exc:
         click.echo(f"skillopt-sleep: {exc}", err=True)
         sys.exit(EXIT_LOCKED)

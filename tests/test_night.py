@@ -1,0 +1,454 @@
+"""End-to-end nights: the simulated world as the model, a generated corpus in the real Claude
+Code / Codex formats, and the real fixtures. Covers the report, promotion policy, kill -9
+and resume, SIGTERM, the lock, --dry-run, and `report` / `status` through the CLI.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from benchmarks.corpus import write_corpus
+from skillopt_sleep import config as config_mod
+from skillopt_sleep import lock
+from skillopt_sleep.cli import main
+from skillopt_sleep.night import default_roles, run_night
+from skillopt_sleep.store import db_path
+from tests.ingest_helpers import lay_out
+from trainer.backends.base import Roles
+
+PROJECT = Path(__file__).resolve().parents[1]
+CHILD = PROJECT / "tests" / "night_child.py"
+CLI = [str(Path(sys.executable).parent / "skillopt-sleep")]
+USER_SKILL = PROJECT / "skillopt_sleep" / "data" / "samples" / "skills" / "commit-message"
+
+# Small and fast, yet powered: val >= 8 tasks for the top skills of the 30-session corpus.
+OVERRIDES: dict[str, Any] = {
+    "models.backend": "sim",
+    "mining.max_tasks_per_cluster": 40,
+    "mining.split_fractions": {"train": 0.4, "val": 0.4, "test": 0.2},
+    "trainer.epochs": 1,
+    "trainer.steps_per_epoch": 3,
+    "trainer.samples": 2,
+    "trainer.minibatch": 4,
+    "trainer.seed": 2,  # seeds 0, 2, 3 accept edits for both top skills (checked 2026-11-29)
+    "night.max_skills": 2,
+    "daemon.deadline": "23:59",
+}
+
+
+def make_root(
+    root: Path, *, sessions: int = 30, seed: int = 0, user_skill: bool = True, **extra: Any
+) -> dict[str, Any]:
+    """Corpus under root/logs, the user's own commit-message skill in root/skills."""
+    if not (root / "logs").exists():
+        write_corpus(root / "logs", sessions, seed=seed)
+    (root / "skills").mkdir(exist_ok=True)
+    if user_skill and not (root / "skills" / "commit-message").exists():
+        shutil.copytree(USER_SKILL, root / "skills" / "commit-message")
+    return load_config(root, **extra)
+
+
+def load_config(root: Path, **extra: Any) -> dict[str, Any]:
+    overrides = {
+        "state_dir": str(root / "state"),
+        "sources.claude.roots": [str(root / "logs" / ".claude")],
+        "sources.codex.roots": [str(root / "logs" / ".codex")],
+        "promotion.targets": [str(root / "skills")],
+        **OVERRIDES,
+        **extra,
+    }
+    return config_mod.load(overrides=overrides, environ={})
+
+
+def write_yaml(root: Path, config: dict[str, Any]) -> Path:
+    path = root / "config.yaml"
+    path.write_text(yaml.safe_dump(config))
+    return path
+
+
+def env() -> dict[str, str]:
+    e = {k: v for k, v in os.environ.items() if not k.startswith("SKILLOPT_SLEEP_")}
+    e["PYTHONPATH"] = str(PROJECT)
+    return e
+
+
+def tree_digest(path: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(path)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(path.rglob("*"))
+        if p.is_file()
+    }
+
+
+# -- the child night (tests/night_child.py) -------------------------------------------------
+class Child:
+    def __init__(self, root: Path, config: dict[str, Any], run: int, **opts: Any) -> None:
+        (root / "runs").mkdir(exist_ok=True)
+        cfg = root / "runs" / "config.json"
+        cfg.write_text(json.dumps(config))
+        self.out = root / "runs" / f"out{run}.json"
+        self.calls = root / "runs" / f"calls{run}.log"
+        self.state = Path(config["state_dir"])
+        args = [sys.executable, str(CHILD), str(cfg), str(self.out), str(self.calls)]
+        args += ["--sleep", str(opts.get("sleep", 0.0))]
+        if opts.get("pause_at"):
+            args += ["--pause-at", opts["pause_at"]]
+        self.proc = subprocess.Popen(args, cwd=PROJECT, env=env(), stderr=subprocess.PIPE)
+
+    def wait(self, timeout: float = 60) -> dict[str, Any]:
+        _, err = self.proc.communicate(timeout=timeout)
+        assert self.proc.returncode == 0, err.decode()[-2000:]
+        return json.loads(self.out.read_text())
+
+    def live_calls(self) -> list[str]:
+        return self.calls.read_text().split() if self.calls.exists() else []
+
+    def kill_when(self, ready: Any, timeout: float = 60) -> None:
+        end = time.monotonic() + timeout
+        while not ready():
+            assert self.proc.poll() is None, "the night ended before the kill point"
+            assert time.monotonic() < end, "kill point not reached"
+            time.sleep(0.01)
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        assert self.proc.returncode == -signal.SIGKILL
+
+    def paused(self) -> bool:
+        return Path(f"{self.out}.paused").exists()
+
+
+def query(state: Path, sql: str) -> list[tuple]:
+    if not db_path(state).exists():
+        return []
+    conn = sqlite3.connect(f"file:{db_path(state)}?mode=ro", uri=True, timeout=5)
+    try:
+        return conn.execute(sql).fetchall()
+    except sqlite3.OperationalError:  # tables not created yet
+        return []
+    finally:
+        conn.close()
+
+
+def rollout_keys(state: Path) -> set[str]:
+    return {r[0] for r in query(state, "SELECT key FROM rollouts")}
+
+
+def comparable(out: dict[str, Any], root: Path) -> dict[str, Any]:
+    """The outcome modulo night id, paths, timings and how many calls were live."""
+    text = json.dumps(out["summary"]).replace(out["night"], "<NIGHT>").replace(str(root), "<R>")
+    summary = json.loads(text)
+    summary["ingest"].pop("seconds", None)
+    summary["usage"].pop("live_calls", None)
+    for s in summary["skills"]:
+        for key in ("live_calls", "cached_calls", "seconds"):
+            s["usage"].pop(key, None)
+    md = Path(out["reports"]["md"]).read_text().replace(out["night"], "<NIGHT>")
+    return {"summary": summary, "md": md}
+
+
+def best_texts(root: Path, night: str) -> dict[str, str]:
+    rows = query(root / "state", f"SELECT step, result FROM night_steps WHERE night_id = '{night}'")
+    return {s: json.loads(r)["best_text"] for s, r in rows if s.startswith("train:")}
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """One uninterrupted night on the 30-session corpus, in a child process."""
+    root = tmp_path_factory.mktemp("baseline")
+    config = make_root(root)
+    child = Child(root, config, 0)
+    out = child.wait()
+    return {"root": root, "config": config, "out": out, "calls": child.live_calls()}
+
+
+# -- a night completes -----------------------------------------------------------------------
+def test_night_on_generated_corpus_promotes_managed_and_stages_user_skill(baseline) -> None:
+    out, root = baseline["out"], baseline["root"]
+    assert out["status"] == "done"
+    for fmt in ("md", "json", "html"):
+        assert Path(out["reports"][fmt]).stat().st_size > 500
+    skills = {s["name"]: s for s in out["summary"]["skills"]}
+    assert max(s["n_tasks"]["val"] for s in skills.values()) >= 8  # the gate is powered
+    managed = [s for s in skills.values() if s["managed"]]
+    promoted = [s for s in managed if s["promotion"]["status"] == "promoted"]
+    assert promoted, skills
+    best = best_texts(root, out["night"])
+    for s in promoted:
+        assert s["edits"] and any(e["status"] == "accepted" for e in s["edits"])
+        assert s["test"]["lift"] >= 0
+        written = root / "skills" / s["name"] / "SKILL.md"
+        assert written.read_text() == best[f"train:{s['name']}"]
+    user = skills["commit-message"]
+    assert not user["managed"]
+    assert user["promotion"]["status"] == "staged"
+    assert (root / "skills" / "commit-message" / "SKILL.md").read_bytes() == (
+        USER_SKILL / "SKILL.md"
+    ).read_bytes()
+    assert baseline["calls"] and len(set(baseline["calls"])) == len(baseline["calls"])
+    assert rollout_keys(root / "state") == set(baseline["calls"])
+
+
+def test_night_on_real_fixtures(tmp_path: Path) -> None:
+    lay_out(tmp_path / "logs")
+    config = load_config(tmp_path)
+    outcome = run_night(config, progress=lambda m: None)
+    assert outcome.status == "done"
+    assert outcome.summary["ingest"]["sessions"] > 0
+    for path in outcome.reports.values():
+        assert path.exists()
+    assert outcome.exit_code == 0
+
+
+class _Concurrent:
+    """A simulated backend that lets the trainer keep 4 calls in flight (worker threads)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.identity, self.concurrency, self.simulation = (
+            inner,
+            inner.identity,
+            4,
+            True,
+        )
+
+    def complete(self, messages: Any, **kwargs: Any) -> Any:
+        return self.inner.complete(messages, **kwargs)
+
+
+def test_concurrent_calls_give_the_same_night(baseline, tmp_path: Path) -> None:
+    """Calls answered on worker threads go through the SQLite cache safely, and the night
+    ends as the sequential one did (answers are seeded by cache key, not call order)."""
+
+    @contextlib.contextmanager
+    def concurrent(cfg: Any, tasks: Any) -> Iterator[Roles]:
+        with default_roles(cfg, tasks) as r:
+            yield Roles(*(_Concurrent(b) for b in (r.optimizer, r.target, r.judge)))
+
+    outcome = run_night(make_root(tmp_path), progress=lambda m: None, roles_factory=concurrent)
+    assert outcome.status == "done"
+    assert best_texts(tmp_path, outcome.night_id) == best_texts(
+        baseline["root"], baseline["out"]["night"]
+    )
+    assert rollout_keys(tmp_path / "state") == set(baseline["calls"])
+
+
+# -- kill -9 and resume --------------------------------------------------------------------
+def test_kill9_at_several_points_then_resume_matches_uninterrupted(
+    baseline, tmp_path: Path
+) -> None:
+    config = make_root(tmp_path)
+    state = tmp_path / "state"
+    total = len(baseline["calls"])
+    kills: list[tuple[str, set[str]]] = []
+
+    # 1. right after ingest is checkpointed
+    child = Child(tmp_path, config, 1, pause_at="ingest")
+    child.kill_when(child.paused)
+    kills.append(("after ingest", rollout_keys(state)))
+    assert query(state, "SELECT step FROM night_steps") == [("ingest",)]
+    # 2. mid-training of the first skill, 3. mid-training of the second
+    for run, share in ((2, 0.25), (3, 0.7)):
+        child = Child(tmp_path, config, run, sleep=0.002)
+        child.kill_when(lambda share=share: len(rollout_keys(state)) >= share * total)
+        rows = rollout_keys(state)
+        assert kills[-1][1] <= rows  # nothing cached was lost
+        assert not set(child.live_calls()) & kills[-1][1], "a cached call was paid again"
+        kills.append((f"mid-training ({share:.0%})", rows))
+    steps = {s for (s,) in query(state, "SELECT step FROM night_steps")}
+    assert {"ingest", "mine", "plan"} <= steps and any(s.startswith("train:") for s in steps)
+    # 4. after training, before promotion
+    child = Child(tmp_path, config, 4, sleep=0.001, pause_at="promote")
+    child.kill_when(child.paused)
+    assert not set(child.live_calls()) & kills[-1][1], "a cached call was paid again"
+    kills.append(("before promotion", rollout_keys(state)))
+    steps = {s for (s,) in query(state, "SELECT step FROM night_steps")}
+    assert not any(s.startswith("promote:") for s in steps)
+    assert len(query(state, "SELECT id FROM nights")) == 1
+    # the resumed night finishes
+    child = Child(tmp_path, config, 5)
+    out = child.wait()
+    resumed_calls = child.live_calls()
+    assert out["night"] == query(state, "SELECT id FROM nights")[0][0]
+    assert not set(resumed_calls) & kills[-1][1]
+    assert len(kills[-1][1]) + len(resumed_calls) == total  # no call repeated, none missing
+    assert rollout_keys(state) == set(baseline["calls"])
+    # the same result as the uninterrupted night
+    assert best_texts(tmp_path, out["night"]) == best_texts(
+        baseline["root"], baseline["out"]["night"]
+    )
+    assert comparable(out, tmp_path) == comparable(baseline["out"], baseline["root"])
+    assert tree_digest(tmp_path / "skills") == tree_digest(baseline["root"] / "skills")
+
+
+# -- SIGTERM, lock, dry run --------------------------------------------------------------------
+def test_sigterm_stops_run_once_cleanly_and_next_run_resumes(tmp_path: Path) -> None:
+    # a longer night, so that SIGTERM lands during training
+    config = make_root(tmp_path, **{"trainer.steps_per_epoch": 3})
+    cfg = write_yaml(tmp_path, config)
+    state = tmp_path / "state"
+    proc = subprocess.Popen(
+        [*CLI, "--config", str(cfg), "run", "--once"],
+        cwd=PROJECT,
+        env=env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    end = time.monotonic() + 60
+    while len(rollout_keys(state)) < 50:
+        assert proc.poll() is None and time.monotonic() < end
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err.decode()[-2000:]
+    assert b"stopped" in err
+    (night_id, status), *_ = query(state, "SELECT id, status FROM nights")
+    assert status == "stopped"
+    result = CliRunner().invoke(main, ["--config", str(cfg), "run", "--once", "--json", "-q"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["night"] == night_id and summary["status"] == "done"
+    assert query(state, "SELECT status FROM nights") == [("done",)]
+
+
+def test_second_run_while_locked_exits_3_and_names_holder(tmp_path: Path) -> None:
+    config = make_root(tmp_path)
+    cfg = write_yaml(tmp_path, config)
+    with lock.hold(tmp_path / "state", "night"):
+        proc = subprocess.run(
+            [*CLI, "--config", str(cfg), "run", "--once"],
+            cwd=PROJECT,
+            env=env(),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert proc.returncode == 3
+    assert f"night pid {os.getpid()}" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not query(tmp_path / "state", "SELECT id FROM nights")
+
+
+def _no_model(*args: Any, **kwargs: Any) -> Any:
+    raise AssertionError("a dry run must not build or call a model")
+
+
+def test_dry_run_changes_nothing(baseline, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr("trainer.backends.factory.build_roles", _no_model)
+    monkeypatch.setattr("skillopt_sleep.night.optimize", _no_model)
+    # a fresh state: no store is created
+    fresh = tmp_path / "fresh"
+    cfg = write_yaml(tmp_path, make_root(fresh))
+    result = CliRunner().invoke(main, ["--config", str(cfg), "run", "--once", "--dry-run"])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"would train \S+ \(managed\) on", result.output)
+    assert not db_path(fresh / "state").exists()
+    # after a night, with new sessions to ingest: store bytes, mtime and skill dirs unchanged
+    root = tmp_path / "after"
+    shutil.copytree(baseline["root"], root, ignore=shutil.ignore_patterns("runs"))
+    write_corpus(tmp_path / "more", 5, seed=7)  # new sessions for the dry run to ingest
+    shutil.copytree(tmp_path / "more" / ".claude", root / "logs" / ".claude", dirs_exist_ok=True)
+    cfg = write_yaml(root, load_config(root))
+    state = root / "state"
+    # the -shm file is SQLite's shared-memory index, touched by any reader: not compared
+    files = [p for p in state.glob("*.db*") if not p.name.endswith("-shm")]
+    before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in files}
+    skills = tree_digest(root / "skills")
+    nights = query(state, "SELECT id, status FROM nights")
+    result = CliRunner().invoke(
+        main, ["--config", str(cfg), "run", "--once", "--dry-run", "--json", "-q"]
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output[result.output.index("{") :])
+    assert summary["status"] == "dry_run" and summary["ingest"]["new_sessions"] > 0
+    assert summary["would_train"] and all(j["estimated_calls"] > 0 for j in summary["would_train"])
+    after = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in files}
+    assert after == before
+    assert tree_digest(root / "skills") == skills
+    assert query(state, "SELECT id, status FROM nights") == nights
+
+
+# -- report and status through the CLI -------------------------------------------------------
+class _Html(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.refs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        self.refs += [v or "" for k, v in attrs if k in ("src", "href", "xlink:href", "action")]
+
+
+def test_report_and_status_cli_after_a_night(baseline) -> None:
+    root, night = baseline["root"], baseline["out"]["night"]
+    cfg = write_yaml(root, baseline["config"])
+    run = CliRunner().invoke
+    md = run(main, ["--config", str(cfg), "report"])
+    assert md.exit_code == 0, md.output
+    assert md.output.startswith(f"# skillopt-sleep night {night}")
+    assert "Did my skills get better?" in md.output
+    js = run(main, ["--config", str(cfg), "report", night, "--format", "json"])
+    assert js.exit_code == 0 and json.loads(js.output)["night"] == night
+    html = run(main, ["--config", str(cfg), "report", "--format", "html"])
+    assert html.exit_code == 0
+    page = _Html()
+    page.feed(html.output)
+    assert page.tags.count("svg") >= 2  # charts: scores over nights, edits, cost
+    assert {"rect", "title"} & set(page.tags)
+    assert not [r for r in page.refs if re.match(r"(?i)(https?:)?//", r)]
+    assert not re.search(r"(?i)@import|url\(\s*['\"]?(https?:)?//|<script[^>]+src=", html.output)
+    assert not [t for t in page.tags if t in ("link", "img", "iframe")]
+    assert Path(baseline["out"]["reports"]["html"]).read_text() == html.output.rstrip("\n")
+    missing = run(main, ["--config", str(cfg), "report", "no-such-night"])
+    assert missing.exit_code == 2 and "no report for night" in missing.output
+    status = run(main, ["--config", str(cfg), "status"])
+    assert status.exit_code == 0
+    assert f"last night: {night} (done)" in status.output
+    assert "pending reviews: 1 (commit-message)" in status.output
+    assert "daemon: not running" in status.output
+    info = json.loads(run(main, ["--config", str(cfg), "status", "--json"]).output)
+    assert info["last_night"]["id"] == night and info["last_night"]["status"] == "done"
+    assert [r["name"] for r in info["pending_reviews"]] == ["commit-message"]
+    assert info["budget_used"]["calls"] == baseline["out"]["summary"]["usage"]["calls"]
+    assert info["daemon"]["alive"] is False
+
+
+# -- the real embedded model ---------------------------------------------------------------
+@pytest.mark.local_model
+def test_demo_with_the_real_local_model(tmp_path: Path) -> None:
+    """`skillopt-sleep demo` end to end on the embedded local model, as a real subprocess."""
+    pytest.importorskip("xllamacpp")
+    start = time.monotonic()
+    proc = subprocess.run(
+        [*CLI, "demo", "--dir", str(tmp_path / "demo")],
+        cwd=PROJECT,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=420,
+    )
+    took = time.monotonic() - start
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "demo directory:" in proc.stdout
+    report = re.search(r"^report: (\S+)$", proc.stdout, re.M)
+    assert report and Path(report.group(1)).is_file()
+    assert Path(report.group(1)).is_relative_to(tmp_path / "demo")
+    assert "ingesting session logs" in proc.stderr  # progress is shown
+    assert took < 300, f"the demo took {took:.0f} s (the issue allows 5 minutes on 2 cores)"
