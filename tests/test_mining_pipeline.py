@@ -43,6 +43,32 @@ def test_invoked_skill_owns_the_cluster(tmp_path: Path) -> None:
     assert reg["managed_skill"] is False and reg["recurring"]
 
 
+def test_one_stray_invocation_does_not_claim_a_cluster(tmp_path: Path) -> None:
+    db = store(tmp_path)
+    for i in range(10):
+        skills = ["commit-message"] if i == 0 else []
+        add_turn(db, f"s{i}", 0, f"bump the requests dependency to version 2.{i}", 1 + i,
+                 skills=skills)  # fmt: skip
+    mine(db, CONFIG)
+    (cluster,) = [c for c in cluster_dicts(db) if c["recurring"]]
+    assert cluster["skill"] != "commit-message" and cluster["managed_skill"] is True
+
+
+def test_task_cap_keeps_train_tasks_in_a_big_cluster(tmp_path: Path) -> None:
+    db = store(tmp_path)
+    areas = ["parser", "scheduler", "billing", "exporter", "auth", "cache", "upload", "search"]
+    kinds = ["timeout", "unicode", "rounding", "permission", "pagination", "retry", "locale"]
+    for i in range(56):
+        text = f"fix the failing {kinds[i % 7]} test in the {areas[i % 8]} code"
+        add_turn(db, f"s{i}", 0, text, 1 + i % 20, minute=i)
+    config = {"mining": {**CONFIG["mining"], "max_tasks_per_cluster": 10}}
+    mine(db, config)
+    (cluster,) = [c for c in cluster_dicts(db) if c["recurring"]]
+    splits = [t["split"] for t in cluster["tasks"]]
+    assert len(splits) == 10
+    assert splits.count("train") >= 5 and splits.count("val") >= 1 and splits.count("test") >= 1
+
+
 def test_judges_from_corrections_with_provenance(tmp_path: Path) -> None:
     db = store(tmp_path)
     seed(db)

@@ -36,6 +36,11 @@ class MiningResult:
     report: dict[str, Any] = field(default_factory=dict)
 
 
+# A cluster belongs to a user's skill when at least this share of its requests invoked it;
+# one stray invocation must not hand a whole task kind to an unrelated skill.
+SKILL_SHARE = 0.3
+
+
 def params_from(config: Mapping[str, Any]) -> dict[str, Any]:
     """The ``mining`` section with defaults for keys an older config may lack."""
     m = dict(config.get("mining") or {})
@@ -169,8 +174,9 @@ def mine(db: sqlite_utils.Database, config: Mapping[str, Any]) -> MiningResult:
         failure = sum(r.failed for r in rs) / len(rs)
         invoked = Counter(s for r in rs for s in dict.fromkeys(r.skills))
         old = stored.get(cid)
-        if invoked:
-            skill, managed = invoked.most_common(1)[0][0], 0
+        top = invoked.most_common(1)
+        if top and top[0][1] >= SKILL_SHARE * len(rs):
+            skill, managed = top[0][0], 0
         elif old and old["managed"] and old["skill"] not in taken_slugs:
             skill, managed = old["skill"], 1
         else:
@@ -248,19 +254,25 @@ def _tasks_for(
     rules: list[Judge],
     p: dict[str, Any],
 ) -> list[dict]:
-    """Up to ``max_tasks`` tasks, one per near-duplicate group, newest groups first, with
-    val and test groups taken before train so the small gate sets are never starved."""
+    """Up to ``max_tasks`` tasks, one per near-duplicate group, newest groups first. The cap
+    is shared by the split fractions (at least one task per split that has groups), so a big
+    cluster keeps train tasks to learn from; unused slots go to val, then test, then train."""
     newest_per_group: dict[str, Request] = {}
     for r in reversed(rs):
         if split_of.get(r.norm) in ("train", "val", "test"):
             newest_per_group.setdefault(group_of[r.norm], r)
-    ordered = sorted(newest_per_group.items(),
-                     key=lambda kv: (split_of[kv[1].norm] == "train", kv[1].started_at == "",
-                                     [-ord(c) for c in kv[1].started_at]))  # fmt: skip
+    by_split: dict[str, list[tuple[str, Request]]] = {"val": [], "test": [], "train": []}
+    for gid, r in sorted(newest_per_group.items(), key=lambda kv: kv[1].started_at, reverse=True):
+        by_split[split_of[r.norm]].append((gid, r))
+    fractions = p["split"].fractions
+    quota = {sp: max(1, int(p["max_tasks"] * fractions.get(sp, 0.0))) for sp in by_split}
+    ordered = [kv for sp, items in by_split.items() for kv in items[: quota[sp]]]
+    spare = [kv for sp, items in by_split.items() for kv in items[quota[sp] :]]
+    ordered += spare[: max(0, p["max_tasks"] - len(ordered))]
     corrections = [c for r in rs for c in r.corrections]
     accepted = next((r.accepted for r in reversed(rs) if r.accepted), None)
     out = []
-    for gid, r in ordered[: p["max_tasks"]]:
+    for gid, r in ordered:
         t = _task(r, cid, split_of[r.norm], gid, rules, p["context_chars"], corrections, accepted)
         out.append(
             {
