@@ -126,3 +126,15 @@ def test_trainer_does_not_import_the_daemon_ingest_or_sqlite() -> None:
         "assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_overreach_teaches_its_rule_hurts_the_rest_and_neutral_lines_cost_attention() -> None:
+    world = SimWorld.generate(1)
+    over = next(h for h in world.harmful if h.conflicts_with == f"~{world.rules[3].id}")
+    line = f"- {over.paraphrases[0]}"
+    assert world.taught(line) == {over.id, world.rules[3].id}  # only its own shell counts
+    start = world.expected_score(world.start_skill, "test")
+    hurt = apply_edit(world.start_skill, Edit("add", text=line))
+    assert world.expected_score(hurt, "test") < start  # net harmful on the distribution
+    neutral = apply_edit(world.start_skill, Edit("add", text="- Be clear and precise."))
+    assert world.expected_score(neutral, "test") < start  # no free length

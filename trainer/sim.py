@@ -10,6 +10,25 @@ harmful: teaching one lowers compliance with the rule it conflicts with. Long sk
 compliance. The simulated optimizer (trainer.sim_optimizer) reads failure feedback in
 words and proposes helpful, neutral and harmful edits at set rates.
 
+Realism changes (each applies to every arm a benchmark compares; none special-cases one):
+  * Dilution starts at the first token (`dilution_start` 120 -> 0). Before, the whole
+    120-token preamble-plus-skill was free, so a typical night's skill (60-90 tokens) never
+    diluted and an accepted neutral sentence cost exactly nothing. Every accepted sentence
+    costs attention: each token now lowers compliance with the taught rules by
+    1/`dilution_scale` (a 9-token neutral line: -0.6% relative). Instruction-following
+    studies find compliance with each instruction falls as instructions are added; a
+    free zone has no basis.
+  * Over-reaching rules ("Only run the test suite; skip the other checks."), one per good
+    rule: the sentence teaches its rule *and* cuts compliance with every other rule
+    (`overreach_factor`). This is how real reflection goes wrong: an edit that fixes the
+    failures in front of the optimizer by over-generalising. On the minibatch that
+    motivated it (rich in the rule it teaches) it often looks better, so it can pass a
+    train screen; on the whole task distribution it is harmful (-0.04 at the start skill,
+    more as the skill improves). Before, every harmful edit hurt the very tasks that
+    motivated it, so the train screen removed ~90% of them and the "mean went up" rule
+    met a harmful edit at the gate about once in four nights — not the failure mode the
+    gate exists for. `n_overreach` (default: all good rules) sets how many exist.
+
 All three roles are ordinary ChatBackends: the trainer runs the same code on them as on
 real endpoints. Randomness is seeded from the call's cache key, so answers do not depend
 on call order or threads.
@@ -118,6 +137,11 @@ _HARM_TEMPLATES = [
     "To save time, {h} when the change looks small.",
     "For quick fixes it is fine to {h}.",
 ]
+# Over-reaching versions of a good rule: teach it, and crowd out every other rule.
+_OVERREACH_TEMPLATES = [
+    "Only {a}; the other checks can wait.",
+    "Just {a} and skip the remaining steps.",
+]
 _SENT = re.compile(r"[^\n.!?]+")
 
 
@@ -131,7 +155,8 @@ class Rule:
     topic: str
     marker: str  # what a following answer contains; the judge's literal
     paraphrases: tuple[str, ...]
-    conflicts_with: str = ""  # harmful rules: the good rule they undermine, "*" for all
+    conflicts_with: str = ""  # harmful rules: the good rule they undermine, "*" for all,
+    # "~<id>" for all but <id> (an over-reaching rule that also teaches <id>)
 
 
 @dataclass(frozen=True)
@@ -141,8 +166,9 @@ class SimParams:
     harm_factor: float = 0.35  # multiplies compliance with the rule a harmful rule undermines
     broad_harm_factor: float = 0.85  # each broad harmful rule taught multiplies every rule
     teach_threshold: float = 0.6  # share of a paraphrase's content words a sentence must have
-    dilution_start: int = 120  # tokens the target sees before compliance starts to drop
+    dilution_start: int = 0  # tokens the target sees before compliance starts to drop
     dilution_scale: int = 1500  # compliance falls linearly by 1 per this many more (floor 0.3)
+    overreach_factor: float = 0.6  # an over-reaching rule multiplies every *other* rule
 
 
 @dataclass
@@ -173,6 +199,7 @@ class SimWorld:
         n_rules: int = 8,
         n_harmful: int = 4,
         n_broad: int = 3,
+        n_overreach: int | None = None,
         n_train: int = 30,
         n_val: int = 50,
         n_test: int = 50,
@@ -190,6 +217,10 @@ class SimWorld:
                 harmful.append(Rule(f"h{i}", topic, "", hp, conflicts_with=f"r{i}"))
         for i, paras in enumerate(_BROAD[:n_broad]):
             harmful.append(Rule(f"b{i}", "", "", paras, conflicts_with="*"))
+        for i, (topic, actions, _harm) in enumerate(topics[: len(topics) if n_overreach is None
+                                                          else n_overreach]):  # fmt: skip
+            paras = tuple(t.format(a=a) for a in actions for t in _OVERREACH_TEMPLATES)
+            harmful.append(Rule(f"o{i}", topic, "", paras, conflicts_with=f"~r{i}"))
         tasks, needs = [], {}
         verbs = ["Fix", "Refactor", "Extend", "Clean up", "Speed up", "Harden"]
         parts = ["parser", "cache", "CLI", "scheduler", "exporter", "auth module", "API"]
@@ -258,14 +289,17 @@ class SimWorld:
             hit = self._taught.get(key)
         if hit is not None:
             return hit
-        sentences = [_content(s) for s in _SENT.findall(skill_text)]
         got = set()
-        for rid, para in self._para:
-            if rid in got or not para:
-                continue
-            need = self.params.teach_threshold * len(para)
-            if any(len(para & s) >= need for s in sentences):
-                got.add(rid)
+        for sentence in _SENT.findall(skill_text):
+            words = _content(sentence)
+            here = {
+                rid
+                for rid, para in self._para
+                if para and len(para & words) >= self.params.teach_threshold * len(para)
+            }
+            # an over-reaching rule counts only in a sentence that teaches the rule it keeps
+            got |= {r for r in here if not self.by_id[r].conflicts_with.startswith("~")}
+            got |= {r for r in here if self.by_id[r].conflicts_with[1:] in here}
         out = frozenset(got)
         with self._lock:
             self._taught[key] = out
@@ -277,12 +311,15 @@ class SimWorld:
         taught = self.taught(skill_text)
         n_tok = count_tokens(skill_text)
         dilution = max(0.3, 1 - max(0, n_tok - p.dilution_start) / p.dilution_scale)
-        harmed = {self.by_id[h].conflicts_with for h in taught if self.by_id[h].conflicts_with}
-        broad = p.broad_harm_factor ** sum(self.by_id[h].conflicts_with == "*" for h in taught)
+        conflicts = [self.by_id[h].conflicts_with for h in taught]
+        harmed = {c for c in conflicts if c and c[0] not in "*~"}
+        broad = p.broad_harm_factor ** sum(c == "*" for c in conflicts)
+        overreach = [c[1:] for c in conflicts if c.startswith("~")]
         out = {}
         for rid in self.needs.get(task_id, ()):
             q = p.p_taught * dilution if rid in taught else p.p_untaught
-            out[rid] = q * (p.harm_factor if rid in harmed else 1.0) * broad
+            crowded = p.overreach_factor ** sum(keep != rid for keep in overreach)
+            out[rid] = q * (p.harm_factor if rid in harmed else 1.0) * broad * crowded
         return out
 
     def target_text(self, skill: SkillDoc) -> str:

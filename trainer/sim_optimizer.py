@@ -7,6 +7,13 @@ rule the failed tasks need and the skill does not teach), a neutral one (sounds 
 changes nothing) or a harmful one (a plausible shortcut that undermines a needed rule),
 places it after an anchor, at the end of a section or at the end, and sometimes gets the
 anchor wrong or returns broken JSON — so the engine's error paths are exercised too.
+
+Harmful proposals come in three kinds, a third each when the failures point at a rule: a
+shortcut that undermines a needed rule, a broad shortcut that lowers every rule, and an
+over-reaching version of a rule the failures need ("Only run the test suite; the other
+checks can wait.") — the plausible overfit that fixes the shown failures and can pass a
+train screen while hurting the task distribution (see trainer.sim). The total harmful
+rate is unchanged (`OptimizerRates.harmful`).
 """
 
 from __future__ import annotations
@@ -66,7 +73,7 @@ class SimOptimizer:
     ) -> Completion:
         system, user = messages[0]["content"], messages[-1]["content"]
         rng = seeded_rng(self.world.seed, "optimizer", messages)
-        m = re.search(r"at most (\d+) small edits", system)
+        m = re.search(r"(?:at most|\d+ to) (\d+) small edits", system)
         max_edits = int(m.group(1)) if m else 1
         body = user.split("<<<\n", 1)[-1].split("\n>>>", 1)[0]
         tried = set(re.findall(r"^- (?:\w+: )?(.*)$", user.split("ALREADY TRIED", 1)[-1], re.M))
@@ -112,10 +119,17 @@ class SimOptimizer:
             rule = self.world.by_id[rng.choice(top)]
             text = rng.choice(rule.paraphrases)
         elif roll < self.rates.helpful + self.rates.harmful and self.world.harmful:
+            top = {r for r, _ in wanted.most_common(3)}
+            over = [h for h in self.world.harmful if h.conflicts_with[1:] in top]
             targeted = [h for h in self.world.harmful if h.conflicts_with in wanted]
             broad = [h for h in self.world.harmful if h.conflicts_with == "*"]
-            pool = (broad if broad and rng.random() < 0.5 else targeted) or self.world.harmful
-            text = rng.choice(rng.choice(pool).paraphrases)
+            kind_roll = rng.random()
+            if over and kind_roll < 1 / 3:
+                pool = over
+            else:
+                pool = (broad if broad and kind_roll < 2 / 3 else targeted) or broad
+                pool = pool or [h for h in self.world.harmful if h.conflicts_with[:1] != "~"]
+            text = rng.choice(rng.choice(pool or self.world.harmful).paraphrases)
         else:
             text = rng.choice(NEUTRAL)
         if text in tried:
