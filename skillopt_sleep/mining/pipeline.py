@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import sqlite_utils
 
-from skillopt_sleep.config import ConfigError
+from skillopt_sleep.config import ConfigError, defaults
 from skillopt_sleep.mining import identity, judges, splits
 from skillopt_sleep.mining.cluster import ClusterParams, cluster_texts
 from skillopt_sleep.mining.evidence import Evidence, Request, load
@@ -42,28 +42,28 @@ SKILL_SHARE = 0.3
 
 
 def params_from(config: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``mining`` section with defaults for keys an older config may lack."""
-    m = dict(config.get("mining") or {})
-    if m.get("embeddings"):
+    """The ``mining`` section over the packaged defaults (tests may pass a partial one)."""
+    m = {**defaults()["mining"], **(config.get("mining") or {})}
+    if m["embeddings"]:
         raise ConfigError(
             "mining.embeddings is not implemented yet; set it to false (TF-IDF clustering)"
         )
     return {
-        "min_sessions": int(m.get("min_sessions", 3)),
-        "min_days": int(m.get("min_days", 2)),
+        "min_sessions": int(m["min_sessions"]),
+        "min_days": int(m["min_days"]),
         "cluster": ClusterParams(
-            threshold=float(m.get("similarity_threshold", 0.3)),
-            merge_threshold=float(m.get("merge_threshold", 0.15)),
-            attach_threshold=float(m.get("attach_threshold", 0.2)),
-            min_core=int(m.get("min_core", 3)),
+            threshold=float(m["similarity_threshold"]),
+            merge_threshold=float(m["merge_threshold"]),
+            attach_threshold=float(m["attach_threshold"]),
+            min_core=int(m["min_core"]),
         ),
-        "max_tasks": int(m.get("max_tasks_per_cluster", 20)),
+        "max_tasks": int(m["max_tasks_per_cluster"]),
         "split": splits.SplitParams(
-            fractions=dict(m.get("split_fractions") or {"train": 0.6, "val": 0.2, "test": 0.2}),
-            dup_threshold=float(m.get("near_duplicate_threshold", 0.8)),
-            min_groups=int(m.get("min_groups_to_split", 3)),
+            fractions=dict(m["split_fractions"]),
+            dup_threshold=float(m["near_duplicate_threshold"]),
+            min_groups=int(m["min_groups_to_split"]),
         ),
-        "context_chars": int(m.get("max_context_chars", 2000)),
+        "context_chars": int(m["max_context_chars"]),
     }
 
 
