@@ -18,19 +18,24 @@ from typing import Any
 from skillopt_sleep import config as config_mod
 from skillopt_sleep.night import NightOutcome, run_night
 
-# Small enough for the embedded 135M model to finish a night in a few minutes on 2 cores.
+# Small enough for the embedded 135M model to finish a night well within 5 minutes on 2 busy
+# cores (~3.5 s per rollout + rubric judgment there): per skill one step of 4 train rollouts,
+# one reflection, and — when an edit applies — one look of the real gate (alpha unchanged)
+# on the val tasks, plus the test comparison if it is accepted. Short answers (48 tokens)
+# keep rollouts cheap; no screening, so every applicable edit is decided by the gate.
 DEMO_SETTINGS: dict[str, Any] = {
     "trainer.epochs": 1,
-    "trainer.steps_per_epoch": 2,
+    "trainer.steps_per_epoch": 1,
     "trainer.minibatch": 4,
     "trainer.train_samples": 1,
-    "trainer.samples": 2,
-    "trainer.max_samples": 4,
-    "trainer.max_answer_tokens": 160,
+    "trainer.samples": 1,
+    "trainer.max_samples": 1,
+    "trainer.max_answer_tokens": 48,
+    "trainer.screen": False,
     "night.max_skills": 2,
-    # the samples are small: give the gate as many val tasks as they allow
-    "mining.split_fractions": {"train": 0.3, "val": 0.5, "test": 0.2},
-    "budget.max_calls": 600,
+    # the samples are small: give the gate as many val tasks as they allow (>= 5 for alpha)
+    "mining.split_fractions": {"train": 0.35, "val": 0.45, "test": 0.2},
+    "budget.max_calls": 300,
 }
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from trainer.backends.base import InfraError
 from trainer.backends.config import RoleConfig
-from trainer.backends.openai_backend import OpenAIBackend, strict_schema
+from trainer.backends.openai_backend import OpenAIBackend, split_schema, strict_schema
 
 SCHEMA = {
     "type": "object",
@@ -241,6 +241,80 @@ def test_response_format_rejected_falls_back_and_remembers(
     b.complete(USER, json_schema=SCHEMA)  # remembered: straight to the prompt form
     assert len(fake.requests) == 3 and "response_format" not in fake.requests[2]
     assert fake.requests[2]["messages"][0]["role"] == "system"
+
+
+BOUNDED = {
+    "title": "edits",
+    "type": "object",
+    "properties": {
+        "edits": {
+            "type": "array",
+            "maxItems": 2,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "kind": {"type": "string", "enum": ["add", "delete"]},
+                    "text": {"type": "string", "maxLength": 40},
+                    "n": {"type": "integer", "minimum": 0, "maximum": 10},
+                },
+            },
+        }
+    },
+}
+
+
+def test_schema_bounds_and_enums_reach_the_endpoint(provider: tuple[FakeProvider, str]) -> None:
+    """llama.cpp turns them into the grammar that keeps a small model's answer complete."""
+    fake, url = provider
+    fake.script = [Reply(content='{"edits": []}')]
+    backend(url).complete(USER, json_schema=BOUNDED)
+    rf = fake.requests[0]["response_format"]["json_schema"]
+    assert rf["name"] == "edits"
+    edits = rf["schema"]["properties"]["edits"]
+    item = edits["items"]["properties"]
+    assert edits["maxItems"] == 2 and item["text"]["maxLength"] == 40
+    assert item["kind"]["enum"] == ["add", "delete"] and item["n"]["maximum"] == 10
+    assert edits["items"]["required"] == ["kind", "text", "n"]
+
+
+def test_openai_style_wrapper_is_unwrapped(provider: tuple[FakeProvider, str]) -> None:
+    """{"name", "schema"} (OpenAI's own wrapper) must not be sent as the schema itself: it
+    has no type, so it would constrain nothing."""
+    fake, url = provider
+    fake.script = [Reply(content="{}")]
+    wrapped = {"name": "verdict", "schema": SCHEMA}
+    assert split_schema(wrapped) == ("verdict", SCHEMA)
+    assert split_schema({**SCHEMA, "title": "a b"}) == ("a_b", {**SCHEMA, "title": "a b"})
+    backend(url).complete(USER, json_schema=wrapped)
+    rf = fake.requests[0]["response_format"]["json_schema"]
+    assert rf["name"] == "verdict" and rf["schema"]["type"] == "object"
+    assert set(rf["schema"]["properties"]) == {"verdict", "score"}
+
+
+def test_schema_bounds_rejected_retries_lean_then_remembers(
+    provider: tuple[FakeProvider, str],
+) -> None:
+    fake, url = provider
+    calls = {"n": 0}
+    original = fake.next_reply
+
+    def refuse_bounds(body: dict[str, Any], headers: dict[str, str]) -> Reply:
+        calls["n"] += 1
+        if "maxLength" in json.dumps(body.get("response_format", {})):
+            original(body, headers)
+            return Reply(400, error="Invalid schema for response_format 'edits': maxLength")
+        return original(body, headers)
+
+    fake.next_reply = refuse_bounds  # type: ignore[method-assign]
+    fake.script = [Reply(content='{"edits": []}')]
+    b = backend(url)
+    assert b.complete(USER, json_schema=BOUNDED).text == '{"edits": []}'
+    sent = [json.dumps(r.get("response_format")) for r in fake.requests]
+    assert len(sent) == 2 and "maxLength" in sent[0] and "maxLength" not in sent[1]
+    assert '"enum"' in sent[1]  # enums are not bounds: kept
+    assert b.json_mode is True and b.schema_bounds is False
+    b.complete(USER, json_schema=BOUNDED)  # remembered: straight to the lean schema
+    assert len(fake.requests) == 3 and "maxLength" not in json.dumps(fake.requests[2])
 
 
 def test_other_bad_request_is_infra_error(provider: tuple[FakeProvider, str]) -> None:

@@ -16,7 +16,7 @@ from trainer.backends.base import Completion, InfraError, Roles
 from trainer.budget import BudgetLimits
 from trainer.calls import current_call_key
 from trainer.lr import LearningRate
-from trainer.reflect import build_messages, parse_proposals
+from trainer.reflect import build_messages, parse_proposals, proposal_schema, read_proposals
 from trainer.sim import SimWorld
 from trainer.skill import SkillDoc, count_tokens
 from trainer.tasks import Judge, Task
@@ -302,3 +302,30 @@ def test_underpowered_val_set_spends_nothing() -> None:
     roles, shared = wrapped(WORLD)
     r = optimize(WORLD.start_skill, tasks, roles, settings=SETTINGS)
     assert r.stop_reason.startswith("underpowered") and shared["count"] == 0
+
+
+def test_answers_are_counted_parsed_repaired_or_unparseable() -> None:
+    from trainer.scoring import read_verdict
+
+    assert read_verdict('{"grade": 7, "reason": "ok"}') == ((0.7, "ok"), False)
+    assert read_verdict('{"grade": 10, "reason": "fine') == ((1.0, "fine"), True)
+    assert read_verdict('{"score": 0.25, "reason": "x"}') == ((0.25, "x"), False)
+    assert read_verdict("8") == ((0.8, ""), True)  # a bare number, no grammar
+    assert read_verdict("no idea") == (None, False)
+    edits, recovered = read_proposals('{"edits": [{"kind": "add", "text": "- Lint."}]}')
+    assert edits and not recovered
+    edits, recovered = read_proposals('{"edits": [{"kind": "add", "text": "- Lint. 1.1.1')
+    assert edits and edits[0].text.startswith("- Lint.") and recovered  # cut at max_tokens
+    assert read_proposals('{"kind": "add", "text": "x"}')[1] is True  # a bare edit
+    assert read_proposals('{"id": 1, "name": "x"}') == (None, False)
+
+
+def test_proposal_schema_is_bounded_and_anchors_come_from_the_skill() -> None:
+    doc = SkillDoc(name="s", description="d", body="# Top\n\n## Rules\n\n- Be brief.\n- x\n- x\n")
+    schema = proposal_schema(2, 120, doc)
+    edits = schema["properties"]["edits"]
+    item = edits["items"]["properties"]
+    assert edits["maxItems"] == 2 and edits["minItems"] == 1
+    assert item["anchor"]["enum"] == ["", "# Top", "## Rules", "- Be brief."]  # "- x" twice
+    assert item["section"]["enum"] == ["", "Top", "Rules"]
+    assert all("maxLength" in item[k] for k in ("text", "why"))

@@ -34,7 +34,13 @@ from trainer.calls import Caller, Request
 from trainer.edits import Edit, apply_edits, edit_set_hash
 from trainer.gate import Decision, decide, decide_in_looks
 from trainer.lr import StepBudget
-from trainer.reflect import PROPOSAL_SCHEMA, Example, build_messages, parse_proposals
+from trainer.reflect import (
+    Example,
+    build_messages,
+    proposal_max_tokens,
+    proposal_schema,
+    read_proposals,
+)
 from trainer.result import RunResult, TestLift
 from trainer.scoring import Firewall, Rollout, Scored, Scorer
 from trainer.settings import TrainSettings
@@ -231,16 +237,18 @@ class _Run:
             self.incumbent.hash,
             f"reflect:{rnd}",
             0,
-            json_schema=PROPOSAL_SCHEMA,
-            max_tokens=600,
+            json_schema=proposal_schema(lr.max_edits, lr.max_changed_tokens, self.incumbent),
+            max_tokens=proposal_max_tokens(lr.max_edits, lr.max_changed_tokens),
         )
         comp = self.caller.run("optimizer", [req])[0]
         if comp is None:
             return
-        edits = parse_proposals(comp.text)
+        edits, recovered = read_proposals(comp.text)
         if edits is None:
             self.counters["unparseable_proposals"] += 1
+            log.info("%s: unparseable proposal: %.200r", where, comp.text)
             return
+        self.counters["repaired_proposals" if recovered else "parsed_proposals"] += 1
         self.counters["proposed_edits"] += len(edits)
         candidate, applied = self._aggregate(edits, lr, where)
         if not applied:

@@ -9,36 +9,89 @@ what it can and the engine counts what it cannot.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from trainer.edits import EDIT_KINDS, Edit
-from trainer.scoring import parse_json
+from trainer.scoring import read_json
 from trainer.skill import SkillDoc, count_tokens
 
-PROPOSAL_SCHEMA: dict[str, Any] = {
-    "name": "skill_edits",
-    "schema": {
+# Bounds of an answer, in characters. llama.cpp compiles them (and the enums) into the
+# decoding grammar, so even a 135M model's answer is a short, complete object; real
+# endpoints that refuse size bounds get the schema without them (openai_backend).
+ANCHOR_CHARS, SECTION_CHARS, WHY_CHARS = 160, 80, 100
+MAX_ANCHOR_CHOICES = 60  # above this, the anchor is a free (bounded) string
+
+
+def _edit_text_chars(max_edits: int, max_changed_tokens: int) -> int:
+    """Room for one edit's text: its share of the step's token budget at ~4 characters a
+    token (prose; punctuation-heavy text counts more and may still exceed the budget, which
+    the learning rate then drops and counts), within 80..480."""
+    return max(80, min(480, 4 * max_changed_tokens // max(1, max_edits)))
+
+
+def anchor_choices(skill: SkillDoc) -> tuple[list[str], list[str]] | None:
+    """(anchors, sections) an edit may name: the body's lines that occur exactly once, and
+    its headings; None when there are too many to list (then anchors are free strings)."""
+    lines = [ln.strip() for ln in skill.body.splitlines()]
+    anchors = [ln for ln in dict.fromkeys(lines) if ln and skill.body.count(ln) == 1]
+    sections = [m.group(1) for ln in lines if (m := re.match(r"#{1,6}\s+(.+?)\s*#*$", ln))]
+    anchors = [a for a in anchors if len(a) <= ANCHOR_CHARS]
+    if len(anchors) > MAX_ANCHOR_CHOICES:
+        return None
+    return anchors, list(dict.fromkeys(s for s in sections if len(s) <= SECTION_CHARS))
+
+
+def proposal_schema(
+    max_edits: int = 2, max_changed_tokens: int = 120, skill: SkillDoc | None = None
+) -> dict[str, Any]:
+    """The optimizer's answer: 1..max_edits edits, every string bounded. With a skill, the
+    anchor and section are chosen from its own lines and headings (enums), so an edit never
+    fails for an anchor the model misquoted."""
+    anchor: dict[str, Any] = {"type": "string", "maxLength": ANCHOR_CHARS}
+    section: dict[str, Any] = {"type": "string", "maxLength": SECTION_CHARS}
+    choices = anchor_choices(skill) if skill is not None else None
+    if choices is not None:
+        anchor = {"type": "string", "enum": ["", *choices[0]]}
+        section = {"type": "string", "enum": ["", *choices[1]]}
+    text_chars = _edit_text_chars(max_edits, max_changed_tokens)
+    return {
+        "title": "skill_edits",
         "type": "object",
         "properties": {
             "edits": {
                 "type": "array",
+                "minItems": 1,
+                "maxItems": max(1, max_edits),
                 "items": {
                     "type": "object",
                     "properties": {
                         "kind": {"type": "string", "enum": list(EDIT_KINDS)},
-                        "anchor": {"type": "string"},
-                        "section": {"type": "string"},
-                        "text": {"type": "string"},
-                        "why": {"type": "string"},
+                        "anchor": anchor,
+                        "section": section,
+                        "text": {"type": "string", "maxLength": text_chars},
+                        "why": {"type": "string", "maxLength": WHY_CHARS},
                     },
-                    "required": ["kind", "text"],
+                    "required": ["kind", "anchor", "section", "text", "why"],
+                    "additionalProperties": False,
                 },
             }
         },
         "required": ["edits"],
-    },
-}
+        "additionalProperties": False,
+    }
+
+
+PROPOSAL_SCHEMA: dict[str, Any] = proposal_schema()
+
+
+def proposal_max_tokens(max_edits: int, max_changed_tokens: int) -> int:
+    """Output tokens for an answer at the schema's bounds (prose runs ~4 characters per
+    token; a degenerate answer that runs longer is cut and repaired by json_repair)."""
+    per_edit = ANCHOR_CHARS + SECTION_CHARS + WHY_CHARS
+    per_edit += _edit_text_chars(max_edits, max_changed_tokens)
+    return 40 + max(1, max_edits) * (30 + per_edit // 3)
 
 
 @dataclass(frozen=True)
@@ -56,13 +109,13 @@ def _cut(text: str, chars: int) -> str:
 def _system(max_edits: int, max_tokens: int) -> str:
     return (
         "You improve a skill: instructions that an AI coding agent reads before working. "
-        f"Propose at most {max_edits} small edits (together at most {max_tokens} words) "
+        f"Propose 1 to {max_edits} small edits (together at most {max_tokens} words) "
         "that would make the agent succeed on the failed tasks without hurting the passed "
         "ones. Write general rules, not answers to particular tasks.\n"
-        "Edit kinds: add (new text; placed after `anchor` if given, else at the end of "
-        "`section` if given, else at the end), replace (`anchor` -> text), delete "
-        "(`anchor`), description (text = new one-line description). An anchor must be "
-        "copied exactly from the skill and occur once.\n"
+        "Edit kinds: add (text goes after the `anchor` line, else at the end of `section`, "
+        'else at the end when both are ""), replace (the `anchor` line becomes text), '
+        "delete (the `anchor` line), description (text = new one-line description). "
+        "An anchor is one line copied exactly from the skill.\n"
         'Reply with JSON only: {"edits": [{"kind": "add", "anchor": "", "section": "", '
         '"text": "...", "why": "..."}]}'
     )
@@ -128,16 +181,24 @@ def build_messages(
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
-def parse_proposals(text: str) -> list[Edit] | None:
-    """Edits from an optimizer answer; None when nothing usable can be recovered."""
-    data = parse_json(text)
+def read_proposals(text: str) -> tuple[list[Edit] | None, bool]:
+    """``(edits, recovered)`` from an optimizer answer: edits is None when nothing usable
+    can be recovered; recovered says the JSON needed repair or the shape was salvaged."""
+    data, recovered = read_json(text)
     if data is None:
-        return None
-    items = data.get("edits", [data] if "kind" in data else None)
+        return None, False
+    items = data.get("edits")
     if not isinstance(items, list):
-        return None
+        if "kind" not in data:
+            return None, False
+        items, recovered = [data], True  # a bare edit object
     edits = [Edit.from_dict(x) for x in items if isinstance(x, dict)]
     edits = [e for e in edits if e.kind]
     if items and not edits:
-        return None
-    return edits
+        return None, False
+    return edits, recovered or len(edits) < len(items)
+
+
+def parse_proposals(text: str) -> list[Edit] | None:
+    """Edits from an optimizer answer; None when nothing usable can be recovered."""
+    return read_proposals(text)[0]

@@ -15,6 +15,7 @@ skill should carry, and mined `contains` judges are mostly such terms.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -27,15 +28,19 @@ from trainer.calls import Caller, Request
 from trainer.skill import tokens
 from trainer.tasks import Judge, Task
 
+# A grade from 0 to 10 (an integer: a small model fills it far more reliably than a 0..1
+# float) and a bounded reason; the bounds keep the answer complete within JUDGE_MAX_TOKENS.
 VERDICT_SCHEMA: dict[str, Any] = {
-    "name": "verdict",
-    "schema": {
-        "type": "object",
-        "properties": {"score": {"type": "number"}, "reason": {"type": "string"}},
-        "required": ["score", "reason"],
-        "additionalProperties": False,
+    "title": "verdict",
+    "type": "object",
+    "properties": {
+        "grade": {"type": "integer", "minimum": 0, "maximum": 10},
+        "reason": {"type": "string", "maxLength": 60},
     },
+    "required": ["grade", "reason"],
+    "additionalProperties": False,
 }
+JUDGE_MAX_TOKENS = 80
 
 _WORDS = {
     "contains": "the answer left out something the task expected",
@@ -47,15 +52,29 @@ _WORDS = {
 }
 
 
-def parse_json(text: str) -> dict[str, Any] | None:
-    """A JSON object from a model answer, repaired if needed; None if unrecoverable."""
-    match = re.search(r"\{.*\}", text, re.DOTALL)
+def read_json(text: str) -> tuple[dict[str, Any] | None, bool]:
+    """``(object, recovered)`` from a model answer: strict JSON first, then the first
+    ``{...}`` span repaired by json_repair (recovered=True); ``(None, False)`` if neither
+    gives a non-empty object."""
+    try:
+        value = json.loads(text.strip())
+    except (ValueError, TypeError):
+        pass
+    else:
+        if isinstance(value, dict) and value:
+            return value, False
+    match = re.search(r"\{.*\}", text, re.DOTALL) or re.search(r"\{.*", text, re.DOTALL)
     candidate = match.group(0) if match else text
     try:
         value = json_repair.loads(candidate)
     except Exception:  # noqa: BLE001 - json_repair may raise on pathological input
-        return None
-    return value if isinstance(value, dict) and value else None
+        return None, False
+    return (value, True) if isinstance(value, dict) and value else (None, False)
+
+
+def parse_json(text: str) -> dict[str, Any] | None:
+    """A JSON object from a model answer, repaired if needed; None if unrecoverable."""
+    return read_json(text)[0]
 
 
 def rule_score(judge: Judge, answer: str) -> float:
@@ -128,23 +147,46 @@ class Scorer:
     def _verdict(self, comp: Completion | None) -> tuple[float, str] | None:
         if comp is None:
             return None
-        data = parse_json(comp.text)
-        try:
-            score = float(data["score"]) if data else None  # type: ignore[index]
-        except (KeyError, TypeError, ValueError):
-            score = None
-        if score is None:
+        verdict, recovered = read_verdict(comp.text)
+        if verdict is None:
             self.counters["unparseable_judgments"] += 1
             return None
-        if score > 1:
-            score = score / 10 if score <= 10 else 1.0  # "7/10"-style answers
-        return min(1.0, max(0.0, score)), str(data.get("reason", "")) if data else ""
+        self.counters["repaired_judgments" if recovered else "parsed_judgments"] += 1
+        return verdict
+
+
+def read_verdict(text: str) -> tuple[tuple[float, str] | None, bool]:
+    """``((score in 0..1, reason), recovered)`` from a judge's answer, or ``(None, False)``.
+
+    ``{"grade": 0..10}`` is what VERDICT_SCHEMA asks for; ``{"score": 0..1}`` (also
+    "7"-out-of-10 style values above 1) and a bare number are accepted too, as recovered.
+    """
+    data, recovered = read_json(text)
+    if data is None:
+        try:  # a bare number, as a model without a grammar sometimes answers
+            return _clamp_score(float(text.strip().strip("[]"))), True
+        except ValueError:
+            return None, False
+    reason = str(data.get("reason", ""))
+    try:
+        if "grade" in data:
+            return (min(1.0, max(0.0, float(data["grade"]) / 10)), reason), recovered
+        return (_clamp_score(float(data["score"]))[0], reason), recovered
+    except (KeyError, TypeError, ValueError):
+        return None, False
+
+
+def _clamp_score(score: float) -> tuple[float, str]:
+    if score > 1:
+        score = score / 10 if score <= 10 else 1.0  # "7/10"-style answers
+    return min(1.0, max(0.0, score)), ""
 
 
 def rubric_request(ro: Rollout, judge: Judge) -> Request:
     system = (
         "You grade an assistant's answer against a rubric. Reply with JSON only: "
-        '{"score": <number from 0 to 1>, "reason": "<one short sentence>"}.'
+        '{"grade": <integer from 0 (misses the rubric) to 10 (fully meets it)>, '
+        '"reason": "<one short sentence>"}.'
     )
     user = (
         f"Task:\n{ro.task.prompt[:1500]}\n\nRubric:\n{judge.value[:800]}\n\n"
@@ -156,7 +198,7 @@ def rubric_request(ro: Rollout, judge: Judge) -> Request:
         task_id=ro.task.id,
         sample=ro.sample,
         json_schema=VERDICT_SCHEMA,
-        max_tokens=120,
+        max_tokens=JUDGE_MAX_TOKENS,
     )
 
 

@@ -97,6 +97,8 @@ def parse_json_answer(text: str | None, schema: dict[str, Any] | None = None) ->
     """
     if not text or not text.strip():
         return None, False
+    if schema and isinstance(schema.get("schema"), dict) and "type" not in schema:
+        schema = schema["schema"]  # OpenAI's {"name", "schema"} wrapper
     ok, value = _strict(text.strip())
     if ok and schema_problem(value, schema) is None:
         return value, False

@@ -28,14 +28,37 @@ _JSON_INSTRUCTION = (
 )
 
 
+# Size and range bounds. llama.cpp compiles them into the decoding grammar, so a bounded
+# answer always completes within max_tokens; some strict-mode endpoints reject some of them,
+# and then the schema is sent once more without them (``lean_schema``).
+BOUND_KEYWORDS = frozenset(
+    {"maxLength", "minLength", "maxItems", "minItems", "minimum", "maximum", "pattern"}
+)
+
+
+def split_schema(schema: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """``(name, JSON schema)`` from either form callers use: a bare JSON schema (named by
+    its ``title``) or OpenAI's ``{"name": ..., "schema": {...}}`` wrapper. Sending the
+    wrapper itself as the schema would constrain nothing (it has no ``type``)."""
+    inner = schema.get("schema")
+    if isinstance(inner, dict) and "type" not in schema and "properties" not in schema:
+        raw_name = schema.get("name") or inner.get("title") or "answer"
+        schema = inner
+    else:
+        raw_name = schema.get("title") or "answer"
+    name = re.sub(r"[^A-Za-z0-9_-]", "_", str(raw_name))[:64]
+    return name or "answer", schema
+
+
 def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """A copy of ``schema`` that OpenAI's strict mode accepts.
 
     Strict mode requires every object to list all its properties as required and to set
     ``additionalProperties: false``; our parser stays lenient about both, so tightening the
-    schema sent to the endpoint loses nothing.
+    schema sent to the endpoint loses nothing. Everything else — ``enum`` and the bounds in
+    ``BOUND_KEYWORDS`` — is kept: they are what keeps a weak model's answer short.
     """
-    out = copy.deepcopy(schema)
+    out = copy.deepcopy(split_schema(schema)[1])
 
     def walk(node: Any) -> None:
         if isinstance(node, dict):
@@ -52,9 +75,17 @@ def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _schema_name(schema: dict[str, Any]) -> str:
-    name = re.sub(r"[^A-Za-z0-9_-]", "_", str(schema.get("title") or "answer"))
-    return name[:64] or "answer"
+def lean_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` without the keywords in ``BOUND_KEYWORDS`` (for endpoints that refuse them)."""
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: walk(v) for k, v in node.items() if k not in BOUND_KEYWORDS}
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return walk(schema)
 
 
 def _rejects_response_format(err: openai.BadRequestError) -> bool:
@@ -86,6 +117,7 @@ class OpenAIBackend:
         self._limiter = limiter or threading.BoundedSemaphore(config.concurrency)
         self._lock = threading.Lock()
         self.json_mode = True  # False once the endpoint rejected response_format
+        self.schema_bounds = True  # False once it rejected a schema for its size bounds
         self.usage: dict[str, float] = {
             "calls": 0,
             "failures": 0,
@@ -143,20 +175,23 @@ class OpenAIBackend:
             "max_tokens": max_tokens or self.config.max_tokens,
         }
         if json_schema is not None and self.json_mode:
-            params["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {
-                    "name": _schema_name(json_schema),
-                    "schema": strict_schema(json_schema),
-                    "strict": True,
-                },
-            }
-            try:
-                return self._client.chat.completions.create(messages=messages, **params)
-            except openai.BadRequestError as err:
-                if not _rejects_response_format(err):
-                    raise
-                self.json_mode = False  # remembered: this endpoint gets the prompt form
+            name = split_schema(json_schema)[0]
+            full = strict_schema(json_schema)
+            lean = lean_schema(full)
+            forms = [full, lean] if self.schema_bounds and lean != full else [lean]
+            for form in forms:
+                params["response_format"] = {
+                    "type": "json_schema",
+                    "json_schema": {"name": name, "schema": form, "strict": True},
+                }
+                try:
+                    return self._client.chat.completions.create(messages=messages, **params)
+                except openai.BadRequestError as err:
+                    if not _rejects_response_format(err):
+                        raise
+                    if form is full:
+                        self.schema_bounds = False  # remembered: send lean schemas
+            self.json_mode = False  # remembered: this endpoint gets the prompt form
             del params["response_format"]
         if json_schema is not None:
             messages = _with_json_instruction(messages, json_schema)
@@ -180,6 +215,7 @@ class OpenAIBackend:
 
 def _with_json_instruction(messages: list[Message], schema: dict[str, Any]) -> list[Message]:
     """The messages plus a system instruction to answer in JSON matching ``schema``."""
+    schema = split_schema(schema)[1]
     instruction = _JSON_INSTRUCTION.format(schema=json.dumps(schema, separators=(",", ":")))
     out = [dict(m) for m in messages]
     if out and out[0].get("role") == "system":
