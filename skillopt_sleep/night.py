@@ -281,7 +281,8 @@ class _Night:
     def _train(self, job: dict[str, Any], roles: Roles, used: dict[str, float]) -> dict[str, Any]:
         name = job["skill"]
         tasks = [Task.from_dict(t) for t in job["tasks"]]
-        self.say(f"training {name} on {job['n_tasks']} tasks")
+        n = job["n_tasks"]
+        self.say(f"training {name}: {n['train']} train, {n['val']} val, {n['test']} test tasks")
         with contextlib.closing(SqliteCache(self.db)) as cache:
             result = optimize(
                 job["start_text"],

@@ -24,6 +24,10 @@ def _limit(x: Any, unit: str = "") -> str:
     return "no limit" if x is None else f"{unit}{x}"
 
 
+def _split_counts(n: dict[str, int]) -> str:
+    return "/".join(str(n.get(split, 0)) for split in ("train", "val", "test"))
+
+
 def _pct(x: float | None) -> str:
     return "n/a" if x is None else f"{x:+.2f}"
 
@@ -105,7 +109,7 @@ def render_md(summary: dict[str, Any]) -> str:
         lines += ["", f"## {skill['name']}", ""]
         lines.append(
             f"{'managed by skillopt-sleep' if skill.get('managed') else 'your skill'}; "
-            f"tasks train/val/test: {skill.get('n_tasks', {})}"
+            f"tasks train/val/test: {_split_counts(skill.get('n_tasks', {}))}"
         )
         promo = skill.get("promotion") or {}
         if promo:
