@@ -38,6 +38,8 @@ def plan_night(db: sqlite_utils.Database, config: Mapping[str, Any]) -> dict[str
             continue
         name = cluster["skill"]
         job = jobs.get(name)
+        if job is None and any(skip["skill"] == name for skip in skipped):
+            continue  # one reason per skill, however many of its clusters recur
         if job is None:
             managed = cluster["managed_skill"]
             try:
