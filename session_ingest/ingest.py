@@ -13,11 +13,14 @@ of lines seen, whatever the split points of the passes that read them.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import operator
 import os
 import re
+import sqlite3
 import stat as stat_mod
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
@@ -40,7 +43,8 @@ BATCH_FILES = 500  # … or this many changed files
 COMMIT_BYTES = 128 << 20  # commit after this much input (and at the end of the pass)
 # WAL pages before an automatic checkpoint during a pass (SQLite's default is 1000): each
 # commit rewrites the random-keyed index pages it touched, so fewer, larger checkpoints
-# copy each hot page back once rather than once per commit.
+# copy each hot page back once rather than once per commit. Used when the checkpoints
+# cannot run in the background (see ``_Checkpointer``).
 PASS_AUTOCHECKPOINT = 10000
 MAX_ERRORS = 200
 
@@ -91,18 +95,33 @@ _blake2b = hashlib.blake2b
 _from_bytes = int.from_bytes
 
 
-def _line_id(prefix: bytes, group: bytes, line: bytes | memoryview) -> int:
+def _line_id(prefix: bytes, group: str, line: bytes | memoryview) -> int:
     """Id of a record that has none of its own: its group and a digest of the line.
 
     Hashing the first and last 1 KiB plus the length (not every byte of a 50 KB tool
     output) keeps this off the hot path; lines carry timestamps and call ids near the
-    start, so distinct records of one session do not collide.
+    start, so distinct records of one session do not collide. The digest is that of
+    ``prefix + group + b"\\0" + <those bytes>``; the hash state after the group's part is
+    kept and copied, so each line hashes only its own bytes.
     """
-    if len(line) > 2048:
-        data = b"".join((prefix, group, b"\0", line[:1024], line[-1024:], b"%d" % len(line)))
+    head = _ID_HEADS.get((prefix, group))
+    if head is None:
+        if len(_ID_HEADS) >= 4096:
+            _ID_HEADS.clear()
+        head = _blake2b(b"".join((prefix, group.encode(), b"\0")), digest_size=8)
+        _ID_HEADS[(prefix, group)] = head
+    h = head.copy()
+    n = len(line)
+    if n > 2048:
+        h.update(line[:1024])
+        h.update(line[-1024:])
+        h.update(b"%d" % n)
     else:
-        data = b"".join((prefix, group, b"\0", line))
-    return _from_bytes(_blake2b(data, digest_size=8).digest(), "big", signed=True)
+        h.update(line)
+    return _from_bytes(h.digest(), "big", signed=True)
+
+
+_ID_HEADS: dict[tuple[bytes, str], Any] = {}  # (prefix, group) -> hash state after them
 
 
 def source_dirs(config: dict[str, Any], sources: Iterable[str]) -> list[tuple[str, Path]]:
@@ -154,6 +173,50 @@ def discover(dirs: Iterable[tuple[str, Path]], errors: list[str]) -> list[_Found
     return [found[p] for p in sorted(found)]
 
 
+class _Checkpointer:
+    """Checkpoints the WAL on a second connection in a background thread.
+
+    During a pass the ingest connection does not checkpoint at commit (copying the
+    committed pages into the database file and syncing it took ~10% of a cold pass);
+    after each commit this thread does it while the pass goes on parsing, on the other
+    core. ``wait`` is called before the next write transaction begins, so the WAL is
+    restarted from its start at each transaction instead of growing: it holds at most
+    about one transaction, as before. A PASSIVE checkpoint never blocks the writer and
+    gives up on readers; what it leaves is copied by a later checkpoint.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.thread: threading.Thread | None = None
+
+    @classmethod
+    def for_conn(cls, conn: sqlite3.Connection) -> _Checkpointer | None:
+        """A checkpointer for ``conn``'s database, or None (not a WAL database file)."""
+        path = next((r[2] for r in conn.execute("PRAGMA database_list") if r[1] == "main"), "")
+        mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
+        return cls(path) if path and str(mode).lower() == "wal" else None
+
+    def start(self) -> None:
+        self.wait()
+        self.thread = threading.Thread(target=self._run, name="ingest-checkpoint", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            conn = sqlite3.connect(self.path, timeout=0)
+            try:
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            pass  # skipped: the pages stay in the WAL for the next checkpoint
+
+    def wait(self) -> None:
+        if self.thread is not None:
+            self.thread.join()
+            self.thread = None
+
+
 class _Pass:
     """One ingest pass over a set of files: flushes batches, commits every ``COMMIT_BYTES``."""
 
@@ -169,6 +232,8 @@ class _Pass:
         self.batch_bytes = 0
         self.batch_files = 0
         self.uncommitted = 0  # input bytes flushed since the last commit
+        self.checkpointer: _Checkpointer | None = None
+        self.buffer = bytearray()  # read buffer, reused from file to file
 
     def error(self, msg: str) -> None:
         if len(self.report.errors) < MAX_ERRORS:
@@ -213,45 +278,54 @@ class _Pass:
         ctx = claude.file_ctx(path, self.max_chars) if source == "claude" else None
         skip = claude.skip_bytes if source == "claude" else codex.skip_bytes
         rows, groups, mc = self.rows, self.groups, self.max_chars
-        short = _short(path)
+        loads, decode_error = orjson.loads, orjson.JSONDecodeError
+        event = self._event
         fh.seek(start)
         if self.progress and start:
             self.progress(start, path)
         pos = consumed = start
         buf = b""
         skipping = False
+        # Chunks are read into one buffer kept for the pass (a fresh multi-MB bytes object
+        # per read costs page faults), sized to the largest file read so far, up to CHUNK.
+        want = min(CHUNK, max(1 << 16, f.st.st_size - start))
+        if len(self.buffer) < want:
+            self.buffer = bytearray(want)
+        chunk = self.buffer
+        view = memoryview(chunk)
+        find = chunk.find
         while True:
             try:
-                chunk = fh.read(CHUNK)
+                k = fh.readinto(chunk)
             except OSError as exc:
-                self.error(f"{short}: read failed ({exc.strerror})")
+                self.error(f"{_short(path)}: read failed ({exc.strerror})")
                 break
-            if not chunk:
+            if not k:
                 break
+            lo = 0
             if skipping:
-                nl = chunk.find(b"\n")
+                nl = find(b"\n", 0, k)
                 if nl < 0:
-                    pos += len(chunk)
+                    pos += k
                     continue
                 pos += nl + 1
                 consumed = pos
                 bad += 1
-                self.error(f"{short}: line longer than {MAX_LINE_BYTES >> 20} MB skipped")
+                self.error(f"{_short(path)}: line longer than {MAX_LINE_BYTES >> 20} MB skipped")
                 skipping = False
-                chunk = chunk[nl + 1 :]
+                lo = nl + 1
             # Lines are cut with find (memchr) rather than bytes.split, which scans byte by
-            # byte, as zero-copy views of the chunk; the partial last line waits in buf.
-            find = chunk.find
-            view = memoryview(chunk)
-            nl = find(b"\n")
+            # byte, as zero-copy views of the buffer, each used up before the next read;
+            # the partial last line waits in buf (a copy).
+            nl = find(b"\n", lo, k)
             if nl < 0:
-                buf += chunk
+                buf += view[lo:k]
             else:
-                i = 0
+                i = lo
                 off = pos
                 while nl >= 0:
                     if buf:
-                        line = buf + chunk[:nl]
+                        line = buf + view[i:nl]
                         buf = b""
                     else:
                         line = view[i:nl]
@@ -260,35 +334,42 @@ class _Pass:
                         if n > MAX_LINE_BYTES:
                             bad += 1
                             self.error(
-                                f"{short}: line longer than {MAX_LINE_BYTES >> 20} MB skipped"
+                                f"{_short(path)}: line longer than {MAX_LINE_BYTES >> 20} MB"
+                                " skipped"
                             )
                         else:
-                            obj, err = _loads(line)
-                            if err:
-                                bad += 1
-                                self.error(f"{short}@{off}: {err}")
+                            try:  # the common case, inlined: a valid JSON line
+                                obj = loads(line) if n <= BIG_LINE else None
+                            except decode_error:
+                                obj = None
+                            if obj is None:  # big, bad or "null": the careful way
+                                obj, err = _loads(line)
+                                if err:
+                                    bad += 1
+                                    self.error(f"{_short(path)}@{off}: {err}")
                             if obj is not None:
                                 if source == "codex" and group is None:
                                     group = codex.group_from_first(obj, path)
-                                got = self._event(obj, line, source, ctx, group, mc)
+                                got = event(obj, line, source, ctx, group, mc)
                                 if got is not None:
-                                    g = (source, got[1])
-                                    rows.append((got[0], got[1], source, path, off, got[2]))
+                                    ident, grp, data = got
+                                    rows.append((ident, grp, source, path, off, data))
+                                    g = (source, grp)
                                     bucket = groups.get(g)
                                     if bucket is None:
                                         bucket = groups[g] = []
-                                    bucket.append((path, off, got[0], got[2]))
+                                    bucket.append((path, off, ident, data))
                     off += n + 1
                     i = nl + 1
-                    nl = find(b"\n", i)
+                    nl = find(b"\n", i, k)
                 pos = consumed = off
-                buf = chunk[i:]
+                buf = bytes(view[i:k])
             if len(buf) > MAX_LINE_BYTES:
                 pos += len(buf)
                 buf = b""
                 skipping = True
             if self.progress:
-                self.progress(len(chunk), path)
+                self.progress(k - lo, path)
         return consumed, bad, group  # a group still None is decided by a later first line
 
     def _event(
@@ -301,13 +382,13 @@ class _Pass:
             if got is None:
                 return None
             key, grp, data = got
-            ident = _hash64(b"c:", key.encode()) if key else _line_id(b"c:", grp.encode(), line)
+            ident = _hash64(b"c:", key.encode()) if key else _line_id(b"c:", grp, line)
         else:
             data = codex.event(obj, mc)
             if data is None:
                 return None
             grp = group or ""
-            ident = _line_id(b"x:", grp.encode(), line)
+            ident = _line_id(b"x:", grp, line)
         if data.get("k") == "unk":
             data["raw"] = redact_clip(bytes(line[:2000]).decode("utf-8", "replace"), 500)
         return ident, grp, data
@@ -342,7 +423,8 @@ class _Pass:
         rows rebuilt from them always land in the same transaction. On error the open
         transaction is rolled back by ``ingest_files``."""
         conn = self.conn
-        dumps = orjson.dumps
+        if self.checkpointer is not None and not conn.in_transaction:
+            self.checkpointer.wait()  # done: this transaction restarts the WAL
         seen = groups_with_events(conn, self.groups)
         if self.rows:
             # Sorted by id: the random-keyed unique index is then filled in key order.
@@ -351,7 +433,7 @@ class _Pass:
             conn.executemany(
                 "INSERT OR IGNORE INTO events (id, grp, source, path, offset, data)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                [(i, g, s, p, o, dumps(d)) for i, g, s, p, o, d in self.rows],
+                [(i, g, s, p, o, orjson.dumps(d)) for i, g, s, p, o, d in self.rows],
             )
         if self.file_rows:
             conn.executemany(
@@ -377,6 +459,8 @@ class _Pass:
         if commit or self.uncommitted >= COMMIT_BYTES:
             conn.commit()
             self.uncommitted = 0
+            if self.checkpointer is not None and not commit:
+                self.checkpointer.start()
         self.batch_bytes = self.batch_files = 0
 
 
@@ -433,6 +517,10 @@ def ingest_files(
     work = _Pass(db, config, report)
     work.progress = progress
     autocheckpoint = None
+    # A pass allocates millions of short-lived, acyclic objects (parsed records, events,
+    # rows): the cyclic collector would only re-scan them. It is back on after the pass.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
     try:
         for f in files:
             report.files_scanned += 1
@@ -445,7 +533,9 @@ def ingest_files(
                 continue
             if autocheckpoint is None:
                 autocheckpoint = conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
-                conn.execute(f"PRAGMA wal_autocheckpoint = {PASS_AUTOCHECKPOINT}")
+                work.checkpointer = _Checkpointer.for_conn(conn)
+                pages = 0 if work.checkpointer else PASS_AUTOCHECKPOINT
+                conn.execute(f"PRAGMA wal_autocheckpoint = {pages}")
             work.read_file(f, k)
             if work.batch_bytes >= BATCH_BYTES or work.batch_files >= BATCH_FILES:
                 work.flush()
@@ -455,6 +545,10 @@ def ingest_files(
             conn.rollback()
         raise
     finally:
+        if work.checkpointer is not None:
+            work.checkpointer.wait()
+        if gc_was_enabled:
+            gc.enable()
         if autocheckpoint is not None:
             conn.execute(f"PRAGMA wal_autocheckpoint = {int(autocheckpoint)}")
     after = totals(conn)

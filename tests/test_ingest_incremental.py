@@ -172,3 +172,37 @@ def test_failed_pass_rolls_back_and_rerun_matches(tmp_path: Path, monkeypatch) -
     monkeypatch.setattr(ingest_mod._Pass, "flush", real_flush)
     run(home)
     assert dump(home) == dump(clean)
+
+
+def test_tiny_read_chunks_change_nothing(tmp_path: Path, monkeypatch) -> None:
+    # Lines cut across reads of the reused buffer and partial lines carried over give
+    # the same database as big reads.
+    ingest_mod = importlib.import_module("session_ingest.ingest")
+    lay_out(tmp_path / "big")
+    run(tmp_path / "big")
+    monkeypatch.setattr(ingest_mod, "CHUNK", 7)
+    lay_out(tmp_path / "small")
+    run(tmp_path / "small")
+    assert dump(tmp_path / "small") == dump(tmp_path / "big")
+
+
+def test_too_long_line_is_skipped_across_reads(tmp_path: Path, monkeypatch) -> None:
+    ingest_mod = importlib.import_module("session_ingest.ingest")
+    sid = "11111111-2222-3333-4444-555555555555"
+    rec = (b'{"type":"user","sessionId":"%s","uuid":"u%%d","timestamp":"2026-03-01T10:00:0%%dZ",'
+           b'"message":{"role":"user","content":"request %%d"}}' % sid.encode())  # fmt: skip
+    long_line = b'{"type":"user","message":{"content":"' + b"x" * 5000 + b'"}}'
+    path = f".claude/projects/-w-app/{sid}.jsonl"
+    for name, lines in (("plain", [rec % (i, i, i) for i in range(3)]),
+                        ("long", [rec % (0, 0, 0), long_line, rec % (1, 1, 1), rec % (2, 2, 2)])):  # fmt: skip
+        (tmp_path / name / path).parent.mkdir(parents=True)
+        (tmp_path / name / path).write_bytes(b"\n".join(lines) + b"\n")
+    run(tmp_path / "plain")
+    monkeypatch.setattr(ingest_mod, "CHUNK", 64)
+    monkeypatch.setattr(ingest_mod, "MAX_LINE_BYTES", 1000)
+    report = run(tmp_path / "long")
+    assert report.bad_lines == 1 and "longer than" in "\n".join(report.errors)
+    long, plain = dump(tmp_path / "long"), dump(tmp_path / "plain")
+    assert long.pop("events") != plain.pop("events")  # same records, other offsets
+    assert long.pop("files") != plain.pop("files")
+    assert long == plain
