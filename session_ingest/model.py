@@ -21,6 +21,21 @@ EXCERPT_CHARS = 600  # output_excerpt cap
 EVIDENCE_CHARS = 200
 
 
+class _Span:
+    """Something with a time span that widens as timestamped records arrive."""
+
+    started_at: str | None
+    ended_at: str | None
+
+    def touch(self, ts: str | None) -> None:
+        if not ts:
+            return
+        if self.started_at is None or ts < self.started_at:
+            self.started_at = ts
+        if self.ended_at is None or ts > self.ended_at:
+            self.ended_at = ts
+
+
 @dataclass
 class ToolCall:
     id: str
@@ -34,7 +49,7 @@ class ToolCall:
 
 
 @dataclass
-class Turn:
+class Turn(_Span):
     idx: int
     kind: str = HUMAN
     started_at: str | None = None
@@ -54,14 +69,6 @@ class Turn:
     def assistant_text(self) -> str:
         return "\n\n".join(p for p in self.assistant_parts if p)
 
-    def touch(self, ts: str | None) -> None:
-        if not ts:
-            return
-        if self.started_at is None or ts < self.started_at:
-            self.started_at = ts
-        if self.ended_at is None or ts > self.ended_at:
-            self.ended_at = ts
-
 
 @dataclass
 class Signal:
@@ -72,7 +79,7 @@ class Signal:
 
 
 @dataclass
-class Session:
+class Session(_Span):
     id: str
     source: str
     grp: str  # the ingest group (main session id) this row is rebuilt with
@@ -90,14 +97,6 @@ class Session:
     input_tokens: int = 0
     output_tokens: int = 0
     unknown_records: int = 0
-
-    def touch(self, ts: str | None) -> None:
-        if not ts:
-            return
-        if self.started_at is None or ts < self.started_at:
-            self.started_at = ts
-        if self.ended_at is None or ts > self.ended_at:
-            self.ended_at = ts
 
 
 def clip(text: str, limit: int) -> str:
