@@ -164,7 +164,11 @@ class _Night:
             return row[0]
         if row:
             self._set_status(row[0], "abandoned")
-        night_id = now.strftime("%Y-%m-%dT%H-%M-%SZ")
+        night_id = base = now.strftime("%Y-%m-%dT%H-%M-%SZ")
+        suffix = 1
+        while self.db["nights"].count_where("id = ?", [night_id]):  # two nights in a second
+            suffix += 1
+            night_id = f"{base}-{suffix}"
         with self.db.conn:
             self.db["nights"].insert(
                 {"id": night_id, "status": "running", "dry_run": 0, "started_at": now_iso()}

@@ -452,3 +452,29 @@ def test_demo_with_the_real_local_model(tmp_path: Path) -> None:
     assert Path(report.group(1)).is_relative_to(tmp_path / "demo")
     assert "ingesting session logs" in proc.stderr  # progress is shown
     assert took < 300, f"the demo took {took:.0f} s (the issue allows 5 minutes on 2 cores)"
+
+
+def test_a_night_never_reuses_an_id_taken_in_the_same_second(tmp_path: Path) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from skillopt_sleep.store import open_store
+
+    state = tmp_path / "state"
+    config = config_mod.load(
+        overrides={
+            "state_dir": str(state),
+            "sources.claude.roots": [str(tmp_path / "none")],
+            "sources.codex.roots": [str(tmp_path / "none")],
+            "models.backend": "sim",
+        }
+    )
+    db = open_store(state)
+    now = datetime.now(UTC)
+    taken = [(now + timedelta(seconds=s)).strftime("%Y-%m-%dT%H-%M-%SZ") for s in range(5)]
+    db["nights"].insert_all(
+        [{"id": t, "status": "done", "dry_run": 0, "started_at": "2000"} for t in taken]
+    )
+    db.close()
+    outcome = run_night(config)
+    assert outcome.status == "done"
+    assert outcome.night_id not in taken and outcome.night_id.rsplit("-", 1)[0] in taken
