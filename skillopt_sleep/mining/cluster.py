@@ -41,7 +41,7 @@ from sklearn.preprocessing import normalize as l2_normalize
 
 @dataclass(frozen=True)
 class ClusterParams:
-    threshold: float = 0.3  # average cosine similarity for a tight cluster (first pass)
+    threshold: float = 0.28  # average cosine similarity for a tight cluster (first pass)
     merge_threshold: float = 0.15  # average cosine joining paraphrase clusters of one kind
     attach_threshold: float = 0.2  # average cosine for a small group to join a kind
     min_core: int = 3  # requests a tight cluster needs before it may join others
