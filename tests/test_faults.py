@@ -9,6 +9,7 @@ import os
 import re
 import socket
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -65,11 +66,33 @@ def test_corrupt_database_is_one_clear_line_and_nonzero_exit(tmp_path: Path) -> 
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
 
 
-def test_locked_database() -> None:
-    pytest.skip(
-        "no test hook shortens the store's 30 s busy timeout (store.open_store hard-codes "
-        "timeout=30 / busy_timeout=30000); a held write lock would make this test wait 30 s+"
-    )
+@pytest.mark.slow
+def test_locked_database_is_one_clear_line_after_the_busy_timeout(tmp_path: Path) -> None:
+    """Another process holds the store's write lock past the 30 s busy timeout."""
+    cfg = write_yaml(tmp_path, make_root(tmp_path, **ONE))
+    state = tmp_path / "state"
+    open_store(state).close()
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1], isolation_level=None);"
+         " c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(90)",
+         str(db_path(state))],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        proc = subprocess.run([*CLI, "--config", str(cfg), "run", "--once", "-q"], cwd=PROJECT,
+                              env=env(), capture_output=True, text=True, timeout=80)  # fmt: skip
+    finally:
+        holder.kill()
+        holder.wait()
+    assert proc.returncode == 1
+    assert "database is locked" in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.stderr.strip().count("\n") == 0
+    # nothing was lost: once the lock is gone the night runs
+    again = subprocess.run([*CLI, "--config", str(cfg), "run", "--once", "-q"], cwd=PROJECT,
+                           env=env(), capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert again.returncode == 0, again.stderr
 
 
 def test_skill_directory_blocked_before_the_night(tmp_path: Path) -> None:
