@@ -45,6 +45,7 @@ from typing import Any
 
 from trainer.backends.base import Completion, Message, Roles
 from trainer.calls import current_call_key
+from trainer.rollout import ROLLOUT_SYSTEM
 from trainer.skill import SkillDoc, count_tokens, tokens
 from trainer.tasks import Judge, Task
 
@@ -323,9 +324,7 @@ class SimWorld:
         return out
 
     def target_text(self, skill: SkillDoc) -> str:
-        """What the target sees for a skill (same as the engine's rollout system prompt)."""
-        from trainer.engine import ROLLOUT_SYSTEM
-
+        """What the target sees for a skill (the chat rollout's system prompt)."""
         return ROLLOUT_SYSTEM + skill.render()
 
     def task_probs(self, skill: SkillDoc, split: str) -> list[list[float]]:
