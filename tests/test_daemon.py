@@ -272,3 +272,61 @@ def test_cli_daemon_locked_exits_3_and_bad_config_exits_2(tmp_path: Path) -> Non
     )
     assert out.exit_code == 2 and "HH:MM" in out.output
     assert len(out.output.strip().splitlines()) == 1
+
+
+def test_nothing_overwrites_the_final_stopped_state(tmp_path: Path) -> None:
+    """A heartbeat or reload still running on another thread when the daemon stops must
+    not write over "stopped" (it did: the final write was outside the heartbeat's lock)."""
+    started = threading.Event()
+
+    def night(request: D.NightRequest) -> str:
+        started.set()
+        request.stop.wait(30)
+        return "stopped"
+
+    daemon = D.Daemon(
+        tmp_path,
+        _config(schedule=EVERY_SECOND, live_ingest=False),
+        night,
+        reload_config=lambda: _config(schedule="0 4 * * *"),
+    )
+    thread, codes = _start(daemon)
+    assert started.wait(20)
+    daemon.request_stop()
+    thread.join(10)
+    assert codes == [0]
+    final = (tmp_path / "daemon.json").read_bytes()
+    assert json.loads(final)["state"] == "stopped" and json.loads(final)["next_run"] is None
+    daemon._heartbeat()  # what a heartbeat job still on a scheduler thread does
+    daemon.reload()  # what a SIGHUP's reload thread does
+    assert (tmp_path / "daemon.json").read_bytes() == final
+
+
+class _Blocking:
+    """A field value whose serialisation waits: a write caught half-way, holding its lock."""
+
+    def __init__(self) -> None:
+        self.entered, self.release = threading.Event(), threading.Event()
+
+    def __str__(self) -> str:
+        self.entered.set()
+        assert self.release.wait(20)
+        return "late"
+
+
+def test_close_waits_for_a_write_in_progress_and_wins(tmp_path: Path) -> None:
+    from skillopt_sleep.heartbeat import StateFile
+
+    state = StateFile(tmp_path)
+    state.update(state="idle")
+    blocking = _Blocking()
+    beat = threading.Thread(target=lambda: state.update(next_run=blocking))
+    beat.start()
+    assert blocking.entered.wait(20)  # the heartbeat has read the file and holds the lock
+    closer = threading.Thread(target=lambda: state.close(state="stopped", next_run=None))
+    closer.start()
+    blocking.release.set()
+    beat.join(20)
+    closer.join(20)
+    assert read_state(tmp_path)["state"] == "stopped" and read_state(tmp_path)["next_run"] is None
+    assert state.update(state="idle") is False and read_state(tmp_path)["state"] == "stopped"
