@@ -9,9 +9,15 @@ from typing import Any
 import sqlite_utils
 
 from skillopt_sleep.heartbeat import daemon_status
-from skillopt_sleep.lock import current_holder
+from skillopt_sleep.lock import LockInfo, current_holder
 from skillopt_sleep.promotion.versions import pending
 from skillopt_sleep.report import headline, skill_sentence
+
+
+STATUS_WORDS = {
+    "interrupted": "interrupted: its process ended mid-night; the next run resumes it",
+    "stopped": "stopped; the next run resumes it",
+}
 
 
 def last_night(db: sqlite_utils.Database) -> dict[str, Any] | None:
@@ -32,14 +38,25 @@ def last_night(db: sqlite_utils.Database) -> dict[str, Any] | None:
     }
 
 
+def _night_status(recorded: str, holder: LockInfo | None, daemon: dict[str, Any]) -> str:
+    """The store says "running" until the night ends; a night that was killed never ends,
+    so believe it only while a live process holds the lock for a night."""
+    if recorded != "running":
+        return recorded
+    if holder is not None and (holder.holder == "night" or daemon.get("state") == "night"):
+        return "running"
+    return "interrupted"
+
+
 def gather(db: sqlite_utils.Database, state_dir: Path) -> dict[str, Any]:
     night = last_night(db)
     summary = (night or {}).get("summary") or {}
     holder = current_holder(state_dir)
+    daemon = daemon_status(state_dir)
     return {
         "last_night": {
             "id": night["id"],
-            "status": night["status"],
+            "status": _night_status(night["status"], holder, daemon),
             "finished_at": night["finished_at"],
             "headline": headline(summary) if summary else None,
             "skills": [skill_sentence(s) for s in summary.get("skills", [])],
@@ -54,7 +71,7 @@ def gather(db: sqlite_utils.Database, state_dir: Path) -> dict[str, Any]:
             for r in pending(db)
         ],
         "budget_used": summary.get("usage"),
-        "daemon": daemon_status(state_dir),
+        "daemon": daemon,
     }
 
 
@@ -64,7 +81,8 @@ def render(status: dict[str, Any]) -> str:
     if night is None:
         lines.append("last night: none yet (skillopt-sleep run --once, or install the daemon)")
     else:
-        lines.append(f"last night: {night['id']} ({night['status']})")
+        words = STATUS_WORDS.get(night["status"], night["status"])
+        lines.append(f"last night: {night['id']} ({words})")
         if night["headline"]:
             lines.append(f"  {night['headline']}")
         lines += [f"  - {s}" for s in night["skills"]]
