@@ -13,7 +13,6 @@ from skillopt_sleep.lock import LockInfo, current_holder
 from skillopt_sleep.promotion.versions import pending
 from skillopt_sleep.report import headline, skill_sentence
 
-
 STATUS_WORDS = {
     "interrupted": "interrupted: its process ended mid-night; the next run resumes it",
     "stopped": "stopped; the next run resumes it",
