@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -129,8 +130,23 @@ def check_model(cfg: dict[str, Any]) -> list[Check]:
     ]
 
 
+def check_endpoints(cfg: dict[str, Any], environ: Mapping[str, str] = os.environ) -> list[Check]:
+    """One real call per configured endpoint: a wrong URL, key or model shows here, not
+    after a night of failed calls."""
+    from skillopt_sleep.endpoints import probe_roles
+
+    try:
+        probes = probe_roles(cfg["models"], environ)
+    except ValueError as exc:
+        return [Check(FAIL, "models", str(exc))]
+    return [
+        Check(OK if p.ok else FAIL, f"model {p.role}", f"{p.model} at {p.url}: {p.detail}")
+        for p in probes
+    ]
+
+
 def run_checks(config_path: Path | None, overrides: dict[str, Any] | None = None) -> list[Check]:
     checks, cfg = check_config(config_path, overrides)
     if cfg is None:
         return checks
-    return checks + check_state(cfg) + check_sources(cfg) + check_model(cfg)
+    return checks + check_state(cfg) + check_sources(cfg) + check_model(cfg) + check_endpoints(cfg)
