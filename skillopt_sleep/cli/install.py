@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import click
@@ -12,6 +14,36 @@ from skillopt_sleep.cli.root import main
 from skillopt_sleep.promotion.dirs import SkillPathError
 
 
+def _offer_env_file(config: dict, choice: bool | None) -> list[str]:
+    """Write the shell's endpoint variables where scheduled nights read them: with
+    --env-file, or after asking on a terminal. Names are printed, values never."""
+    from skillopt_sleep import envfile
+
+    file = envfile.path()
+    values = envfile.wanted(os.environ, config)
+    if not values:
+        return [f"no endpoint variables in this shell; scheduled nights read {file} if you add any"]
+    todo = envfile.missing(os.environ, config, file)
+    if not todo:
+        return [f"{file} already holds this shell's endpoint variables"]
+    names = ", ".join(todo)
+    if choice is None and sys.stdin.isatty():
+        choice = click.confirm(
+            f"Scheduled nights do not see your shell. Write {names} to {file} (0600)?",
+            default=True,
+        )
+    if not choice:
+        return [
+            f"scheduled nights will not see {names}: run `skillopt-sleep install ... --env-file`"
+            f" or put them in {file} (NAME='value', mode 0600)"
+        ]
+    try:
+        envfile.write(file, {name: values[name] for name in todo})
+    except envfile.EnvFileError as exc:
+        raise UserError(str(exc)) from exc
+    return [f"wrote {names} to {file} (mode 0600): scheduled nights read it"]
+
+
 @main.command()
 @click.argument("kind", type=click.Choice(["systemd", "cron"]))
 @click.option(
@@ -19,17 +51,27 @@ from skillopt_sleep.promotion.dirs import SkillPathError
     type=click.Path(path_type=Path, dir_okay=False, exists=True),
     help="The skillopt-sleep executable the units run (default: the one running now).",
 )
+@click.option(
+    "--env-file/--no-env-file",
+    "env_file",
+    default=None,
+    help="Write this shell's endpoint variables (OPENAI_*, OPTIMIZER_*, TARGET_*, JUDGE_*, "
+    "the config's api_key_env) to ~/.config/skillopt-sleep/env for scheduled nights "
+    "(default: ask on a terminal).",
+)
 @click.pass_obj
-def install(app: App, kind: str, exe: Path | None) -> None:
+def install(app: App, kind: str, exe: Path | None, env_file: bool | None) -> None:
     """Run skillopt-sleep every night for the current user.
 
     `systemd` writes user units to $XDG_CONFIG_HOME/systemd/user (a daemon service, and a
     oneshot service + timer) and prints the systemctl commands to enable them; `cron`
     adds a marked block to your crontab (or prints it when crontab is not installed).
+    Both read the environment file $XDG_CONFIG_HOME/skillopt-sleep/env, which this
+    command offers to fill from your shell's endpoint variables.
 
     \b
     Example:
-      skillopt-sleep install systemd
+      OPENAI_API_KEY=... skillopt-sleep install systemd --env-file
       systemctl --user daemon-reload && systemctl --user enable --now skillopt-sleep.service
     """
     try:
@@ -51,6 +93,7 @@ def install(app: App, kind: str, exe: Path | None) -> None:
                 click.echo("crontab is not installed; add these lines with `crontab -e`:")
                 notes = []
             click.echo(block.rstrip("\n"))
+        notes = _offer_env_file(config, env_file) + notes
     except (installer.InstallError, SkillPathError) as exc:
         raise UserError(str(exc)) from exc
     except OSError as exc:
@@ -78,6 +121,10 @@ def uninstall(kind: str | None) -> None:
                     click.echo(note)
             elif kind == "systemd":
                 click.echo("no skillopt-sleep systemd units installed")
+        from skillopt_sleep import envfile
+
+        if kind is None and envfile.path().exists():
+            click.echo(f"kept {envfile.path()} (your endpoint variables); delete it if unused")
         if kind in (None, "cron"):
             if installer.uninstall_cron():
                 click.echo("removed the skillopt-sleep block from your crontab")
