@@ -114,3 +114,27 @@ def render(status: dict[str, Any]) -> str:
             f"${b.get('max_cost_usd') or 'unlimited'}"
         )
     return "\n".join(lines)
+
+
+def render_brief(status: dict[str, Any]) -> str:
+    """A few lines for inside an agent (the plugins' last-night command and skill)."""
+    night = status["last_night"]
+    if night is None:
+        lines = ["skillopt-sleep: no night has run yet"]
+    else:
+        words = STATUS_WORDS.get(night["status"], night["status"])
+        headline = f": {night['headline']}" if night["headline"] else ""
+        lines = [f"skillopt-sleep, night {night['id']} ({words}){headline}"]
+        lines += [f"- {s}" for s in night["skills"]]
+        if night["problems"]:
+            lines.append(f"problem: {night['problems'][0]}")
+    reviews = sorted({r["name"] for r in status["pending_reviews"]})
+    if reviews:
+        lines.append(
+            f"waiting for your review: {', '.join(reviews)} "
+            "(skillopt-sleep diff NAME, then adopt NAME or reject NAME)"
+        )
+    daemon = status["daemon"]
+    if daemon["alive"]:
+        lines.append(f"next night: {daemon['next_run']}")
+    return "\n".join(lines)

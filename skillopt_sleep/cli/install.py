@@ -44,12 +44,37 @@ def _offer_env_file(config: dict, choice: bool | None) -> list[str]:
     return [f"wrote {names} to {file} (mode 0600): scheduled nights read it"]
 
 
+KINDS = ["systemd", "cron", "claude-plugin", "codex-plugin"]
+
+
+def _install_schedule(app: App, kind: str, exe: Path, env_file: bool | None) -> list[str]:
+    config = app.config
+    if kind == "systemd":
+        written, notes = installer.install_systemd(config, exe)
+        for path in written:
+            click.echo(f"wrote {path}")
+    else:
+        done, block = installer.install_cron(config, exe)
+        if done:
+            click.echo("added to your crontab:")
+            notes = [
+                "cron does not run nights missed while the machine was off; the "
+                "systemd timer does (install systemd)"
+            ]
+        else:
+            click.echo("crontab is not installed; add these lines with `crontab -e`:")
+            notes = []
+        click.echo(block.rstrip("\n"))
+    return _offer_env_file(config, env_file) + notes
+
+
 @main.command()
-@click.argument("kind", type=click.Choice(["systemd", "cron"]))
+@click.argument("kind", type=click.Choice(KINDS))
 @click.option(
     "--exe",
     type=click.Path(path_type=Path, dir_okay=False, exists=True),
-    help="The skillopt-sleep executable the units run (default: the one running now).",
+    help="The skillopt-sleep executable the units, cron line or hooks run "
+    "(default: the one running now).",
 )
 @click.option(
     "--env-file/--no-env-file",
@@ -61,7 +86,7 @@ def _offer_env_file(config: dict, choice: bool | None) -> list[str]:
 )
 @click.pass_obj
 def install(app: App, kind: str, exe: Path | None, env_file: bool | None) -> None:
-    """Run skillopt-sleep every night for the current user.
+    """Run skillopt-sleep every night, or bring it inside your agent.
 
     `systemd` writes user units to $XDG_CONFIG_HOME/systemd/user (a daemon service, and a
     oneshot service + timer) and prints the systemctl commands to enable them; `cron`
@@ -69,32 +94,27 @@ def install(app: App, kind: str, exe: Path | None, env_file: bool | None) -> Non
     Both read the environment file $XDG_CONFIG_HOME/skillopt-sleep/env, which this
     command offers to fill from your shell's endpoint variables.
 
+    `claude-plugin` / `codex-plugin` install a plugin into Claude Code / Codex (through
+    their own `plugin` commands): a hook that ingests each session as it ends, and
+    /skillopt-sleep:last-night (Claude Code) or $last-night (Codex) to see last night's
+    outcome from inside the agent.
+
     \b
     Example:
       OPENAI_API_KEY=... skillopt-sleep install systemd --env-file
       systemctl --user daemon-reload && systemctl --user enable --now skillopt-sleep.service
+      skillopt-sleep install claude-plugin
     """
+    from skillopt_sleep import agent_plugins
+
     try:
         exe = exe.absolute() if exe else installer.current_executable()
-        config = app.config
-        if kind == "systemd":
-            written, notes = installer.install_systemd(config, exe)
-            for path in written:
-                click.echo(f"wrote {path}")
+        if kind.endswith("-plugin"):
+            root, notes = agent_plugins.install(kind.removesuffix("-plugin"), exe)
+            click.echo(f"wrote {root}")
         else:
-            done, block = installer.install_cron(config, exe)
-            if done:
-                click.echo("added to your crontab:")
-                notes = [
-                    "cron does not run nights missed while the machine was off; the "
-                    "systemd timer does (install systemd)"
-                ]
-            else:
-                click.echo("crontab is not installed; add these lines with `crontab -e`:")
-                notes = []
-            click.echo(block.rstrip("\n"))
-        notes = _offer_env_file(config, env_file) + notes
-    except (installer.InstallError, SkillPathError) as exc:
+            notes = _install_schedule(app, kind, exe, env_file)
+    except (installer.InstallError, SkillPathError, agent_plugins.PluginError) as exc:
         raise UserError(str(exc)) from exc
     except OSError as exc:
         raise click.ClickException(f"cannot install: {exc}") from exc
@@ -103,14 +123,17 @@ def install(app: App, kind: str, exe: Path | None, env_file: bool | None) -> Non
 
 
 @main.command()
-@click.argument("kind", type=click.Choice(["systemd", "cron"]), required=False)
+@click.argument("kind", type=click.Choice(KINDS), required=False)
 def uninstall(kind: str | None) -> None:
-    """Remove what `install` wrote (both kinds when none is given).
+    """Remove what `install` wrote (every kind when none is given).
 
     \b
     Example:
       skillopt-sleep uninstall systemd
+      skillopt-sleep uninstall claude-plugin
     """
+    from skillopt_sleep import agent_plugins, envfile
+
     try:
         if kind in (None, "systemd"):
             removed, notes = installer.uninstall_systemd()
@@ -121,16 +144,19 @@ def uninstall(kind: str | None) -> None:
                     click.echo(note)
             elif kind == "systemd":
                 click.echo("no skillopt-sleep systemd units installed")
-        from skillopt_sleep import envfile
-
-        if kind is None and envfile.path().exists():
-            click.echo(f"kept {envfile.path()} (your endpoint variables); delete it if unused")
         if kind in (None, "cron"):
             if installer.uninstall_cron():
                 click.echo("removed the skillopt-sleep block from your crontab")
             elif kind == "cron":
                 click.echo("no skillopt-sleep block in your crontab (or no crontab command)")
-    except installer.InstallError as exc:
+        for agent in ("claude", "codex"):
+            if kind in (None, f"{agent}-plugin"):
+                notes = agent_plugins.uninstall(agent, only_if_installed=kind is None)
+                for note in notes or ([] if kind is None else ["no plugin installed"]):
+                    click.echo(note)
+        if kind is None and envfile.path().exists():
+            click.echo(f"kept {envfile.path()} (your endpoint variables); delete it if unused")
+    except (installer.InstallError, agent_plugins.PluginError) as exc:
         raise UserError(str(exc)) from exc
     except OSError as exc:
         raise click.ClickException(f"cannot uninstall: {exc}") from exc

@@ -46,18 +46,20 @@ def report(app: App, night: str | None, fmt: str, open_: bool) -> None:
 
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@click.option("--brief", is_flag=True, help="A few lines: last night, reviews, next night.")
 @click.pass_obj
-def status(app: App, as_json: bool) -> None:
+def status(app: App, as_json: bool, brief: bool) -> None:
     """One screen: last night's outcome, pending reviews, next run, budget used, daemon alive.
 
     \b
     Example:
       skillopt-sleep status
+      skillopt-sleep status --brief      # what the agent plugins show
     """
-    from skillopt_sleep.status import gather, render
+    from skillopt_sleep.status import gather, render, render_brief
 
     info = gather(app.db, app.state_dir)
     if as_json:
         echo_json(info)
     else:
-        click.echo(render(info))
+        click.echo(render_brief(info) if brief else render(info))
