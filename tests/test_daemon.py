@@ -330,3 +330,38 @@ def test_close_waits_for_a_write_in_progress_and_wins(tmp_path: Path) -> None:
     closer.join(20)
     assert read_state(tmp_path)["state"] == "stopped" and read_state(tmp_path)["next_run"] is None
     assert state.update(state="idle") is False and read_state(tmp_path)["state"] == "stopped"
+
+
+def test_the_daemon_logs_one_short_line_per_night(tmp_path: Path) -> None:
+    """The journal gets one readable line per night, not the night's object dumped."""
+    import io
+    import logging
+
+    from skillopt_sleep.cli.daemon import night_callable
+    from tests.test_night import make_root
+
+    config = make_root(tmp_path, user_skill=False, **{"night.max_skills": 1})
+    config = config_mod.merge(config, {"daemon": {"live_ingest": False}})
+    state = Path(config["state_dir"])
+    two_days_ago = (datetime.now().astimezone() - timedelta(days=2)).isoformat()
+    state.mkdir(mode=0o700)
+    write_state(state, last_night_started_at=two_days_ago)  # so one (missed) night runs now
+    stream = io.StringIO()
+    handler = D.setup_logging(stream)
+    try:
+        daemon = D.Daemon(state, config, night_callable(state))
+        thread, codes = _start(daemon)
+        _wait(lambda: read_state(state).get("last_night_result"), timeout=180)
+        daemon.request_stop()
+        thread.join(30)
+    finally:
+        for name in ("skillopt_sleep", "apscheduler"):
+            logging.getLogger(name).removeHandler(handler)
+    assert codes == [0]
+    finished = [ln for ln in stream.getvalue().splitlines() if "night finished" in ln]
+    assert len(finished) == 1, stream.getvalue()
+    line = finished[0]
+    assert len(line) < 400 and "NightOutcome" not in line and "{" not in line, line
+    assert line.startswith("<6>night finished: night ") and " done: " in line
+    assert "report " in line and line.endswith("report.html")
+    assert read_state(state)["last_night_result"] == line.removeprefix("<6>night finished: ")
