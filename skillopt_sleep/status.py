@@ -58,7 +58,7 @@ def gather(db: sqlite_utils.Database, state_dir: Path) -> dict[str, Any]:
             "status": _night_status(night["status"], holder, daemon),
             "finished_at": night["finished_at"],
             "headline": headline(summary) if summary else None,
-            "skills": [skill_sentence(s) for s in summary.get("skills", [])],
+            "skills": [skill_sentence(s, summary) for s in summary.get("skills", [])],
             "problems": summary.get("problems", []),
             "error": night["error"],
         }

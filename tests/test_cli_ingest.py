@@ -75,3 +75,15 @@ def test_real_process_with_private_home(tmp_path: Path) -> None:
     data = json.loads(out.stdout)
     assert (data["sessions"], data["bad_lines"], data["errors"]) == (20, 0, [])
     assert (tmp_path / "state" / "skillopt-sleep" / "skillopt-sleep.db").exists()
+
+
+def test_sessions_shows_ids_whole(isolated_home: Path) -> None:
+    """Two subagents of one session showed the same cut id; every id is printed whole."""
+    lay_out(isolated_home)
+    runner = CliRunner()
+    assert runner.invoke(main, ["ingest", "-q"]).exit_code == 0
+    rows = json.loads(runner.invoke(main, ["sessions", "--json"]).output)
+    lines = runner.invoke(main, ["sessions"]).output.splitlines()[1:]
+    assert len(lines) == len(rows)
+    assert all(line.startswith(f"{r['id']} ") for line, r in zip(lines, rows, strict=True))
+    assert max(len(r["id"]) for r in rows) > 38  # the old column width cut these

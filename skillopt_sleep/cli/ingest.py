@@ -193,10 +193,13 @@ def sessions(app: App, as_json: bool, limit: int, source: str) -> None:
     if not rows:
         click.echo("no sessions yet: run `skillopt-sleep ingest`")
         return
-    click.echo(f"{'id':38} {'source':6} {'kind':9} {'started':20} {'turns':>5} {'sig':>4}  project")
+    width = max(len("id"), *(len(r["id"]) for r in rows))  # ids whole: subagents share prefixes
+    click.echo(
+        f"{'id':{width}} {'source':6} {'kind':9} {'started':20} {'turns':>5} {'sig':>4}  project"
+    )
     for r in rows:
         started = (r["started"] or "")[:19]
         click.echo(
-            f"{r['id'][:38]:38} {r['source']:6} {r['kind']:9} {started:20} "
+            f"{r['id']:{width}} {r['source']:6} {r['kind']:9} {started:20} "
             f"{r['turns']:>5} {r['signals']:>4}  {r['project'] or ''}"
         )

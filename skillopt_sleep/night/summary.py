@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import textwrap
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -62,7 +63,10 @@ def _outcome(result: TrainedSkill) -> tuple[str, str]:
 
 
 def _edit_text(edits: list[dict[str, Any]]) -> str:
-    return "; ".join((e.get("text") or e.get("anchor") or "").strip()[:60] for e in edits)
+    """The edits' own words, whole (reports wrap them); only a very long one is shortened,
+    at a word boundary."""
+    texts = (" ".join((e.get("text") or e.get("anchor") or "").split()) for e in edits)
+    return "; ".join(textwrap.shorten(t, width=300, placeholder=" …") for t in texts if t)
 
 
 def _edits(result: TrainedSkill) -> list[dict[str, Any]]:
