@@ -37,7 +37,7 @@ def last_night(db: sqlite_utils.Database) -> dict[str, Any] | None:
     }
 
 
-def _night_status(recorded: str, holder: LockInfo | None, daemon: dict[str, Any]) -> str:
+def night_status(recorded: str, holder: LockInfo | None, daemon: dict[str, Any]) -> str:
     """The store says "running" until the night ends; a night that was killed never ends,
     so believe it only while a live process holds the lock for a night."""
     if recorded != "running":
@@ -45,6 +45,32 @@ def _night_status(recorded: str, holder: LockInfo | None, daemon: dict[str, Any]
     if holder is not None and (holder.holder == "night" or daemon.get("state") == "night"):
         return "running"
     return "interrupted"
+
+
+def nights(db: sqlite_utils.Database, state_dir: Path, limit: int = 50) -> list[dict[str, Any]]:
+    """The newest nights first: id, status (a killed night is "interrupted"), times, and
+    the report's answer."""
+    if not db["nights"].exists():
+        return []
+    rows = db.execute(
+        "SELECT id, status, started_at, finished_at, summary FROM nights WHERE NOT dry_run "
+        "ORDER BY started_at DESC, id DESC LIMIT ?",
+        [limit],
+    ).fetchall()
+    holder, daemon = current_holder(state_dir), daemon_status(state_dir)
+    out = []
+    for night_id, status, started, finished, summary in rows:
+        data = json.loads(summary) if summary else {}
+        out.append(
+            {
+                "id": night_id,
+                "status": night_status(status, holder, daemon),
+                "started_at": started,
+                "finished_at": finished,
+                "headline": headline(data) if data else None,
+            }
+        )
+    return out
 
 
 def gather(db: sqlite_utils.Database, state_dir: Path) -> dict[str, Any]:
@@ -55,7 +81,7 @@ def gather(db: sqlite_utils.Database, state_dir: Path) -> dict[str, Any]:
     return {
         "last_night": {
             "id": night["id"],
-            "status": _night_status(night["status"], holder, daemon),
+            "status": night_status(night["status"], holder, daemon),
             "finished_at": night["finished_at"],
             "headline": headline(summary) if summary else None,
             "skills": [skill_sentence(s, summary) for s in summary.get("skills", [])],
