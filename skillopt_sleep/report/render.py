@@ -150,7 +150,7 @@ EDIT_HEADER = ["status", "kind", "edit", "effect", "p-value", "verdict"]
 
 
 def render_md(summary: dict[str, Any]) -> str:
-    lines = [f"# skillopt-sleep night {summary['night']} ({night_date(summary)})", ""]
+    lines = [f"# skillopt-sleep night {summary['night']}", ""]
     if summary.get("simulation"):
         lines += ["> SIMULATION: the models in this night were simulated.", ""]
     lines += ["## Did my skills get better?", "", headline(summary), ""]
