@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import functools
 import os
 from collections.abc import Callable, Mapping
 from importlib import resources
@@ -33,6 +34,12 @@ def default_text() -> str:
 
 def defaults() -> dict[str, Any]:
     return yaml.safe_load(default_text())
+
+
+@functools.cache
+def default_rules() -> dict[str, constraints.Rule]:
+    """``{dotted key: Rule}`` from the defaults file's ``# valid:`` lines."""
+    return constraints.rules_from_text(default_text())
 
 
 def _type_ok(default: Any, value: Any) -> bool:
@@ -59,7 +66,7 @@ def validate(
 ) -> None:
     """Refuse keys the defaults do not have, and values their ``valid:`` line (else the
     default's type) does not accept. ``origin(dotted)`` names where a value came from."""
-    rules = constraints.default_rules()
+    rules = default_rules()
     for key, value in override.items():
         dotted = f"{where}{key}"
         if key not in schema:
@@ -103,7 +110,7 @@ def _env_value(name: str, raw: str, dotted: str, schema: Mapping[str, Any]) -> A
     node: Any = schema
     for key in dotted.split("."):
         node = node.get(key) if isinstance(node, Mapping) else None
-    rule = constraints.default_rules().get(dotted)
+    rule = default_rules().get(dotted)
     if rule is not None and rule.string_only:
         return None if rule.nullable and raw.strip() in ("", "null", "~") else raw
     if rule is None and isinstance(node, str):

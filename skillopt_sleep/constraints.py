@@ -23,7 +23,6 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 import yaml
@@ -45,15 +44,15 @@ def _is_number(v: Any) -> bool:
 
 
 def _cron_problem(v: Any) -> str | None:
-    from skillopt_sleep.schedule import cron_problem
+    from skillopt_sleep import cron  # imports APScheduler: only when a schedule is set
 
-    return cron_problem(v) if isinstance(v, str) else "not a string"
+    return cron.problem(v) if isinstance(v, str) else "not a string"
 
 
 def _timezone_problem(v: Any) -> str | None:
-    from skillopt_sleep.schedule import timezone_problem
+    from skillopt_sleep import cron
 
-    return timezone_problem(v) if isinstance(v, str) else "not a string"
+    return cron.zone_problem(v) if isinstance(v, str) else "not a string"
 
 
 def _hhmm_problem(v: Any) -> str | None:
@@ -270,10 +269,3 @@ def rules_from_text(text: str) -> dict[str, Rule]:
     if pending is not None:
         raise SpecError("a valid: line at the end of the file belongs to no key")
     return rules
-
-
-@cache
-def default_rules() -> dict[str, Rule]:
-    from skillopt_sleep.config import default_text
-
-    return rules_from_text(default_text())

@@ -92,9 +92,7 @@ def _leaves(node: dict, prefix: str = "") -> list[tuple[str, object]]:
 def test_the_defaults_file_is_one_schema_every_key_commented() -> None:
     """Constraints sit next to the defaults: each valid: line belongs to a real key, the
     defaults pass their own rules, and a key whose default is null says what it takes."""
-    from skillopt_sleep import constraints
-
-    rules = constraints.default_rules()
+    rules = config.default_rules()
     leaves = dict(_leaves(config.defaults()))
     assert set(rules) <= set(leaves)
     assert [k for k, v in leaves.items() if k in rules and rules[k].problem(v)] == []

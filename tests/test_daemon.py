@@ -18,8 +18,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from skillopt_sleep import config as config_mod
+from skillopt_sleep import cron, lock, schedule
 from skillopt_sleep import daemon as D
-from skillopt_sleep import lock, schedule
 from skillopt_sleep.config import ConfigError
 from skillopt_sleep.heartbeat import read_state, write_state
 
@@ -53,8 +53,8 @@ def test_cron_weekdays_follow_cron_not_apscheduler() -> None:
     trigger = schedule.cron_trigger("0 2 * * 0", utc)  # cron 0 = Sunday
     fire = trigger.get_next_fire_time(None, datetime(2025, 1, 1, tzinfo=utc))  # a Wednesday
     assert fire == datetime(2025, 1, 5, 2, 0, tzinfo=utc) and fire.strftime("%a") == "Sun"
-    assert schedule._cron_weekdays("1-5") == "mon,tue,wed,thu,fri"
-    assert schedule._cron_weekdays("7") == "sun"
+    assert cron.cron_weekdays("1-5") == "mon,tue,wed,thu,fri"
+    assert cron.cron_weekdays("7") == "sun"
 
 
 @pytest.mark.parametrize(

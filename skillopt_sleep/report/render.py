@@ -83,11 +83,14 @@ def actions(summary: dict[str, Any]) -> list[str]:
 def cost_sentence(summary: dict[str, Any]) -> str:
     usage = summary.get("usage", {})
     budget = usage.get("budget", {})
+    calls, tokens, cost = (budget.get(k) for k in ("max_calls", "max_tokens", "max_cost_usd"))
     limits = ", ".join(
-        f"{what} unlimited" if budget.get(key) is None else f"{unit}{budget[key]:g} {what}"
-        for what, key, unit in (("calls", "max_calls", ""), ("tokens", "max_tokens", ""),
-                                ("cost", "max_cost_usd", "$"))
-    )  # fmt: skip
+        [
+            "calls unlimited" if calls is None else f"{calls:g} calls",
+            "tokens unlimited" if tokens is None else f"{tokens:g} tokens",
+            "cost unlimited" if cost is None else f"${cost:g}",
+        ]
+    )
     return (
         f"{usage.get('calls', 0)} model calls, {usage.get('tokens', 0)} tokens, "
         f"${usage.get('cost_usd', 0.0):.4f} (the night's budget: {limits})."
