@@ -247,3 +247,5 @@ def test_status_of_a_killed_night_is_interrupted_not_running(tmp_path: Path) -> 
     assert info["last_night"]["status"] == "interrupted" and info["running_now"] is None
     text = cli(cfg, "status").output
     assert "(running)" not in text and "interrupted" in text and "resumes" in text
+    listed = json.loads(cli(cfg, "nights", "--json").output)
+    assert [n["status"] for n in listed] == ["interrupted"]
