@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 DEFAULT_URL = "https://api.openai.com/v1"
 PROBE_TIMEOUT_S = 15.0  # doctor waits at most this long per endpoint
@@ -30,7 +31,14 @@ class Probe:
 
 
 def url_of(role_config: Any) -> str:
-    return getattr(role_config, "base_url", None) or DEFAULT_URL
+    """The role's endpoint as it may be shown: a password in the URL is not."""
+    url = getattr(role_config, "base_url", None) or DEFAULT_URL
+    parts = urlsplit(url)
+    if parts.username is None and parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def _chain(exc: BaseException) -> Iterator[BaseException]:
@@ -68,9 +76,12 @@ def describe(exc: BaseException, role_config: Any = None) -> str:
 
 
 def failure_line(role: str, role_config: Any, exc: BaseException) -> str:
-    """``target model gpt-4o-mini at https://…/v1: HTTP 401: …`` — what the night prints."""
+    """``target model gpt-4o-mini at https://…/v1: HTTP 401: …`` — what the night prints
+    and the report keeps, so it goes through the same redaction as session text."""
+    from session_ingest.redact import redact
+
     model = getattr(role_config, "model", "?")
-    return f"{role} model {model} at {url_of(role_config)}: {describe(exc, role_config)}"
+    return redact(f"{role} model {model} at {url_of(role_config)}: {describe(exc, role_config)}")
 
 
 def probe_roles(models_cfg: Mapping[str, Any], environ: Mapping[str, str]) -> list[Probe]:

@@ -130,3 +130,18 @@ def test_the_nights_first_failure_is_one_line_with_role_url_and_error(
     assert summary["problems"][0] == f"first failed model call: {summary['model_failure']}"
     report = CliRunner().invoke(main, ["--config", str(cfg), "report"]).stdout
     assert url in report and "HTTP 401" in report
+
+
+def test_a_password_in_the_url_is_never_shown(
+    tmp_path: Path, fake_openai: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-" + "x" * 8)
+    secret = "pw-" + "s3cr3t" * 3
+    url = fake_openai.replace("http://", f"http://user:{secret}@") + "/unauthorized/v1"
+    urls = {role: url for role in ("optimizer", "target", "judge")}
+    result = CliRunner().invoke(
+        main, ["--config", str(_config(tmp_path, urls, model="m")), "--state-dir",
+               str(tmp_path / "s"), "doctor"],
+    )  # fmt: skip
+    assert "HTTP 401" in result.output and "http://***@127.0.0.1:" in result.output
+    assert secret not in result.output
