@@ -84,3 +84,13 @@ def test_version_and_shell_completion(tmp_path: Path) -> None:
     words["COMP_WORDS"], words["COMP_CWORD"] = "skillopt-sleep install cl", "2"
     done = subprocess.run([EXE], capture_output=True, text=True, env=words)
     assert done.stdout.split() == ["plain,claude-plugin"]
+
+
+def test_status_brief_is_a_few_lines_for_the_agent(after_a_night: tuple[Path, str]) -> None:
+    cfg, night = after_a_night
+    result = CliRunner().invoke(main, ["--config", str(cfg), "status", "--brief"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.strip().splitlines()
+    assert lines[0].startswith(f"skillopt-sleep, night {night} (done): 1 of 1 skill(s) got better")
+    assert lines[1].startswith("- add-regression-test: better — held-out score")
+    assert len(lines) <= 5
