@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -44,7 +45,10 @@ def codex_roots() -> list[Path]:
 
 
 def ensure_private_dir(path: Path) -> Path:
-    """Create a directory (and parents) readable only by the user."""
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    """Create a directory readable only by the user (missing parents too: 0700 whatever the
+    umask), or tighten an existing one to 0700."""
+    for p in reversed([p for p in (path, *path.parents) if not p.is_dir()]):
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(p, 0o700)
     os.chmod(path, 0o700)
     return path
