@@ -51,6 +51,9 @@ OVERRIDES: dict[str, Any] = {
     "trainer.seed": 2,  # seeds 0, 2, 3 accept edits for both top skills (checked 2026-11-29)
     "night.max_skills": 2,
     "daemon.deadline": "23:59",
+    # the corpus's managed skills are new: promote their first version without review
+    # (the default stages it; tests/test_promote_trust.py covers that)
+    "promotion.auto_promote_new_skills": True,
 }
 
 
