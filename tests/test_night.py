@@ -164,6 +164,7 @@ def comparable(out: dict[str, Any], root: Path) -> dict[str, Any]:
         for key in ("live_calls", "cached_calls", "seconds"):
             s["usage"].pop(key, None)
     md = Path(out["reports"]["md"]).read_text().replace(out["night"], "<NIGHT>")
+    md = md.replace(str(root), "<R>")  # the report names the skill files written
     return {"summary": summary, "md": md}
 
 

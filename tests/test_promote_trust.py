@@ -254,6 +254,13 @@ def test_a_skill_never_goes_to_both_codex_user_and_project_dirs(env) -> None:
     assert not (project_root / "review").exists()
     _write(project_root, V1, "lint")  # a project's own skill stays in the project
     assert [t.root for t in P.skill_targets(config, "lint")] == [project_root]
+    # a user-level Codex skill is seen in every project: no copy goes into one
+    projects_only = _cfg(env, targets=["claude_user", "codex_project"],
+                         project_dirs=[str(project)])  # fmt: skip
+    assert [t.kind for t in P.skill_targets(projects_only, "review")] == ["claude_user"]
+    assert [t.kind for t in P.skill_targets(projects_only, "fresh")] == [
+        "claude_user", "codex_project"
+    ]  # fmt: skip
 
 
 def test_promoting_a_user_level_skill_says_it_hides_a_project_skill(env) -> None:

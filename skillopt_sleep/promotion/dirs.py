@@ -102,6 +102,10 @@ def _codex_home() -> Path:
     return Path(first).expanduser() if first else Path.home() / ".codex"
 
 
+def _codex_user_root() -> Path:
+    return Path.home() / ".agents" / "skills"
+
+
 def present_agents() -> list[str]:
     """The default targets: the user-level skill root of every agent found on this machine
     (Claude Code by its config root, Codex by its home or ``~/.agents``); ``claude_user``
@@ -126,7 +130,7 @@ def targets(config: Mapping[str, Any]) -> list[Target]:
         if kind == "claude_user":
             out.append(Target(kind, _claude_user_root()))
         elif kind == "codex_user":
-            out.append(Target(kind, Path.home() / ".agents" / "skills"))
+            out.append(Target(kind, _codex_user_root()))
         elif kind in ("claude_project", "codex_project"):
             if not projects:
                 raise SkillPathError(f"promotion target {kind} needs promotion.project_dirs")
@@ -150,15 +154,25 @@ def targets(config: Mapping[str, Any]) -> list[Target]:
 
 
 def skill_targets(config: Mapping[str, Any], name: str) -> list[Target]:
-    """The targets ``name`` goes to. Codex lists a skill found in both its user and a
-    project directory twice, so when both kinds are configured the skill goes only where
-    it already is in Codex, else only to the user directory."""
+    """The targets ``name`` goes to. Codex lists a skill found in both its user directory
+    and a project's twice, so in Codex a skill goes only where it already is (a user-level
+    one counts even when ``codex_user`` is not configured), else to the user directory
+    when that is configured, else to the configured project directories."""
     all_targets = targets(config)
     codex = [t for t in all_targets if t.kind in ("codex_user", "codex_project")]
-    if len({t.kind for t in codex}) < 2:
+    if not codex:
         return all_targets
-    holding = [t for t in codex if os.path.lexists(t.root / name / SKILL_FILE)]
-    keep = holding or [t for t in codex if t.kind == "codex_user"]
+
+    def holds(root: Path) -> bool:
+        return os.path.lexists(root / name / SKILL_FILE)
+
+    projects = [t for t in codex if t.kind == "codex_project"]
+    if holds(_codex_user_root()):
+        keep = [t for t in codex if t.kind == "codex_user" or holds(t.root)]
+    elif held := [t for t in projects if holds(t.root)]:
+        keep = held
+    else:
+        keep = [t for t in codex if t.kind == "codex_user"] or projects
     return [t for t in all_targets if t not in codex or t in keep]
 
 

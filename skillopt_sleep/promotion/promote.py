@@ -112,7 +112,7 @@ def policy(config: Mapping[str, Any], facts: Facts) -> tuple[bool, str]:
         if not section.get("auto_promote_managed", True):
             why_not.append("promotion.auto_promote_managed is off")
     elif not section.get("auto_promote_user_skills", False):
-        why_not.append("your own skill: staged for review")
+        why_not.append("your own skill (promotion.auto_promote_user_skills is off)")
     if why_not:
         return False, "staged: " + "; ".join(why_not)
     if not facts.managed:
