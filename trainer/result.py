@@ -40,7 +40,8 @@ class TestLift:
         d = np.array([np.mean(b) - np.mean(s) for b, s in zip(best, start, strict=True)])
         n = len(d)
         if n == 0:
-            return cls(None, None, 0.0, math.nan, math.nan, 0, "not measured: no test tasks")
+            why = "not measured: no test task was scored on both sides"
+            return cls(None, None, math.nan, math.nan, math.nan, 0, why)
         lift = float(d.mean())
         if n > 1:
             half = float(stats.t.ppf(0.975, n - 1) * d.std(ddof=1) / math.sqrt(n))

@@ -24,7 +24,7 @@ from skillopt_sleep.promotion.dirs import (
     link_problem,
     read_skill,
     remove_skill,
-    targets,
+    skill_targets,
     text_hash,
 )
 from skillopt_sleep.promotion.versions import (
@@ -153,7 +153,7 @@ def rollback(
         live[row["target"]] = row  # latest per target wins (rows are in id order)
     if to_version is not None:
         version_text(config, name, to_version)  # fail before touching anything
-        roots = list(live) or [str(t.root) for t in targets(config)]
+        roots = list(live) or [str(t.root) for t in skill_targets(config, name)]
     elif not live:
         raise PromotionError(f"nothing to roll back: {name} has no promoted version")
     else:
