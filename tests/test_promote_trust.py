@@ -271,6 +271,13 @@ def test_promoting_a_user_level_skill_says_it_hides_a_project_skill(env) -> None
     assert out.status == "promoted"
     hidden = str(project / ".claude" / "skills" / "review" / "SKILL.md")
     assert f"hides the project skill {hidden}" in out.reason
+    # and promoting into the project while a user-level skill exists says the reverse
+    config = _cfg(env, targets=["claude_project"], project_dirs=[str(project)],
+                  auto_promote_user_skills=True)  # fmt: skip
+    out = _promote(env, config, V2 + "- check the changelog\n", managed=False)
+    user = env["root"] / "review" / "SKILL.md"
+    assert out.status == "promoted"
+    assert f"the user-level skill {user} hides this one" in out.reason
 
 
 # -- issue 11.6 and item 8: an older store's rows become the event history -----------------

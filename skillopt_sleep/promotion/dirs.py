@@ -90,7 +90,7 @@ def unusable_name(name: str) -> str | None:
     return None
 
 
-def _claude_user_root() -> Path:
+def claude_user_root() -> Path:
     configured = os.environ.get("CLAUDE_CONFIG_DIR", "")
     first = next((p.strip() for p in configured.split(",") if p.strip()), "")
     return (Path(first).expanduser() if first else Path.home() / ".claude") / "skills"
@@ -111,7 +111,7 @@ def present_agents() -> list[str]:
     (Claude Code by its config root, Codex by its home or ``~/.agents``); ``claude_user``
     when neither is there."""
     kinds = []
-    if _claude_user_root().parent.is_dir():
+    if claude_user_root().parent.is_dir():
         kinds.append("claude_user")
     if _codex_home().is_dir() or (Path.home() / ".agents").is_dir():
         kinds.append("codex_user")
@@ -128,7 +128,7 @@ def targets(config: Mapping[str, Any]) -> list[Target]:
         if not isinstance(kind, str):
             raise SkillPathError(f"promotion.targets entries must be strings, got {kind!r}")
         if kind == "claude_user":
-            out.append(Target(kind, _claude_user_root()))
+            out.append(Target(kind, claude_user_root()))
         elif kind == "codex_user":
             out.append(Target(kind, _codex_user_root()))
         elif kind in ("claude_project", "codex_project"):

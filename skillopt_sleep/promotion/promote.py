@@ -39,6 +39,7 @@ from skillopt_sleep.promotion.dirs import (
     Target,
     atomic_write,
     check_name,
+    claude_user_root,
     link_problem,
     read_skill,
     skill_targets,
@@ -156,11 +157,16 @@ def _project_roots(db: sqlite_utils.Database, config: Mapping[str, Any]) -> list
     return list(dict.fromkeys(dirs))
 
 
-def hidden_projects(
+def _hiding_note(
     db: sqlite_utils.Database, config: Mapping[str, Any], name: str, target: Target
 ) -> str:
-    """Claude Code prefers a user-level skill over a same-named project skill, silently:
-    name the project skills a skill in ``claude_user`` hides (empty when none)."""
+    """Claude Code silently prefers a user-level skill over a same-named project skill:
+    say which one hides which (empty when neither does)."""
+    if target.kind == "claude_project":
+        user = claude_user_root() / name / SKILL_FILE
+        if not user.exists():
+            return ""
+        return f"note: in Claude Code the user-level skill {user} hides this one"
     if target.kind != "claude_user":
         return ""
     hidden = [
@@ -248,7 +254,7 @@ def promote(
             )
             auto, reason = policy(config, facts)
             status = "promoted" if auto else "staged"
-        if note := hidden_projects(db, config, name, target):
+        if note := _hiding_note(db, config, name, target):
             reason = f"{reason}; {note}"
         if dry_run:
             outcome.targets.append(TargetOutcome(root, path, status, f"(dry run) {reason}"))
