@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 from pathlib import Path
+
+from skillopt_sleep import files
 
 APP = "skillopt-sleep"
 
@@ -47,8 +48,6 @@ def codex_roots() -> list[Path]:
 def ensure_private_dir(path: Path) -> Path:
     """Create a directory readable only by the user (missing parents too: 0700 whatever the
     umask), or tighten an existing one to 0700."""
-    for p in reversed([p for p in (path, *path.parents) if not p.is_dir()]):
-        with contextlib.suppress(FileExistsError):
-            os.mkdir(p, 0o700)
-    os.chmod(path, 0o700)
+    files.make_dirs(path, files.PRIVATE_DIR)
+    os.chmod(path, files.PRIVATE_DIR)
     return path

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from skillopt_sleep import config as config_mod
-from skillopt_sleep import migrations
+from skillopt_sleep import files, migrations, paths
 from skillopt_sleep import promotion as P
 from skillopt_sleep.cli import main
 from skillopt_sleep.night.plan import seed_skill
@@ -199,6 +199,20 @@ def test_skill_files_are_never_group_or_world_writable_under_umask_000(env) -> N
         skill.chmod(0o600)  # the user keeps their skill private: a promotion keeps that
         _promote(env, config, V2, night="n2")
         assert _mode(skill) == 0o600 and skill.read_text() == V2
+
+
+def test_the_shared_write_helpers_ignore_the_umask(env) -> None:
+    tmp = env["tmp"]
+    mine = tmp / "exports"  # a directory of the user's: left as it is
+    mine.mkdir(mode=0o755)
+    with umask(0):
+        paths.ensure_private_dir(tmp / "a" / "b" / "c")
+        files.write_private(tmp / "x" / "y" / "notes.json", "{}")
+        files.write_private(mine / "tasks.yaml", "- task\n")
+    assert [_mode(tmp / p) for p in ("a", "a/b", "a/b/c", "x", "x/y")] == [0o700] * 5
+    assert _mode(tmp / "x" / "y" / "notes.json") == 0o600
+    assert _mode(mine / "tasks.yaml") == 0o600 and _mode(mine) == 0o755
+    assert sorted(os.listdir(mine)) == ["tasks.yaml"]  # no temp file left
 
 
 # -- 13. a user's reject or rollback goes into the edits ledger ----------------------------
