@@ -107,6 +107,7 @@ def _ledger_user_verdict(db: sqlite_utils.Database, row: dict[str, Any], how: st
         record = {
             "where": f"night {row['night_id']} ({how} by the user)",
             "reason": USER_REJECTED,
+            "status": "rejected",  # never evaluated again
             "verdict": USER_REJECTED,
             "edits": [{k: v for k, v in edit.items() if k != "hash"}],
             "edit_hash": edit["hash"],
