@@ -89,6 +89,14 @@ def for_skill(skill: Mapping[str, Any], summary: Mapping[str, Any]) -> Advice | 
             "point the target role at a stronger model (TARGET_MODEL, TARGET_BASE_URL, "
             "TARGET_API_KEY; `skillopt-sleep doctor` checks it).",
         )
+    if "not measured" in reason:
+        budget = "budget" in reason or "deadline" in reason
+        return Advice(
+            f"An edit passed the gate, but {reason.split('; ')[0]}, so it was not written.",
+            "raise the night's budget (budget.max_calls, budget.max_cost_usd) so the test fits."
+            if budget
+            else "nothing now; the change is re-tried as more sessions of this task arrive.",
+        )
     if outcome == "not_enough_evidence":
         n = (skill.get("test") or {}).get("n_tasks") or (skill.get("n_tasks") or {}).get("test")
         return Advice(

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 from html import escape
 from pathlib import Path
 from typing import Any
 
+from skillopt_sleep.files import write_private
 from skillopt_sleep.report import advice
 from skillopt_sleep.report.charts import bar_chart, line_chart
 
@@ -63,7 +63,7 @@ def actions(summary: dict[str, Any]) -> list[str]:
         if promo.get("status") == "staged":
             why = str(promo.get("reason") or "").removesuffix(": staged for review")
             out.append(
-                f"{name}: a better version waits for your review"
+                f"{name}: a new version waits for your review"
                 + (f" ({why})" if why else "")
                 + f": `skillopt-sleep diff {name}`, then `skillopt-sleep adopt {name}` or "
                 f"`skillopt-sleep reject {name}`."
@@ -94,6 +94,17 @@ def cost_sentence(summary: dict[str, Any]) -> str:
     return (
         f"{usage.get('calls', 0)} model calls, {usage.get('tokens', 0)} tokens, "
         f"${usage.get('cost_usd', 0.0):.4f} (the night's budget: {limits})."
+    )
+
+
+def promotion_line(promo: dict[str, Any]) -> str:
+    """What happened to the skill's file, where, and why (a staged skill says why)."""
+    where = ", ".join(promo.get("paths") or ([promo["path"]] if promo.get("path") else []))
+    reason = promo.get("reason")
+    return (
+        f"Promotion: {promo.get('status')}"
+        + (f" {where}" if where else "")
+        + (f" — {reason}" if reason else "")
     )
 
 
@@ -137,13 +148,6 @@ def _edit_rows(skill: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
-def _promotion_line(promo: dict[str, Any]) -> str:
-    paths = promo.get("paths") or ([promo["path"]] if promo.get("path") else [])
-    where = f" to {', '.join(paths)}" if paths else ""
-    reason = f" ({promo['reason']})" if promo.get("reason") else ""
-    return f"{promo.get('status')}{where}{reason}"
-
-
 BUDGET_KINDS = (
     ("calls", "calls", "max_calls"),
     ("tokens", "tokens", "max_tokens"),
@@ -183,7 +187,7 @@ def render_md(summary: dict[str, Any]) -> str:
         )
         promo = skill.get("promotion") or {}
         if promo:
-            lines.append(f"Promotion: {_promotion_line(promo)}.")
+            lines.append(promotion_line(promo))
         if skill.get("stopped_by"):
             lines.append(f"Training stopped early: {skill['stopped_by']}.")
         rows = _edit_rows(skill)
@@ -311,7 +315,7 @@ def render_html(summary: dict[str, Any]) -> str:
         out.append(f"<h2>{escape(skill['name'])}</h2>")
         promo = skill.get("promotion") or {}
         if promo:
-            out.append(f"<p>Promotion: {escape(_promotion_line(promo))}</p>")
+            out.append(f"<p>{escape(promotion_line(promo))}</p>")
         rows = _edit_rows(skill)
         if rows:
             out.append(_table(EDIT_HEADER, rows))
@@ -335,16 +339,11 @@ def render_html(summary: dict[str, Any]) -> str:
 
 def write_reports(summary: dict[str, Any], out_dir: Path) -> dict[str, Path]:
     """Write report.md, report.json and report.html (private files); return their paths."""
-    out_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-    files = {
+    reports = {
         "md": (out_dir / "report.md", render_md(summary)),
         "json": (out_dir / "report.json", json.dumps(summary, indent=2, default=str)),
         "html": (out_dir / "report.html", render_html(summary)),
     }
-    for path, text in files.values():
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    return {fmt: path for fmt, (path, _) in files.items()}
+    for path, text in reports.values():
+        write_private(path, text)
+    return {fmt: path for fmt, (path, _) in reports.items()}
