@@ -118,4 +118,23 @@ def _v2(db: sqlite_utils.Database) -> None:
     db["signals"].create_index(["session_id"])
 
 
-MIGRATIONS = [_v1, _v2]
+def _v3(db: sqlite_utils.Database) -> None:
+    # A record id is unique within its group (session), not across all of them: forked and
+    # resumed Claude sessions copy records, same uuid, into another session, and each
+    # session keeps its copy. Ids stay as they were, so records already stored still
+    # de-duplicate against a re-read of their file. The (grp, id) index also serves the
+    # per-group reads the old grp index served.
+    db.execute(
+        "CREATE TABLE events_v3 (rid INTEGER PRIMARY KEY, id INTEGER NOT NULL,"
+        " grp TEXT NOT NULL, source TEXT NOT NULL, path TEXT NOT NULL, offset INTEGER NOT NULL,"
+        " data BLOB NOT NULL, UNIQUE (grp, id))"
+    )
+    db.execute(
+        "INSERT INTO events_v3 (rid, id, grp, source, path, offset, data)"
+        " SELECT rid, id, grp, source, path, offset, data FROM events"
+    )
+    db.execute("DROP TABLE events")
+    db.execute("ALTER TABLE events_v3 RENAME TO events")
+
+
+MIGRATIONS = [_v1, _v2, _v3]
