@@ -21,6 +21,7 @@ from session_ingest.model import (
     CONTINUATION,
     EXCERPT_CHARS,
     HUMAN,
+    SUBAGENT,
     Session,
     ToolCall,
     Turn,
@@ -421,6 +422,10 @@ def build(group: str, events: Iterable[dict[str, Any]]) -> list[Session]:
         elif k == "unk":
             s.unknown_records += 1
     close(turn)
+    if s.kind == "subagent":  # its requests come from the parent thread's model, not a human
+        for t in s.turns:
+            if t.kind == HUMAN:
+                t.kind, t.user_text = SUBAGENT, ""
     s.input_tokens, s.output_tokens = tokens  # cumulative totals: the last is the session's
     if not (meta_seen or s.turns or s.unknown_records):
         return []

@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 from click.testing import CliRunner
-from ingest_helpers import lay_out
+from ingest_helpers import lay_out_own
 
 from skillopt_sleep.cli import main
 
@@ -18,26 +18,27 @@ KEYS = {"files_scanned", "files_changed", "sessions", "turns", "tool_calls", "si
 
 
 def test_ingest_json_then_sessions(isolated_home: Path) -> None:
-    lay_out(isolated_home)
+    lay_out_own(isolated_home)
     runner = CliRunner()
     first = runner.invoke(main, ["ingest", "--json"])
     assert first.exit_code == 0, first.output
     data = json.loads(first.output)
     assert set(data) >= KEYS
-    assert data["files_scanned"] == 17 and data["sessions"] == 20
+    # 11 Claude logs (one holds only a summary), 6 Codex rollouts; 17 sessions
+    assert data["files_scanned"] == 17 and data["sessions"] == 17
     assert data["new_sessions"] == data["sessions"] and data["errors"] == []
     again = json.loads(runner.invoke(main, ["ingest", "--json"]).output)
-    assert (again["files_changed"], again["new_sessions"], again["sessions"]) == (0, 0, 20)
+    assert (again["files_changed"], again["new_sessions"], again["sessions"]) == (0, 0, 17)
     codex = json.loads(runner.invoke(main, ["ingest", "--source", "codex", "--json"]).output)
-    assert codex["files_scanned"] == 7
+    assert codex["files_scanned"] == 6
     listing = runner.invoke(main, ["sessions", "--json"])
     rows = json.loads(listing.output)
-    assert len(rows) == 20
+    assert len(rows) == 17
     assert {"id", "source", "project", "started", "turns", "signals"} <= set(rows[0])
     text = runner.invoke(main, ["sessions", "--source", "claude"])
-    assert text.exit_code == 0 and "d6e0bada-1959-4eec-a9d2-0bfade768d8f" in text.output
+    assert text.exit_code == 0 and "e8b5f3d0-2c47-4a19-b6de-0a7c3e915f42" in text.output
     human = runner.invoke(main, ["ingest"])
-    assert "sessions 20 (+0)" in human.output
+    assert "sessions 17 (+0)" in human.output
 
 
 def test_help_has_examples_and_bad_usage_exits_2(isolated_home: Path) -> None:
@@ -66,7 +67,7 @@ def test_bad_files_still_exit_0(isolated_home: Path) -> None:
 
 def test_real_process_with_private_home(tmp_path: Path) -> None:
     home = tmp_path / "h"
-    lay_out(home)
+    lay_out_own(home)
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("SKILLOPT_SLEEP_", "CLAUDE_", "CODEX_", "XDG_"))}  # fmt: skip
     env.update(HOME=str(home), XDG_STATE_HOME=str(tmp_path / "state"),
@@ -76,5 +77,5 @@ def test_real_process_with_private_home(tmp_path: Path) -> None:
                          text=True, timeout=120, check=False)  # fmt: skip
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    assert (data["sessions"], data["bad_lines"], data["errors"]) == (20, 0, [])
+    assert (data["sessions"], data["bad_lines"], data["errors"]) == (17, 0, [])
     assert (tmp_path / "state" / "skillopt-sleep" / "skillopt-sleep.db").exists()
