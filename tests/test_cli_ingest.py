@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 from pathlib import Path
 
@@ -79,3 +80,30 @@ def test_real_process_with_private_home(tmp_path: Path) -> None:
     data = json.loads(out.stdout)
     assert (data["sessions"], data["bad_lines"], data["errors"]) == (17, 0, [])
     assert (tmp_path / "state" / "skillopt-sleep" / "skillopt-sleep.db").exists()
+
+
+def test_watch_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+    """systemd and kill send SIGTERM: the watch ends its pass and exits 0 (not 143)."""
+    home = tmp_path / "h"
+    lay_out_own(home)
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("SKILLOPT_SLEEP_", "CLAUDE_", "CODEX_", "XDG_"))}  # fmt: skip
+    env.update(HOME=str(home), XDG_STATE_HOME=str(tmp_path / "state"),
+               XDG_CONFIG_HOME=str(tmp_path / "cfg"))  # fmt: skip
+    exe = PROJECT / ".venv" / "bin" / "skillopt-sleep"
+    proc = subprocess.Popen([str(exe), "ingest", "--watch"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()  # printed once the SIGTERM handler is in place
+        assert line.startswith("watching for changes"), line
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err and "sessions 17 (+17)" in out
+    again = subprocess.run([str(exe), "ingest", "--json"], env=env, capture_output=True,
+                           text=True, timeout=120, check=True)  # fmt: skip
+    assert json.loads(again.stdout)["sessions"] == 17  # the store is whole after the stop
