@@ -17,6 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
+
+# ``pytest --hypothesis-profile=fuzz``: a deep run of the property tests (the type-mutation
+# fuzz of ingest among them); the default profile keeps the suite's run time.
+settings.register_profile("fuzz", max_examples=3000)
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 REAL_FIXTURES = PROJECT_ROOT.parent / "shared" / "fixtures" / "real"
