@@ -29,6 +29,7 @@ import sqlite_utils
 
 from session_ingest import claude, codex
 from session_ingest.checkpoint import PASS_AUTOCHECKPOINT, Checkpointer
+from session_ingest.discover import Found, discover, short, source_dirs, stat_paths
 from session_ingest.lines import BIG_LINE, FileProblems, parse_careful
 from session_ingest.records import BadRecord, to_event
 from session_ingest.rows import groups_with_events, rebuild, store_sessions, totals
@@ -66,67 +67,6 @@ class IngestReport:
         return asdict(self)
 
 
-@dataclass
-class _Found:
-    source: str
-    path: str
-    st: os.stat_result
-
-
-def _short(path: str) -> str:
-    home = str(Path.home())
-    return "~" + path[len(home) :] if path.startswith(home + "/") else path
-
-
-def source_dirs(config: dict[str, Any], sources: Iterable[str]) -> list[tuple[str, Path]]:
-    """The directories holding session logs, per source, following the config's roots."""
-    from skillopt_sleep import config as config_mod  # the config owns root resolution
-
-    out: list[tuple[str, Path]] = []
-    wanted = set(sources)
-    src_cfg = config.get("sources", {})
-    if "claude" in wanted and src_cfg.get("claude", {}).get("enabled", True):
-        out += [("claude", r / "projects") for r in config_mod.claude_roots(config)]
-    if "codex" in wanted and src_cfg.get("codex", {}).get("enabled", True):
-        for r in config_mod.codex_roots(config):
-            out += [("codex", r / "sessions"), ("codex", r / "archived_sessions")]
-    return out
-
-
-def discover(dirs: Iterable[tuple[str, Path]], errors: list[str]) -> list[_Found]:
-    """Every session log under ``dirs`` (sorted, de-duplicated), stat'ed once."""
-    found: dict[str, _Found] = {}
-    for source, top in dirs:
-        if not top.is_dir():
-            continue
-        stack = [str(top)]
-        while stack:
-            d = stack.pop()
-            try:
-                entries = list(os.scandir(d))
-            except OSError as exc:
-                errors.append(f"{_short(d)}: cannot list ({exc.strerror})")
-                continue
-            for e in entries:
-                name = e.name
-                try:
-                    if e.is_dir(follow_symlinks=False):
-                        if name.endswith((".jsonl", ".json")):
-                            errors.append(f"{_short(e.path)}: is a directory, not a log")
-                        elif name not in ("memory", "tool-results"):
-                            stack.append(e.path)
-                        continue
-                    wanted = name.endswith(".jsonl") or (
-                        source == "codex" and name.startswith("rollout-") and name.endswith(".json")
-                    )
-                    if not wanted or e.path in found:
-                        continue
-                    found[e.path] = _Found(source, e.path, e.stat())
-                except OSError as exc:
-                    errors.append(f"{_short(e.path)}: vanished or unreadable ({exc.strerror})")
-    return [found[p] for p in sorted(found)]
-
-
 class _Pass:
     """One ingest pass over a set of files: flushes batches, commits every ``COMMIT_BYTES``."""
 
@@ -151,7 +91,7 @@ class _Pass:
 
     # ------------------------------------------------------------------ reading
 
-    def read_file(self, f: _Found, known: dict[str, Any] | None) -> None:
+    def read_file(self, f: Found, known: dict[str, Any] | None) -> None:
         st = f.st
         start, bad, group = 0, 0, None
         if known and known["dev"] == st.st_dev and known["inode"] == st.st_ino:
@@ -164,7 +104,7 @@ class _Pass:
         try:
             fh = open(f.path, "rb")  # noqa: SIM115 - closed below, errors handled per case
         except OSError as exc:
-            self.error(f"{_short(f.path)}: cannot open ({exc.strerror})")
+            self.error(f"{short(f.path)}: cannot open ({exc.strerror})")
             return
         problems = FileProblems()
         with fh:
@@ -175,7 +115,7 @@ class _Pass:
                 end, group = self._read_jsonl(fh, f, start, group, problems)
         if problems.count:
             bad += problems.count
-            self.error(problems.summary(_short(f.path)))
+            self.error(problems.summary(short(f.path)))
         self.report.bytes_read += max(0, end - start)
         self.batch_bytes += max(0, end - start)
         self.batch_files += 1
@@ -187,7 +127,7 @@ class _Pass:
         )  # fmt: skip
 
     def _take(
-        self, obj: Any, line: Any, off: int, f: _Found, ctx: Any, group: str | None,
+        self, obj: Any, line: Any, off: int, f: Found, ctx: Any, group: str | None,
         problems: FileProblems,
     ) -> str | None:  # fmt: skip
         """Store one parsed record's event; a bad one is counted. Returns the file's group."""
@@ -214,7 +154,7 @@ class _Pass:
         return group
 
     def _read_jsonl(
-        self, fh: Any, f: _Found, start: int, group: str | None, problems: FileProblems
+        self, fh: Any, f: Found, start: int, group: str | None, problems: FileProblems
     ) -> tuple[int, str | None]:
         source, path = f.source, f.path
         ctx = claude.file_ctx(path, self.max_chars) if source == "claude" else path
@@ -239,7 +179,7 @@ class _Pass:
             try:
                 k = fh.readinto(chunk)
             except OSError as exc:
-                self.error(f"{_short(path)}: read failed ({exc.strerror})")
+                self.error(f"{short(path)}: read failed ({exc.strerror})")
                 break
             if not k:
                 break
@@ -300,7 +240,7 @@ class _Pass:
                 self.progress(k - lo, path)
         return consumed, group  # a group still None is decided by a later first line
 
-    def _read_ts_json(self, fh: Any, f: _Found, problems: FileProblems) -> tuple[int, str | None]:
+    def _read_ts_json(self, fh: Any, f: Found, problems: FileProblems) -> tuple[int, str | None]:
         """TypeScript-era Codex: one JSON object per file; re-read whole when it changes."""
         path, size = f.path, f.st.st_size
         if size > 4 * MAX_LINE_BYTES:
@@ -399,7 +339,7 @@ def _unchanged(st: os.stat_result, known: dict[str, Any] | None) -> bool:
 def ingest_files(
     db: sqlite_utils.Database,
     config: dict[str, Any],
-    files: list[_Found],
+    files: list[Found],
     *,
     progress: Progress | None = None,
     report: IngestReport | None = None,
@@ -479,27 +419,3 @@ def ingest(
         files = stat_paths(config, paths, report.errors)
     report.seconds = time.perf_counter() - t0
     return ingest_files(db, config, files, progress=progress, report=report)
-
-
-def stat_paths(
-    config: dict[str, Any], paths: Iterable[str | Path], errors: list[str]
-) -> list[_Found]:
-    """Stat specific files, deciding each one's source by which configured root holds it."""
-    dirs = source_dirs(config, ("claude", "codex"))
-    out: list[_Found] = []
-    for p in sorted({os.path.abspath(str(x)) for x in paths}):
-        source = next((s for s, d in dirs if p.startswith(str(d) + os.sep)), None)
-        if source is None:
-            continue
-        try:
-            st = os.stat(p)
-        except OSError as exc:
-            errors.append(f"{_short(p)}: vanished or unreadable ({exc.strerror})")
-            continue
-        if stat_mod.S_ISDIR(st.st_mode):
-            if p.endswith((".jsonl", ".json")):
-                errors.append(f"{_short(p)}: is a directory, not a log")
-            continue
-        if p.endswith(".jsonl") or (source == "codex" and p.endswith(".json")):
-            out.append(_Found(source, p, st))
-    return out
