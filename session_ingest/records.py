@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 
 from session_ingest import claude, codex, shapes
-from session_ingest.redact import redact_clip
+from session_ingest.redact import redact, redact_clip
 
 RAW_CHARS = 500  # excerpt kept of a record kind no parser knows
 _LEAF_CHARS = 600
@@ -86,6 +86,17 @@ def to_event(
     if data.get("k") == "unk":
         data["raw"] = unknown_excerpt(obj)
     return grp, ident, data
+
+
+def redact_values(value: Any) -> Any:
+    """``value`` (a stored event) with every string in it redacted again."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {k: redact_values(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact_values(v) for v in value]
+    return value
 
 
 def unknown_excerpt(obj: Any) -> str:

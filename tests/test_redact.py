@@ -251,3 +251,47 @@ def test_planted_secrets_never_reach_the_database_files(tmp_path: Path) -> None:
         raw = b"\n".join(files.values()).decode("utf-8", "replace")
         for name, _text, secret in SHAPES:
             assert not survives(raw, secret), name
+
+
+def test_an_older_store_is_redacted_again_on_upgrade(tmp_path: Path) -> None:
+    """A store written by a version whose rules missed shapes: opening it with this one
+    redacts every stored text again, rebuilds the sessions, and zeroes the old pages."""
+    import sqlite_utils
+
+    from session_ingest.schema import MIGRATIONS
+    from skillopt_sleep import migrations
+
+    state = tmp_path / "state"
+    state.mkdir()
+    path = state / "skillopt-sleep.db"
+    old = sqlite_utils.Database(path)
+    migrations.apply(old, "ingest", MIGRATIONS[:2])  # the store as version 2 left it
+    missed = [(n, t, s) for n, t, s in SHAPES if n in ("pgpassword_short", "github_fine_grained_pat",
+                                                       "url_password_empty_user", "yaml_password")]  # fmt: skip
+    sid = "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee"
+    for i, (_n, text, _s) in enumerate(missed):
+        data = {"k": "h", "t": f"please use {text}", "ts": f"2026-03-01T10:00:0{i}Z", "cwd": "/w"}
+        old.execute(
+            "INSERT INTO events (id, grp, source, path, offset, data) VALUES (?, ?, ?, ?, ?, ?)",
+            (i + 1, sid, "claude", "/logs/x.jsonl", i * 100, json.dumps(data).encode()),
+        )
+    filler = json.dumps({"k": "unk", "type": "x", "raw": "z" * 400}).encode()  # pages to free
+    old.conn.executemany(
+        "INSERT INTO events (id, grp, source, path, offset, data) VALUES (?, ?, ?, ?, ?, ?)",
+        [(100 + i, "bbbbbbbb-0000", "claude", "/logs/y.jsonl", i, filler) for i in range(2000)],
+    )
+    old.conn.commit()
+    old.close()
+    assert all(s.encode() in path.read_bytes() for _n, _t, s in missed)  # the old leak
+    db = open_store(state)
+    try:
+        texts = [r[0] for r in db.execute(
+            "SELECT user_text FROM turns WHERE session_id = ? ORDER BY idx", (sid,))]  # fmt: skip
+    finally:
+        db.close()
+    assert len(texts) == len(missed) and all("[REDACTED:" in t for t in texts)
+    raw = b"".join(f.read_bytes() for f in state.iterdir() if f.is_file()).decode(
+        "utf-8", "replace"
+    )
+    for name, _text, secret in missed:
+        assert not survives(raw, secret), name
