@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import json
+import shutil
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -75,13 +76,18 @@ def _content(home: Path) -> dict[str, list]:
     }
 
 
+_WORK = tempfile.TemporaryDirectory(prefix="ingest-fuzz-")  # removed at exit
+
+
 def _ingest(rel: str, data: bytes) -> tuple[Any, dict[str, list], str]:
-    with tempfile.TemporaryDirectory() as tmp:
-        home = Path(tmp) / "home"
-        (home / rel).parent.mkdir(parents=True)
-        (home / rel).write_bytes(data)
-        report = run(home)
-        return report, _content(home), str(home / rel)
+    """Ingest one file, always at the same place: a rollout named by no uuid is grouped by
+    its path, which must not differ between the runs compared."""
+    home = Path(_WORK.name) / "home"
+    shutil.rmtree(home, ignore_errors=True)
+    (home / rel).parent.mkdir(parents=True)
+    (home / rel).write_bytes(data)
+    report = run(home)
+    return report, _content(home), str(home / rel)
 
 
 @cache
