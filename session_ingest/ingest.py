@@ -5,10 +5,12 @@ An unchanged file costs one ``stat``. A grown file is read from its offset; a pa
 line waits for the next pass. A file that shrank, changed inode or was rewritten is read
 again from 0; its records are de-duplicated by id, so totals never double.
 
-Each line becomes at most one small normalized event stored under a hash of its record
-id (``INSERT OR IGNORE``). After new events are stored, the sessions they belong to are
-rebuilt from *all* their stored events. So the database content is a function of the set
-of lines seen, whatever the split points of the passes that read them.
+Each line becomes at most one small normalized event, stored under its session and a
+hash of its record id (``records.py``); of two copies the first in (path, offset) order is
+kept. A line or record that cannot be read is counted, never fatal. After new events are
+stored, the sessions they belong to are rebuilt from *all* their stored events. So the
+database content is a function of the set of lines seen, whatever the split points of
+the passes that read them.
 """
 
 from __future__ import annotations
