@@ -22,8 +22,10 @@ _SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 # Where a record can start inside a bad line: ``{"`` right after a byte that cannot come
 # before ``{`` in valid JSON (only ``:``, ``,``, ``[`` or whitespace can). Inside one valid
 # record no such place exists, so these are the seams between a fragment and a record.
-_SEAM = re.compile(rb'[^:,\[\s]\s*(\{")')
-MAX_SEAMS = 64
+_BEFORE_OBJECT = frozenset(b":,[ \t\r\n")
+_SPACE = frozenset(b" \t\r\n")
+MAX_SEAMS = 64  # seams tried, from the end of the line
+MAX_BRACES = 100_000  # ``{"`` looked at, from the end: bounds the work on a huge bad line
 
 MALFORMED = "malformed JSON"
 REPAIRED = "invalid UTF-8 or surrogate repaired"
@@ -52,8 +54,7 @@ def parse_careful(line: bytes | memoryview) -> tuple[list[tuple[int, Any]], str 
     obj, err = _loads(raw)
     if err != MALFORMED:
         return [(0, obj)], err
-    seams = [m.start(1) for m in _SEAM.finditer(raw)][-MAX_SEAMS:]
-    for at in reversed(seams):  # the appended record is the last one on the line
+    for at in _seams(raw):  # the appended record is the last one on the line
         tail, tail_err = _loads(raw[at:])
         if not (isinstance(tail, dict) and "type" in tail):  # every record has a type
             continue
@@ -62,6 +63,22 @@ def parse_careful(line: bytes | memoryview) -> tuple[list[tuple[int, Any]], str 
             return [(0, head), (at, tail)], head_err or tail_err
         return [(at, tail)], TRUNCATED
     return [], MALFORMED
+
+
+def _seams(raw: bytes) -> list[int]:
+    """Seams in ``raw``, last first (see ``_BEFORE_OBJECT``)."""
+    out: list[int] = []
+    at = len(raw)
+    for _ in range(MAX_BRACES):
+        at = raw.rfind(b'{"', 0, at)
+        if at <= 0 or len(out) >= MAX_SEAMS:
+            break
+        j = at - 1
+        while j > 0 and raw[j] in _SPACE:
+            j -= 1
+        if raw[j] not in _BEFORE_OBJECT:
+            out.append(at)
+    return out
 
 
 class FileProblems:
