@@ -22,16 +22,10 @@ SELECTED = [
 
 
 def _clone(tmp_path: Path) -> Path:
-    clone = tmp_path / "lonely" / "skillopt-sleep"  # ../shared does not exist beside it
-    shutil.copytree(
-        PROJECT_ROOT / "tests", clone / "tests", ignore=shutil.ignore_patterns("__pycache__")
-    )
-    shutil.copytree(
-        PROJECT_ROOT / "benchmarks",
-        clone / "benchmarks",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
-    shutil.copy(PROJECT_ROOT / "pyproject.toml", clone)
+    """The project's files (not its venv or caches) where nothing lies beside them."""
+    clone = tmp_path / "lonely" / "skillopt-sleep"
+    skip = shutil.ignore_patterns(".venv", ".git", "__pycache__", ".*_cache", ".hypothesis")
+    shutil.copytree(PROJECT_ROOT, clone, ignore=skip)
     return clone
 
 
