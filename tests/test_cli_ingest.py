@@ -84,7 +84,7 @@ def test_real_process_with_private_home(tmp_path: Path) -> None:
 
 def test_sessions_shows_ids_whole(isolated_home: Path) -> None:
     """Two subagents of one session showed the same cut id; every id is printed whole."""
-    lay_out(isolated_home)
+    lay_out_own(isolated_home)
     runner = CliRunner()
     assert runner.invoke(main, ["ingest", "-q"]).exit_code == 0
     rows = json.loads(runner.invoke(main, ["sessions", "--json"]).output)
