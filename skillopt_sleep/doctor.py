@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -129,8 +130,55 @@ def check_model(cfg: dict[str, Any]) -> list[Check]:
     ]
 
 
+def check_endpoints(cfg: dict[str, Any], environ: Mapping[str, str] = os.environ) -> list[Check]:
+    """One real call per configured endpoint: a wrong URL, key or model shows here, not
+    after a night of failed calls."""
+    from skillopt_sleep.endpoints import probe_roles
+
+    try:
+        probes = probe_roles(cfg["models"], environ)
+    except ValueError as exc:
+        return [Check(FAIL, "models", str(exc))]
+    return [
+        Check(OK if p.ok else FAIL, f"model {p.role}", f"{p.model} at {p.url}: {p.detail}")
+        for p in probes
+    ]
+
+
+def check_scheduled_env(
+    cfg: dict[str, Any], environ: Mapping[str, str] = os.environ
+) -> list[Check]:
+    """Scheduled nights (systemd, cron) read the environment file, not this shell: a key
+    set only here would leave them on the embedded model."""
+    from skillopt_sleep import envfile
+
+    file = envfile.path()
+    if file.exists() and not _private(file):
+        return [Check(FAIL, "environment file", f"{file} is open to others; run: chmod 600 {file}")]
+    absent = envfile.missing(environ, cfg, file)
+    if absent:
+        return [
+            Check(
+                WARN,
+                "environment file",
+                f"{', '.join(absent)} set in this shell but not in {file}: scheduled nights "
+                "will not see them (skillopt-sleep install systemd --env-file writes it)",
+            )
+        ]
+    if envfile.wanted(environ, cfg):
+        return [Check(OK, "environment file", f"{file} holds this shell's endpoint variables")]
+    return []
+
+
 def run_checks(config_path: Path | None, overrides: dict[str, Any] | None = None) -> list[Check]:
     checks, cfg = check_config(config_path, overrides)
     if cfg is None:
         return checks
-    return checks + check_state(cfg) + check_sources(cfg) + check_model(cfg)
+    return [
+        *checks,
+        *check_state(cfg),
+        *check_sources(cfg),
+        *check_model(cfg),
+        *check_endpoints(cfg),
+        *check_scheduled_env(cfg),
+    ]

@@ -421,7 +421,8 @@ def test_report_and_status_cli_after_a_night(baseline) -> None:
     assert not [t for t in page.tags if t in ("link", "img", "iframe")]
     assert Path(baseline["out"]["reports"]["html"]).read_text() == html.output.rstrip("\n")
     missing = run(main, ["--config", str(cfg), "report", "no-such-night"])
-    assert missing.exit_code == 2 and "no report for night" in missing.output
+    assert missing.exit_code == 2 and "no night 'no-such-night'" in missing.output
+    assert "`skillopt-sleep nights` lists them" in missing.output
     status = run(main, ["--config", str(cfg), "status"])
     assert status.exit_code == 0
     assert f"last night: {night} (done)" in status.output

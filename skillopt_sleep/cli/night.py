@@ -69,7 +69,7 @@ def _finish(outcome: NightOutcome, as_json: bool) -> None:
 
         click.echo(headline(outcome.summary))
         for skill in outcome.summary.get("skills", []):
-            click.echo(f"  {skill_sentence(skill)}")
+            click.echo(f"  {skill_sentence(skill, outcome.summary)}")
         click.echo(f"report: {outcome.reports['html']}")
         for problem in outcome.summary.get("problems", []) if outcome.exit_code else []:
             click.echo(f"problem: {problem}", err=True)

@@ -24,6 +24,7 @@ import sqlite_utils
 from session_ingest import ingest
 from skillopt_sleep import config as config_mod
 from skillopt_sleep import files, lock, promotion
+from skillopt_sleep.endpoints import failure_line, url_of
 from skillopt_sleep.mining import mine
 from skillopt_sleep.night.dry import dry_run_night
 from skillopt_sleep.night.model import Job, NightOutcome, Plan, Promotion, TrainedSkill
@@ -36,7 +37,7 @@ from skillopt_sleep.report import write_reports
 from skillopt_sleep.schedule import next_deadline, parse_schedule
 from skillopt_sleep.store import open_store
 from trainer import TrainSettings, optimize
-from trainer.backends.base import ChatBackend, Completion, Message, Roles
+from trainer.backends.base import ChatBackend, Completion, InfraError, Message, Roles
 from trainer.budget import BudgetLimits
 from trainer.edits import Edit
 from trainer.tasks import Task
@@ -67,28 +68,60 @@ def default_roles(
     return build_roles(config["models"], os.environ, local_log_path=log_path, sim_world=world)
 
 
-class _Guarded:
-    """A backend that refuses to start a call once the night is asked to stop, and
-    reports progress; cached calls never reach it, so it only sees paid work."""
+OnFailure = Callable[[str, ChatBackend, InfraError], None]
+ROLE_NAMES = ("optimizer", "target", "judge")
 
-    def __init__(self, inner: ChatBackend, stop: threading.Event, tick: Callable[[], None]):
+
+class _Guarded:
+    """A backend that refuses to start a call once the night is asked to stop, reports
+    progress, and tells the night about a failed call; cached calls never reach it, so
+    it only sees paid work."""
+
+    def __init__(
+        self,
+        inner: ChatBackend,
+        stop: threading.Event,
+        tick: Callable[[], None],
+        role: str,
+        on_failure: OnFailure,
+    ):
         self.inner = inner
         self.identity = inner.identity
         self.concurrency = inner.concurrency
         self.simulation = getattr(inner, "simulation", False)
         self._stop = stop
         self._tick = tick
+        self._role = role
+        self._on_failure = on_failure
 
     def complete(self, messages: list[Message], **kwargs: Any) -> Completion:
         if self._stop.is_set():
             raise Stopped()
-        result = self.inner.complete(messages, **kwargs)
+        try:
+            result = self.inner.complete(messages, **kwargs)
+        except InfraError as exc:
+            self._on_failure(self._role, self.inner, exc)
+            raise
         self._tick()
         return result
 
 
-def _guard(roles: Roles, stop: threading.Event, tick: Callable[[], None]) -> Roles:
-    return Roles(*(_Guarded(b, stop, tick) for b in (roles.optimizer, roles.target, roles.judge)))
+def _guard(
+    roles: Roles, stop: threading.Event, tick: Callable[[], None], on_failure: OnFailure
+) -> Roles:
+    return Roles(**{r: _Guarded(getattr(roles, r), stop, tick, r, on_failure) for r in ROLE_NAMES})
+
+
+def _where(roles: Roles) -> str:
+    """``optimizer gpt-4o-mini at https://…; target …`` (one phrase when all are the same)."""
+    parts = {}
+    for role in ROLE_NAMES:
+        cfg = getattr(getattr(roles, role), "config", None)
+        if cfg is not None:
+            parts[role] = f"{cfg.model} at {url_of(cfg)}"
+    if len(parts) == len(ROLE_NAMES) and len(set(parts.values())) == 1:
+        return f"every role on {parts['target']}"
+    return "; ".join(f"{role} {where}" for role, where in parts.items())
 
 
 def run_night(
@@ -129,6 +162,8 @@ class _Night:
     ) -> None:
         self.db, self.config, self.stop, self.say = db, config, stop, say
         self.roles_factory = roles_factory
+        self.model_failure: str | None = None  # the night's first failed model call
+        self._failure_lock = threading.Lock()
         self.deadline = deadline or self._configured_deadline()
         self.id = self._start_or_resume()
         self.cp = Checkpoints(db, self.id)
@@ -191,8 +226,17 @@ class _Night:
                 )
                 for job in plan.jobs
             }
+            failure = self.model_failure or (self.cp.done("model-failure") or {}).get("line")
             summary = build_summary(
-                self.db, self.config, self.id, ingested, mined, plan, trained, promoted
+                self.db,
+                self.config,
+                self.id,
+                ingested,
+                mined,
+                plan,
+                trained,
+                promoted,
+                model_failure=failure,
             )
             reports = write_reports(summary, self.dir)
         except Stopped:
@@ -241,7 +285,18 @@ class _Night:
                     lambda job=job, used=used: self._train(job, roles, used),
                     TrainedSkill,
                 )
+        if self.model_failure and not self.cp.done("model-failure"):  # kept for a resume
+            self.cp.finish("model-failure", {"line": self.model_failure})
         return results
+
+    def _model_failed(self, role: str, backend: ChatBackend, exc: InfraError) -> None:
+        """Say the first failed call at once, in one line: which role, model and URL, and
+        the provider's own error (refused connection, 401, unknown model)."""
+        with self._failure_lock:
+            if self.model_failure is not None:
+                return
+            self.model_failure = failure_line(role, getattr(backend, "config", None), exc)
+        self.say(f"model call failed: {self.model_failure}")
 
     @contextlib.contextmanager
     def _roles(self, tasks: list[Task]) -> Iterator[Roles]:
@@ -254,7 +309,9 @@ class _Night:
                 self.say(f"  {calls} model calls")
 
         with self.roles_factory(self.config, tasks) as roles:
-            yield _guard(roles, self.stop, tick)
+            if where := _where(roles):
+                self.say(f"models: {where}")
+            yield _guard(roles, self.stop, tick, self._model_failed)
 
     def _settings(self, used: dict[str, float]) -> TrainSettings:
         settings = TrainSettings.from_config(dict(self.config))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import textwrap
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -65,7 +66,10 @@ def _outcome(result: TrainedSkill) -> tuple[str, str]:
 
 
 def _edit_text(edits: list[dict[str, Any]]) -> str:
-    return "; ".join((e.get("text") or e.get("anchor") or "").strip()[:60] for e in edits)
+    """The edits' own words, whole (reports wrap them); only a very long one is shortened,
+    at a word boundary."""
+    texts = (" ".join((e.get("text") or e.get("anchor") or "").split()) for e in edits)
+    return "; ".join(textwrap.shorten(t, width=300, placeholder=" …") for t in texts if t)
 
 
 def _edits(result: TrainedSkill) -> list[dict[str, Any]]:
@@ -139,11 +143,16 @@ def build_summary(
     plan: Plan,
     trained: Mapping[str, TrainedSkill],
     promoted: Mapping[str, Promotion],
+    *,
+    model_failure: str | None = None,
 ) -> dict[str, Any]:
+    """``model_failure``: the night's first failed model call in one line (role, model,
+    URL, error), reported first: it is usually why everything after it went wrong."""
     skills = [skill_summary(j, trained[j.skill], promoted[j.skill]) for j in plan.jobs]
     total = usage_total(trained.values())
     budget = config.get("budget", {})
-    problems = [f"{e}" for e in ingested.get("errors", [])][:20]
+    problems = [f"first failed model call: {model_failure}"] if model_failure else []
+    problems += [f"{e}" for e in ingested.get("errors", [])][:20]
     if ingested.get("bad_lines"):
         problems.append(f"{ingested['bad_lines']} malformed log line(s) skipped during ingest")
     for s in skills:
@@ -175,6 +184,7 @@ def build_summary(
             "budget": {k: budget.get(k) for k in ("max_calls", "max_tokens", "max_cost_usd")},
         },
         "history": _history(db, night_id, skills),
+        "model_failure": model_failure,
         "problems": problems,
         "problems_need_action": bool(unreadable)
         or any(s["outcome"] in ACTION_OUTCOMES or s["promotion"].get("errors") for s in skills),
