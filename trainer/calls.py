@@ -15,7 +15,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from trainer.backends.base import ChatBackend, Completion, InfraError, Message, Roles
+from trainer.backends.base import (
+    ChatBackend,
+    Completion,
+    ContextOverflow,
+    InfraError,
+    Message,
+    Roles,
+)
 from trainer.budget import Budget, BudgetExhausted
 from trainer.cache import Cache, cache_key
 
@@ -106,12 +113,15 @@ class Caller:
                 input_tokens=int(hit.get("input_tokens", 0)),
                 output_tokens=int(hit.get("output_tokens", 0)),
                 cost_usd=float(hit.get("cost_usd", 0.0)),
+                overflow=bool(hit.get("overflow", False)),
             )
             self.budget.charge(role, comp, cached=True)
             return comp
         token = _CALL_KEY.set(key)
         try:
             comp = _call(backend.complete, req)
+        except ContextOverflow:  # an answer of sorts: it would overflow again, so it is cached
+            comp = Completion(text="", overflow=True)
         except InfraError:  # failures are not cached: a resumed run retries them
             self.budget.infra_error()
             return None
@@ -124,6 +134,7 @@ class Caller:
                 "input_tokens": comp.input_tokens,
                 "output_tokens": comp.output_tokens,
                 "cost_usd": comp.cost_usd,
+                **({"overflow": True} if comp.overflow else {}),
             },
         )
         self.budget.charge(role, comp, cached=False)

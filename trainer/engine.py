@@ -76,6 +76,7 @@ log = logging.getLogger("trainer")
 GateFn = Callable[..., Decision]
 
 ROLLOUT_SYSTEM = "You are a coding agent. Follow the skill below when it applies.\n\n"
+OVERFLOW_WORDS = "the skill and the task did not fit the model's context"
 
 
 def rollout_messages(doc: SkillDoc, task: Task) -> list[dict[str, str]]:
@@ -152,7 +153,8 @@ class _Run:
 
     # -- model work --------------------------------------------------------------------
     def _rollouts(self, jobs: list[tuple[SkillDoc, Task, str]]) -> list[tuple[Scored, str] | None]:
-        """Roll out and score; per job (score, answer), or None if it could not be had."""
+        """Roll out and score; per job (score, answer), or None if it could not be had. A
+        rollout whose request did not fit the target's context failed its task (score 0)."""
         reqs = [
             Request(
                 rollout_messages(doc, t),
@@ -164,13 +166,17 @@ class _Run:
             for doc, t, sample in jobs
         ]
         answers = self.caller.run("target", reqs)
-        live = [(i, a) for i, a in enumerate(answers) if a is not None]
+        live = [(i, a) for i, a in enumerate(answers) if a is not None and not a.overflow]
         scored = self.scorer.score(
             [Rollout(jobs[i][1], jobs[i][2], jobs[i][0].hash, a.text) for i, a in live]
         )
         out: list[tuple[Scored, str] | None] = [None] * len(jobs)
         for (i, a), sc in zip(live, scored, strict=True):
             out[i] = (sc, a.text) if sc is not None else None
+        for i, a in enumerate(answers):
+            if a is not None and a.overflow:
+                out[i] = (Scored(0.0, [OVERFLOW_WORDS]), "")
+                self.counters["context_overflows"] += 1
         self.counters["skipped_samples"] += sum(x is None for x in out)
         return out
 
@@ -301,6 +307,9 @@ class _Run:
         )
         comp = self.caller.run("optimizer", [req])[0]
         if comp is None:
+            return None
+        if comp.overflow:
+            self.counters["reflection_overflows"] += 1
             return None
         edits, recovered = read_proposals(comp.text)
         if edits is None:

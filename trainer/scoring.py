@@ -147,6 +147,9 @@ class Scorer:
     def _verdict(self, comp: Completion | None) -> tuple[float, str] | None:
         if comp is None:
             return None
+        if comp.overflow:  # our rubric prompt is bounded; left out like an unusable verdict
+            self.counters["judge_overflows"] += 1
+            return None
         verdict, recovered = read_verdict(comp.text)
         if verdict is None:
             self.counters["unparseable_judgments"] += 1
