@@ -242,6 +242,61 @@ def test_judge_firewall_hides_and_blocks_judge_internals() -> None:
     assert all("judge firewall" in x["reason"] for x in r.rejected)
 
 
+class Cycles(Scripted):
+    """An optimizer that proposes the given edits one per call, in turn."""
+
+    def __init__(self, *texts: str) -> None:
+        super().__init__("")
+        self.texts = texts
+
+    def complete(self, messages, *, json_schema=None, max_tokens=None) -> Completion:
+        self.seen.append(messages)
+        text = self.texts[(len(self.seen) - 1) % len(self.texts)]
+        return Completion(json.dumps({"edits": [{"kind": "add", "text": text}]}), 10, 10)
+
+
+def test_the_user_s_own_words_pass_the_firewall_and_judge_internals_do_not() -> None:
+    # A rubric as mining builds it: the request, an accepted answer, the user's correction
+    # quoted verbatim, and the grading scaffolding. Only the user's words are theirs to teach.
+    said = "Use pytest, not unittest, and run it with -q before you say it is done."
+    accepted = "Ran pytest -q on the changed modules: 42 passed in 3.1 seconds, nothing skipped."
+    scaffold = "Score 1.0 when the answer does what was asked and respects every correction"
+    rubric = (
+        f"The user asked: fix the failing test\n\nAn answer the user accepted for this kind of "
+        f"request:\n{accepted}\n\nThe user corrected earlier answers of this kind with:\n"
+        f"- {said}\n\n{scaffold} above; 0.0 when it ignores a correction."
+    )
+    judges = [
+        {"kind": "rubric", "value": rubric, "quotes": ["fix the failing test", said]},
+        {"kind": "contains", "value": "run it with -q before you say", "quotes": [said]},
+        {"kind": "contains", "value": "pytest"},
+    ]
+    tasks = [
+        Task.from_dict(
+            {
+                "id": f"t{i}",
+                "prompt": f"Fix the failing test {i}.",
+                "split": split,
+                "judges": judges,
+            }
+        )  # fmt: skip
+        for i, split in enumerate(["train"] * 4 + ["val"] * 8 + ["test"] * 2)
+    ]
+    world = SimWorld.for_tasks(tasks, seed=1)
+    opt = Cycles(f"- {said}", f"- {scaffold}.", f"- Report it like: {accepted}")
+    roles = world.roles()
+    settings = replace(SETTINGS, epochs=1, steps_per_epoch=3)
+    r = optimize(world.start_skill, tasks, Roles(opt, roles.target, roles.judge), settings=settings)
+    walled = {x["edits"][0]["text"] for x in r.rejected if x["reason"].startswith("judge firewall")}
+    assert walled == {f"- {scaffold}.", f"- Report it like: {accepted}"}
+    assert r.counters["firewall_rejected"] == 2
+    # the correction was judged on evidence (screen or gate), never walled off
+    judged = [x["edits"][0]["text"] for x in [*r.history, *r.pending]] + [
+        x["edits"][0]["text"] for x in r.rejected if not x["reason"].startswith("judge firewall")
+    ]
+    assert f"- {said}" in judged
+
+
 def test_infra_errors_are_skipped_not_scored() -> None:
     class Down:
         identity, concurrency, simulation = "down", 1, True
