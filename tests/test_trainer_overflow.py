@@ -20,8 +20,9 @@ from trainer import TrainSettings, optimize
 from trainer.backends.base import Completion, Roles
 from trainer.backends.config import RoleConfig
 from trainer.backends.openai_backend import OpenAIBackend
-from trainer.engine import ROLLOUT_SYSTEM
-from trainer.sim import SimTarget, SimWorld
+from trainer.rollout import ROLLOUT_SYSTEM
+from trainer.sim import SimWorld
+from trainer.sim.agents import SimTarget
 
 WORLD = SimWorld.generate(4, n_rules=4, n_harmful=2, n_train=8, n_val=12, n_test=6)
 CONTEXT_CHARS = len(ROLLOUT_SYSTEM + WORLD.start_skill.render()) + 300
