@@ -22,7 +22,7 @@ from trainer.skill import SkillDoc, count_tokens
 from trainer.tasks import Judge, Task
 
 WORLD = SimWorld.generate(2, n_rules=4, n_harmful=2, n_train=12, n_val=30, n_test=20)
-SETTINGS = TrainSettings(epochs=2, steps_per_epoch=3, minibatch=6, samples=4, seed=1)
+SETTINGS = TrainSettings(epochs=2, steps_per_epoch=3, minibatch=6, seed=1)
 
 
 class Killed(BaseException):
@@ -88,14 +88,14 @@ def test_short_sim_run_improves_test_score(baseline) -> None:
     assert result.test.lift > 0 and result.test.ci_low <= result.test.lift <= result.test.ci_high
     for step in result.history:
         ev = step["evidence"]
-        assert ev["verdict"] == "accept" and ev["p_value"] <= ev["alpha"]
+        assert ev["verdict"] == "accept" and ev["e_value"] >= 1 / ev["alpha"]
+        assert ev["p_value"] <= ev["alpha"]
     # alpha accounting: every share (0.05 / 6 per step) is spent on a comparison that did not
-    # accept, passed on after an accept, or left over; never more than 0.05 in total.
-    spent = sum(r["evidence"]["alpha"] for r in result.rejected if "evidence" in r)
-    assert spent <= 0.05 + 1e-12
-    assert all(
-        r["evidence"]["alpha"] >= 0.05 / 6 - 1e-12 for r in result.rejected if "evidence" in r
-    )
+    # accept (rejected, or still pending), passed on after an accept, or left over; never
+    # more than 0.05 in total.
+    spent = [r["evidence"]["alpha"] for r in [*result.rejected, *result.pending] if "alpha" in (
+        r.get("evidence") or {})]  # fmt: skip
+    assert sum(spent) <= 0.05 + 1e-12 and all(a >= 0.05 / 6 - 1e-12 for a in spent)
 
 
 def test_kill_and_resume_gives_identical_result_without_repeated_calls(baseline) -> None:
@@ -148,10 +148,10 @@ def test_each_budget_ends_the_run_cleanly_and_is_named(limits, kind) -> None:
         assert shared["count"] == 0 and result.best_skill == WORLD.start_skill
 
 
-def test_ledger_persists_and_rejected_edits_are_never_reevaluated(tmp_path: Path) -> None:
+def test_ledger_persists_and_judged_edits_are_never_compared_anew(tmp_path: Path) -> None:
     ledger = JsonLedger(tmp_path / "ledger.json")
     same = json.dumps({"edits": [{"kind": "add", "text": "- Be kind to reviewers."}]})
-    roles, settings = WORLD.roles(), replace(SETTINGS, screen=False)
+    roles, settings = WORLD.roles(), replace(SETTINGS, screen=False, run_id="night-1")
     first = optimize(
         WORLD.start_skill,
         WORLD.tasks,
@@ -159,22 +159,60 @@ def test_ledger_persists_and_rejected_edits_are_never_reevaluated(tmp_path: Path
         settings=settings,
         ledger=ledger,
     )
-    assert first.counters["comparisons"] == 1  # evaluated once, then skipped in-run
+    assert first.counters["comparisons"] == 1  # compared once, then skipped in-run
     assert first.counters["ledger_skipped"] == 5
-    (h,) = {r["edit_hash"] for r in first.rejected}
+    # a neutral line: undecided, so kept pending with its evidence, not banned
+    (held,) = first.pending
+    assert first.rejected == [] and held["evidence"]["verdict"] == "pending"
     reopened = JsonLedger(tmp_path / "ledger.json")
+    h = held["edit_hash"]
     assert h in reopened and reopened.recent(5)[0]["text"] == "add: - Be kind to reviewers."
+    assert reopened.pending()[0]["runs"] == ["night-1"]
     opt = Scripted(same)
     second = optimize(
         WORLD.start_skill,
         WORLD.tasks,
         Roles(opt, roles.target, roles.judge),
-        settings=settings,
+        settings=replace(settings, run_id="night-2"),
         ledger=reopened,
     )
+    # the next night continues its e-process (fresh samples, same alpha), never starts anew
     assert second.counters.get("comparisons", 0) == 0 and second.counters["ledger_skipped"] == 6
+    assert second.counters["pending_continued"] >= 1
+    again = JsonLedger(tmp_path / "ledger.json").pending()[0]
+    assert again["runs"] == ["night-1", "night-2"] and again["alpha"] == held["alpha"]
+    assert again["evidence"]["sweeps"] > held["evidence"]["sweeps"]
     assert "ALREADY TRIED" in opt.seen[0][-1]["content"]
     assert "Be kind to reviewers" in opt.seen[0][-1]["content"]
+    # the same run id again has nothing fresh to add: the evidence is left as it is
+    third = optimize(
+        WORLD.start_skill,
+        WORLD.tasks,
+        Roles(Scripted(same), roles.target, roles.judge),
+        settings=replace(settings, run_id="night-2"),
+        ledger=JsonLedger(tmp_path / "ledger.json"),
+    )
+    assert third.counters.get("pending_continued", 0) == 0
+
+
+def test_pending_evidence_lapses_when_the_skill_changed(tmp_path: Path) -> None:
+    ledger = JsonLedger(tmp_path / "ledger.json")
+    same = json.dumps({"edits": [{"kind": "add", "text": "- Be kind to reviewers."}]})
+    roles, settings = WORLD.roles(), replace(SETTINGS, screen=False, run_id="night-1")
+    opt = Roles(Scripted(same), roles.target, roles.judge)
+    optimize(WORLD.start_skill, WORLD.tasks, opt, settings=settings, ledger=ledger)
+    (held,) = ledger.pending()
+    changed = WORLD.start_skill.with_body(WORLD.start_skill.body + "\n- Keep a changelog.\n")
+    later = optimize(
+        changed,
+        WORLD.tasks,
+        Roles(Scripted(same), roles.target, roles.judge),
+        settings=replace(settings, run_id="night-2"),
+        ledger=ledger,
+    )
+    # its evidence was about another incumbent: dropped, and the edit is compared afresh
+    assert later.counters["pending_superseded"] >= 1 and later.counters["comparisons"] == 1
+    assert all(p["from_hash"] == changed.hash for p in ledger.pending())
 
 
 class Scripted:
@@ -333,7 +371,14 @@ def test_outputs_and_settings_from_config(baseline, tmp_path: Path) -> None:
     result, _ = baseline
     paths = result.write_outputs(tmp_path / "out")
     names = {p.name for p in paths}
-    assert names == {"best_skill.md", "history.json", "rejected.json", "usage.json", "summary.json"}
+    assert names == {
+        "best_skill.md",
+        "history.json",
+        "rejected.json",
+        "pending.json",
+        "usage.json",
+        "summary.json",
+    }
     summary = json.loads((tmp_path / "out/summary.json").read_text())
     assert summary["label"].startswith("SIMULATION") and summary["test"]["lift"] > 0
     assert (
@@ -350,13 +395,31 @@ def test_outputs_and_settings_from_config(baseline, tmp_path: Path) -> None:
         TrainSettings.from_config({"trainer": {"epoch": 3}})
 
 
-def test_underpowered_val_set_spends_nothing() -> None:
+def test_a_small_val_set_decides_a_large_effect_and_holds_a_small_one() -> None:
     tasks = [t for t in WORLD.tasks if t.split != "val"] + [
         t for t in WORLD.tasks if t.split == "val"
-    ][:5]
-    roles, shared = wrapped(WORLD)
-    r = optimize(WORLD.start_skill, tasks, roles, settings=SETTINGS)
-    assert r.stop_reason.startswith("underpowered") and shared["count"] == 0
+    ][:6]
+    val = [t for t in tasks if t.split == "val"]
+    taught = WORLD.taught(WORLD.start_skill.render())
+    rule = max(
+        (r for r in WORLD.rules if r.id not in taught),
+        key=lambda r: (sum(r.id in WORLD.needs[t.id] for t in val), r.id),
+    )
+    teach = json.dumps({"edits": [{"kind": "add", "text": f"- {rule.paraphrases[0]}"}]})
+    roles = WORLD.roles()
+    settings = replace(SETTINGS, screen=False, epochs=1, steps_per_epoch=1)
+    r = optimize(
+        WORLD.start_skill, tasks, Roles(Scripted(teach), roles.target, roles.judge),
+        settings=settings,
+    )  # fmt: skip
+    needs = sum(rule.id in WORLD.needs[t.id] for t in val)
+    assert needs >= 2 and r.accepted == 1  # six val tasks are enough for a rule they need
+    neutral = json.dumps({"edits": [{"kind": "add", "text": "- Be kind to reviewers."}]})
+    r2 = optimize(
+        WORLD.start_skill, tasks, Roles(Scripted(neutral), roles.target, roles.judge),
+        settings=settings,
+    )  # fmt: skip
+    assert r2.accepted == 0 and r2.stop_reason == "completed"
 
 
 def test_answers_are_counted_parsed_repaired_or_unparseable() -> None:

@@ -329,7 +329,7 @@ class _Run:
         decision = self._compare(candidate, evidence, alpha)
         if decision.verdict == "accept":
             self.alpha_pot += alpha  # fallback: an accepted edit passes its alpha on
-        self._settle(candidate, applied, where, decision, evidence, nights=1)
+        self._settle(candidate, applied, where, decision, evidence, runs=[self.s.run_id])
 
     def _idle(self, where: str) -> None:
         """Give a step's gate time to the undecided candidate closest to a decision: first
@@ -351,7 +351,7 @@ class _Run:
             )
             evidence = Evidence.from_dict(entry["scores"])
             decision = self._compare(candidate, evidence, float(entry["alpha"]))
-            self._settle(candidate, applied, entry["where"], decision, evidence, nights=1)
+            self._settle(candidate, applied, entry["where"], decision, evidence, runs=entry["runs"])
             return
         while self.rebase:
             edits, origin = self.rebase.pop(0)
@@ -409,9 +409,10 @@ class _Run:
         decision: Decision,
         evidence: Evidence,
         *,
-        nights: int,
+        runs: list[str],
     ) -> None:
-        """Record a comparison's verdict; an accepted candidate becomes the incumbent."""
+        """Record a comparison's verdict; an accepted candidate becomes the incumbent.
+        `runs`: the run ids whose samples the evidence holds (this one last)."""
         edit_hash = edit_set_hash(applied)
         if decision.verdict == "accept":
             self.state.accept(
@@ -423,7 +424,7 @@ class _Run:
                     "from_hash": self.incumbent.hash,
                     "to_hash": candidate.hash,
                     "diff": self.incumbent.diff(candidate),
-                    "nights": nights,
+                    "runs": runs,
                 }
             )
             self.state.forget(edit_hash)  # if it was pending from an earlier night
@@ -453,7 +454,7 @@ class _Run:
                     "to_hash": candidate.hash,
                     "val_digest": self.val_digest,
                     "alpha": decision.alpha,
-                    "nights": nights,
+                    "runs": runs,
                     "evidence": decision.to_dict(),
                     "scores": evidence.to_dict(),
                 },
@@ -466,6 +467,8 @@ class _Run:
         carried = []
         for rec in self.state.ledger.pending():
             same = rec.get("from_hash") == self.incumbent.hash
+            if self.s.run_id in rec.get("runs", ()):
+                continue  # this run's samples are already in its evidence: nothing fresh
             if same and rec.get("val_digest") == self.val_digest and rec.get("scores"):
                 carried.append(rec)
             elif not same or rec.get("scores"):
@@ -486,9 +489,8 @@ class _Run:
             self.counters["pending_continued"] += 1
             evidence = Evidence.from_dict(rec["scores"])
             decision = self._compare(candidate, evidence, float(rec["alpha"]))
-            self._settle(
-                candidate, applied, rec["where"], decision, evidence, nights=rec["nights"] + 1
-            )
+            runs = [*rec["runs"], self.s.run_id]
+            self._settle(candidate, applied, rec["where"], decision, evidence, runs=runs)
 
     # -- the run -----------------------------------------------------------------------
     def run(self) -> RunResult:
