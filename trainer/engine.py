@@ -34,7 +34,8 @@ Statistical hygiene, in one place:
     skill and val set continues its e-process with new, fresh sweeps (sample ids carry
     `run_id`, so another night never replays this one's samples), which Ville's inequality
     allows; when the skill or the val set has changed, its evidence no longer applies and it
-    is dropped (not rejected: it may be proposed again);
+    is dropped, as it is after PENDING_NIGHTS nights undecided (not rejected: it may be
+    proposed again);
   * candidates are screened on the train minibatch that motivated them (cheap, and train
     data never decides acceptance), so gate calls and alpha go to likely winners;
   * the test split is touched once, after training, to report the lift.
@@ -78,6 +79,10 @@ log = logging.getLogger("trainer")
 GateFn = Callable[..., Decision]
 
 OVERFLOW_WORDS = "the skill and the task did not fit the model's context"
+# Nights a candidate may stay pending. An edit still undecided after this many nights of
+# sweeps has an effect too small to matter at this val set's size; it is dropped (not
+# banned: it may be proposed again), so samples go where they can still decide.
+PENDING_NIGHTS = 3
 
 
 def optimize(
@@ -469,6 +474,10 @@ class _Run:
             same = rec.get("from_hash") == self.incumbent.hash
             if self.s.run_id in rec.get("runs", ()):
                 continue  # this run's samples are already in its evidence: nothing fresh
+            if len(rec.get("runs", ())) >= PENDING_NIGHTS:
+                self.state.drop(rec, f"dropped undecided after {PENDING_NIGHTS} nights")
+                self.counters["pending_dropped"] += 1
+                continue
             if same and rec.get("val_digest") == self.val_digest and rec.get("scores"):
                 carried.append(rec)
             elif not same or rec.get("scores"):

@@ -93,7 +93,25 @@ class Decision:
             "more_sweeps": None if self.more_sweeps is None else round(self.more_sweeps, 1),
             "method": self.method,
             "reason": self.reason,
+            "decides": self.decides(),
         }
+
+    def decides(self) -> str:
+        """What would settle an undecided comparison, in words for the report."""
+        if self.verdict != "pending":
+            return ""
+        need = f"accepted when its e-value reaches {self.needed:.3g} (now {self.e_value:.3g})"
+        if self.more_sweeps is not None:
+            need += (
+                f"; at the rate seen so far about {math.ceil(self.more_sweeps)} more sweep(s) "
+                f"of {self.n_tasks} val tasks"
+            )
+        else:
+            need += "; at the rate seen so far it would not get there"
+        return (
+            f"{need}; rejected if, after {FUTILITY_PAIRS} paired samples, its mean effect is "
+            "not above the minimum effect"
+        )
 
 
 def _round_e(e: float) -> float:
@@ -136,9 +154,10 @@ def decide(
     x = c - i
     ok = ~np.isnan(x)
     pairs = int(ok.sum())
-    seen = ok.any(axis=1)
+    per_task = ok.sum(axis=1)
+    sums = np.where(ok, x, 0.0).sum(axis=1)
     diffs = tuple(
-        float(np.mean(r[~np.isnan(r)])) if s else math.nan for r, s in zip(x, seen, strict=True)
+        float(v) for v in np.divide(sums, per_task, out=np.full(n, np.nan), where=per_task > 0)
     )
     if pairs == 0:
         return Decision("pending", 0.0, 1.0, 1.0, n, sweeps, 0, alpha, reason="no paired sample")

@@ -17,7 +17,7 @@ class TrainSettings:
     minibatch: int = 8  # train tasks rolled out per step
     train_samples: int = 2  # samples per train task (reflection and screening only)
     samples: int = 1  # sweeps (one sample per val task and side) between looks of the gate
-    max_samples: int = 16  # most sweeps a candidate gets per night; then it stays pending
+    max_samples: int = 40  # most sweeps a candidate gets per night; then it stays pending
     test_samples: int = 4  # samples per test task and side for the end-of-run lift
     alpha: float = 0.05  # false-accept rate of the whole run (split over its comparisons)
     min_effect: float = 0.0  # smallest mean gain worth a change

@@ -88,6 +88,12 @@ class RunState:
         if entry is not None and entry["status"] == PENDING:
             del self.entries[edit_hash]
 
+    def drop(self, record: dict[str, Any], reason: str) -> None:
+        """Give up on an earlier pending edit without a verdict: reported, not banned."""
+        self.rejected.append({k: v for k, v in record.items() if k != "scores"} | {
+            "reason": reason, "status": "dropped"})  # fmt: skip
+        self.forget(record["edit_hash"])
+
     def accept(self, step: dict[str, Any]) -> None:
         self.history.append(step)
 
