@@ -15,6 +15,7 @@ from trainer import JsonLedger, MemoryCache, TrainSettings, optimize
 from trainer.backends.base import Completion, InfraError, Roles
 from trainer.budget import BudgetLimits
 from trainer.calls import current_call_key
+from trainer.engine import PENDING_NIGHTS
 from trainer.lr import LearningRate
 from trainer.reflect import build_messages, parse_proposals, proposal_schema, read_proposals
 from trainer.sim import SimWorld
@@ -151,7 +152,10 @@ def test_each_budget_ends_the_run_cleanly_and_is_named(limits, kind) -> None:
 def test_ledger_persists_and_judged_edits_are_never_compared_anew(tmp_path: Path) -> None:
     ledger = JsonLedger(tmp_path / "ledger.json")
     same = json.dumps({"edits": [{"kind": "add", "text": "- Be kind to reviewers."}]})
-    roles, settings = WORLD.roles(), replace(SETTINGS, screen=False, run_id="night-1")
+    # one sweep a night: too few pairs to reject a line that changes nothing within two
+    # nights, and far too little evidence to accept it
+    settings = replace(SETTINGS, screen=False, run_id="night-1", max_samples=1)
+    roles = WORLD.roles()
     first = optimize(
         WORLD.start_skill,
         WORLD.tasks,
@@ -181,7 +185,7 @@ def test_ledger_persists_and_judged_edits_are_never_compared_anew(tmp_path: Path
     assert second.counters["pending_continued"] >= 1
     again = JsonLedger(tmp_path / "ledger.json").pending()[0]
     assert again["runs"] == ["night-1", "night-2"] and again["alpha"] == held["alpha"]
-    assert again["evidence"]["sweeps"] > held["evidence"]["sweeps"]
+    assert (held["evidence"]["sweeps"], again["evidence"]["sweeps"]) == (1, 2)
     assert "ALREADY TRIED" in opt.seen[0][-1]["content"]
     assert "Be kind to reviewers" in opt.seen[0][-1]["content"]
     # the same run id again has nothing fresh to add: the evidence is left as it is
@@ -193,12 +197,27 @@ def test_ledger_persists_and_judged_edits_are_never_compared_anew(tmp_path: Path
         ledger=JsonLedger(tmp_path / "ledger.json"),
     )
     assert third.counters.get("pending_continued", 0) == 0
+    # undecided for PENDING_NIGHTS nights: dropped, not banned, and so compared anew
+    aged = JsonLedger(tmp_path / "ledger.json")
+    rec = aged.pending()[0]
+    aged.add(rec["edit_hash"], {**rec, "runs": [f"night-{i}" for i in range(PENDING_NIGHTS)]})
+    fourth = optimize(
+        WORLD.start_skill,
+        WORLD.tasks,
+        Roles(Scripted(same), roles.target, roles.judge),
+        settings=replace(settings, run_id="night-9"),
+        ledger=aged,
+    )
+    (dropped,) = [r for r in fourth.rejected if r.get("status") == "dropped"]
+    assert dropped["reason"] == f"dropped undecided after {PENDING_NIGHTS} nights"
+    assert fourth.counters["pending_dropped"] == 1 and fourth.counters["comparisons"] == 1
 
 
 def test_pending_evidence_lapses_when_the_skill_changed(tmp_path: Path) -> None:
     ledger = JsonLedger(tmp_path / "ledger.json")
     same = json.dumps({"edits": [{"kind": "add", "text": "- Be kind to reviewers."}]})
-    roles, settings = WORLD.roles(), replace(SETTINGS, screen=False, run_id="night-1")
+    roles = WORLD.roles()
+    settings = replace(SETTINGS, screen=False, run_id="night-1", max_samples=1)
     opt = Roles(Scripted(same), roles.target, roles.judge)
     optimize(WORLD.start_skill, WORLD.tasks, opt, settings=settings, ledger=ledger)
     (held,) = ledger.pending()

@@ -58,7 +58,7 @@ def headline(summary: dict[str, Any]) -> str:
 def _evidence(gate: dict[str, Any]) -> str:
     if gate.get("e_value") is not None:
         return f"e {gate['e_value']:.3g} of {gate['e_needed']:.3g}"
-    return "n/a" if gate.get("p_value") is None else f"p {gate['p_value']:.3f}"
+    return "n/a" if gate.get("p_value") is None else f"{gate['p_value']:.3f}"
 
 
 def _edit_rows(skill: dict[str, Any]) -> list[list[str]]:
