@@ -165,6 +165,15 @@ def test_pending_candidates_are_listed_with_their_evidence_and_what_decides_them
     section = md.split("## ci-log-summary")[1]
     assert "Pending (undecided, carried to the next night):" in section and line in section
     assert "Pending (undecided" not in md.split("## ci-log-summary")[0]  # only where pending
+    carried = {
+        "status": "accepted",
+        "kind": "add",
+        "summary": "Lint first",
+        "nights": 2,
+        "gate": {"effect": 0.1, "e_value": 95.0, "e_needed": 80.0, "verdict": "accept"},
+    }
+    s["skills"][0]["edits"].append(carried)  # fmt: skip
+    assert "| Lint first | +0.10 | e 95 of 80 | accept (evidence of 2 nights) |" in render_md(s)
     html = render_html(s)
     assert "Pending (undecided, carried to the next night):" in html
     assert "e 3.1 of 80 after 12 sweep(s) of 10 val tasks over 2 night(s)" in html

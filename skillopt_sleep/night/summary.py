@@ -73,7 +73,8 @@ def _edits(result: TrainedSkill) -> list[dict[str, Any]]:
     rows = []
     for h in result.history:
         rows.append({"status": "accepted", "kind": ",".join(e["kind"] for e in h["edits"]),
-                     "summary": _edit_text(h["edits"]), "gate": h.get("evidence")})  # fmt: skip
+                     "summary": _edit_text(h["edits"]), "gate": h.get("evidence"),
+                     "nights": len(h.get("runs", ())) or 1})  # fmt: skip
     for r in result.rejected:
         rows.append({"status": "rejected", "kind": ",".join(e["kind"] for e in r["edits"]),
                      "summary": _edit_text(r["edits"]), "gate": r.get("evidence"),

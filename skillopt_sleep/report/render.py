@@ -72,7 +72,8 @@ def _edit_rows(skill: dict[str, Any]) -> list[list[str]]:
                 edit.get("summary", "")[:80],
                 _pct(gate.get("effect")),
                 _evidence(gate),
-                gate.get("verdict", edit.get("reason", "")),
+                gate.get("verdict", edit.get("reason", ""))
+                + (f" (evidence of {edit['nights']} nights)" if edit.get("nights", 1) > 1 else ""),
             ]
         )
     return rows
