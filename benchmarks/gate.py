@@ -154,7 +154,7 @@ def _wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--trials", type=int, default=1000)
+    ap.add_argument("--trials", type=int, default=600)
     ap.add_argument(
         "--sweep", action="store_true", help="also sweep max_samples to justify the default"
     )
