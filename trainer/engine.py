@@ -49,7 +49,6 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from trainer.backends.base import Roles
@@ -524,10 +523,7 @@ class _Run:
         train, val = self.split["train"], self.split["val"]
         if not train or not val:
             return "no train or val tasks"
-        limits = self.budget.limits
-        if limits.max_calls is not None:  # keep the calls the final test comparison needs
-            reserve = 2 * len(self.split["test"]) * self.s.test_samples
-            self.budget.limits = replace(limits, max_calls=max(0, limits.max_calls - reserve))
+        self.budget.reserve_calls = self._test_calls()  # so the test is never squeezed out
         try:
             self._continue_pending()
             for epoch in range(self.s.epochs):
@@ -544,9 +540,15 @@ class _Run:
         except BudgetExhausted as err:
             return f"budget: {err.kind}"
         finally:
-            self.budget.limits = limits
+            self.budget.reserve_calls = 0
             self.counters["calls_to_learn"] = self.budget.usage.calls
         return "completed"
+
+    def _test_calls(self) -> int:
+        """The held-out test's calls: both skills, every sample, a rollout and one judge
+        call per rubric judge each."""
+        per_task = [1 + sum(j.kind == "rubric" for j in t.judges) for t in self.split["test"]]
+        return 2 * self.s.test_samples * sum(per_task)
 
     def _test(self) -> TestLift:
         if self.incumbent.hash == self.start.hash:
