@@ -31,6 +31,7 @@ DEMO_SETTINGS: dict[str, Any] = {
     "trainer.train_samples": 1,
     "trainer.samples": 1,
     "trainer.max_samples": 1,
+    "trainer.test_samples": 1,
     "trainer.max_answer_tokens": 48,
     "trainer.screen": False,
     "night.max_skills": 2,

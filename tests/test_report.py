@@ -249,3 +249,42 @@ def test_the_summary_keeps_edit_texts_whole() -> None:
     long = " ".join(["word"] * 200)
     cut = _edit_text([{"text": long}])
     assert len(cut) <= 300 and cut.endswith("word …")
+
+
+def test_pending_candidates_are_listed_with_their_evidence_and_what_decides_them() -> None:
+    s = summary()
+    s["skills"][1]["pending"] = [
+        {
+            "summary": "- Run the linter before committing.",
+            "since": "epoch 0 step 2",
+            "nights": 2,
+            "e_value": 3.1,
+            "e_needed": 80.0,
+            "effect": 0.04,
+            "se": 0.02,
+            "sweeps": 12,
+            "pairs": 120,
+            "n_tasks": 10,
+            "decides": "accepted when its e-value reaches 80 (now 3.1); about 9 more sweep(s)",
+        }
+    ]
+    line = (
+        "- - Run the linter before committing. — effect +0.04 ± 0.020, e 3.1 of 80 after 12 "
+        "sweep(s) of 10 val tasks over 2 night(s); accepted when its e-value reaches 80"
+    )
+    md = render_md(s)
+    section = md.split("## ci-log-summary")[1]
+    assert "Pending (undecided, carried to the next night):" in section and line in section
+    assert "Pending (undecided" not in md.split("## ci-log-summary")[0]  # only where pending
+    carried = {
+        "status": "accepted",
+        "kind": "add",
+        "summary": "Lint first",
+        "nights": 2,
+        "gate": {"effect": 0.1, "e_value": 95.0, "e_needed": 80.0, "verdict": "accept"},
+    }
+    s["skills"][0]["edits"].append(carried)  # fmt: skip
+    assert "| Lint first | +0.10 | e 95 of 80 | accept (evidence of 2 nights) |" in render_md(s)
+    html = render_html(s)
+    assert "Pending (undecided, carried to the next night):" in html
+    assert "e 3.1 of 80 after 12 sweep(s) of 10 val tasks over 2 night(s)" in html

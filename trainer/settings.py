@@ -16,8 +16,9 @@ class TrainSettings:
     steps_per_epoch: int = 4
     minibatch: int = 8  # train tasks rolled out per step
     train_samples: int = 2  # samples per train task (reflection and screening only)
-    samples: int = 4  # k: fresh samples per val task and side, per look of the gate
-    max_samples: int = 16  # samples per val task and side at the last look; also for test
+    samples: int = 1  # sweeps (one sample per val task and side) between looks of the gate
+    max_samples: int = 40  # most sweeps a candidate gets per night; then it stays pending
+    test_samples: int = 4  # samples per test task and side for the end-of-run lift
     alpha: float = 0.05  # false-accept rate of the whole run (split over its comparisons)
     min_effect: float = 0.0  # smallest mean gain worth a change
     no_regression: float | None = None  # block if any val task drops by more than this
@@ -29,6 +30,7 @@ class TrainSettings:
     max_prompt_tokens: int = 3000  # reflection prompt; the embedded model has n_ctx 4096
     max_answer_tokens: int = 512  # rollouts
     seed: int = 0
+    run_id: str = ""  # part of every sample id: another run (night) never replays these
     budget: BudgetLimits = field(default_factory=BudgetLimits)
 
     @property

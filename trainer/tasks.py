@@ -36,6 +36,9 @@ class Judge:
     value: str
     weight: float = 1.0
     source: str = ""  # where it came from, e.g. "turn abc:3, user correction"
+    # The user's own words the judge is built from (a correction, the request): knowledge
+    # a skill may state in those very words; the judge firewall guards only the rest.
+    quotes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in JUDGE_KINDS:
@@ -44,7 +47,9 @@ class Judge:
             raise ValueError("judge weight must be positive")
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        out["quotes"] = list(self.quotes)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Judge:
@@ -53,6 +58,7 @@ class Judge:
             value=str(data["value"]),
             weight=float(data.get("weight", 1.0)),
             source=str(data.get("source", "")),
+            quotes=tuple(str(q) for q in data.get("quotes") or ()),
         )
 
 

@@ -329,7 +329,17 @@ class _Night:
             max_cost_usd=rest(limits.max_cost_usd, used["cost_usd"]),
             deadline=deadline,
         )
-        return replace(settings, budget=budget)
+        return replace(settings, budget=budget, run_id=self._run_id())
+
+    def _run_id(self) -> str:
+        """The night's ordinal among this store's nights: part of every sample id, so
+        tonight's samples are fresh (a pending edit's evidence from earlier nights grows with
+        new draws, never cached replays), while a resumed night, or the same first night in
+        another store, draws the very same ones."""
+        (earlier,) = self.db.execute(
+            "SELECT COUNT(*) FROM nights WHERE id < ? AND NOT dry_run", [self.id]
+        ).fetchone()
+        return f"night-{earlier + 1}"
 
     def _train(self, job: Job, roles: Roles, used: dict[str, float]) -> TrainedSkill:
         name, n = job.skill, job.n_tasks
@@ -359,6 +369,7 @@ class _Night:
             counters=dict(result.counters),
             history=result.history,
             rejected=result.rejected,
+            pending=[{k: v for k, v in p.items() if k != "scores"} for p in result.pending],
             simulation=result.simulation,
             outputs=str(out),
         )

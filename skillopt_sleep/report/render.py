@@ -131,6 +131,12 @@ def _verdict(edit: dict[str, Any]) -> str:
     return verdict or reason
 
 
+def _evidence(gate: dict[str, Any]) -> str:
+    if gate.get("e_value") is not None:
+        return f"e {gate['e_value']:.3g} of {gate['e_needed']:.3g}"
+    return "n/a" if gate.get("p_value") is None else f"{gate['p_value']:.3f}"
+
+
 def _edit_rows(skill: dict[str, Any]) -> list[list[str]]:
     rows = []
     for edit in skill.get("edits", []):
@@ -141,11 +147,28 @@ def _edit_rows(skill: dict[str, Any]) -> list[list[str]]:
                 edit.get("kind", ""),
                 edit.get("summary", ""),
                 _pct(gate.get("effect")),
-                "n/a" if gate.get("p_value") is None else f"{gate['p_value']:.3f}",
-                _verdict(edit),
+                _evidence(gate),
+                _verdict(edit)
+                + (f" (evidence of {edit['nights']} nights)" if edit.get("nights", 1) > 1 else ""),
             ]
         )
     return rows
+
+
+def pending_lines(skill: dict[str, Any]) -> list[str]:
+    """One line per candidate carried to the next night: its evidence and what decides it."""
+    out = []
+    for p in skill.get("pending", []):
+        if p.get("e_value") is None:
+            out.append(f"{p['summary'][:80]} — {p['decides']}")
+            continue
+        se = f" ± {p['se']:.3f}" if p.get("se") is not None else ""
+        out.append(
+            f"{p['summary'][:80]} — effect {_pct(p['effect'])}{se}, e {p['e_value']:.3g} of "
+            f"{p['e_needed']:.3g} after {p['sweeps']} sweep(s) of {p['n_tasks']} val tasks "
+            f"over {p['nights']} night(s); {p['decides']}"
+        )
+    return out
 
 
 BUDGET_KINDS = (
@@ -153,7 +176,7 @@ BUDGET_KINDS = (
     ("tokens", "tokens", "max_tokens"),
     ("cost $", "cost_usd", "max_cost_usd"),
 )
-EDIT_HEADER = ["status", "kind", "edit", "effect", "p-value", "verdict"]
+EDIT_HEADER = ["status", "kind", "edit", "effect", "evidence", "verdict"]
 
 
 def render_md(summary: dict[str, Any]) -> str:
@@ -194,6 +217,10 @@ def render_md(summary: dict[str, Any]) -> str:
         if rows:
             lines += ["", "| " + " | ".join(EDIT_HEADER) + " |", "|" + "---|" * len(EDIT_HEADER)]
             lines += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows]
+        pending = pending_lines(skill)
+        if pending:
+            lines += ["", "Pending (undecided, carried to the next night):", ""]
+            lines += [f"- {line}" for line in pending]
         if skill.get("diff"):
             lines += ["", "```diff", skill["diff"].rstrip(), "```"]
     not_trained = summary.get("not_trained", [])
@@ -234,14 +261,15 @@ def _charts(summary: dict[str, Any]) -> list[str]:
             s["name"],
             [
                 ("accepted", sum(1 for e in s.get("edits", []) if e.get("status") == "accepted")),
-                ("rejected", sum(1 for e in s.get("edits", []) if e.get("status") != "accepted")),
+                ("rejected", sum(1 for e in s.get("edits", []) if e.get("status") == "rejected")),
+                ("pending", sum(1 for e in s.get("edits", []) if e.get("status") == "pending")),
             ],
         )
         for s in summary.get("skills", [])
         if s.get("edits")
     ]
     if edits:
-        charts.append(bar_chart("Edits accepted and rejected", edits))
+        charts.append(bar_chart("Edits accepted, rejected and pending", edits))
     usage = summary.get("usage", {})
     budget = usage.get("budget", {})
     cost_rows = [
@@ -319,6 +347,11 @@ def render_html(summary: dict[str, Any]) -> str:
         rows = _edit_rows(skill)
         if rows:
             out.append(_table(EDIT_HEADER, rows))
+        pending = pending_lines(skill)
+        if pending:
+            out.append("<p>Pending (undecided, carried to the next night):</p><ul>")
+            out += [f"<li>{escape(line)}</li>" for line in pending]
+            out.append("</ul>")
         if skill.get("diff"):
             out.append(f"<pre>{escape(skill['diff'])}</pre>")
     not_trained = summary.get("not_trained", [])

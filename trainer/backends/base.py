@@ -12,12 +12,19 @@ class InfraError(Exception):
     """The endpoint failed (after retries): the call has no answer. Never a task failure."""
 
 
+class ContextOverflow(Exception):
+    """The endpoint refused the request because it does not fit the model's context. Not an
+    outage: the same request always overflows. For a rollout it is the answer — a skill too
+    long for the model has failed that task."""
+
+
 @dataclass(frozen=True)
 class Completion:
     text: str
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0
+    overflow: bool = False  # the request did not fit the context (see ContextOverflow)
 
 
 class ChatBackend(Protocol):
