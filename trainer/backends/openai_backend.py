@@ -116,6 +116,12 @@ class OpenAIBackend:
         self.concurrency = config.concurrency
         self._limiter = limiter or threading.BoundedSemaphore(config.concurrency)
         self._lock = threading.Lock()
+        # What serves this role, for doctor and the report (never the key).
+        self.description: dict[str, str] = {
+            "model": config.model,
+            "backend": "openai",
+            "endpoint": config.base_url or "https://api.openai.com/v1",
+        }
         self.json_mode = True  # False once the endpoint rejected response_format
         self.schema_bounds = True  # False once it rejected a schema for its size bounds
         self.usage: dict[str, float] = {
