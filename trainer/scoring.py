@@ -26,7 +26,7 @@ import json_repair
 from trainer.backends.base import Completion
 from trainer.calls import Caller, Request
 from trainer.skill import tokens
-from trainer.tasks import Judge, Task
+from trainer.tasks import Judge, Task, user_said
 
 # A grade from 0 to 10 (an integer: a small model fills it far more reliably than a 0..1
 # float) and a bounded reason; the bounds keep the answer complete within JUDGE_MAX_TOKENS.
@@ -209,6 +209,9 @@ def _shingles(text: str, n: int = 6) -> set[tuple[str, ...]]:
 
 def _words(judge: Judge, reason: str) -> str:
     base = _WORDS[judge.kind]
+    said = user_said(judge.source)
+    if said and judge.kind != "rubric":
+        return f'{base}; the user said: "{said}"'
     if judge.kind == "rubric" and reason and not (_shingles(reason, 4) & _shingles(judge.value, 4)):
         # the judge's own explanation helps, unless it quotes the rubric
         return f"{base} ({' '.join(reason.split()[:30])})"

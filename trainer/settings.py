@@ -26,7 +26,7 @@ class TrainSettings:
     max_skill_tokens: int = 1500  # hard cap on the rendered skill
     max_failures_shown: int = 4
     max_successes_shown: int = 2
-    max_prompt_tokens: int = 3000  # reflection prompt; the embedded model has n_ctx 4096
+    max_prompt_tokens: int = 3000  # reflection prompt; fits small models' contexts
     max_answer_tokens: int = 512  # rollouts
     seed: int = 0
     budget: BudgetLimits = field(default_factory=BudgetLimits)

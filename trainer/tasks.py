@@ -3,6 +3,7 @@ exported, reviewed and edited by a person, and their provenance travels with the
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -18,6 +19,22 @@ JUDGE_KINDS = (
     "max_words",  # answer has at most int(`value`) words
     "rubric",  # an LLM judge grades the answer against the rubric text `value`
 )
+
+
+_SAID = re.compile(r'the user said "(.+)"\Z', re.DOTALL)
+
+
+def said_source(where: str, text: str) -> str:
+    """A judge ``source`` that carries the user's own words (e.g. the correction a rule was
+    read from). Reflection shows them to the optimizer: what the user said is knowledge the
+    skill may carry, unlike the judge's internals (its regex or literal)."""
+    return f'{where}: the user said "{" ".join(text.split())[:240]}"'
+
+
+def user_said(source: str) -> str | None:
+    """The user's words in a ``said_source`` source, else None."""
+    match = _SAID.search(source)
+    return match.group(1) if match else None
 
 
 @dataclass(frozen=True)
