@@ -129,7 +129,7 @@ def demo(workdir: str | None, quiet: bool) -> None:
     from skillopt_sleep.demo import run_demo
 
     say = _progress(quiet)
-    say("demo: sample sessions, the embedded local model (SmolLM2-135M), a scratch directory")
+    say("demo: sample sessions, the embedded local models (Qwen2.5-Coder), a scratch directory")
     try:
         scratch, outcome = run_demo(Path(workdir) if workdir else None, progress=say)
     except Exception as exc:
