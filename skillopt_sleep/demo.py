@@ -25,7 +25,8 @@ from session_ingest import ingest
 from skillopt_sleep import config as config_mod
 from skillopt_sleep.mining import load_tasks, mine
 from skillopt_sleep.mining.taskfile import export, import_file
-from skillopt_sleep.night import NightOutcome, run_night
+from skillopt_sleep.night import NightOutcome
+from skillopt_sleep.night.run import run_night
 from skillopt_sleep.store import open_store
 from trainer.tasks import Task
 
