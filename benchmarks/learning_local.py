@@ -45,8 +45,8 @@ from trainer import MemoryCache, TrainSettings, optimize  # noqa: E402
 from trainer.backends.config import local_from_config  # noqa: E402
 from trainer.backends.local import LocalModels  # noqa: E402
 from trainer.budget import Budget  # noqa: E402
-from trainer.calls import Caller, Request  # noqa: E402
-from trainer.engine import rollout_messages  # noqa: E402
+from trainer.calls import Caller, RolloutJob  # noqa: E402
+from trainer.rollout import ChatRollout  # noqa: E402
 from trainer.scoring import Rollout, Scorer  # noqa: E402
 from trainer.skill import SkillDoc  # noqa: E402
 from trainer.tasks import Task  # noqa: E402
@@ -87,19 +87,13 @@ def start_test_score(start: str, tasks: list[Task], roles, settings, cache) -> f
     doc = SkillDoc.parse(start)
     test = [t for t in tasks if t.split == "test"]
     caller = Caller(roles, cache, Budget())
-    reqs = [
-        Request(rollout_messages(doc, t), doc.hash, t.id, f"test:{j}",
-                max_tokens=settings.max_answer_tokens)
-        for t in test
-        for j in range(settings.max_samples)
-    ]  # fmt: skip
-    answers = caller.run("target", reqs)
+    jobs = [RolloutJob(doc, t, f"test:{j}") for t in test for j in range(settings.max_samples)]
+    outcomes = caller.rollouts(ChatRollout(roles.target), jobs, settings.max_answer_tokens)
     rollouts = [
-        Rollout(t, r.sample, doc.hash, a.text)
-        for t, r, a in zip([t for t in test for _ in range(settings.max_samples)], reqs, answers,
-                           strict=True)
-        if a is not None
-    ]  # fmt: skip
+        Rollout(job.task, job.sample, doc.hash, o)
+        for job, o in zip(jobs, outcomes, strict=True)
+        if o is not None
+    ]
     scored = Scorer(caller, Counter()).score(rollouts)
     return float(np.mean([s.score for s in scored if s is not None]))
 

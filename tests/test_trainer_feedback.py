@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from trainer.calls import Caller
+from trainer.rollout import Outcome
 from trainer.scoring import Rollout, Scorer
 from trainer.tasks import Judge, Task, said_source, user_said
 
@@ -10,7 +11,7 @@ from trainer.tasks import Judge, Task, said_source, user_said
 def feedback(judge: Judge, answer: str) -> list[str]:
     task = Task("t", "write the commit message", "val", (judge,))
     scorer = Scorer(Caller(None, None, None), {})  # type: ignore[arg-type] - rules only
-    scored = scorer.score([Rollout(task, 0, "h", answer)])[0]
+    scored = scorer.score([Rollout(task, 0, "h", Outcome(answer))])[0]
     assert scored is not None
     return scored.feedback
 

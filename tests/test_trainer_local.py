@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from trainer import MemoryCache, TrainSettings, optimize
-from trainer.engine import rollout_messages
 from trainer.lr import LearningRate
+from trainer.rollout import Outcome, rollout_messages
 from trainer.scoring import rule_score
 from trainer.skill import SkillDoc
 from trainer.tasks import Judge, Task
@@ -58,7 +58,7 @@ def passes(server: LocalServer, skill: str, tasks: list[Task]) -> int:
     ok = 0
     for task in tasks:
         answer = target.complete(rollout_messages(doc, task), max_tokens=40).text
-        ok += all(rule_score(j, answer) == 1.0 for j in task.judges)
+        ok += all(rule_score(j, Outcome(answer)) == 1.0 for j in task.judges)
     return ok
 
 

@@ -147,7 +147,7 @@ def _user(
         parts.append("FAILED TASKS:")
         for i, ex in enumerate(failures, 1):
             parts.append(
-                f"{i}. Task: {_cut(ex.prompt, excerpt // 2)}\n"
+                f"{i}. Task: {_cut(ex.prompt, excerpt)}\n"
                 f"   The agent answered ({len(ex.answer.split())} words): "
                 f'"{_cut(ex.answer, excerpt)}"'
                 f"\n   What went wrong: {'; '.join(ex.feedback) or 'low score'}"

@@ -19,14 +19,40 @@ from skillopt_sleep.night.run import run_night
 from skillopt_sleep.report import skill_sentence
 
 
-def _progress(quiet: bool):  # noqa: ANN202
-    start = time.monotonic()
+class _Progress:
+    """Night progress on stderr: a line per phase with the time since the start. On a
+    terminal the call count (phase, calls done of planned, ETA) is one line redrawn in
+    place (``status``, see night.progress.CallMeter); elsewhere the meter says a line at
+    every tenth of the plan."""
 
-    def say(msg: str) -> None:
-        if not quiet:
-            click.echo(f"[{time.monotonic() - start:6.1f}s] {msg}", err=True)
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.stream = sys.stderr
+        self.start = time.monotonic()
+        self.live = False  # a status line is on screen
+        if self.stream.isatty():
+            self.status = self._status
 
-    return say
+    def _stamp(self) -> str:
+        return f"[{time.monotonic() - self.start:6.1f}s]"
+
+    def __call__(self, msg: str) -> None:
+        if self.quiet:
+            return
+        if self.live:
+            self.stream.write("\r\033[K")
+            self.live = False
+        click.echo(f"{self._stamp()} {msg}", err=True)
+
+    def _status(self, text: str) -> None:
+        if not self.quiet:
+            self.stream.write(f"\r\033[K{self._stamp()} {text}")
+            self.stream.flush()
+            self.live = True
+
+
+def _progress(quiet: bool) -> _Progress:
+    return _Progress(quiet)
 
 
 @contextlib.contextmanager

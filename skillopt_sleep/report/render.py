@@ -47,6 +47,15 @@ def skill_sentence(skill: dict[str, Any]) -> str:
     return f"{name}: {words}" + (f" — {reason}" if reason else "")
 
 
+def models_line(summary: dict[str, Any]) -> str:
+    """Which model served each role tonight, e.g. "optimizer X (local), target Y (local)"."""
+    models = summary.get("models") or {}
+    parts = [
+        f"{role} {m.get('model', '?')} ({m.get('backend', '?')})" for role, m in models.items()
+    ]
+    return "Models: " + ", ".join(parts) + "." if parts else ""
+
+
 def headline(summary: dict[str, Any]) -> str:
     skills = summary.get("skills", [])
     if not skills:
@@ -86,6 +95,8 @@ def render_md(summary: dict[str, Any]) -> str:
         lines += ["> SIMULATION: the models in this night were simulated.", ""]
     lines += ["## Did my skills get better?", "", headline(summary), ""]
     lines += [f"- {skill_sentence(s)}" for s in summary.get("skills", [])]
+    if models_line(summary):
+        lines += ["", models_line(summary)]
     usage = summary.get("usage", {})
     budget = usage.get("budget", {})
     lines += [
@@ -187,7 +198,10 @@ def render_html(summary: dict[str, Any]) -> str:
     out.append(f"<h2>Did my skills get better?</h2><p><b>{escape(headline(summary))}</b></p>")
     out.append("<ul class='answer'>")
     out += [f"<li>{escape(skill_sentence(s))}</li>" for s in summary.get("skills", [])]
-    out.append("</ul><h2>Charts</h2>")
+    out.append("</ul>")
+    if models_line(summary):
+        out.append(f"<p class='models'>{escape(models_line(summary))}</p>")
+    out.append("<h2>Charts</h2>")
     out += [f"<figure>{svg}</figure>" for svg in _charts(summary)]
     for skill in summary.get("skills", []):
         out.append(f"<h2>{escape(skill['name'])}</h2>")

@@ -62,3 +62,23 @@ def build_roles(
                 "build_roles(..., sim_world=trainer.sim.SimWorld...)"
             )
         yield sim_world.roles()
+
+
+def describe_config(
+    models_cfg: Mapping[str, Any] | None, environ: Mapping[str, str] = os.environ
+) -> dict[str, dict[str, Any]]:
+    """What would serve each role, read from the config alone (nothing is started): for a
+    report of a night that never built its roles. ``base.describe_roles`` says it for
+    roles that were built."""
+    kind = resolve_backend(models_cfg, environ)
+    if kind == "sim":
+        return {r: {"model": "simulated", "backend": "sim"} for r in ROLE_NAMES}
+    if kind == "openai":
+        cfgs = roles_from_config(models_cfg, environ)
+        return {r: OpenAIBackend.describe(cfgs[r]) for r in ROLE_NAMES}
+    from trainer.backends.models import model_spec
+
+    local = local_from_config(models_cfg)
+    return {
+        r: {"model": model_spec(getattr(local, r)).label, "backend": "local"} for r in ROLE_NAMES
+    }
