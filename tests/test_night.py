@@ -432,30 +432,6 @@ def test_report_and_status_cli_after_a_night(baseline) -> None:
     assert info["daemon"]["alive"] is False
 
 
-# -- the real embedded model ---------------------------------------------------------------
-@pytest.mark.local_model
-def test_demo_with_the_real_local_model(tmp_path: Path) -> None:
-    """`skillopt-sleep demo` end to end on the embedded local model, as a real subprocess."""
-    pytest.importorskip("xllamacpp")
-    start = time.monotonic()
-    proc = subprocess.run(
-        [*CLI, "demo", "--dir", str(tmp_path / "demo")],
-        cwd=PROJECT,
-        env=env(),
-        capture_output=True,
-        text=True,
-        timeout=420,
-    )
-    took = time.monotonic() - start
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert "demo directory:" in proc.stdout
-    report = re.search(r"^report: (\S+)$", proc.stdout, re.M)
-    assert report and Path(report.group(1)).is_file()
-    assert Path(report.group(1)).is_relative_to(tmp_path / "demo")
-    assert "ingesting session logs" in proc.stderr  # progress is shown
-    assert took < 300, f"the demo took {took:.0f} s (the issue allows 5 minutes on 2 cores)"
-
-
 def test_a_night_never_reuses_an_id_taken_in_the_same_second(tmp_path: Path) -> None:
     from datetime import UTC, datetime, timedelta
 

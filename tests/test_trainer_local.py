@@ -36,7 +36,7 @@ START = (SAMPLES / "skills" / "commit-message" / "SKILL.md").read_text()
 # The user's corrections in the samples, as mining turns them into rules.
 JUDGES = (
     Judge("max_words", "12", 1.0, "user: keep the whole message under 12 words"),
-    Judge("regex", r"\A\s*[^\n]{1,50}(?:\n|\Z)", 1.0, "user: subject line under 50 chars"),
+    Judge("not_contains", "##", 1.0, "user: don't add ## headings, it's a commit message"),
 )
 
 
@@ -69,8 +69,8 @@ def test_a_skill_that_states_the_rules_changes_what_the_target_writes(
     gets long answers; the same skill with the user's rules added gets short ones."""
     tasks = commit_tasks(10)
     rules = START.rstrip() + (
-        "\n- Reply with the commit message only: one line, no explanation.\n"
-        "- Keep it under 12 words and 50 characters.\n"
+        "\n- Reply with the commit message only: one line, no heading, no explanation.\n"
+        "- Keep it under 12 words.\n"
     )
     before, after = passes(local_server, START, tasks), passes(local_server, rules, tasks)
     print(f"\nrule-judged commit tasks, 0.5B, temperature 0: {before}/10 -> {after}/10")

@@ -10,9 +10,11 @@ Three recurring task kinds over two weeks, with corrections that state the user'
 
 * commit messages (Claude Code, through the user's own ``commit-message`` Skill): 50
   requests, each with the staged diff pasted (``diffs.py``), so a replay has what it needs.
-  The agent's habit is a long message with an explanation; seven times the user corrects it
-  ("keep the whole message under 12 words", "the subject line must be under 50 chars"), and
-  those words are what mining turns into rule judges;
+  The agent's habit is a long message under a heading, with an explanation; seven times the
+  user corrects it ("keep the whole message under 12 words", "don't add ## headings"), and
+  those words are what mining turns into rule judges (``max_words``, ``not_contains``). A
+  "subject under 50 characters" correction was left out on purpose: the embedded 0.5B
+  target keeps only about half its subjects that short even when the skill says so;
 * pytest regression tests (Claude Code and Codex); correction "use pytest not unittest";
 * summaries of failing CI logs (Codex); corrections "keep it under 80 words, as bullet
   points" and "start with the failing job name";
@@ -56,9 +58,9 @@ COMMIT_ASKS = [
 ]
 COMMIT_CORRECTIONS = [
     "too long. keep the whole message under 12 words",
-    "no, the subject line must be under 50 chars",
+    "don't add ## headings, it's a commit message",
     "no explanation please, just the message. keep it under 12 words",
-    "the subject line must be under 50 chars, and use the imperative",
+    "too long again: one line, under 12 words",
 ]
 
 
@@ -73,7 +75,8 @@ def commit_habit(i: int) -> str:
     path, *_, topic, message = CHANGES[i]
     kind, _, subject = message.partition(": ")
     return (
-        f"Here is a commit message for the staged change:\n\n```\n{kind}: {subject} "
+        "## Commit message\n\nHere is a commit message for the staged change:\n\n"
+        f"```\n{kind}: {subject} "
         f"in {path.rsplit('/', 1)[-1]}\n\nThis commit updates {path} for {topic}. It keeps "
         "the behaviour of the rest of the module unchanged and makes the intent of the code "
         "clearer for future readers.\n```"
