@@ -142,10 +142,10 @@ def run(app: App, once: bool, dry_run: bool, as_json: bool, quiet: bool) -> None
 @click.option("--dir", "workdir", type=click.Path(file_okay=False), help="Scratch directory.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
 def demo(workdir: str | None, quiet: bool) -> None:
-    """Run a whole night on bundled sample sessions with the embedded local model.
+    """Run a whole night on bundled sample sessions with the embedded local models.
 
     Needs no API key and no network. Everything goes to a temporary directory; your own
-    config, state and skills are not touched.
+    config, state and skills are not touched. SIGTERM/Ctrl-C stop it cleanly.
 
     \b
     Example:
@@ -158,7 +158,8 @@ def demo(workdir: str | None, quiet: bool) -> None:
     say = _progress(quiet)
     say("demo: sample sessions, the embedded local models (Qwen2.5-Coder), a scratch directory")
     try:
-        scratch, outcome = run_demo(Path(workdir) if workdir else None, progress=say)
+        with _stop_on_signals() as stop:
+            scratch, outcome = run_demo(Path(workdir) if workdir else None, progress=say, stop=stop)
     except Exception as exc:
         err = _local_model_error(exc)
         if err is None:

@@ -136,7 +136,9 @@ class LocalServer:
         # removes that cliff (docs/models.md).
         env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         t0 = time.monotonic()
-        with open(self.log_path, "ab") as log:
+        # private, like everything under the state directory (llama.cpp may log prompts)
+        fd = os.open(self.log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        with os.fdopen(fd, "ab") as log:
             self.proc = subprocess.Popen(
                 cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env
             )
