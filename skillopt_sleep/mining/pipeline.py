@@ -23,7 +23,7 @@ from skillopt_sleep.mining import identity, judges, splits
 from skillopt_sleep.mining.cluster import ClusterParams, cluster_texts
 from skillopt_sleep.mining.evidence import Evidence, Request, load
 from skillopt_sleep.mining.store import ingest_marker, last_run
-from trainer.tasks import Judge, Task
+from trainer.tasks import Judge, Task, said_source
 
 
 @dataclass
@@ -100,7 +100,8 @@ def _cluster_rules(reqs: list[Request]) -> list[Judge]:
     rules: list[Judge] = []
     for r in reqs:  # oldest first, so the latest statement wins in dedupe
         for c in r.corrections:  # the user's words: a skill may repeat them (judge firewall)
-            found = judges.rules_from_text(c.text, f"turn {c.turn_id}: user correction")
+            source = said_source(f"turn {c.turn_id}: user correction", c.text)
+            found = judges.rules_from_text(c.text, source)
             rules += [replace(j, quotes=(c.text,)) for j in found]
     rules += judges.command_rules([r.commands for r in reqs])
     return judges.dedupe(rules)

@@ -29,6 +29,7 @@ from skillopt_sleep.mining import mine
 from skillopt_sleep.night.dry import dry_run_night
 from skillopt_sleep.night.model import Job, NightOutcome, Plan, Promotion, TrainedSkill
 from skillopt_sleep.night.plan import plan_night
+from skillopt_sleep.night.progress import CallMeter
 from skillopt_sleep.night.store import Checkpoints, SqliteCache, SqliteLedger, now_iso
 from skillopt_sleep.night.summary import build_summary, usage_total
 from skillopt_sleep.promotion.dirs import SkillPathError
@@ -37,7 +38,15 @@ from skillopt_sleep.report import write_reports
 from skillopt_sleep.schedule import next_deadline, parse_schedule
 from skillopt_sleep.store import open_store
 from trainer import TrainSettings, optimize
-from trainer.backends.base import ChatBackend, Completion, InfraError, Message, Roles
+from trainer.backends.base import (
+    ChatBackend,
+    Completion,
+    InfraError,
+    Message,
+    Roles,
+    describe_roles,
+)
+from trainer.backends.factory import describe_config
 from trainer.budget import BudgetLimits
 from trainer.edits import Edit
 from trainer.tasks import Task
@@ -64,8 +73,8 @@ def default_roles(
         from trainer.sim import SimWorld
 
         world = SimWorld.for_tasks(tasks, seed=int(config["trainer"]["seed"]))
-    log_path = config_mod.state_dir(config) / "local-model.log"
-    return build_roles(config["models"], os.environ, local_log_path=log_path, sim_world=world)
+    log_dir = config_mod.state_dir(config)  # local-model-<model>.log per embedded model
+    return build_roles(config["models"], os.environ, local_log_dir=log_dir, sim_world=world)
 
 
 OnFailure = Callable[[str, ChatBackend, InfraError], None]
@@ -164,6 +173,7 @@ class _Night:
         self.roles_factory = roles_factory
         self.model_failure: str | None = None  # the night's first failed model call
         self._failure_lock = threading.Lock()
+        self.meter = CallMeter(0, say)  # replaced with the plan's count when roles start
         self.deadline = deadline or self._configured_deadline()
         self.id = self._start_or_resume()
         self.cp = Checkpoints(db, self.id)
@@ -238,6 +248,7 @@ class _Night:
                 promoted,
                 model_failure=failure,
             )
+            summary["models"] = self._models()
             reports = write_reports(summary, self.dir)
         except Stopped:
             self._set_status(self.id, "stopped")
@@ -275,7 +286,8 @@ class _Night:
         }
         if all(j.skill in results for j in jobs):
             return results
-        with self._roles([t for job in jobs for t in job.tasks]) as roles:
+        todo = [job for job in jobs if job.skill not in results]
+        with self._roles([t for job in jobs for t in job.tasks], todo) as roles:
             for job in jobs:
                 if job.skill in results:
                     continue
@@ -299,19 +311,21 @@ class _Night:
         self.say(f"model call failed: {self.model_failure}")
 
     @contextlib.contextmanager
-    def _roles(self, tasks: list[Task]) -> Iterator[Roles]:
-        calls = 0
-
-        def tick() -> None:
-            nonlocal calls
-            calls += 1
-            if calls % 10 == 0:
-                self.say(f"  {calls} model calls")
-
+    def _roles(self, tasks: list[Task], todo: list[Job]) -> Iterator[Roles]:
+        settings = TrainSettings.from_config(dict(self.config))
+        planned = sum(_planned_calls(settings, job) for job in todo)
+        self.say("starting the models")
         with self.roles_factory(self.config, tasks) as roles:
-            if where := _where(roles):
-                self.say(f"models: {where}")
-            yield _guard(roles, self.stop, tick, self._model_failed)
+            models = describe_roles(roles)
+            self.cp.finish("models", models)
+            named = ", ".join(f"{r} {m['model']}" for r, m in models.items())
+            self.say(f"models: {_where(roles) or named}")
+            self.meter = CallMeter(planned, self.say)
+            yield _guard(roles, self.stop, self.meter.tick, self._model_failed)
+
+    def _models(self) -> dict[str, Any]:
+        """Role -> what served it tonight (or would have: no training, no roles built)."""
+        return self.cp.done("models") or describe_config(self.config["models"], os.environ)
 
     def _settings(self, used: dict[str, float]) -> TrainSettings:
         settings = TrainSettings.from_config(dict(self.config))
@@ -344,6 +358,7 @@ class _Night:
     def _train(self, job: Job, roles: Roles, used: dict[str, float]) -> TrainedSkill:
         name, n = job.skill, job.n_tasks
         self.say(f"training {name}: {n['train']} train, {n['val']} val, {n['test']} test tasks")
+        self.meter.phase = f"training {name}"
         with contextlib.closing(SqliteCache(self.db)) as cache:
             result = optimize(
                 job.start_text,
@@ -409,3 +424,10 @@ class _Night:
             targets=tuple(asdict(t) for t in outcome.targets),
             errors=tuple(outcome.errors),
         )
+
+
+def _planned_calls(settings: TrainSettings, job: Job) -> int:
+    n = job.n_tasks
+    rubrics = sum(j.kind == "rubric" for t in job.tasks for j in t.judges)
+    per_task = rubrics / max(1, len(job.tasks))
+    return settings.planned_calls(n["train"], n["val"], n["test"], per_task)

@@ -108,6 +108,15 @@ def promotion_line(promo: dict[str, Any]) -> str:
     )
 
 
+def models_line(summary: dict[str, Any]) -> str:
+    """Which model served each role tonight, e.g. "optimizer X (local), target Y (local)"."""
+    models = summary.get("models") or {}
+    parts = [
+        f"{role} {m.get('model', '?')} ({m.get('backend', '?')})" for role, m in models.items()
+    ]
+    return "Models: " + ", ".join(parts) + "." if parts else ""
+
+
 def headline(summary: dict[str, Any]) -> str:
     skills = summary.get("skills", [])
     if not skills:
@@ -187,6 +196,8 @@ def render_md(summary: dict[str, Any]) -> str:
     lines += [f"- {skill_sentence(s, summary)}" for s in summary.get("skills", [])]
     lines += ["", "## What to do", ""]
     lines += [f"- {a}" for a in actions(summary)] or ["Nothing."]
+    if models_line(summary):
+        lines += ["", models_line(summary)]
     lines += [
         "",
         "## Cost",
@@ -326,7 +337,10 @@ def render_html(summary: dict[str, Any]) -> str:
     out.append(f"<h2>Did my skills get better?</h2><p><b>{escape(headline(summary))}</b></p>")
     out.append("<ul class='answer'>")
     out += [f"<li>{_code(skill_sentence(s, summary))}</li>" for s in summary.get("skills", [])]
-    out.append("</ul><h2>What to do</h2>")
+    out.append("</ul>")
+    if models_line(summary):
+        out.append(f"<p class='models'>{escape(models_line(summary))}</p>")
+    out.append("<h2>What to do</h2>")
     todo = actions(summary)
     out.append(
         "<ul class='todo'>" + "".join(f"<li>{_code(a)}</li>" for a in todo) + "</ul>"

@@ -132,6 +132,7 @@ class OpenAIBackend:
         self.concurrency = config.concurrency
         self._limiter = limiter or threading.BoundedSemaphore(config.concurrency)
         self._lock = threading.Lock()
+        self.description = self.describe(config)
         self.json_mode = True  # False once the endpoint rejected response_format
         self.schema_bounds = True  # False once it rejected a schema for its size bounds
         self.usage: dict[str, float] = {
@@ -156,6 +157,12 @@ class OpenAIBackend:
             timeout=config.timeout_s,
             max_retries=config.max_retries,
         )
+
+    @staticmethod
+    def describe(config: RoleConfig) -> dict[str, str]:
+        """What serves a role on this backend, for the report (never the key)."""
+        endpoint = config.base_url or "https://api.openai.com/v1"
+        return {"model": config.model, "backend": "openai", "endpoint": endpoint}
 
     def __repr__(self) -> str:
         return f"OpenAIBackend({self.identity!r}, concurrency={self.concurrency})"
