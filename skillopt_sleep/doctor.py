@@ -129,11 +129,10 @@ def check_model(cfg: dict[str, Any]) -> list[Check]:
     if kind == "sim":
         return [Check(WARN, "models", "backend sim: the simulated world, for tests only")]
     if kind == "openai":
+        from skillopt_sleep.endpoints import url_of
+
         roles = roles_from_config(cfg["models"], os.environ)
-        return [
-            Check(OK, f"model {r}", f"{rc.model} at {rc.base_url or 'api.openai.com'}")
-            for r, rc in roles.items()
-        ]
+        return [Check(OK, f"model {r}", f"{rc.model} at {url_of(rc)}") for r, rc in roles.items()]
     from trainer.backends import models
 
     local = local_from_config(cfg["models"])

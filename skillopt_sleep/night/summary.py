@@ -11,6 +11,7 @@ from typing import Any
 import sqlite_utils
 
 from skillopt_sleep.night.model import Job, Plan, Promotion, TrainedSkill
+from skillopt_sleep.night.plan import MIN_TEST_TASKS
 from trainer.skill import SkillDoc
 
 # Infra failures are counted by the trainer; these outcomes mean the user must act.
@@ -60,7 +61,7 @@ def _outcome(result: TrainedSkill) -> tuple[str, str]:
     if result.test_lift is None:
         why = result.test_note or "no test task was scored on both sides"
         return "not_enough_evidence", f"the held-out test was not measured ({why}); not promoted"
-    if lift is None or test.get("n_tasks", 0) < 2 or low is None:
+    if lift is None or test.get("n_tasks", 0) < MIN_TEST_TASKS or low is None:
         return "not_enough_evidence", "the test split is too small to measure the held-out lift"
     if low > 0:
         return "improved", ""
