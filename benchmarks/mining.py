@@ -24,11 +24,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sklearn.metrics.cluster import pair_confusion_matrix  # noqa: E402
 
+from benchmarks.requests.tuning import KINDS, corpus  # noqa: E402
 from skillopt_sleep.config import defaults  # noqa: E402
 from skillopt_sleep.mining.cluster import cluster_texts  # noqa: E402
 from skillopt_sleep.mining.intents import intent  # noqa: E402
 from skillopt_sleep.mining.pipeline import params_from  # noqa: E402
-from skillopt_sleep.mining.synthetic import KINDS, corpus  # noqa: E402
 
 
 def run(n: int, seed: int) -> dict:

@@ -7,9 +7,9 @@ from collections import Counter, defaultdict
 import numpy as np
 from sklearn.metrics.cluster import pair_confusion_matrix
 
+from benchmarks.requests.tuning import corpus
 from skillopt_sleep.mining.cluster import ClusterParams, cluster_texts
 from skillopt_sleep.mining.intents import intent
-from skillopt_sleep.mining.synthetic import corpus
 
 
 def _labels(texts: list[str], **kw: float) -> np.ndarray:

@@ -1,16 +1,17 @@
-"""A generated corpus of human requests with planted recurring task kinds, for the mining
-benchmark and tests.
+"""Tuning request corpus: mining's parameters are chosen on this one (see ``heldout``).
 
 Each planted kind is asked in several paraphrases, with varying details (files, numbers,
 names), typos, and spread over sessions and days. One-off requests are built from a large
 made-up vocabulary so that two of them rarely ask for the same thing, as in real logs
-where most requests are unique. Nothing here is real user data.
+where most requests are unique. With ``habit_rate`` the user's own filler ("btw", "… for
+the client") is said around kinds and one-offs alike; ``zipf`` sizes kinds by a Zipf law.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+
+from benchmarks.requests import Request, typo
 
 KINDS: dict[str, list[str]] = {
     "commit-message": [
@@ -205,23 +206,6 @@ def _word(rng: random.Random) -> str:
     return "".join(rng.choice(_CONSONANTS) + rng.choice(_VOWELS) for _ in range(rng.randint(3, 4)))
 
 
-def typo(text: str, rng: random.Random, rate: float) -> str:
-    """Drop, double or swap a letter in some words, as hurried typing does."""
-    words = text.split(" ")
-    for i, w in enumerate(words):
-        if len(w) > 3 and w.isalpha() and rng.random() < rate:
-            j = rng.randrange(1, len(w) - 1)
-            op = rng.randrange(3)
-            if op == 0:
-                w = w[:j] + w[j + 1 :]
-            elif op == 1:
-                w = w[:j] + w[j] + w[j:]
-            else:
-                w = w[: j - 1] + w[j] + w[j - 1] + w[j + 1 :]
-            words[i] = w
-    return " ".join(words)
-
-
 def planted(kind: str, rng: random.Random) -> str:
     template = rng.choice(KINDS[kind])
     text = template.format(
@@ -262,12 +246,16 @@ def one_off(rng: random.Random, used: set[tuple[str, str]] | None = None) -> str
     return " ".join(words)
 
 
-@dataclass(frozen=True)
-class Request:
-    text: str
-    kind: str | None  # planted kind, None for a one-off
-    session_id: str
-    day: int
+HABIT_PREFIXES = ["btw", "real quick,", "fyi", "alright,", "question:"]
+HABIT_SUFFIXES = ["for the client", "in prod", "if possible", "cheers", "today"]
+
+
+def _habits(text: str, rng: random.Random, rate: float) -> str:
+    if rng.random() < rate:
+        text = f"{rng.choice(HABIT_PREFIXES)} {text}"
+    if rng.random() < rate:
+        text = f"{text} {rng.choice(HABIT_SUFFIXES)}"
+    return text
 
 
 def corpus(
@@ -279,10 +267,13 @@ def corpus(
     days: int = 30,
     turns_per_session: int = 6,
     typo_rate: float = 0.08,
+    habit_rate: float = 0.0,
+    zipf: bool = False,
 ) -> list[Request]:
     """``n_turns`` requests in sessions of about ``turns_per_session`` over ``days`` days."""
     rng = random.Random(seed)
     names = list(KINDS)[:kinds]
+    weights = [1.0 / (r + 1) if zipf else 1.0 for r in range(len(names))]
     out: list[Request] = []
     used: set[tuple[str, str]] = set()
     session = 0
@@ -295,7 +286,8 @@ def corpus(
             if rng.random() < one_off_share or not names:
                 text, kind = one_off(rng, used), None
             else:
-                kind = rng.choice(names)
+                kind = rng.choices(names, weights)[0]
                 text = typo(planted(kind, rng), rng, typo_rate)
+            text = _habits(text, rng, habit_rate) if habit_rate else text
             out.append(Request(text, kind, f"s{session}", day))
     return out
