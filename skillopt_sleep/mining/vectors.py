@@ -1,0 +1,275 @@
+"""Request vectors whose overlap means "asks for the same thing", learnt from the corpus.
+
+Plain TF-IDF lets any shared word make two requests alike; on real logs the shared words
+are most often not the task: the user's own filler ("quick idea: …", "… in the admin
+panel"), the names of their projects ("habit-tracker"), the feature a one-off is about,
+or a generic verb. What those words have in common is that the rest of the requests they
+appear in is unrelated: they are said around *every* kind of task. The words that name a
+task ("changelog", "dockerfile", "release notes") come with requests that are alike.
+
+So every unit (a content word, or a collocation such as ``release_notes``) gets an
+*informativeness* in [0, 1]: the average similarity of the requests containing it once the
+unit itself (and the words that always come with it) are taken out, compared with the
+corpus' average similarity of two random requests. Vectors are TF-IDF rows scaled by the
+square root of it and divided by the *plain* TF-IDF norm, so the dot product of two rows is
+the share of their words that are shared *and* informative: two one-offs that share only a
+project name and filler score near zero, however short they are.
+
+Typos are folded into the frequent word they are one edit from ("chnages" → "changes");
+character n-grams are not used: they made "habit-tracker" meet "flight-tracker".
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+# Politeness and glue words carry no task.
+STOP_WORDS = frozenset(ENGLISH_STOP_WORDS) | {"please", "pls", "thanks", "thank", "ok", "okay"}
+
+# No "ure": it made "texture" meet "text".
+_SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ed", "es", "s")
+
+
+def stem(word: str) -> str:
+    """A light stem so "failing", "failure" and "failed" meet, and British spellings meet
+    American ones ("summarise"); deliberately crude: a wrong merge of two rare words
+    costs less than a paraphrase that never meets its kind."""
+    if len(word) <= 4 or not word.isalpha():
+        return word
+    if word.endswith(("ise", "ised", "ises", "ising")):
+        word = word.replace("is", "iz", 1) if word.count("is") == 1 else word
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            word = word[: -len(suffix)]
+            break
+    if word.endswith("e") and len(word) > 5:
+        word = word[:-1]
+    return word
+
+
+def content_words(norm: str) -> list[str]:
+    """Stemmed words of a normalized intent without glue words."""
+    return [w for w in norm.split() if w not in STOP_WORDS]
+
+
+@dataclass(frozen=True)
+class VectorParams:
+    min_df: int = 3  # requests a unit needs before its informativeness is measured
+    prior: float = 0.5  # informativeness of a unit seen too rarely to measure
+    # informativeness 1 when requests holding a unit are this much more alike among
+    # themselves (average cosine of the rest of their words) than to the other requests
+    full_lift: float = 0.25
+    collocation_share: float = 0.6  # each word of a pair in this share of the other's uses
+    rounds: int = 1  # re-measure with the first round's weights (filler inflates round 1)
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Damerau distance exactly one (delete, insert, substitute or swap)."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    if len(a) < len(b):
+        return a[i:] == b[i + 1 :]
+    if a[i + 1 :] == b[i + 1 :]:
+        return True
+    return i + 1 < len(a) and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2 :] == b[i + 2 :]
+
+
+def typo_map(df: Counter[str], min_len: int = 5, ratio: int = 3) -> dict[str, str]:
+    """Word -> the word one edit away that is at least ``ratio`` times as common (ten times
+    for a word seen more than twice, which is less likely to be a slip)."""
+    frequent = {w: n for w, n in df.items() if n >= ratio and len(w) >= min_len - 1}
+    deletes: dict[str, list[str]] = {}
+    for w in frequent:
+        for i in range(len(w)):
+            deletes.setdefault(w[:i] + w[i + 1 :], []).append(w)
+    out: dict[str, str] = {}
+    for w, n in df.items():
+        if len(w) < min_len or not w.isalpha():
+            continue
+        need = ratio * n if n <= 2 else 10 * n
+        cands = set(deletes.get(w, ()))  # w lost a letter
+        for i in range(len(w)):
+            d = w[:i] + w[i + 1 :]
+            if d in frequent:  # w gained a letter
+                cands.add(d)
+            cands.update(deletes.get(d, ()))  # substitution or swap
+        best = max(
+            (c for c in cands if frequent[c] >= need and _one_edit(w, c)),
+            key=lambda c: (frequent[c], c),
+            default=None,
+        )
+        if best is not None:
+            out[w] = best
+    return out
+
+
+def _collocations(docs: Sequence[list[str]], share: float, min_df: int) -> set[tuple[str, str]]:
+    """Adjacent word pairs that mostly occur together ("release notes", "admin panel")."""
+    uni: Counter[str] = Counter()
+    bi: Counter[tuple[str, str]] = Counter()
+    for words in docs:
+        uni.update(set(words))
+        bi.update(set(zip(words, words[1:], strict=False)))
+    return {
+        (a, b)
+        for (a, b), n in bi.items()
+        if n >= min_df and a != b and n >= share * uni[a] and n >= share * uni[b]
+    }
+
+
+def units(docs_words: Sequence[list[str]], pairs: set[tuple[str, str]]) -> list[list[str]]:
+    """Each request's units: its words plus ``a_b`` for each collocation it contains."""
+    out = []
+    for words in docs_words:
+        extra = [f"{a}_{b}" for a, b in zip(words, words[1:], strict=False) if (a, b) in pairs]
+        out.append(words + extra)
+    return out
+
+
+def _tfidf(docs: Sequence[list[str]]) -> tuple[sp.csr_matrix, list[str]]:
+    """Sublinear TF-IDF counts (not normalized) and the vocabulary."""
+    vocab: dict[str, int] = {}
+    rows, cols, vals = [], [], []
+    for i, toks in enumerate(docs):
+        for tok, c in Counter(toks).items():
+            rows.append(i)
+            cols.append(vocab.setdefault(tok, len(vocab)))
+            vals.append(1.0 + math.log(c))
+    x = sp.csr_matrix((np.asarray(vals, np.float32), (rows, cols)), shape=(len(docs), len(vocab)))
+    df = np.bincount(x.indices, minlength=len(vocab))
+    idf = np.log((1 + len(docs)) / (1 + df)) + 1.0
+    x = (x @ sp.diags(idf.astype(np.float32))).tocsr()
+    return x, list(vocab)
+
+
+def _row_normalize(x: sp.csr_matrix, norms: np.ndarray) -> sp.csr_matrix:
+    return (sp.diags((1.0 / np.maximum(norms, 1e-12)).astype(np.float32)) @ x).tocsr()
+
+
+def informativeness(
+    x: sp.csr_matrix,
+    b: sp.csr_matrix,
+    counts: np.ndarray,
+    partners: list[np.ndarray],
+    params: VectorParams,
+) -> np.ndarray:
+    """Per unit: how much more alike the requests holding it are to each other than to the
+    requests without it.
+
+    ``x`` rows are request vectors (norm <= 1), ``b`` which units each request holds (0/1),
+    ``counts`` how often each request occurs. For a unit
+    w the requests D_w holding it are compared on everything *but* w and ``partners[w]``
+    (the words of its collocations, or the collocation's own words), so a project name
+    does not look coherent only because its two words come together.
+    """
+    n_units = x.shape[1]
+    w = sp.diags(counts.astype(np.float32))
+    df = np.asarray((w @ b).sum(axis=0)).ravel()  # requests (with repeats) holding a unit
+    total = float(counts.sum())
+    summed = np.asarray((w @ x).sum(axis=0)).ravel().astype(np.float64)
+    sq_all = float((np.asarray(x.multiply(x).sum(axis=1)).ravel() * counts).sum())
+    bt = (b.T @ w).tocsr()  # units x requests, weighted by repeats
+    s = (bt @ x).tocsr()  # unit -> sum of the vectors of the requests holding it
+    q = (bt @ x.multiply(x)).tocsr()  # unit -> sum of squared entries of those vectors
+    out = np.full(n_units, params.prior, dtype=np.float64)
+    for u in range(n_units):
+        d = df[u]
+        if d < params.min_df:
+            continue
+        sa, se = s.indptr[u], s.indptr[u + 1]
+        cols, vals = s.indices[sa:se], s.data[sa:se].astype(np.float64)
+        keep = ~np.isin(cols, partners[u])
+        qa, qe = q.indptr[u], q.indptr[u + 1]
+        qkeep = ~np.isin(q.indices[qa:qe], partners[u])
+        self_terms = float(q.data[qa:qe][qkeep].sum())  # sum over D_w of |remainder|^2
+        if self_terms <= 1e-6 * d:
+            continue  # the unit is the whole request wherever it occurs: nothing to compare
+        r = vals[keep]
+        within = (float(r @ r) - self_terms) / (d * (d - 1)) / (self_terms / d)
+        rest = total - d
+        between = 0.0
+        if rest >= 1:
+            others = summed[cols[keep]] - r  # the other requests, on the same columns
+            # the other requests' share of squares, over all columns
+            sq_rest = max(sq_all - float(q.data[qa:qe].sum()), 1e-9)
+            between = float(r @ others) / (d * rest) / math.sqrt(self_terms / d * sq_rest / rest)
+        lift = (within - max(between, 0.0)) / params.full_lift
+        out[u] = float(np.clip(lift, 0.0, 1.0))
+    return out
+
+
+def filler_words(docs: Sequence[list[str]], min_count: int = 3, share: float = 0.25) -> set[str]:
+    """Words the user puts in front of requests that are complete without them ("btw",
+    "alright"): at least ``share`` of the requests they begin are another request once the
+    word is dropped. A verb is never such a word: "cache the comment" is no request
+    without "cache"."""
+    have = {" ".join(ws) for ws in docs}
+    first: Counter[str] = Counter()
+    removable: Counter[str] = Counter()
+    for ws in docs:
+        if len(ws) > 1:
+            first[ws[0]] += 1
+            removable[ws[0]] += " ".join(ws[1:]) in have
+    return {w for w, n in first.items() if n >= min_count and removable[w] >= share * n}
+
+
+def lead_words(docs: Sequence[list[str]]) -> list[str]:
+    """What each request asks to be done, as far as one word tells: its first word that is
+    not the user's filler (usually the verb: "write", "summarize", "rename")."""
+    filler = filler_words(docs)
+    return [next((w for w in ws if w not in filler), "") for ws in docs]
+
+
+@dataclass
+class Vectors:
+    matrix: sp.csr_matrix  # rows of norm <= 1; dot products are informative overlap
+    vocab: list[str]
+    weight: np.ndarray  # informativeness per unit
+    leads: list[str]  # per row: its lead word (``lead_words``)
+
+
+def build(
+    norms: Sequence[str], counts: Sequence[int] | None = None, params: VectorParams | None = None
+) -> Vectors:
+    """Vectors for distinct normalized intents (``counts``: how often each occurs)."""
+    params = params or VectorParams()
+    cnt = np.asarray(counts if counts is not None else [1] * len(norms), dtype=np.float64)
+    raw = [content_words(n) or ["zempty"] for n in norms]
+    df: Counter[str] = Counter()
+    for ws, c in zip(raw, cnt, strict=True):
+        for w in set(ws):
+            df[w] += int(c)
+    fold = typo_map(df)
+    words = [[stem(fold.get(w, w)) for w in ws] for ws in raw]
+    pairs = _collocations(words, params.collocation_share, params.min_df)
+    x, vocab = _tfidf(units(words, pairs))
+    index = {t: i for i, t in enumerate(vocab)}
+    linked: dict[int, set[int]] = {i: {i} for i in range(len(vocab))}
+    for a, b in pairs:
+        ia, ib, iab = index.get(a), index.get(b), index.get(f"{a}_{b}")
+        group = {i for i in (ia, ib, iab) if i is not None}
+        for i in group:
+            linked[i] |= group
+    partners = [np.fromiter(sorted(linked[i]), dtype=np.int32) for i in range(len(vocab))]
+    plain = np.sqrt(np.asarray(x.multiply(x).sum(axis=1)).ravel())
+    holds = x.copy()
+    holds.data[:] = 1.0
+    weight = np.full(len(vocab), 1.0)
+    for _ in range(params.rounds):
+        scaled = _row_normalize(x @ sp.diags(np.sqrt(weight).astype(np.float32)), plain)
+        weight = informativeness(scaled, holds, cnt, partners, params)
+    matrix = _row_normalize(x @ sp.diags(np.sqrt(weight).astype(np.float32)), plain)
+    matrix.eliminate_zeros()
+    return Vectors(matrix.astype(np.float32), vocab, weight, lead_words(words))
