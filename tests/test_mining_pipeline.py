@@ -59,7 +59,7 @@ def test_task_cap_keeps_train_tasks_in_a_big_cluster(tmp_path: Path) -> None:
     areas = ["parser", "scheduler", "billing", "exporter", "auth", "cache", "upload", "search"]
     kinds = ["timeout", "unicode", "rounding", "permission", "pagination", "retry", "locale"]
     for i in range(56):
-        text = f"fix the failing {kinds[i % 7]} test in the {areas[i % 8]} code"
+        text = f"fix the failing {kinds[i % 7]} test in the {areas[i % 8]} module and rerun it"
         add_turn(db, f"s{i}", 0, text, 1 + i % 20, minute=i)
     config = {"mining": {**CONFIG["mining"], "max_tasks_per_cluster": 10}}
     mine(db, config)

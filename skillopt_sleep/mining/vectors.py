@@ -67,6 +67,7 @@ class VectorParams:
     # themselves (average cosine of the rest of their words) than to the other requests
     full_lift: float = 0.25
     collocation_share: float = 0.6  # each word of a pair in this share of the other's uses
+    rare_in_norm: float = 0.5  # share of a rarely seen unit's weight that counts in the norm
     rounds: int = 1  # re-measure with the first round's weights (filler inflates round 1)
 
 
@@ -183,6 +184,22 @@ def informativeness(
     bt = (b.T @ w).tocsr()  # units x requests, weighted by repeats
     s = (bt @ x).tocsr()  # unit -> sum of the vectors of the requests holding it
     q = (bt @ x.multiply(x)).tocsr()  # unit -> sum of squared entries of those vectors
+    # requests that are nothing but the unit and its partners ("show tools" for "show"):
+    # repeats of one request, alike by definition once the unit is taken out
+    member = sp.csr_matrix(
+        (
+            np.ones(sum(len(p) for p in partners), dtype=np.float32),
+            np.concatenate(partners) if partners else np.zeros(0, np.int32),
+            np.cumsum([0] + [len(p) for p in partners]),
+        ),
+        shape=(n_units, n_units),
+    )
+    inside = (b @ member.T).tocsr()  # request x unit: how many of its units are partners
+    n_of = np.asarray(b.sum(axis=1)).ravel()
+    inside.data = inside.data >= n_of[np.repeat(np.arange(b.shape[0]), np.diff(inside.indptr))]
+    inside.data = inside.data.astype(np.float32)
+    inside = inside.multiply(b).tocsr()  # only units the request holds
+    bare = np.asarray(inside.T @ counts).ravel()  # per unit: such requests, with repeats
     out = np.full(n_units, params.prior, dtype=np.float64)
     for u in range(n_units):
         d = df[u]
@@ -194,17 +211,22 @@ def informativeness(
         qa, qe = q.indptr[u], q.indptr[u + 1]
         qkeep = ~np.isin(q.indices[qa:qe], partners[u])
         self_terms = float(q.data[qa:qe][qkeep].sum())  # sum over D_w of |remainder|^2
-        if self_terms <= 1e-6 * d:
-            continue  # the unit is the whole request wherever it occurs: nothing to compare
+        e = float(bare[u])
+        if e >= d - 0.5 and e < 2:
+            continue  # nothing to compare
         r = vals[keep]
-        within = (float(r @ r) - self_terms) / (d * (d - 1)) / (self_terms / d)
+        pairs = e * (e - 1)
+        if self_terms > 1e-6 * d and d - e >= 1:
+            pairs += (float(r @ r) - self_terms) / (self_terms / (d - e))
+        within = pairs / (d * (d - 1))
         rest = total - d
         between = 0.0
-        if rest >= 1:
+        if rest >= 1 and self_terms > 1e-6 * d:
             others = summed[cols[keep]] - r  # the other requests, on the same columns
             # the other requests' share of squares, over all columns
             sq_rest = max(sq_all - float(q.data[qa:qe].sum()), 1e-9)
-            between = float(r @ others) / (d * rest) / math.sqrt(self_terms / d * sq_rest / rest)
+            ne = max(d - e, 1.0)
+            between = float(r @ others) / (d * rest) / math.sqrt(self_terms / ne * sq_rest / rest)
         lift = (within - max(between, 0.0)) / params.full_lift
         out[u] = float(np.clip(lift, 0.0, 1.0))
     return out
@@ -270,6 +292,13 @@ def build(
     for _ in range(params.rounds):
         scaled = _row_normalize(x @ sp.diags(np.sqrt(weight).astype(np.float32)), plain)
         weight = informativeness(scaled, holds, cnt, partners, params)
-    matrix = _row_normalize(x @ sp.diags(np.sqrt(weight).astype(np.float32)), plain)
+    # A unit too rare to measure counts at ``rare_in_norm`` of its weight in the norm: the
+    # one-time details of a request of a kind ("the leap year date bug") must not drown
+    # what it shares with the kind; units measured uninformative count in full, so two
+    # one-offs sharing a word but not their verb or project stay apart.
+    measured = np.asarray(holds.T @ cnt).ravel() >= params.min_df
+    in_norm = np.where(measured, 1.0, params.rare_in_norm)
+    norm = np.sqrt(np.asarray(x.multiply(x) @ in_norm).ravel())
+    matrix = _row_normalize(x @ sp.diags(np.sqrt(weight).astype(np.float32)), norm)
     matrix.eliminate_zeros()
     return Vectors(matrix.astype(np.float32), vocab, weight, lead_words(words))
