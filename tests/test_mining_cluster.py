@@ -70,3 +70,25 @@ def test_empty_and_degenerate_inputs() -> None:
     assert len(set(lab)) == 1
     lab = cluster_texts(["", "x", "y"])
     assert len(lab) == 3
+
+
+def test_shared_filler_and_object_names_do_not_make_a_kind() -> None:
+    """One-offs that share the user's filler and look-alike project names are not a task."""
+    verbs = ["add", "remove", "explain", "restyle", "price", "audit", "hide", "benchmark",
+             "localize", "animate", "document", "secure"]  # fmt: skip
+    features = ["dark mode", "csv export", "password reset", "rate limiting", "push alerts",
+                "search bar", "onboarding tour", "avatar upload", "audit log", "share links",
+                "bulk delete", "offline mode"]  # fmt: skip
+    objects = ["habit-tracker", "flight-tracker", "expense-tracker"]
+    texts = [
+        f"quick idea: {v} the {f} in the {objects[i % 3]} in the admin panel"
+        for i, (v, f) in enumerate(zip(verbs, features, strict=True))
+    ]
+    kind = [f"write the release notes for version 2.{i}" for i in range(6)]
+    labels = _labels(texts + kind)
+    one_off_labels = labels[: len(texts)]
+    assert len(set(labels[len(texts) :])) == 1  # the kind is found
+    assert labels[-1] not in set(one_off_labels)
+    # no three one-offs share a cluster (each asks for something different; "audit the
+    # search bar" and "localize the audit log" may meet, but two is no recurring task)
+    assert max(Counter(one_off_labels.tolist()).values()) < 3

@@ -1,9 +1,9 @@
 """Group normalized intents that ask for the same kind of task.
 
-Vectors: TF-IDF over word 1–2-grams (what is asked) and character 3–5-grams within words
-(so "commmit mesage" still meets "commit message"), each L2-normalized, mixed 40:60.
+Vectors come from ``vectors``: their dot product is the *informative* overlap of two
+requests (the user's filler, project names and generic verbs count for little).
 
-Clustering is average-linkage agglomerative with a cosine threshold: average linkage
+Clustering is average-linkage agglomerative with a similarity threshold: average linkage
 because single linkage chains unrelated one-off requests through shared filler words,
 and a threshold rather than a cluster count because nobody knows how many task kinds a
 user has. It runs in two stages:
@@ -20,8 +20,11 @@ user has. It runs in two stages:
    attach to the joined cluster they resemble at ``attach_threshold``. Only steady cores
    take part in the low-threshold joins, which is what keeps one-off requests from
    chaining into a false "recurring" task.
+3. *Agreement on the action*: a large cluster whose requests begin with many different
+   verbs ("cache the comment", "log the comment", "mock the comment") is one-offs about
+   one object, not a task kind; it is dissolved (``agree_on_action``).
 
-Everything is computed on the exact TF-IDF vectors; the projection only chooses blocks.
+Everything is computed on the exact vectors; the projection only chooses blocks.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from skillopt_sleep.mining.vectors import build
 @dataclass(frozen=True)
 class ClusterParams:
     threshold: float = 0.45  # average informative overlap for a tight cluster (first pass)
-    merge_threshold: float = 0.15  # average cosine joining paraphrase clusters of one kind
+    merge_threshold: float = 0.15  # average overlap joining paraphrase clusters of one kind
     attach_threshold: float = 0.25  # average overlap for a small group to join a kind
     min_core: int = 3  # requests a tight cluster needs before it may join others
     # A kind of 10+ requests is kept only when this share of them begin with the same
@@ -84,10 +87,14 @@ def _blocks(z: np.ndarray, block_size: int, seed: int) -> list[np.ndarray]:
             done.append(idx)
             continue
         k = max(2, math.ceil(2 * len(idx) / block_size))
+        # Centres from a sample: blocks only need to keep neighbours together, and fitting
+        # on every row cost more than all the exact clustering inside the blocks.
+        rng = np.random.default_rng(seed)
+        sample = idx if len(idx) <= 20 * k else rng.choice(idx, size=20 * k, replace=False)
         km = MiniBatchKMeans(
-            n_clusters=k, random_state=seed, n_init=1, batch_size=2048, max_iter=30
-        )
-        labels = km.fit_predict(z[idx])
+            n_clusters=k, random_state=seed, n_init=1, batch_size=2048, max_iter=10
+        ).fit(z[sample])
+        labels = km.predict(z[idx])
         parts = [idx[labels == c] for c in range(k) if np.any(labels == c)]
         if len(parts) == 1:  # identical points: split arbitrarily rather than loop
             parts = np.array_split(idx, k)

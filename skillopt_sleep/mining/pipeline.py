@@ -46,7 +46,7 @@ def params_from(config: Mapping[str, Any]) -> dict[str, Any]:
     m = {**defaults()["mining"], **(config.get("mining") or {})}
     if m["embeddings"]:
         raise ConfigError(
-            "mining.embeddings is not implemented yet; set it to false (TF-IDF clustering)"
+            "mining.embeddings is not implemented; set it to false (lexical clustering)"
         )
     return {
         "min_sessions": int(m["min_sessions"]),
@@ -56,6 +56,7 @@ def params_from(config: Mapping[str, Any]) -> dict[str, Any]:
             merge_threshold=float(m["merge_threshold"]),
             attach_threshold=float(m["attach_threshold"]),
             min_core=int(m["min_core"]),
+            action_share=float(m["action_share"]),
         ),
         "max_tasks": int(m["max_tasks_per_cluster"]),
         "split": splits.SplitParams(

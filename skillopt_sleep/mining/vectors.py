@@ -21,6 +21,7 @@ character n-grams are not used: they made "habit-tracker" meet "flight-tracker".
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -37,6 +38,7 @@ STOP_WORDS = frozenset(ENGLISH_STOP_WORDS) | {"please", "pls", "thanks", "thank"
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ed", "es", "s")
 
 
+@functools.lru_cache(maxsize=200_000)
 def stem(word: str) -> str:
     """A light stem so "failing", "failure" and "failed" meet, and British spellings meet
     American ones ("summarise"); deliberately crude: a wrong merge of two rare words
