@@ -13,7 +13,8 @@ Each corpus is mined in a child process, so the peak RSS reported is that size's
 Reported: pairwise precision / recall / F1 against the planted kinds (one-offs count as
 singletons), planted kinds found as a recurring cluster, false recurring clusters (a
 recurring cluster whose requests are mostly one-offs: a night spent training on noise),
-the seconds of intent cleaning and clustering, and the child's peak RSS. Targets (issue
+the seconds of intent cleaning and clustering (wall, and CPU seconds, steadier on a busy
+machine: the load average is printed), and the child's peak RSS. Targets (issue
 9): no false recurring clusters on held-out corpora; F1 >= 0.90 on every small planted
 corpus and >= 0.85 at scale; 100k requests in < 60 s and < 1 GB.
 """
@@ -82,6 +83,12 @@ def score(reqs: list[Request], labels, min_sessions: int, min_days: int) -> dict
     }
 
 
+def _cpu() -> float:
+    """CPU seconds of this process: steadier than wall time on a shared machine."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
 def mine_labels(reqs: list[Request]) -> tuple[list[int], dict]:
     """What ``mine`` does to a corpus' requests, without the store: clean, then group."""
     from skillopt_sleep.config import defaults
@@ -90,12 +97,13 @@ def mine_labels(reqs: list[Request]) -> tuple[list[int], dict]:
     from skillopt_sleep.mining.pipeline import params_from
 
     p = params_from(defaults())
-    t0 = time.perf_counter()
+    c0, t0 = _cpu(), time.perf_counter()
     norms = [intent(r.text)[1] for r in reqs]
     t1 = time.perf_counter()
     labels = cluster_texts(norms, p["cluster"])
-    t2 = time.perf_counter()
-    timing = {"seconds_intents": round(t1 - t0, 2), "seconds_clustering": round(t2 - t1, 2)}
+    c2, t2 = _cpu(), time.perf_counter()
+    timing = {"seconds_intents": round(t1 - t0, 2), "seconds_clustering": round(t2 - t1, 2),
+              "cpu_seconds": round(c2 - c0, 2)}  # fmt: skip
     return list(labels), {**timing, "min_sessions": p["min_sessions"], "min_days": p["min_days"]}
 
 
@@ -155,7 +163,8 @@ def _print(r: dict) -> None:
         f" R {r['recall']:.3f} F1 {r['f1']:.3f}  kinds {r['kinds_found']}/{r['planted_kinds']}"
         f"  false recurring {r['false_recurring']:>3}  recurring {r['recurring_clusters']:>3}"
         f"  {r['seconds_intents'] + r['seconds_clustering']:6.1f} s"
-        f" (clustering {r['seconds_clustering']:.1f} s)  peak RSS {r['peak_rss_mb']} MB",
+        f" (clustering {r['seconds_clustering']:.1f} s, CPU {r['cpu_seconds']:.1f} s)"
+        f"  peak RSS {r['peak_rss_mb']} MB",
         flush=True,
     )
 
