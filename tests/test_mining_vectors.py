@@ -6,7 +6,14 @@ from collections import Counter
 
 from benchmarks.requests.tuning import HABIT_PREFIXES, HABIT_SUFFIXES, corpus
 from skillopt_sleep.mining.intents import intent
-from skillopt_sleep.mining.vectors import build, content_words, filler_words, stem, typo_map
+from skillopt_sleep.mining.vectors import (
+    build,
+    content_words,
+    filler_words,
+    lead_words,
+    stem,
+    typo_map,
+)
 
 
 def _weights(n: int) -> dict[str, float]:
@@ -37,4 +44,7 @@ def test_filler_is_what_requests_are_complete_without() -> None:
     docs = [["btw", "write", "commit", "message"], ["write", "commit", "message"],
             ["btw", "summarize", "log"], ["summarize", "log"], ["btw", "rename", "x"],
             ["cache", "comment"], ["cache", "router"], ["cache", "widget"]]  # fmt: skip
-    assert filler_words(docs) == {"btw"}  # "cache the comment" is no request without "cache"
+    # "cache the comment" is no request without "cache"
+    assert filler_words(docs) == {("btw",)}
+    leads = lead_words(docs)
+    assert (leads[0], leads[2], leads[5]) == ("write", "summarize", "cache")

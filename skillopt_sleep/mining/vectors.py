@@ -118,18 +118,30 @@ def typo_map(df: Counter[str], min_len: int = 5, ratio: int = 3) -> dict[str, st
     return out
 
 
-def _collocations(docs: Sequence[list[str]], share: float, min_df: int) -> set[tuple[str, str]]:
-    """Adjacent word pairs that mostly occur together ("release notes", "admin panel")."""
+def _collocations(
+    docs: Sequence[list[str]], share: float, min_df: int
+) -> tuple[set[tuple[str, str]], dict[str, set[str]]]:
+    """Adjacent word pairs that mostly occur together ("release notes", "admin panel"), and
+    each word's phrase-mates: the neighbour it has in that share of its uses, even when
+    that neighbour has other partners ("ical" -> "export", though "export" also follows
+    "csv")."""
     uni: Counter[str] = Counter()
     bi: Counter[tuple[str, str]] = Counter()
     for words in docs:
         uni.update(set(words))
         bi.update(set(zip(words, words[1:], strict=False)))
-    return {
-        (a, b)
-        for (a, b), n in bi.items()
-        if n >= min_df and a != b and n >= share * uni[a] and n >= share * uni[b]
-    }
+    pairs: set[tuple[str, str]] = set()
+    mates: dict[str, set[str]] = {}
+    for (a, b), n in bi.items():
+        if n < min_df or a == b:
+            continue
+        if n >= share * uni[a]:
+            mates.setdefault(a, set()).add(b)
+        if n >= share * uni[b]:
+            mates.setdefault(b, set()).add(a)
+        if n >= share * uni[a] and n >= share * uni[b]:
+            pairs.add((a, b))
+    return pairs, mates
 
 
 def units(docs_words: Sequence[list[str]], pairs: set[tuple[str, str]]) -> list[list[str]]:
@@ -174,8 +186,9 @@ def informativeness(
     ``x`` rows are request vectors (norm <= 1), ``b`` which units each request holds (0/1),
     ``counts`` how often each request occurs. For a unit
     w the requests D_w holding it are compared on everything *but* w and ``partners[w]``
-    (the words of its collocations, or the collocation's own words), so a project name
-    does not look coherent only because its two words come together.
+    (its phrase-mates and collocations, or a collocation's own words), so a project name
+    or a feature ("ical export") does not look coherent only because its words come
+    together.
     """
     n_units = x.shape[1]
     w = sp.diags(counts.astype(np.float32))
@@ -234,26 +247,38 @@ def informativeness(
     return out
 
 
-def filler_words(docs: Sequence[list[str]], min_count: int = 3, share: float = 0.25) -> set[str]:
-    """Words the user puts in front of requests that are complete without them ("btw",
-    "alright"): at least ``share`` of the requests they begin are another request once the
-    word is dropped. A verb is never such a word: "cache the comment" is no request
-    without "cache"."""
+def filler_words(
+    docs: Sequence[list[str]], min_count: int = 3, share: float = 0.25, longest: int = 3
+) -> set[tuple[str, ...]]:
+    """Phrases of up to ``longest`` words the user puts in front of requests that are
+    complete without them ("btw", "quick idea"): at least ``share`` of the requests they
+    begin are another request once the phrase is dropped. A verb is never such a phrase:
+    "cache the comment" is no request without "cache"."""
     have = {" ".join(ws) for ws in docs}
-    first: Counter[str] = Counter()
-    removable: Counter[str] = Counter()
+    first: Counter[tuple[str, ...]] = Counter()
+    removable: Counter[tuple[str, ...]] = Counter()
     for ws in docs:
-        if len(ws) > 1:
-            first[ws[0]] += 1
-            removable[ws[0]] += " ".join(ws[1:]) in have
-    return {w for w, n in first.items() if n >= min_count and removable[w] >= share * n}
+        for k in range(1, min(longest, len(ws) - 1) + 1):
+            first[tuple(ws[:k])] += 1
+            removable[tuple(ws[:k])] += " ".join(ws[k:]) in have
+    return {p for p, n in first.items() if n >= min_count and removable[p] >= share * n}
 
 
 def lead_words(docs: Sequence[list[str]]) -> list[str]:
-    """What each request asks to be done, as far as one word tells: its first word that is
-    not the user's filler (usually the verb: "write", "summarize", "rename")."""
+    """What each request asks to be done, as far as one word tells: its first word after
+    the user's filler phrases (usually the verb: "write", "summarize", "rename")."""
     filler = filler_words(docs)
-    return [next((w for w in ws if w not in filler), "") for ws in docs]
+    longest = max((len(p) for p in filler), default=0)
+    out = []
+    for ws in docs:
+        i = 0
+        while i < len(ws):
+            k = next((k for k in range(longest, 0, -1) if tuple(ws[i : i + k]) in filler), 0)
+            if not k:
+                break
+            i += k
+        out.append(ws[i] if i < len(ws) else "")
+    return out
 
 
 @dataclass
@@ -277,10 +302,13 @@ def build(
             df[w] += int(c)
     fold = typo_map(df)
     words = [[stem(fold.get(w, w)) for w in ws] for ws in raw]
-    pairs = _collocations(words, params.collocation_share, params.min_df)
+    pairs, mates = _collocations(words, params.collocation_share, params.min_df)
     x, vocab = _tfidf(units(words, pairs))
     index = {t: i for i, t in enumerate(vocab)}
     linked: dict[int, set[int]] = {i: {i} for i in range(len(vocab))}
+    for word, near in mates.items():
+        if word in index:
+            linked[index[word]] |= {index[m] for m in near if m in index}
     for a, b in pairs:
         ia, ib, iab = index.get(a), index.get(b), index.get(f"{a}_{b}")
         group = {i for i in (ia, ib, iab) if i is not None}
