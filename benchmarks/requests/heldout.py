@@ -275,24 +275,31 @@ def zipf_weights(n: int, exponent: float = 1.0) -> list[float]:
 class _OneOffs:
     """One-off requests whose (shape, feature) key is used at most twice: fewer than the
     three sessions that make a task recurring, so no one-off kind is planted by accident.
-    When every key is used twice (very large corpora), an object name joins the key."""
+    When every key is used twice (corpora past ~10,000 one-offs), a one-off is about a
+    coined name of its own ("the vobrakel flow"), used once."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         keys = [(s, f) for s in ONE_OFF_SHAPES for f in FEATURES]
         rng.shuffle(keys)
         self.keys = keys + keys
-        self.extra: list[tuple[str, str, str]] = []
+        self.coined: set[str] = set()
 
     def next(self) -> str:
         if self.keys:
             shape, feature = self.keys.pop()
-            return shape.format(feature=feature, obj=self.rng.choice(OBJECTS))
-        if not self.extra:
-            self.extra = [(s, f, o) for s in ONE_OFF_SHAPES for f in FEATURES for o in OBJECTS]
-            self.rng.shuffle(self.extra)
-        shape, feature, obj = self.extra.pop()
-        return shape.format(feature=feature, obj=obj)
+        else:
+            shape, feature = self.rng.choice(ONE_OFF_SHAPES), self._coin()
+        return shape.format(feature=feature, obj=self.rng.choice(OBJECTS))
+
+    def _coin(self) -> str:
+        while True:
+            word = "".join(
+                self.rng.choice("bdfgklmnprstvz") + self.rng.choice("aeiou") for _ in range(4)
+            )
+            if word not in self.coined:
+                self.coined.add(word)
+                return f"the {word} {self.rng.choice(['flow', 'page', 'widget', 'job', 'form'])}"
 
 
 def corpus(
