@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from skillopt_sleep import config as config_mod
-from skillopt_sleep.night import NightOutcome, run_night
+from skillopt_sleep.night import NightOutcome
+from skillopt_sleep.night.run import run_night
 
 # Small enough for the embedded 135M model to finish a night well within 5 minutes on 2 busy
 # cores (~3.5 s per rollout + rubric judgment there): per skill one step of 4 train rollouts,

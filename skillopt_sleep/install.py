@@ -26,7 +26,7 @@ from typing import Any
 
 from skillopt_sleep import config as config_mod
 from skillopt_sleep import paths
-from skillopt_sleep.skilldirs import targets
+from skillopt_sleep.promotion.dirs import targets
 
 UNITS = ("skillopt-sleep.service", "skillopt-sleep-night.service", "skillopt-sleep-night.timer")
 DEFAULT_EXE = "%h/.local/bin/skillopt-sleep"

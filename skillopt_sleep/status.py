@@ -10,8 +10,8 @@ import sqlite_utils
 
 from skillopt_sleep.heartbeat import daemon_status
 from skillopt_sleep.lock import current_holder
+from skillopt_sleep.promotion.versions import pending
 from skillopt_sleep.report import headline, skill_sentence
-from skillopt_sleep.skillversions import pending
 
 
 def last_night(db: sqlite_utils.Database) -> dict[str, Any] | None:

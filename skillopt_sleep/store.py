@@ -11,8 +11,8 @@ import sqlite_utils
 from session_ingest.schema import MIGRATIONS as INGEST_MIGRATIONS
 from skillopt_sleep import migrations, paths
 from skillopt_sleep.mining.store import MINING_MIGRATIONS
-from skillopt_sleep.nightstore import MIGRATIONS as NIGHT_MIGRATIONS
-from skillopt_sleep.promote import PROMOTION_MIGRATIONS
+from skillopt_sleep.night.store import MIGRATIONS as NIGHT_MIGRATIONS
+from skillopt_sleep.promotion.versions import PROMOTION_MIGRATIONS
 
 DB_NAME = "skillopt-sleep.db"
 

@@ -25,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from skillopt_sleep.night import default_roles, run_night  # noqa: E402
+from skillopt_sleep.night.run import default_roles, run_night  # noqa: E402
 from trainer.backends.base import Completion, Message, Roles  # noqa: E402
 from trainer.calls import current_call_key  # noqa: E402
 from trainer.tasks import Task  # noqa: E402

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from skillopt_sleep.cli import main
-from skillopt_sleep.night import run_night
+from skillopt_sleep.night.run import run_night
 from skillopt_sleep.store import db_path, open_store
 from tests.test_night import CLI, PROJECT, env, make_root, write_yaml
 

@@ -29,7 +29,7 @@ from benchmarks.corpus import write_corpus
 from skillopt_sleep import config as config_mod
 from skillopt_sleep import lock
 from skillopt_sleep.cli import main
-from skillopt_sleep.night import default_roles, run_night
+from skillopt_sleep.night.run import default_roles, run_night
 from skillopt_sleep.store import db_path
 from tests.ingest_helpers import lay_out
 from trainer.backends.base import Roles
@@ -351,7 +351,7 @@ def _no_model(*args: Any, **kwargs: Any) -> Any:
 
 def test_dry_run_changes_nothing(baseline, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr("trainer.backends.factory.build_roles", _no_model)
-    monkeypatch.setattr("skillopt_sleep.night.optimize", _no_model)
+    monkeypatch.setattr("skillopt_sleep.night.run.optimize", _no_model)
     # a fresh state: no store is created
     fresh = tmp_path / "fresh"
     cfg = write_yaml(tmp_path, make_root(fresh))

@@ -8,7 +8,8 @@ from mining_helpers import add_turn, store
 
 from skillopt_sleep import config as config_mod
 from skillopt_sleep.mining import mine
-from skillopt_sleep.nightplan import plan_night
+from skillopt_sleep.night import Skip
+from skillopt_sleep.night.plan import plan_night
 
 
 def test_a_missing_user_skill_is_reported_once_for_all_its_clusters(tmp_path: Path) -> None:
@@ -21,6 +22,6 @@ def test_a_missing_user_skill_is_reported_once_for_all_its_clusters(tmp_path: Pa
     config = config_mod.load(overrides={"promotion.targets": [str(tmp_path / "skills")]})
     mine(db, config)
     plan = plan_night(db, config)
-    assert plan["jobs"] == []
-    skips = [s for s in plan["skipped"] if s["skill"] == "release-helper"]
-    assert skips == [{"skill": "release-helper", "reason": "its SKILL.md is in no skill target"}]
+    assert plan.jobs == ()
+    skips = [s for s in plan.skipped if s.skill == "release-helper"]
+    assert skips == [Skip("release-helper", "its SKILL.md is in no skill target")]

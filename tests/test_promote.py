@@ -11,9 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from skillopt_sleep import config as config_mod
-from skillopt_sleep import promote as P
-from skillopt_sleep import skilldirs
+from skillopt_sleep import promotion as P
 from skillopt_sleep.cli import main
+from skillopt_sleep.promotion import dirs as skilldirs
+from skillopt_sleep.promotion.versions import version_text
 from skillopt_sleep.store import open_store
 
 V1 = "---\nname: review\ndescription: Review a PR\n---\n# Steps\n- read the diff\n"
@@ -79,7 +80,7 @@ def test_managed_skill_is_promoted_atomically_and_versioned(env) -> None:
     (row,) = P.history(env["db"], "review")
     assert row["status"] == "promoted" and row["evidence"] == {"lift": 0.2}
     assert row["path"] == str(_skill(env)) and row["night_id"] == "n1"
-    assert P.version_text(env["config"], "review", row["version"]) == V1
+    assert version_text(env["config"], "review", row["version"]) == V1
 
 
 def test_user_skill_is_staged_then_adopted(env) -> None:
@@ -139,7 +140,7 @@ def test_every_version_kept_and_rollback_walks_back(env) -> None:
     _promote(env, V2, "n1", skilldirs.text_hash(V1))
     _promote(env, V3, "n2", skilldirs.text_hash(V2))
     versions = sorted(env["db"]["skill_versions"].rows, key=lambda r: r["version"])
-    texts = [P.version_text(env["config"], "review", r["version"]) for r in versions]
+    texts = [version_text(env["config"], "review", r["version"]) for r in versions]
     assert sorted(texts) == sorted([V1, V2, V3])
     P.rollback(env["db"], env["config"], "review")
     assert _skill(env).read_text() == V2

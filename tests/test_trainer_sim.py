@@ -115,19 +115,6 @@ def test_generated_world_is_seeded(seed: int) -> None:
     assert isinstance(a.start_skill, SkillDoc) and a.start_skill.name
 
 
-def test_trainer_does_not_import_the_daemon_ingest_or_sqlite() -> None:
-    import subprocess
-    import sys
-
-    code = (
-        "import sys, trainer, trainer.sim, trainer.sim_optimizer, trainer.engine\n"
-        "bad = [m for m in sys.modules if m.split('.')[0] in "
-        "('session_ingest', 'skillopt_sleep', 'sqlite3', 'sqlite_utils')]\n"
-        "assert not bad, bad"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True)
-
-
 def test_overreach_teaches_its_rule_hurts_the_rest_and_neutral_lines_cost_attention() -> None:
     world = SimWorld.generate(1)
     over = next(h for h in world.harmful if h.conflicts_with == f"~{world.rules[3].id}")

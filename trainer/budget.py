@@ -18,11 +18,17 @@ import threading
 import time
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
-
-from trainer.backends.base import Completion
+from typing import Any, Protocol
 
 BUDGET_KINDS = ("calls", "tokens", "cost", "deadline")
+
+
+class Metered(Protocol):
+    """What a paid call reports: a chat Completion or a rollout Outcome."""
+
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
 
 
 class BudgetExhausted(Exception):
@@ -111,7 +117,7 @@ class Budget:
         if lim.deadline is not None and self._clock() >= lim.deadline:
             raise BudgetExhausted("deadline")
 
-    def charge(self, role: str, completion: Completion, *, cached: bool) -> None:
+    def charge(self, role: str, completion: Metered, *, cached: bool) -> None:
         with self._lock:
             u = self.usage
             u.calls += 1

@@ -1,15 +1,18 @@
 """Model calls: cache, budget, concurrency and infrastructure errors in one place.
 
-The engine hands a batch of requests for one role; answers come back in request order
-whatever order the threads finish in. Each call runs with its cache key in a context
-variable (`current_call_key()`): real endpoints ignore it, deterministic backends such as
-the simulation seed their randomness from it, which is what makes a concurrent, resumed
-run end exactly like a sequential, uninterrupted one.
+The engine hands a batch of chat requests for one role, or of rollouts for the target
+(through its `RolloutAdapter`); results come back in order whatever order the threads
+finish in, and both kinds share one cache, one budget and one rule for endpoint failures.
+Each call runs with its cache key in a context variable (`current_call_key()`): real
+endpoints ignore it, deterministic backends such as the simulation seed their randomness
+from it, which is what makes a concurrent, resumed run end exactly like a sequential,
+uninterrupted one.
 """
 
 from __future__ import annotations
 
 import contextvars
+import functools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -18,6 +21,9 @@ from typing import Any
 from trainer.backends.base import ChatBackend, Completion, InfraError, Message, Roles
 from trainer.budget import Budget, BudgetExhausted
 from trainer.cache import Cache, cache_key
+from trainer.rollout import Outcome, RolloutAdapter
+from trainer.skill import SkillDoc
+from trainer.tasks import Task
 
 _CALL_KEY: contextvars.ContextVar[str | None] = contextvars.ContextVar("call_key", default=None)
 
@@ -65,21 +71,49 @@ class Caller:
         other exception (a kill) also propagates only after finished calls are cached.
         """
         backend = self.backend(role)
-        snapshot = self.budget.snapshot()
         identity = backend.identity
+        calls = [
+            _Call(req.key(role, identity), functools.partial(_complete, backend.complete, req))
+            for req in requests
+        ]
+        return self._batch(role, backend.concurrency, calls, _completion_from, _completion_to)
 
-        def one(i: int) -> Completion | None | BaseException:
+    def rollouts(
+        self, adapter: RolloutAdapter, jobs: list[RolloutJob], max_tokens: int | None
+    ) -> list[Outcome | None]:
+        """The target's outcomes in job order, cached and budgeted like calls (role
+        "target"); None where the adapter raised InfraError."""
+        calls = [
+            _Call(
+                job.key(adapter, max_tokens),
+                functools.partial(adapter.rollout, job.skill, job.task, max_tokens=max_tokens),
+            )
+            for job in jobs
+        ]
+        return self._batch("target", adapter.concurrency, calls, Outcome.from_dict, _outcome_to)
+
+    def _batch(
+        self,
+        role: str,
+        concurrency: int,
+        calls: list[_Call],
+        decode: Callable[[dict], Any],
+        encode: Callable[[Any], dict],
+    ) -> list[Any]:
+        snapshot = self.budget.snapshot()
+
+        def one(i: int) -> Any:
             try:
-                return self._one(role, backend, identity, requests[i], snapshot, i)
+                return self._one(role, calls[i], snapshot, i, decode, encode)
             except BaseException as err:  # noqa: BLE001 - re-raised by the caller below
                 return err
 
-        workers = max(1, min(int(backend.concurrency or 1), len(requests)))
+        workers = max(1, min(int(concurrency or 1), len(calls)))
         if workers == 1:
-            results: list[Any] = [one(i) for i in range(len(requests))]
+            results: list[Any] = [one(i) for i in range(len(calls))]
         else:
             with ThreadPoolExecutor(max_workers=workers) as pool:
-                results = list(pool.map(one, range(len(requests))))
+                results = list(pool.map(one, range(len(calls))))
         for r in results:
             if isinstance(r, BaseException) and not isinstance(r, BudgetExhausted):
                 raise r
@@ -91,44 +125,77 @@ class Caller:
     def _one(
         self,
         role: str,
-        backend: ChatBackend,
-        identity: str,
-        req: Request,
+        call: _Call,
         snapshot: tuple[int, int, float],
         position: int,
-    ) -> Completion | None:
+        decode: Callable[[dict], Any],
+        encode: Callable[[Any], dict],
+    ) -> Any:
         self.budget.check(snapshot, position)
-        key = req.key(role, identity)
-        hit = self.cache.get(key)
+        hit = self.cache.get(call.key)
         if hit is not None:
-            comp = Completion(
-                text=str(hit["text"]),
-                input_tokens=int(hit.get("input_tokens", 0)),
-                output_tokens=int(hit.get("output_tokens", 0)),
-                cost_usd=float(hit.get("cost_usd", 0.0)),
-            )
-            self.budget.charge(role, comp, cached=True)
-            return comp
-        token = _CALL_KEY.set(key)
+            value = decode(hit)
+            self.budget.charge(role, value, cached=True)
+            return value
+        token = _CALL_KEY.set(call.key)
         try:
-            comp = _call(backend.complete, req)
+            value = call.compute()
         except InfraError:  # failures are not cached: a resumed run retries them
             self.budget.infra_error()
             return None
         finally:
             _CALL_KEY.reset(token)
-        self.cache.put(
-            key,
-            {
-                "text": comp.text,
-                "input_tokens": comp.input_tokens,
-                "output_tokens": comp.output_tokens,
-                "cost_usd": comp.cost_usd,
-            },
+        self.cache.put(call.key, encode(value))
+        self.budget.charge(role, value, cached=False)
+        return value
+
+
+@dataclass(frozen=True)
+class RolloutJob:
+    """One attempt of the target: a skill on a task, as sample `sample`."""
+
+    skill: SkillDoc
+    task: Task
+    sample: int | str
+
+    def key(self, adapter: RolloutAdapter, max_tokens: int | None) -> str:
+        return cache_key(
+            skill_hash=self.skill.hash,
+            task_id=self.task.id,
+            role="target",
+            sample=self.sample,
+            identity=adapter.identity,
+            prompt=adapter.fingerprint(self.skill, self.task, max_tokens),
         )
-        self.budget.charge(role, comp, cached=False)
-        return comp
 
 
-def _call(fn: Callable[..., Completion], req: Request) -> Completion:
+@dataclass(frozen=True)
+class _Call:
+    key: str
+    compute: Callable[[], Any]
+
+
+def _complete(fn: Callable[..., Completion], req: Request) -> Completion:
     return fn(req.messages, json_schema=req.json_schema, max_tokens=req.max_tokens)
+
+
+def _completion_from(hit: dict) -> Completion:
+    return Completion(
+        text=str(hit["text"]),
+        input_tokens=int(hit.get("input_tokens", 0)),
+        output_tokens=int(hit.get("output_tokens", 0)),
+        cost_usd=float(hit.get("cost_usd", 0.0)),
+    )
+
+
+def _completion_to(comp: Completion) -> dict:
+    return {
+        "text": comp.text,
+        "input_tokens": comp.input_tokens,
+        "output_tokens": comp.output_tokens,
+        "cost_usd": comp.cost_usd,
+    }
+
+
+def _outcome_to(outcome: Outcome) -> dict:
+    return outcome.to_dict()

@@ -1,7 +1,8 @@
 """The optimization loop: epochs × steps of rollout → score → reflect → bounded edits →
-gate. State lives in `_Run`; model access in `Caller`; verdicts in `gate.decide`; the
-returned `RunResult` is plain data. The same code runs against real models and the
-simulation — nothing here knows which it is talking to.
+gate. State lives in `_Run`; model access in `Caller`; the target is reached only through
+a `RolloutAdapter` (a chat call, or an agent CLI in a workspace); verdicts in
+`gate.decide`; the returned `RunResult` is plain data. The same code runs against real
+models, agent harnesses and the simulation — nothing here knows which it is talking to.
 
 Statistical hygiene, in one place:
   * every comparison draws fresh samples for both sides (sample ids carry the comparison
@@ -30,7 +31,7 @@ from typing import Any
 from trainer.backends.base import Roles
 from trainer.budget import Budget, BudgetExhausted
 from trainer.cache import Cache, Ledger, MemoryCache, MemoryLedger
-from trainer.calls import Caller, Request
+from trainer.calls import Caller, Request, RolloutJob
 from trainer.edits import Edit, apply_edits, edit_set_hash
 from trainer.gate import Decision, decide, decide_in_looks
 from trainer.lr import StepBudget
@@ -42,6 +43,7 @@ from trainer.reflect import (
     read_proposals,
 )
 from trainer.result import RunResult, TestLift
+from trainer.rollout import ChatRollout, RolloutAdapter
 from trainer.scoring import Firewall, Rollout, Scored, Scorer
 from trainer.settings import TrainSettings
 from trainer.skill import SkillDoc
@@ -51,15 +53,6 @@ from trainer.tasks import Task
 log = logging.getLogger("trainer")
 
 GateFn = Callable[..., Decision]
-
-ROLLOUT_SYSTEM = "You are a coding agent. Follow the skill below when it applies.\n\n"
-
-
-def rollout_messages(doc: SkillDoc, task: Task) -> list[dict[str, str]]:
-    return [
-        {"role": "system", "content": ROLLOUT_SYSTEM + doc.render()},
-        {"role": "user", "content": task.prompt},
-    ]
 
 
 def optimize(
@@ -71,9 +64,11 @@ def optimize(
     cache: Cache | None = None,
     ledger: Ledger | None = None,
     gate: GateFn = decide,
+    rollout: RolloutAdapter | None = None,
 ) -> RunResult:
     """Train `skill` on `tasks` (train/val/test splits) and return the RunResult.
 
+    `rollout` runs the target; by default one chat call to `roles.target` per attempt.
     `gate` defaults to `trainer.gate.decide`; another verdict function with the same
     signature can be passed for ablations (benchmarks/learning.py compares the naive rule).
 
@@ -89,6 +84,7 @@ def optimize(
         cache if cache is not None else MemoryCache(),
         ledger if ledger is not None else MemoryLedger(),
         gate,
+        rollout or ChatRollout(roles.target),
     )
     return run.run()
 
@@ -102,10 +98,12 @@ class _Run:
         settings: TrainSettings,
         cache: Cache,
         ledger: Ledger,
-        gate: GateFn = decide,
+        gate: GateFn,
+        rollout: RolloutAdapter,
     ) -> None:
         self.s = settings
         self.gate = gate
+        self.rollout = rollout
         self.alpha_pot = 0.0  # alpha available to the next comparison
         self.start = self.incumbent = start
         self.split = {
@@ -119,30 +117,25 @@ class _Run:
         self.scorer = Scorer(self.caller, self.counters)  # type: ignore[arg-type]
         self.firewall = Firewall(j for t in tasks for j in t.judges)
         self.simulation = any(
-            getattr(b, "simulation", False) for b in (roles.optimizer, roles.target, roles.judge)
+            getattr(b, "simulation", False) for b in (roles.optimizer, rollout, roles.judge)
         )
 
     # -- model work --------------------------------------------------------------------
     def _rollouts(self, jobs: list[tuple[SkillDoc, Task, str]]) -> list[tuple[Scored, str] | None]:
         """Roll out and score; per job (score, answer), or None if it could not be had."""
-        reqs = [
-            Request(
-                rollout_messages(doc, t),
-                doc.hash,
-                t.id,
-                sample,
-                max_tokens=self.s.max_answer_tokens,
-            )
-            for doc, t, sample in jobs
-        ]
-        answers = self.caller.run("target", reqs)
-        live = [(i, a) for i, a in enumerate(answers) if a is not None]
+        outcomes = self.caller.rollouts(
+            self.rollout,
+            [RolloutJob(doc, t, sample) for doc, t, sample in jobs],
+            self.s.max_answer_tokens,
+        )
+        live = [(i, o) for i, o in enumerate(outcomes) if o is not None]
+        self.counters.update(f"rollouts_{o.where}" for _i, o in live)
         scored = self.scorer.score(
-            [Rollout(jobs[i][1], jobs[i][2], jobs[i][0].hash, a.text) for i, a in live]
+            [Rollout(jobs[i][1], jobs[i][2], jobs[i][0].hash, o) for i, o in live]
         )
         out: list[tuple[Scored, str] | None] = [None] * len(jobs)
-        for (i, a), sc in zip(live, scored, strict=True):
-            out[i] = (sc, a.text) if sc is not None else None
+        for (i, o), sc in zip(live, scored, strict=True):
+            out[i] = (sc, o.answer) if sc is not None else None
         self.counters["skipped_samples"] += sum(x is None for x in out)
         return out
 

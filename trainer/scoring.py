@@ -1,8 +1,11 @@
-"""Scoring answers, and what the optimizer may learn about the scoring.
+"""Scoring outcomes, and what the optimizer may learn about the scoring.
 
-Rule judges are exact and local. Rubric judges go to the judge role, which answers a JSON
-verdict; an answer that cannot be recovered is counted and that judge is left out of the
-sample's score (never scored as a failure of the target).
+Rule judges are exact and local: answer judges read the final answer, outcome judges what
+an agent harness did (commands run, files changed, its exit status, check commands).
+Outcome judges do not apply to a chat rollout and are left out of its score. Rubric
+judges go to the judge role, which answers a JSON verdict; an answer that cannot be
+recovered is counted and that judge is left out of the sample's score (never scored as a
+failure of the target).
 
 The judge firewall. The optimizer is told what went wrong in words ("the answer left out
 something the task expected"), never the judge's internals: no regex, no literal, no rubric
@@ -15,6 +18,7 @@ skill should carry, and mined `contains` judges are mostly such terms.
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import re
 from collections.abc import Iterable
@@ -25,8 +29,9 @@ import json_repair
 
 from trainer.backends.base import Completion
 from trainer.calls import Caller, Request
+from trainer.rollout import Outcome
 from trainer.skill import tokens
-from trainer.tasks import Judge, Task
+from trainer.tasks import OUTCOME_JUDGES, Judge, Task
 
 # A grade from 0 to 10 (an integer: a small model fills it far more reliably than a 0..1
 # float) and a bounded reason; the bounds keep the answer complete within JUDGE_MAX_TOKENS.
@@ -49,6 +54,11 @@ _WORDS = {
     "not_regex": "the answer had a form the task should avoid",
     "max_words": "the answer was longer than the task wants",
     "rubric": "the answer fell short of the quality the task asks for",
+    "command_ran": "the agent did not run a command the task needed",
+    "file_changed": "the agent did not change a file the task needed changed",
+    "file_unchanged": "the agent changed a file the task should leave alone",
+    "exit_ok": "the agent did not finish cleanly",
+    "check": "the task's check failed after the agent's work",
 }
 
 
@@ -77,20 +87,41 @@ def parse_json(text: str) -> dict[str, Any] | None:
     return read_json(text)[0]
 
 
-def rule_score(judge: Judge, answer: str) -> float:
+def rule_score(judge: Judge, outcome: Outcome) -> float | None:
+    """1.0 pass, 0.0 fail; None where the judge does not apply (an outcome judge on a
+    chat rollout)."""
+    if judge.kind in OUTCOME_JUDGES:
+        return _outcome_score(judge, outcome) if outcome.harness else None
+    answer = outcome.answer
     if judge.kind == "contains":
         return float(judge.value.lower() in answer.lower())
     if judge.kind == "not_contains":
         return float(judge.value.lower() not in answer.lower())
     if judge.kind in ("regex", "not_regex"):
-        try:
-            hit = re.search(judge.value, answer, re.MULTILINE) is not None
-        except re.error:
-            hit = False
+        hit = _search(judge.value, answer)
         return float(hit if judge.kind == "regex" else not hit)
     if judge.kind == "max_words":
         return float(len(answer.split()) <= int(float(judge.value)))
     raise ValueError(f"not a rule judge: {judge.kind}")
+
+
+def _outcome_score(judge: Judge, outcome: Outcome) -> float:
+    if judge.kind == "command_ran":
+        return float(any(_search(judge.value, c.command) for c in outcome.tool_calls))
+    if judge.kind == "file_changed":
+        return float(any(fnmatch.fnmatchcase(f, judge.value) for f in outcome.files_changed))
+    if judge.kind == "file_unchanged":
+        return float(not any(fnmatch.fnmatchcase(f, judge.value) for f in outcome.files_changed))
+    if judge.kind == "exit_ok":
+        return float(outcome.exit_status == 0)
+    return float(outcome.checks.get(judge.value, 1) == 0)  # "check": a missing run fails
+
+
+def _search(pattern: str, text: str) -> bool:
+    try:
+        return re.search(pattern, text, re.MULTILINE) is not None
+    except re.error:
+        return False
 
 
 @dataclass
@@ -104,7 +135,11 @@ class Rollout:
     task: Task
     sample: int | str
     skill_hash: str
-    answer: str
+    outcome: Outcome
+
+    @property
+    def answer(self) -> str:
+        return self.outcome.answer
 
 
 class Scorer:
@@ -136,7 +171,10 @@ class Scorer:
                         continue
                     s, reason = v
                 else:
-                    s, reason = rule_score(judge, ro.answer), ""
+                    rule = rule_score(judge, ro.outcome)
+                    if rule is None:
+                        continue
+                    s, reason = rule, ""
                 total += judge.weight * s
                 weight += judge.weight
                 if s < 0.5:
@@ -223,7 +261,7 @@ class Firewall:
         self.literals: list[str] = []
         self.shingles: set[tuple[str, ...]] = set()
         for j in judges:
-            if j.kind in ("regex", "not_regex") and len(j.value) >= 4:
+            if j.kind in ("regex", "not_regex", "command_ran") and len(j.value) >= 4:
                 self.patterns.append(j.value)
             elif j.kind in ("contains", "not_contains"):
                 if len(j.value.split()) >= 4 or len(j.value) >= 30:

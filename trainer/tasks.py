@@ -10,7 +10,7 @@ SPLITS = ("train", "val", "test")
 
 # Rule judges are checked exactly against the target's answer; "rubric" goes to the judge
 # model. Scores are in [0, 1].
-JUDGE_KINDS = (
+ANSWER_JUDGES = (
     "contains",  # answer contains `value` (case-insensitive)
     "not_contains",  # answer does not contain `value` (case-insensitive)
     "regex",  # answer matches the Python regex `value`
@@ -18,6 +18,16 @@ JUDGE_KINDS = (
     "max_words",  # answer has at most int(`value`) words
     "rubric",  # an LLM judge grades the answer against the rubric text `value`
 )
+# Outcome judges check what an agent harness did, not what it said; they do not apply to a
+# chat rollout (which runs no tools and changes no files) and are left out of its score.
+OUTCOME_JUDGES = (
+    "command_ran",  # some command the agent ran matches the Python regex `value`
+    "file_changed",  # some changed file matches the glob `value`
+    "file_unchanged",  # no changed file matches the glob `value`
+    "exit_ok",  # the agent CLI exited 0 (`value` unused)
+    "check",  # the shell command `value`, run in the workspace after the rollout, exits 0
+)
+JUDGE_KINDS = ANSWER_JUDGES + OUTCOME_JUDGES
 
 
 @dataclass(frozen=True)
@@ -54,6 +64,9 @@ class Task:
     judges: tuple[Judge, ...] = ()
     group: str = ""  # near-duplicate group; a group never straddles splits
     meta: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    # where an agent harness attempts it: {"repo": path, "commit": sha, "setup": [commands]};
+    # None: no repository, the task is replayed as a chat
+    workspace: dict[str, Any] | None = field(default=None, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if self.split not in SPLITS:
@@ -67,6 +80,7 @@ class Task:
             "judges": [j.to_dict() for j in self.judges],
             "group": self.group,
             "meta": dict(self.meta),
+            **({"workspace": dict(self.workspace)} if self.workspace else {}),
         }
 
     @classmethod
@@ -78,4 +92,5 @@ class Task:
             judges=tuple(Judge.from_dict(j) for j in data.get("judges", [])),
             group=str(data.get("group", "")),
             meta=dict(data.get("meta", {})),
+            workspace=dict(data["workspace"]) if data.get("workspace") else None,
         )

@@ -25,8 +25,8 @@ from typing import Any
 import click
 
 from skillopt_sleep import config as config_mod
-from skillopt_sleep.cli import main
 from skillopt_sleep.cli.context import App
+from skillopt_sleep.cli.root import main
 from skillopt_sleep.daemon import Daemon, NightFn, NightRequest, setup_logging
 from skillopt_sleep.heartbeat import parse_time
 from skillopt_sleep.lock import EXIT_LOCKED, LockedError
@@ -47,7 +47,7 @@ def _need(module: str, attr: str, what: str) -> Callable[..., Any]:
 
 
 def night_callable(state_dir: Path) -> NightFn:
-    run_night = _need("skillopt_sleep.night", "run_night", "the night pipeline")
+    run_night = _need("skillopt_sleep.night.run", "run_night", "the night pipeline")
 
     def night(request: NightRequest) -> object:
         return run_night(dict(request.config), stop=request.stop, deadline=request.deadline)

@@ -9,8 +9,8 @@ from typing import Any
 import click
 
 from session_ingest.ingest import IngestReport, discover, ingest_files, source_dirs
-from skillopt_sleep.cli import main
 from skillopt_sleep.cli.context import App, echo_json
+from skillopt_sleep.cli.root import main
 
 SOURCES = {"claude": ("claude",), "codex": ("codex",), "all": ("claude", "codex")}
 

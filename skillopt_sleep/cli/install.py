@@ -7,9 +7,9 @@ from pathlib import Path
 import click
 
 from skillopt_sleep import install as installer
-from skillopt_sleep.cli import main
 from skillopt_sleep.cli.context import App, UserError
-from skillopt_sleep.skilldirs import SkillPathError
+from skillopt_sleep.cli.root import main
+from skillopt_sleep.promotion.dirs import SkillPathError
 
 
 @main.command()

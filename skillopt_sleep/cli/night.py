@@ -11,10 +11,11 @@ from collections.abc import Iterator
 
 import click
 
-from skillopt_sleep.cli import main
 from skillopt_sleep.cli.context import App, UserError, echo_json
+from skillopt_sleep.cli.root import main
 from skillopt_sleep.lock import EXIT_LOCKED, LockedError
-from skillopt_sleep.night import NightOutcome, run_night
+from skillopt_sleep.night import NightOutcome
+from skillopt_sleep.night.run import run_night
 from skillopt_sleep.report import skill_sentence
 
 

@@ -13,10 +13,10 @@ from typing import Any
 
 import click
 
-from skillopt_sleep import promote as promotion
-from skillopt_sleep.cli import main
+from skillopt_sleep import promotion
 from skillopt_sleep.cli.context import App, UserError, echo_json
-from skillopt_sleep.skilldirs import SkillPathError, SkillWriteError
+from skillopt_sleep.cli.root import main
+from skillopt_sleep.promotion.dirs import SkillPathError, SkillWriteError
 
 
 @contextlib.contextmanager

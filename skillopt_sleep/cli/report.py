@@ -6,8 +6,8 @@ import json
 
 import click
 
-from skillopt_sleep.cli import main
 from skillopt_sleep.cli.context import App, UserError, echo_json
+from skillopt_sleep.cli.root import main
 from skillopt_sleep.report import render_html, render_md, write_reports
 
 

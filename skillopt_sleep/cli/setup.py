@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from skillopt_sleep import paths
-from skillopt_sleep.cli import main
 from skillopt_sleep.cli.context import App, UserError, echo_json
+from skillopt_sleep.cli.root import main
 from skillopt_sleep.doctor import FAIL, run_checks
 
 STARTER = """\

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import click
 
-from skillopt_sleep.cli import main
 from skillopt_sleep.cli.context import App, UserError, echo_json
+from skillopt_sleep.cli.root import main
 
 
 def _fresh(app: App) -> None:

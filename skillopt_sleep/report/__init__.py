@@ -1,6 +1,6 @@
 """Night reports: the same summary rendered as Markdown, JSON and a self-contained HTML page.
 
-The summary (a plain dict, built by ``skillopt_sleep.nightsummary.build_summary``) is stored
+The summary (a plain dict, built by ``skillopt_sleep.night.summary.build_summary``) is stored
 with the night, so a report can be re-rendered at any time.
 """
 

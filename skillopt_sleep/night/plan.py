@@ -11,8 +11,9 @@ from typing import Any
 
 import sqlite_utils
 
-from skillopt_sleep import promote
+from skillopt_sleep import promotion
 from skillopt_sleep.mining import cluster_dicts, load_tasks
+from skillopt_sleep.night.model import Job, Plan, Skip
 from trainer import TrainSettings
 from trainer.skill import SkillDoc
 
@@ -28,31 +29,30 @@ def seed_skill(name: str, description: str) -> str:
     return doc.render()
 
 
-def plan_night(db: sqlite_utils.Database, config: Mapping[str, Any]) -> dict[str, Any]:
-    """Jobs (one per skill, most valuable first) and the clusters set aside, with reasons."""
-    jobs: dict[str, dict[str, Any]] = {}
-    skipped: list[dict[str, str]] = []
-    max_skills = int(config["night"]["max_skills"])
+def plan_night(db: sqlite_utils.Database, config: Mapping[str, Any]) -> Plan:
+    """Jobs (one per skill, most valuable first) and the skills set aside, with reasons."""
+    found: dict[str, dict[str, Any]] = {}
+    skipped: list[Skip] = []
     for cluster in cluster_dicts(db):
         if not cluster["recurring"]:
             continue
         name = cluster["skill"]
-        job = jobs.get(name)
-        if job is None and any(skip["skill"] == name for skip in skipped):
+        job = found.get(name)
+        if job is None and any(skip.skill == name for skip in skipped):
             continue  # one reason per skill, however many of its clusters recur
         if job is None:
             managed = cluster["managed_skill"]
             try:
-                text = promote.current_text(config, name)
-                base_hash = promote.snapshot(config, name)
+                text = promotion.current_text(config, name)
+                base_hash = promotion.snapshot(config, name)
             except OSError as exc:  # e.g. a file where the skill's directory should be
                 reason = f"its skill directory cannot be read: {exc.strerror}: {exc.filename}"
-                skipped.append({"skill": name, "reason": reason, "error": True})
+                skipped.append(Skip(name, reason, error=True))
                 continue
             if text is None and not managed:
-                skipped.append({"skill": name, "reason": "its SKILL.md is in no skill target"})
+                skipped.append(Skip(name, "its SKILL.md is in no skill target"))
                 continue
-            job = jobs[name] = {
+            job = found[name] = {
                 "skill": name,
                 "managed": managed,
                 "clusters": [],
@@ -61,29 +61,40 @@ def plan_night(db: sqlite_utils.Database, config: Mapping[str, Any]) -> dict[str
                 "tasks": [],
             }
         job["clusters"].append(cluster["id"])
-        job["tasks"] += [t.to_dict() for t in load_tasks(db, cluster_id=cluster["id"])]
-    # Only skills the gate can judge take one of the night's max_skills places: a small
-    # cluster ranked first must not crowd out a well-evidenced one behind it.
+        job["tasks"] += load_tasks(db, cluster_id=cluster["id"])
+    jobs = [
+        Job(
+            j["skill"],
+            j["managed"],
+            tuple(j["clusters"]),
+            j["start_text"],
+            j["base_hash"],
+            tuple(j["tasks"]),
+        )  # fmt: skip
+        for j in found.values()
+    ]
+    return _ready(jobs, skipped, config)
+
+
+def _ready(jobs: list[Job], skipped: list[Skip], config: Mapping[str, Any]) -> Plan:
+    """Only skills the gate can judge take one of the night's max_skills places: a small
+    cluster ranked first must not crowd out a well-evidenced one behind it."""
+    max_skills = int(config["night"]["max_skills"])
     need_val = min_val_tasks(config)
-    ready = []
-    for job in jobs.values():
-        counts = {
-            s: sum(1 for t in job["tasks"] if t["split"] == s) for s in ("train", "val", "test")
-        }
-        job["n_tasks"] = counts
+    ready: list[Job] = []
+    for job in jobs:
+        counts = job.n_tasks
         if min(counts.values()) == 0:
             missing = ", ".join(s for s, n in counts.items() if n == 0)
-            skipped.append({"skill": job["skill"], "reason": f"too few tasks: no {missing} split"})
+            skipped.append(Skip(job.skill, f"too few tasks: no {missing} split"))
         elif counts["val"] < need_val:
             reason = f"too few tasks: {counts['val']} val tasks, the gate needs >= {need_val}"
-            skipped.append({"skill": job["skill"], "reason": reason})
+            skipped.append(Skip(job.skill, reason))
         elif len(ready) >= max_skills:
-            skipped.append(
-                {"skill": job["skill"], "reason": f"night.max_skills={max_skills} reached"}
-            )
+            skipped.append(Skip(job.skill, f"night.max_skills={max_skills} reached"))
         else:
             ready.append(job)
-    return {"jobs": ready, "skipped": skipped}
+    return Plan(tuple(ready), tuple(skipped))
 
 
 def min_val_tasks(config: Mapping[str, Any]) -> int:

@@ -15,7 +15,8 @@ from typing import Any
 from session_ingest import ingest
 from skillopt_sleep import config as config_mod
 from skillopt_sleep.mining import mine
-from skillopt_sleep.nightplan import plan_night
+from skillopt_sleep.night.model import NightOutcome
+from skillopt_sleep.night.plan import plan_night
 from skillopt_sleep.store import db_path, open_store
 from trainer import TrainSettings
 
@@ -28,9 +29,7 @@ def calls_estimate(settings: TrainSettings, n_tasks: Mapping[str, int]) -> int:
     return steps * (per_step + gate) + n_tasks["test"] * settings.samples * 2
 
 
-def dry_run_night(config: Mapping[str, Any], say: Callable[[str], None]):  # noqa: ANN201
-    from skillopt_sleep.night import NightOutcome
-
+def dry_run_night(config: Mapping[str, Any], say: Callable[[str], None]) -> NightOutcome:
     state = config_mod.state_dir(config)
     with tempfile.TemporaryDirectory(prefix="skillopt-dry-") as tmp:
         copy_dir = Path(tmp)
@@ -52,13 +51,13 @@ def dry_run_night(config: Mapping[str, Any], say: Callable[[str], None]):  # noq
     settings = TrainSettings.from_config(dict(config))
     jobs = [
         {
-            "skill": j["skill"],
-            "managed": j["managed"],
-            "n_tasks": j["n_tasks"],
-            "exists": j["start_text"] is not None and any(j["base_hash"].values()),
-            "estimated_calls": calls_estimate(settings, j["n_tasks"]),
+            "skill": j.skill,
+            "managed": j.managed,
+            "n_tasks": j.n_tasks,
+            "exists": j.exists,
+            "estimated_calls": calls_estimate(settings, j.n_tasks),
         }
-        for j in plan["jobs"]
+        for j in plan.jobs
     ]
     summary = {
         "night": "dry-run",
@@ -66,7 +65,7 @@ def dry_run_night(config: Mapping[str, Any], say: Callable[[str], None]):  # noq
         "ingest": ingested,
         "mining": {"clusters": mined.n_clusters, "recurring": mined.n_recurring},
         "would_train": jobs,
-        "skipped": plan["skipped"],
+        "skipped": [skip.to_dict() for skip in plan.skipped],
         "budget": dict(config.get("budget", {})),
     }
     for job in jobs:
@@ -74,8 +73,8 @@ def dry_run_night(config: Mapping[str, Any], say: Callable[[str], None]):  # noq
             f"would train {job['skill']} ({'managed' if job['managed'] else 'your skill'}) on "
             f"{job['n_tasks']} tasks, at most about {job['estimated_calls']} model calls"
         )
-    for skip in plan["skipped"]:
-        say(f"would skip {skip['skill']}: {skip['reason']}")
+    for skip in plan.skipped:
+        say(f"would skip {skip.skill}: {skip.reason}")
     if not jobs:
         say("no recurring task is ready for training")
     return NightOutcome("dry-run", "dry_run", summary)

@@ -13,7 +13,7 @@ from typing import Any
 
 import sqlite_utils
 
-from skillopt_sleep.skilldirs import (
+from skillopt_sleep.promotion.dirs import (
     atomic_write,
     check_name,
     read_skill,
@@ -21,7 +21,7 @@ from skillopt_sleep.skilldirs import (
     targets,
     text_hash,
 )
-from skillopt_sleep.skillversions import (
+from skillopt_sleep.promotion.versions import (
     PromotionError,
     _pending_or_fail,
     _rows,

@@ -22,11 +22,14 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trainer.backends.base import Completion, Message
-from trainer.sim import SimWorld, seeded_rng
+from trainer.sim.text import seeded_rng
 from trainer.skill import count_tokens
+
+if TYPE_CHECKING:
+    from trainer.sim.world import SimWorld
 
 NEUTRAL = [
     "Be clear and precise in every answer.",

@@ -23,9 +23,7 @@ from typing import Any
 
 import sqlite_utils
 
-from skillopt_sleep.review import adopt, diff, reject, rollback
-from skillopt_sleep.skilldirs import (
-    SkillPathError,
+from skillopt_sleep.promotion.dirs import (
     SkillWriteError,
     atomic_write,
     check_name,
@@ -33,14 +31,10 @@ from skillopt_sleep.skilldirs import (
     targets,
     text_hash,
 )
-from skillopt_sleep.skillversions import (
-    PROMOTION_MIGRATIONS,
+from skillopt_sleep.promotion.versions import (
     PromotionError,
-    history,
     now_iso,
-    pending,
     save_version,
-    version_text,
 )
 
 
@@ -223,25 +217,3 @@ def promote(
     if outcome.errors:
         raise PromotionError(f"{name}: " + "; ".join(outcome.errors), outcome)
     return outcome
-
-
-__all__ = [
-    "PROMOTION_MIGRATIONS",
-    "PromotionError",
-    "PromotionOutcome",
-    "SkillPathError",
-    "SkillWriteError",
-    "TargetOutcome",
-    "adopt",
-    "current_text",
-    "diff",
-    "history",
-    "pending",
-    "policy",
-    "promote",
-    "reject",
-    "rollback",
-    "save_version",
-    "snapshot",
-    "version_text",
-]

@@ -15,24 +15,25 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, replace
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import sqlite_utils
 
 from session_ingest import ingest
 from skillopt_sleep import config as config_mod
-from skillopt_sleep import lock, promote
+from skillopt_sleep import lock, promotion
 from skillopt_sleep.mining import mine
-from skillopt_sleep.nightplan import plan_night
-from skillopt_sleep.nightstore import Checkpoints, SqliteCache, SqliteLedger, now_iso
-from skillopt_sleep.nightsummary import build_summary, usage_total
+from skillopt_sleep.night.dry import dry_run_night
+from skillopt_sleep.night.model import Job, NightOutcome, Plan, Promotion, TrainedSkill
+from skillopt_sleep.night.plan import plan_night
+from skillopt_sleep.night.store import Checkpoints, SqliteCache, SqliteLedger, now_iso
+from skillopt_sleep.night.summary import build_summary, usage_total
+from skillopt_sleep.promotion.dirs import SkillPathError
+from skillopt_sleep.promotion.versions import PromotionError
 from skillopt_sleep.report import write_reports
 from skillopt_sleep.schedule import next_deadline, parse_schedule
-from skillopt_sleep.skilldirs import SkillPathError
-from skillopt_sleep.skillversions import PromotionError
 from skillopt_sleep.store import open_store
 from trainer import TrainSettings, optimize
 from trainer.backends.base import ChatBackend, Completion, Message, Roles
@@ -48,19 +49,6 @@ RolesFactory = Callable[[Mapping[str, Any], list[Task]], contextlib.AbstractCont
 
 class Stopped(Exception):
     """The night was asked to stop (SIGTERM); its finished work is checkpointed."""
-
-
-@dataclass
-class NightOutcome:
-    night_id: str
-    status: str  # done | stopped | dry_run
-    summary: dict[str, Any]
-    reports: dict[str, Path] = field(default_factory=dict)
-
-    @property
-    def exit_code(self) -> int:
-        """0 unless the user must act (a provider failed, a skill could not be written)."""
-        return 1 if self.summary.get("problems_need_action") else 0
 
 
 def default_roles(
@@ -118,8 +106,6 @@ def run_night(
     state = config_mod.state_dir(config)
     say = progress or (lambda msg: log.info("%s", msg))
     if dry_run:
-        from skillopt_sleep.nightdry import dry_run_night
-
         return dry_run_night(config, say)
     with lock.hold(state, "night"):
         db = open_store(state)
@@ -180,27 +166,29 @@ class _Night:
         with self.db.conn:
             self.db["nights"].update(night_id, {"status": status, **extra})
 
-    def _step(self, name: str, fn: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    def _step(self, name: str, fn: Callable[[], Any], kind: type[Any] | None = None) -> Any:
+        """Run a step once per night: a finished step's checkpoint is read back instead
+        (as `kind`, a model type with to_dict/from_dict, or a plain dict)."""
         done = self.cp.done(name)
         if done is not None:
-            return done
+            return kind.from_dict(done) if kind else done
         if self.stop.is_set():
             raise Stopped()
         result = fn()
-        self.cp.finish(name, result)
+        self.cp.finish(name, result.to_dict() if kind else result)
         return result
 
     def run(self) -> NightOutcome:
         try:
             ingested = self._step("ingest", self._ingest)
             mined = self._step("mine", self._mine)
-            plan = self._step("plan", lambda: plan_night(self.db, self.config))
-            trained = self._train_all(plan["jobs"])
+            plan = self._step("plan", lambda: plan_night(self.db, self.config), Plan)
+            trained = self._train_all(plan.jobs)
             promoted = {
-                job["skill"]: self._step(
-                    f"promote:{job['skill']}", lambda job=job: self._promote(job, trained)
+                job.skill: self._step(
+                    f"promote:{job.skill}", lambda job=job: self._promote(job, trained), Promotion
                 )
-                for job in plan["jobs"]
+                for job in plan.jobs
             }
             summary = build_summary(
                 self.db, self.config, self.id, ingested, mined, plan, trained, promoted
@@ -234,20 +222,23 @@ class _Night:
         return {"clusters": result.n_clusters, "recurring": result.n_recurring,
                 "tasks": result.n_tasks, "requests": result.n_requests}  # fmt: skip
 
-    def _train_all(self, jobs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-        results = {j["skill"]: d for j in jobs if (d := self.cp.done(f"train:{j['skill']}"))}
-        todo = [j for j in jobs if j["skill"] not in results]
-        if not todo:
+    def _train_all(self, jobs: tuple[Job, ...]) -> dict[str, TrainedSkill]:
+        results = {
+            j.skill: TrainedSkill.from_dict(d)
+            for j in jobs
+            if (d := self.cp.done(f"train:{j.skill}"))
+        }
+        if all(j.skill in results for j in jobs):
             return results
-        tasks = [Task.from_dict(t) for job in jobs for t in job["tasks"]]
-        with self._roles(tasks) as roles:
+        with self._roles([t for job in jobs for t in job.tasks]) as roles:
             for job in jobs:
-                if job["skill"] in results:
+                if job.skill in results:
                     continue
                 used = usage_total(results.values())
-                results[job["skill"]] = self._step(
-                    f"train:{job['skill']}",
+                results[job.skill] = self._step(
+                    f"train:{job.skill}",
                     lambda job=job, used=used: self._train(job, roles, used),
+                    TrainedSkill,
                 )
         return results
 
@@ -282,15 +273,13 @@ class _Night:
         )
         return replace(settings, budget=budget)
 
-    def _train(self, job: dict[str, Any], roles: Roles, used: dict[str, float]) -> dict[str, Any]:
-        name = job["skill"]
-        tasks = [Task.from_dict(t) for t in job["tasks"]]
-        n = job["n_tasks"]
+    def _train(self, job: Job, roles: Roles, used: dict[str, float]) -> TrainedSkill:
+        name, n = job.skill, job.n_tasks
         self.say(f"training {name}: {n['train']} train, {n['val']} val, {n['test']} test tasks")
         with contextlib.closing(SqliteCache(self.db)) as cache:
             result = optimize(
-                job["start_text"],
-                tasks,
+                job.start_text,
+                list(job.tasks),
                 roles,
                 settings=self._settings(used),
                 cache=cache,
@@ -299,52 +288,52 @@ class _Night:
         out = self.dir / "skills" / name
         result.write_outputs(out)
         self.say(f"trained {name}: {result.accepted} accepted step(s), {result.stop_reason}")
-        return {
-            "skill": name,
-            "start_text": result.start_skill.render(),
-            "best_text": result.best_skill.render(),
-            "diff": result.start_skill.diff(result.best_skill),
-            "accepted": result.accepted,
-            "history": result.history,
-            "rejected": result.rejected,
-            "usage": result.usage,
-            "counters": dict(result.counters),
-            "stop_reason": result.stop_reason,
-            "test": result.test.to_dict(),
-            "simulation": result.simulation,
-            "outputs": str(out),
-        }
+        return TrainedSkill(
+            skill=name,
+            start_text=result.start_skill.render(),
+            best_text=result.best_skill.render(),
+            diff=result.start_skill.diff(result.best_skill),
+            accepted=result.accepted,
+            stop_reason=result.stop_reason,
+            test=result.test.to_dict(),
+            usage=result.usage,
+            counters=dict(result.counters),
+            history=result.history,
+            rejected=result.rejected,
+            simulation=result.simulation,
+            outputs=str(out),
+        )
 
-    def _promote(self, job: dict[str, Any], trained: dict[str, dict[str, Any]]) -> dict[str, Any]:
-        result = trained[job["skill"]]
-        if result["accepted"] == 0:
-            return {"status": "unchanged", "reason": "no edit was accepted"}
-        lift = result["test"].get("lift")
+    def _promote(self, job: Job, trained: dict[str, TrainedSkill]) -> Promotion:
+        result = trained[job.skill]
+        if result.accepted == 0:
+            return Promotion("unchanged", "no edit was accepted")
+        lift = result.test_lift
         try:
-            outcome = promote.promote(
+            outcome = promotion.promote(
                 self.db,
                 self.config,
-                job["skill"],
-                result["best_text"],
+                job.skill,
+                result.best_text,
                 night_id=self.id,
-                base_hash=job["base_hash"],
-                managed=job["managed"],
-                evidence={"test": result["test"], "accepted": result["accepted"]},
+                base_hash=job.base_hash,
+                managed=job.managed,
+                evidence={"test": result.test, "accepted": result.accepted},
                 gate_accepted=True,
                 test_regressed=lift is not None and lift < 0,
             )
         except (PromotionError, SkillPathError, OSError) as exc:
             # nothing half-written; the candidate stays in the night's outputs. OSError: the
             # skill directory cannot even be read (e.g. a file where the directory should be)
-            msg = str(exc).removeprefix(f"{job['skill']}: ")
-            self.say(f"{job['skill']}: could not promote: {msg}")
-            return {"status": "failed", "reason": msg, "errors": [msg], "paths": []}
-        self.say(f"{job['skill']}: {outcome.status} ({outcome.reason})")
-        return {
-            "status": outcome.status,
-            "reason": outcome.reason,
-            "version": outcome.version,
-            "paths": [t.path for t in outcome.targets if t.status == "promoted"],
-            "targets": [t.__dict__ for t in outcome.targets],
-            "errors": outcome.errors,
-        }
+            msg = str(exc).removeprefix(f"{job.skill}: ")
+            self.say(f"{job.skill}: could not promote: {msg}")
+            return Promotion("failed", msg, errors=(msg,))
+        self.say(f"{job.skill}: {outcome.status} ({outcome.reason})")
+        return Promotion(
+            status=outcome.status,
+            reason=outcome.reason,
+            version=outcome.version,
+            paths=tuple(t.path for t in outcome.targets if t.status == "promoted"),
+            targets=tuple(asdict(t) for t in outcome.targets),
+            errors=tuple(outcome.errors),
+        )

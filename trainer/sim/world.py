@@ -7,7 +7,7 @@ need 1–3 rules; their judges are `contains` checks for a marker the simulated 
 when it follows a rule. The target follows a taught rule with high probability and an
 untaught one with low probability, so scores are noisy. Some plausible-sounding rules are
 harmful: teaching one lowers compliance with the rule it conflicts with. Long skills dilute
-compliance. The simulated optimizer (trainer.sim_optimizer) reads failure feedback in
+compliance. The simulated optimizer (trainer.sim.optimizer) reads failure feedback in
 words and proposes helpful, neutral and harmful edits at set rates.
 
 Realism changes (each applies to every arm a benchmark compares; none special-cases one):
@@ -41,17 +41,14 @@ import random
 import re
 import threading
 from dataclasses import dataclass, field
-from typing import Any
 
-from trainer.backends.base import Completion, Message, Roles
-from trainer.calls import current_call_key
-from trainer.skill import SkillDoc, count_tokens, tokens
+from trainer.backends.base import Roles
+from trainer.rollout import ROLLOUT_SYSTEM
+from trainer.sim.agents import SimJudge, SimTarget
+from trainer.sim.optimizer import OptimizerRates, SimOptimizer
+from trainer.sim.text import content
+from trainer.skill import SkillDoc, count_tokens
 from trainer.tasks import Judge, Task
-
-LABEL = "SIMULATION"
-_STOPWORDS = """a an the to of and or for in on at is are be it this that with when you your
-before after always make sure any all do not every by as from into its"""
-STOP = frozenset(re.findall(r"\w+", _STOPWORDS))
 
 # (topic, action variants, harmful variant): plausible rules of a coding team.
 _TOPICS = [
@@ -145,10 +142,6 @@ _OVERREACH_TEMPLATES = [
 _SENT = re.compile(r"[^\n.!?]+")
 
 
-def _content(text: str) -> frozenset[str]:
-    return frozenset(t for t in tokens(text) if t not in STOP)
-
-
 @dataclass(frozen=True)
 class Rule:
     id: str
@@ -188,7 +181,7 @@ class SimWorld:
         self.by_prompt = {" ".join(t.prompt.split()): t for t in self.tasks}
         self._taught: dict[str, frozenset[str]] = {}
         self._lock = threading.Lock()
-        self._para = [(r.id, _content(p)) for r in self.by_id.values() for p in r.paraphrases]
+        self._para = [(r.id, content(p)) for r in self.by_id.values() for p in r.paraphrases]
 
     # -- constructors ------------------------------------------------------------------
     @classmethod
@@ -291,7 +284,7 @@ class SimWorld:
             return hit
         got = set()
         for sentence in _SENT.findall(skill_text):
-            words = _content(sentence)
+            words = content(sentence)
             here = {
                 rid
                 for rid, para in self._para
@@ -323,9 +316,7 @@ class SimWorld:
         return out
 
     def target_text(self, skill: SkillDoc) -> str:
-        """What the target sees for a skill (same as the engine's rollout system prompt)."""
-        from trainer.engine import ROLLOUT_SYSTEM
-
+        """What the target sees for a skill (the chat rollout's system prompt)."""
         return ROLLOUT_SYSTEM + skill.render()
 
     def task_probs(self, skill: SkillDoc, split: str) -> list[list[float]]:
@@ -350,73 +341,9 @@ class SimWorld:
         return sum(sum(p) / len(p) for p in probs) / max(1, len(probs))
 
     # -- the simulated roles -------------------------------------------------------------
-    def roles(self, *, concurrency: int = 1, rates: Any = None) -> Roles:
-        from trainer.sim_optimizer import SimOptimizer
-
+    def roles(self, *, concurrency: int = 1, rates: OptimizerRates | None = None) -> Roles:
         return Roles(
             optimizer=SimOptimizer(self, rates),
             target=SimTarget(self, concurrency=concurrency),
             judge=SimJudge(self, concurrency=concurrency),
         )
-
-
-def seeded_rng(world_seed: int, role: str, messages: list[Message]) -> random.Random:
-    """Randomness for one call: from the call's cache key when the trainer set one."""
-    key = current_call_key() or hashlib.sha256(repr(messages).encode()).hexdigest()
-    return random.Random(f"{LABEL}:{world_seed}:{role}:{key}")
-
-
-class SimTarget:
-    """SIMULATION target: follows taught rules with high probability."""
-
-    simulation = True
-
-    def __init__(self, world: SimWorld, concurrency: int = 1) -> None:
-        self.world = world
-        self.concurrency = concurrency
-        self.identity = f"sim-target/{world.seed}/{world.params}"
-
-    def complete(
-        self,
-        messages: list[Message],
-        *,
-        json_schema: dict[str, Any] | None = None,
-        max_tokens: int | None = None,
-    ) -> Completion:
-        system = "\n".join(m["content"] for m in messages if m["role"] == "system")
-        user = "\n".join(m["content"] for m in messages if m["role"] == "user")
-        rng = seeded_rng(self.world.seed, "target", messages)
-        task = self.world.by_prompt.get(" ".join(user.split()))
-        followed = []
-        if task is not None:
-            for rid, q in sorted(self.world.follow_probs(system, task.id).items()):
-                if rng.random() < q:
-                    followed.append(self.world.by_id[rid].marker)
-        text = "Done. " + " ".join(followed) + " I made the change and checked it."
-        return Completion(text, count_tokens(system + user), count_tokens(text), 0.0)
-
-
-class SimJudge:
-    """SIMULATION judge for rubric judges: share of rubric content words in the answer."""
-
-    simulation = True
-
-    def __init__(self, world: SimWorld, concurrency: int = 1) -> None:
-        self.world = world
-        self.concurrency = concurrency
-        self.identity = f"sim-judge/{world.seed}"
-
-    def complete(
-        self,
-        messages: list[Message],
-        *,
-        json_schema: dict[str, Any] | None = None,
-        max_tokens: int | None = None,
-    ) -> Completion:
-        user = messages[-1]["content"]
-        rubric = user.split("Rubric:", 1)[-1].split("Answer:", 1)[0]
-        answer = user.split("Answer:", 1)[-1]
-        want = _content(rubric)
-        score = len(want & _content(answer)) / len(want) if want else 1.0
-        text = f'{{"score": {score:.3f}, "reason": "covers {score:.0%} of what was asked"}}'
-        return Completion(text, count_tokens(user), count_tokens(text), 0.0)

@@ -9,17 +9,18 @@ from typing import Any
 
 import sqlite_utils
 
+from skillopt_sleep.night.model import Job, Plan, Promotion, TrainedSkill
 from trainer.skill import SkillDoc
 
 # Infra failures are counted by the trainer; these outcomes mean the user must act.
 ACTION_OUTCOMES = {"error"}
 
 
-def usage_total(results: Iterable[Mapping[str, Any]]) -> dict[str, float]:
+def usage_total(results: Iterable[TrainedSkill]) -> dict[str, float]:
     """Calls, tokens and cost charged so far by finished training runs (replays included)."""
     total = {"calls": 0.0, "tokens": 0.0, "cost_usd": 0.0, "live_calls": 0.0}
     for r in results:
-        u = r.get("usage", {})
+        u = r.usage
         total["calls"] += u.get("calls", 0)
         total["live_calls"] += u.get("live_calls", 0)
         total["tokens"] += u.get("input_tokens", 0) + u.get("output_tokens", 0)
@@ -27,9 +28,8 @@ def usage_total(results: Iterable[Mapping[str, Any]]) -> dict[str, float]:
     return total
 
 
-def infra_errors(result: Mapping[str, Any]) -> int:
+def infra_errors(usage: Mapping[str, Any], counters: Mapping[str, Any]) -> int:
     """Calls that failed after retries: the trainer counts them in its usage."""
-    usage, counters = result.get("usage", {}), result.get("counters", {})
     return int(usage.get("infra_errors") or counters.get("infra_errors") or 0)
 
 
@@ -37,20 +37,20 @@ def _num(x: Any) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
 
 
-def _outcome(result: Mapping[str, Any]) -> tuple[str, str]:
+def _outcome(result: TrainedSkill) -> tuple[str, str]:
     """What tonight means for this skill, and why, in words an operator can act on."""
-    usage = result.get("usage", {})
-    infra = infra_errors(result)
+    usage = result.usage
+    infra = infra_errors(usage, result.counters)
     if infra and not usage.get("live_calls") and not usage.get("cached_calls"):
         return "error", f"the model endpoint failed every call ({infra} errors)"
-    stop = result["stop_reason"]
-    if result["accepted"] == 0:
+    stop = result.stop_reason
+    if result.accepted == 0:
         if stop.startswith("underpowered"):
             return "not_enough_evidence", stop
         if stop.startswith("budget"):
             return "unchanged", f"training ended by {stop} before an edit passed the gate"
         return "unchanged", "no edit passed the gate"
-    test = result["test"]
+    test = result.test
     lift, low = _num(test.get("lift")), _num(test.get("ci_low"))
     if lift is None or test.get("n_tasks", 0) < 2 or low is None:
         return "not_enough_evidence", "the test split is too small to measure the held-out lift"
@@ -65,31 +65,29 @@ def _edit_text(edits: list[dict[str, Any]]) -> str:
     return "; ".join((e.get("text") or e.get("anchor") or "").strip()[:60] for e in edits)
 
 
-def _edits(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _edits(result: TrainedSkill) -> list[dict[str, Any]]:
     rows = []
-    for h in result.get("history", []):
+    for h in result.history:
         rows.append({"status": "accepted", "kind": ",".join(e["kind"] for e in h["edits"]),
                      "summary": _edit_text(h["edits"]), "gate": h.get("evidence")})  # fmt: skip
-    for r in result.get("rejected", []):
+    for r in result.rejected:
         rows.append({"status": "rejected", "kind": ",".join(e["kind"] for e in r["edits"]),
                      "summary": _edit_text(r["edits"]), "gate": r.get("evidence"),
                      "reason": r.get("reason", "")})  # fmt: skip
     return rows
 
 
-def skill_summary(
-    job: Mapping[str, Any], result: Mapping[str, Any], promotion: Mapping[str, Any]
-) -> dict[str, Any]:
+def skill_summary(job: Job, result: TrainedSkill, promotion: Promotion) -> dict[str, Any]:
     outcome, reason = _outcome(result)
-    test = result["test"]
+    test = result.test
     measured = (
         _num(test.get("start_score")) is not None and _num(test.get("best_score")) is not None
     )
     return {
-        "name": job["skill"],
-        "managed": job["managed"],
-        "clusters": job["clusters"],
-        "n_tasks": job["n_tasks"],
+        "name": job.skill,
+        "managed": job.managed,
+        "clusters": list(job.clusters),
+        "n_tasks": job.n_tasks,
         "outcome": outcome,
         "reason": reason,
         "test": {
@@ -103,13 +101,13 @@ def skill_summary(
         if measured
         else None,
         "edits": _edits(result),
-        "diff": result["diff"],
-        "stopped_by": result["stop_reason"] if result["stop_reason"].startswith("budget") else None,
-        "promotion": dict(promotion),
-        "usage": result.get("usage", {}),
-        "counters": result.get("counters", {}),
-        "outputs": result.get("outputs"),
-        "skill_tokens": SkillDoc.parse(result["best_text"]).n_tokens,
+        "diff": result.diff,
+        "stopped_by": result.stop_reason if result.stop_reason.startswith("budget") else None,
+        "promotion": promotion.to_dict(),
+        "usage": result.usage,
+        "counters": result.counters,
+        "outputs": result.outputs,
+        "skill_tokens": SkillDoc.parse(result.best_text).n_tokens,
     }
 
 
@@ -135,11 +133,11 @@ def build_summary(
     night_id: str,
     ingested: Mapping[str, Any],
     mined: Mapping[str, Any],
-    plan: Mapping[str, Any],
-    trained: Mapping[str, Mapping[str, Any]],
-    promoted: Mapping[str, Mapping[str, Any]],
+    plan: Plan,
+    trained: Mapping[str, TrainedSkill],
+    promoted: Mapping[str, Promotion],
 ) -> dict[str, Any]:
-    skills = [skill_summary(j, trained[j["skill"]], promoted[j["skill"]]) for j in plan["jobs"]]
+    skills = [skill_summary(j, trained[j.skill], promoted[j.skill]) for j in plan.jobs]
     total = usage_total(trained.values())
     budget = config.get("budget", {})
     problems = [f"{e}" for e in ingested.get("errors", [])][:20]
@@ -151,21 +149,21 @@ def build_summary(
             problems.append(
                 f"{s['name']}: {c['unparseable_proposals']} unparseable optimizer answer(s)"
             )
-        if infra := infra_errors(s):
+        if infra := infra_errors(s["usage"], s["counters"]):
             problems.append(f"{s['name']}: {infra} model call(s) failed after retries")
         if s["outcome"] == "error":
             problems.append(f"{s['name']}: {s['reason']}")
         problems += [f"{s['name']}: {e}" for e in s["promotion"].get("errors", [])]
-    unreadable = [s for s in plan.get("skipped", []) if s.get("error")]
-    problems += [f"{s['skill']}: {s['reason']}" for s in unreadable]
+    unreadable = [s for s in plan.skipped if s.error]
+    problems += [f"{s.skill}: {s.reason}" for s in unreadable]
     return {
         "night": night_id,
         "status": "done",
-        "simulation": any(t.get("simulation") for t in trained.values()),
+        "simulation": any(t.simulation for t in trained.values()),
         "ingest": dict(ingested),
         "mining": dict(mined),
         "skills": skills,
-        "not_trained": list(plan.get("skipped", [])),
+        "not_trained": [skip.to_dict() for skip in plan.skipped],
         "usage": {
             "calls": int(total["calls"]),
             "live_calls": int(total["live_calls"]),

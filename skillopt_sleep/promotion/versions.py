@@ -17,7 +17,7 @@ from typing import Any
 import sqlite_utils
 
 from skillopt_sleep import config as config_mod
-from skillopt_sleep.skilldirs import check_name, text_hash, write_private
+from skillopt_sleep.promotion.dirs import check_name, text_hash, write_private
 
 STATUSES = ("promoted", "staged", "adopted", "rejected", "rolled_back")
 LIVE = ("promoted", "adopted")  # rows whose text is (or was last put) on disk

@@ -1,0 +1,171 @@
+"""The objects a night hands from step to step: the plan's jobs, a trained skill, a
+promotion, the night's outcome.
+
+Each step's result is checkpointed in the store as JSON (``night_steps``), so every object
+here round-trips through ``to_dict`` / ``from_dict``; in between, the steps pass the typed
+objects, never loose dicts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from trainer.tasks import SPLITS, Task
+
+
+@dataclass(frozen=True)
+class Job:
+    """One skill the night trains: its tasks and the text it starts from."""
+
+    skill: str
+    managed: bool
+    clusters: tuple[str, ...]
+    start_text: str
+    base_hash: dict[str, str | None]  # skill root -> hash of its SKILL.md at plan time
+    tasks: tuple[Task, ...]
+
+    @property
+    def n_tasks(self) -> dict[str, int]:
+        return {s: sum(1 for t in self.tasks if t.split == s) for s in SPLITS}
+
+    @property
+    def exists(self) -> bool:
+        """Whether some skill target already holds this skill."""
+        return any(self.base_hash.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "skill": self.skill,
+            "managed": self.managed,
+            "clusters": list(self.clusters),
+            "start_text": self.start_text,
+            "base_hash": dict(self.base_hash),
+            "tasks": [t.to_dict() for t in self.tasks],
+            "n_tasks": self.n_tasks,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Job:
+        return cls(
+            skill=data["skill"],
+            managed=bool(data["managed"]),
+            clusters=tuple(data["clusters"]),
+            start_text=data["start_text"],
+            base_hash=dict(data["base_hash"]),
+            tasks=tuple(Task.from_dict(t) for t in data["tasks"]),
+        )
+
+
+@dataclass(frozen=True)
+class Skip:
+    """A skill the night sets aside, and why (``error``: the user must act)."""
+
+    skill: str
+    reason: str
+    error: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "skill": self.skill,
+            "reason": self.reason,
+            **({"error": True} if self.error else {}),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Skip:
+        return cls(data["skill"], data["reason"], bool(data.get("error", False)))
+
+
+@dataclass(frozen=True)
+class Plan:
+    jobs: tuple[Job, ...]
+    skipped: tuple[Skip, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "jobs": [j.to_dict() for j in self.jobs],
+            "skipped": [s.to_dict() for s in self.skipped],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Plan:
+        return cls(
+            tuple(Job.from_dict(j) for j in data["jobs"]),
+            tuple(Skip.from_dict(s) for s in data["skipped"]),
+        )
+
+
+@dataclass(frozen=True)
+class TrainedSkill:
+    """What training did for one job (the trainer's RunResult, as stored)."""
+
+    skill: str
+    start_text: str
+    best_text: str
+    diff: str
+    accepted: int
+    stop_reason: str
+    test: dict[str, Any]  # trainer.TestLift.to_dict()
+    usage: dict[str, Any]
+    counters: dict[str, int]
+    history: list[dict[str, Any]] = field(default_factory=list)  # accepted steps
+    rejected: list[dict[str, Any]] = field(default_factory=list)
+    simulation: bool = False
+    outputs: str = ""  # the folder with the run's files
+
+    @property
+    def test_lift(self) -> float | None:
+        """The measured held-out lift; None when the test split was not measured."""
+        lift = self.test.get("lift")
+        return None if lift is None else float(lift)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TrainedSkill:
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class Promotion:
+    """What the night did with one trained skill."""
+
+    status: str  # promoted | staged | unchanged | failed
+    reason: str
+    version: int | None = None
+    paths: tuple[str, ...] = ()  # SKILL.md files written
+    targets: tuple[dict[str, Any], ...] = ()  # per skill root: status, path, reason
+    errors: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in d.items()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Promotion:
+        return cls(
+            status=data["status"],
+            reason=data["reason"],
+            version=data.get("version"),
+            paths=tuple(data.get("paths", ())),
+            targets=tuple(data.get("targets", ())),
+            errors=tuple(data.get("errors", ())),
+        )
+
+
+@dataclass
+class NightOutcome:
+    """How a night ended: its id, status (done | stopped | dry_run), summary, reports."""
+
+    night_id: str
+    status: str
+    summary: dict[str, Any]
+    reports: dict[str, Path] = field(default_factory=dict)
+
+    @property
+    def exit_code(self) -> int:
+        """0 unless the user must act (a provider failed, a skill could not be written)."""
+        return 1 if self.summary.get("problems_need_action") else 0
