@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from skillopt_sleep.mining.judges import rules_from_text
+from trainer.rollout import Outcome
 from trainer.scoring import rule_score
 
 
-def _score(text: str, answer: str) -> list[float]:
-    return [rule_score(j, answer) for j in rules_from_text(text, "test")]
+def _score(text: str, answer: str) -> list[float | None]:
+    return [rule_score(j, Outcome(answer)) for j in rules_from_text(text, "test")]
 
 
 def test_no_emojis_forbids_emoji_characters_not_the_word() -> None:
