@@ -29,8 +29,9 @@ def test_the_users_filler_is_learnt_and_task_words_kept() -> None:
     measured = [x for x in filler if x in w]
     assert len(measured) >= 5
     assert all(w[x] < 0.3 for x in measured), {x: w[x] for x in measured}
+    top_filler = max(w[x] for x in measured)
     for task_word in ("changelog", "docstr", "migr", "commit", "flaky"):
-        assert w[task_word] > 0.8, (task_word, w[task_word])
+        assert w[task_word] > max(0.6, 2 * top_filler), (task_word, w[task_word])
 
 
 def test_typos_fold_into_the_common_word_and_real_words_stay() -> None:
@@ -48,3 +49,10 @@ def test_filler_is_what_requests_are_complete_without() -> None:
     assert filler_words(docs) == {("btw",)}
     leads = lead_words(docs)
     assert (leads[0], leads[2], leads[5]) == ("write", "summarize", "cache")
+
+
+def test_a_phrase_followed_by_anything_is_filler_but_a_verb_is_not() -> None:
+    docs = [["quick", "idea", v, "dark", "mode"] for v in ("add", "hide", "price", "audit")]
+    docs += [["add", x, "test"] for x in ("unit", "smoke", "load", "fuzz")]
+    assert filler_words(docs) == {("quick", "idea")}
+    assert lead_words(docs)[:4] == ["add", "hide", "price", "audit"]

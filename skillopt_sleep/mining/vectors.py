@@ -10,10 +10,17 @@ task ("changelog", "dockerfile", "release notes") come with requests that are al
 So every unit (a content word, or a collocation such as ``release_notes``) gets an
 *informativeness* in [0, 1]: the average similarity of the requests containing it once the
 unit itself (and the words that always come with it) are taken out, compared with the
-corpus' average similarity of two random requests. Vectors are TF-IDF rows scaled by the
-square root of it and divided by the *plain* TF-IDF norm, so the dot product of two rows is
-the share of their words that are shared *and* informative: two one-offs that share only a
-project name and filler score near zero, however short they are.
+corpus' average similarity of two random requests. Vectors are (sublinear) term counts
+scaled by the square root of it and divided by the *plain* count norm, so the dot product
+of two rows is the share of their words that are shared *and* informative: two one-offs
+that share only a project name and filler score near zero, however short they are.
+
+There is no inverse document frequency: it weighs a word down for being common, and the
+words a recurring task is asked in ("regression test", "commit message") are common
+*because* the task recurs. With IDF, a kind asked in several phrasings that share only
+those words ("add a regression test covering the crash in …" / "write a regression test
+that reproduces issue …") was split into one cluster per phrasing; informativeness already
+does what IDF was a proxy for (it sends filler and generic verbs to 0).
 
 Typos are folded into the frequent word they are one edit from ("chnages" → "changes");
 character n-grams are not used: they made "habit-tracker" meet "flight-tracker".
@@ -33,6 +40,11 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 # Politeness and glue words carry no task.
 STOP_WORDS = frozenset(ENGLISH_STOP_WORDS) | {"please", "pls", "thanks", "thank", "ok", "okay"}
+
+# What ``intents.normalize`` puts for a path, number, identifier …: "some file" says
+# nothing about the task, and without IDF to weigh it down it made "add type hints to
+# <file>" meet "add docstrings to <file>".
+SLOTS = frozenset({"zblob", "zurl", "zhash", "zpath", "zcode", "zident", "znum"})
 
 # No "ure": it made "texture" meet "text".
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ed", "es", "s")
@@ -58,7 +70,7 @@ def stem(word: str) -> str:
 
 def content_words(norm: str) -> list[str]:
     """Stemmed words of a normalized intent without glue words."""
-    return [w for w in norm.split() if w not in STOP_WORDS]
+    return [w for w in norm.split() if w not in STOP_WORDS and w not in SLOTS]
 
 
 @dataclass(frozen=True)
@@ -153,8 +165,8 @@ def units(docs_words: Sequence[list[str]], pairs: set[tuple[str, str]]) -> list[
     return out
 
 
-def _tfidf(docs: Sequence[list[str]]) -> tuple[sp.csr_matrix, list[str]]:
-    """Sublinear TF-IDF counts (not normalized) and the vocabulary."""
+def _counts(docs: Sequence[list[str]]) -> tuple[sp.csr_matrix, list[str]]:
+    """Sublinear term counts (1 + log tf, not normalized) and the vocabulary."""
     vocab: dict[str, int] = {}
     rows, cols, vals = [], [], []
     for i, toks in enumerate(docs):
@@ -163,9 +175,6 @@ def _tfidf(docs: Sequence[list[str]]) -> tuple[sp.csr_matrix, list[str]]:
             cols.append(vocab.setdefault(tok, len(vocab)))
             vals.append(1.0 + math.log(c))
     x = sp.csr_matrix((np.asarray(vals, np.float32), (rows, cols)), shape=(len(docs), len(vocab)))
-    df = np.bincount(x.indices, minlength=len(vocab))
-    idf = np.log((1 + len(docs)) / (1 + df)) + 1.0
-    x = (x @ sp.diags(idf.astype(np.float32))).tocsr()
     return x, list(vocab)
 
 
@@ -248,20 +257,34 @@ def informativeness(
 
 
 def filler_words(
-    docs: Sequence[list[str]], min_count: int = 3, share: float = 0.25, longest: int = 3
+    docs: Sequence[list[str]],
+    min_count: int = 3,
+    share: float = 0.25,
+    longest: int = 3,
+    diverse: float = 0.75,
 ) -> set[tuple[str, ...]]:
     """Phrases of up to ``longest`` words the user puts in front of requests that are
     complete without them ("btw", "quick idea"): at least ``share`` of the requests they
-    begin are another request once the phrase is dropped. A verb is never such a phrase:
-    "cache the comment" is no request without "cache"."""
+    begin are another request once the phrase is dropped, or (for phrases of two words or
+    more) the word after them differs in ``diverse`` of their uses, as nothing but filler
+    is followed by anything at all. A verb is never such a phrase: "cache the comment" is
+    no request without "cache", and one word is never filler by diversity alone ("add" is
+    followed by anything too)."""
     have = {" ".join(ws) for ws in docs}
     first: Counter[tuple[str, ...]] = Counter()
     removable: Counter[tuple[str, ...]] = Counter()
+    after: dict[tuple[str, ...], set[str]] = {}
     for ws in docs:
         for k in range(1, min(longest, len(ws) - 1) + 1):
             first[tuple(ws[:k])] += 1
             removable[tuple(ws[:k])] += " ".join(ws[k:]) in have
-    return {p for p, n in first.items() if n >= min_count and removable[p] >= share * n}
+            after.setdefault(tuple(ws[:k]), set()).add(ws[k])
+    return {
+        p
+        for p, n in first.items()
+        if n >= min_count
+        and (removable[p] >= share * n or (len(p) >= 2 and len(after[p]) >= diverse * n))
+    }
 
 
 def lead_words(docs: Sequence[list[str]]) -> list[str]:
@@ -303,7 +326,7 @@ def build(
     fold = typo_map(df)
     words = [[stem(fold.get(w, w)) for w in ws] for ws in raw]
     pairs, mates = _collocations(words, params.collocation_share, params.min_df)
-    x, vocab = _tfidf(units(words, pairs))
+    x, vocab = _counts(units(words, pairs))
     index = {t: i for i, t in enumerate(vocab)}
     linked: dict[int, set[int]] = {i: {i} for i in range(len(vocab))}
     for word, near in mates.items():
