@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from trainer.skill import SkillDoc
 
@@ -40,9 +39,12 @@ class TestLift:
         d = np.array([np.mean(b) - np.mean(s) for b, s in zip(best, start, strict=True)])
         n = len(d)
         if n == 0:
-            return cls(None, None, 0.0, math.nan, math.nan, 0, "not measured: no test tasks")
+            why = "not measured: no test task was scored on both sides"
+            return cls(None, None, math.nan, math.nan, math.nan, 0, why)
         lift = float(d.mean())
         if n > 1:
+            from scipy import stats  # heavy: loaded only when a test split is measured
+
             half = float(stats.t.ppf(0.975, n - 1) * d.std(ddof=1) / math.sqrt(n))
         else:
             half = math.nan
@@ -77,9 +79,10 @@ class RunResult:
     best_skill: SkillDoc
     history: list[dict[str, Any]]  # accepted steps: edits, diff, gate evidence
     rejected: list[dict[str, Any]]  # rejected edits with the reason (gate, anchor, firewall...)
+    pending: list[dict[str, Any]]  # undecided edits carried to the next run, with evidence
     usage: dict[str, Any]  # calls (live/cached), tokens, cost, by role
     counters: dict[str, int]  # comparisons, unparseable answers, infra errors, skips...
-    stop_reason: str  # "completed" | "budget: <kind>" | "underpowered: ..." | "no ..."
+    stop_reason: str  # "completed" | "budget: <kind>" | "no train or val tasks"
     test: TestLift
     settings: dict[str, Any] = field(default_factory=dict)
     simulation: bool = False
@@ -95,6 +98,7 @@ class RunResult:
             "best_skill_hash": self.best_skill.hash,
             "accepted_steps": self.accepted,
             "rejected_edits": len(self.rejected),
+            "pending_edits": len(self.pending),
             "test": self.test.to_dict(),
             "counters": dict(self.counters),
             "settings": self.settings,
@@ -103,10 +107,9 @@ class RunResult:
             out = {"label": SIM_LABEL, **out}
         return out
 
-    def write_outputs(self, out_dir: str | Path) -> list[Path]:
-        """Write the run's files into `out_dir` (created) and return their paths."""
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
+    def output_files(self) -> dict[str, str]:
+        """The run's files by name (what `write_outputs` writes), for a caller that writes
+        them its own way (the night keeps them private: they quote the tasks)."""
         label = {"label": SIM_LABEL} if self.simulation else {}
         skill_text = self.best_skill.render()
         if self.simulation:
@@ -115,19 +118,30 @@ class RunResult:
                 if not self.best_skill.name
                 else skill_text + f"\n<!-- {SIM_LABEL} -->\n"
             )
-        files = {
+        return {
             "best_skill.md": skill_text,
             "history.json": _dump({**label, "accepted": self.history}),
             "rejected.json": _dump({**label, "rejected": self.rejected}),
+            "pending.json": _dump({**label, "pending": [_brief(p) for p in self.pending]}),
             "usage.json": _dump({**label, **self.usage}),
             "summary.json": _dump(self.summary()),
         }
+
+    def write_outputs(self, out_dir: str | Path) -> list[Path]:
+        """Write the run's files into `out_dir` (created) and return their paths."""
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
         paths = []
-        for name, text in files.items():
+        for name, text in self.output_files().items():
             path = out / name
             path.write_text(text)
             paths.append(path)
         return paths
+
+
+def _brief(pending: dict[str, Any]) -> dict[str, Any]:
+    """A pending record without its raw scores (those stay in the ledger)."""
+    return {k: v for k, v in pending.items() if k != "scores"}
 
 
 def _dump(obj: Any) -> str:
