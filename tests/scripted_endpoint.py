@@ -128,9 +128,10 @@ def _handler(ep: ScriptedEndpoint) -> type[BaseHTTPRequestHandler]:
             step = ep.step(done)
             n = len(ep.requests)
             if "bash" in step:
+                args = {"cmd": step["bash"], "yield_time_ms": 30000}  # no early yield
                 item = {"type": "function_call", "id": f"fc_{n}", "call_id": f"call_{n}",
                         "name": "exec_command", "status": "completed",
-                        "arguments": json.dumps({"cmd": step["bash"], "yield_time_ms": 30000})}  # fmt: skip
+                        "arguments": json.dumps(args)}  # fmt: skip
             else:
                 text = {"type": "output_text", "text": step["text"], "annotations": []}
                 item = {"type": "message", "id": f"msg_{n}", "role": "assistant",

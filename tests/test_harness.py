@@ -16,7 +16,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from harness_helpers import (
     SKILL,
     agent_cli,
@@ -26,6 +25,7 @@ from harness_helpers import (
     user_agent_homes,
 )
 from scripted_endpoint import ScriptedEndpoint
+
 from trainer import MemoryCache
 from trainer.backends.base import InfraError
 from trainer.budget import Budget
@@ -186,11 +186,13 @@ def test_setup_runs_in_the_copy_and_is_not_the_agents_work(
     assert outcome.tool_calls[0].exit_status == 0
     assert outcome.files_changed == () and outcome.checks == {"test -f build.txt": 0}
     bad = Task(task.id, task.prompt, task.split, workspace=dict(ws, setup=["exit 7"]))
-    with ScriptedEndpoint([{"text": "DONE"}]) as ep:
-        with pytest.raises(InfraError, match="setup command failed with exit 7"):
-            harness(cli, tmp_path / "work", ep.base_url).rollout(
-                SkillDoc.parse(SKILL), bad, max_tokens=None
-            )
+    with (
+        ScriptedEndpoint([{"text": "DONE"}]) as ep,
+        pytest.raises(InfraError, match="setup command failed with exit 7"),
+    ):
+        harness(cli, tmp_path / "work", ep.base_url).rollout(
+            SkillDoc.parse(SKILL), bad, max_tokens=None
+        )
 
 
 def test_outcomes_are_cached_by_cli_version_and_flags(cli: CliInfo, repo, tmp_path: Path) -> None:
@@ -208,3 +210,31 @@ def test_outcomes_are_cached_by_cli_version_and_flags(cli: CliInfo, repo, tmp_pa
     assert again == first and all(o is not None and o.skill_injected for o in first)
     assert other.identity != adapter.identity  # flags are part of the key
     assert cli.version in adapter.identity
+
+
+def test_a_cli_serves_a_chat_role_without_tools(cli: CliInfo, tmp_path: Path) -> None:
+    """Subscription use: the optimizer and judge roles through the CLI, no tools offered."""
+    from trainer.harness.chat import CliChat
+
+    with ScriptedEndpoint([{"text": '{"grade": 7, "reason": "fine"}'}]) as ep:
+        base = ep.base_url + "/v1" if cli.kind == CODEX else ep.base_url
+        settings = HarnessSettings(
+            work_dir=tmp_path / "work", cli_path=cli.path, base_url=base, endpoint="scripted",
+            api_key="k", model="scripted-model",
+        )  # fmt: skip
+        chat = CliChat(cli.kind, settings)
+        comp = chat.complete(
+            [{"role": "system", "content": "You grade SYSTEM-MARKER answers."},
+             {"role": "user", "content": "Grade this: 42"}],
+            json_schema={"title": "verdict", "type": "object"},
+        )  # fmt: skip
+        (_path, body), *_ = ep.requests
+    assert comp.text == '{"grade": 7, "reason": "fine"}'
+    assert comp.input_tokens == 100 and comp.output_tokens == 10
+    wire = json.dumps(body)
+    assert "SYSTEM-MARKER" in wire and "Grade this: 42" in wire and '\\"verdict\\"' in wire
+    tools = [t.get("name") for t in body.get("tools") or []]
+    if cli.kind == CLAUDE_CODE:
+        assert tools == []
+    else:  # Codex cannot drop its shell; its sandbox is read-only
+        assert "exec_command" in tools and "view_image" not in tools

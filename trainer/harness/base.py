@@ -169,7 +169,7 @@ class HarnessRollout:
         slot.repo.install(self.skill_path(name), skill.render())
         slot.repo.mark_baseline()
         t_cli = time.monotonic()
-        rc, timed_out, fatal = self._run_cli(slot, self.argv(slot, name, task.prompt), env)
+        rc, timed_out, fatal = self.run_cli(slot, self.argv(slot, name, task.prompt), env)
         cli_s = time.monotonic() - t_cli
         reap(slot.token)  # what the agent left running would change files under our feet
         if fatal:
@@ -215,7 +215,7 @@ class HarnessRollout:
             detail=detail,
         )
 
-    def _run_cli(
+    def run_cli(
         self, slot: Slot, argv: list[str], env: dict[str, str]
     ) -> tuple[int, bool, str | None]:
         """(exit status, timed out, fatal reason). Output goes to the slot's files; a
