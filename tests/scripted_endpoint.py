@@ -23,6 +23,7 @@ class ScriptedEndpoint:
     def __init__(self, script: list[dict[str, str]]) -> None:
         self.script = script
         self.requests: list[tuple[str, dict[str, Any]]] = []
+        self._arrived = threading.Condition()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
@@ -38,8 +39,30 @@ class ScriptedEndpoint:
         self._server.shutdown()
         self._server.server_close()
 
+    def first_requests(self) -> int:
+        """Requests that start an agent's conversation: one per rollout (or chat call)."""
+        return sum(1 for _p, body in self.requests if _turns_done(body) == 0)
+
+    def wait_for_first_requests(self, n: int, timeout: float) -> bool:
+        with self._arrived:
+            return self._arrived.wait_for(lambda: self.first_requests() >= n, timeout)
+
+    def _record(self, path: str, body: dict[str, Any]) -> None:
+        with self._arrived:
+            self.requests.append((path, body))
+            self._arrived.notify_all()
+
     def step(self, n_done: int) -> dict[str, str]:
         return self.script[min(n_done, len(self.script) - 1)]
+
+
+def _turns_done(req: dict[str, Any]) -> int:
+    """Assistant turns already in a request: Anthropic messages, or Responses tool calls."""
+    if "messages" in req:
+        return sum(1 for m in req["messages"] if m.get("role") == "assistant")
+    items = req.get("input") or []
+    kinds = ("function_call", "custom_tool_call")
+    return sum(1 for it in items if isinstance(it, dict) and it.get("type") in kinds)
 
 
 def _handler(ep: ScriptedEndpoint) -> type[BaseHTTPRequestHandler]:
@@ -60,7 +83,7 @@ def _handler(ep: ScriptedEndpoint) -> type[BaseHTTPRequestHandler]:
             length = int(self.headers.get("content-length") or 0)
             req = json.loads(self.rfile.read(length) or b"{}")
             path = self.path.split("?")[0]
-            ep.requests.append((path, req))
+            ep._record(path, req)
             if path.endswith("/messages/count_tokens"):
                 self._reply(200, "application/json", b'{"input_tokens": 100}')
             elif path.endswith("/messages"):
@@ -83,8 +106,7 @@ def _handler(ep: ScriptedEndpoint) -> type[BaseHTTPRequestHandler]:
 
         # -- Anthropic Messages --------------------------------------------------------
         def _messages(self, req: dict[str, Any]) -> None:
-            done = sum(1 for m in req.get("messages", []) if m.get("role") == "assistant")
-            step = ep.step(done)
+            step = ep.step(_turns_done(req))
             n = len(ep.requests)
             if "bash" in step:
                 block = {"type": "tool_use", "id": f"toolu_{n}", "name": "Bash", "input": {}}
@@ -122,10 +144,7 @@ def _handler(ep: ScriptedEndpoint) -> type[BaseHTTPRequestHandler]:
 
         # -- OpenAI Responses ----------------------------------------------------------
         def _responses(self, req: dict[str, Any]) -> None:
-            items = req.get("input") or []
-            done = sum(1 for it in items if isinstance(it, dict) and it.get("type") in
-                       ("function_call", "custom_tool_call"))  # fmt: skip
-            step = ep.step(done)
+            step = ep.step(_turns_done(req))
             n = len(ep.requests)
             if "bash" in step:
                 args = {"cmd": step["bash"], "yield_time_ms": 30000}  # no early yield

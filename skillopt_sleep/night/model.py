@@ -114,6 +114,8 @@ class TrainedSkill:
     rejected: list[dict[str, Any]] = field(default_factory=list)
     simulation: bool = False
     outputs: str = ""  # the folder with the run's files
+    # where the tasks ran: {"tasks": {"claude-code": n, "chat": n}, "chat_reasons": {...}}
+    replay: dict[str, Any] = field(default_factory=dict)
 
     @property
     def test_lift(self) -> float | None:

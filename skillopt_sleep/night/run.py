@@ -32,12 +32,15 @@ from skillopt_sleep.night.store import Checkpoints, SqliteCache, SqliteLedger, n
 from skillopt_sleep.night.summary import build_summary, usage_total
 from skillopt_sleep.promotion.dirs import SkillPathError
 from skillopt_sleep.promotion.versions import PromotionError
+from skillopt_sleep.replay import cli_backend, routing, with_clis
 from skillopt_sleep.report import write_reports
 from skillopt_sleep.schedule import next_deadline, parse_schedule
 from skillopt_sleep.store import open_store
 from trainer import TrainSettings, optimize
 from trainer.backends.base import ChatBackend, Completion, Message, Roles
 from trainer.budget import BudgetLimits
+from trainer.rollout import Outcome, RolloutAdapter
+from trainer.skill import SkillDoc
 from trainer.tasks import Task
 
 log = logging.getLogger("skillopt_sleep.night")
@@ -88,6 +91,28 @@ class _Guarded:
 
 def _guard(roles: Roles, stop: threading.Event, tick: Callable[[], None]) -> Roles:
     return Roles(*(_Guarded(b, stop, tick) for b in (roles.optimizer, roles.target, roles.judge)))
+
+
+class _GuardedRollout:
+    """The target's rollouts, guarded like `_Guarded` guards calls."""
+
+    def __init__(self, inner: RolloutAdapter, stop: threading.Event, tick: Callable[[], None]):
+        self.inner = inner
+        self.identity = inner.identity
+        self.concurrency = inner.concurrency
+        self.simulation = getattr(inner, "simulation", False)
+        self._stop = stop
+        self._tick = tick
+
+    def fingerprint(self, skill: SkillDoc, task: Task, max_tokens: int | None) -> Any:
+        return self.inner.fingerprint(skill, task, max_tokens)
+
+    def rollout(self, skill: SkillDoc, task: Task, *, max_tokens: int | None) -> Outcome:
+        if self._stop.is_set():
+            raise Stopped()
+        result = self.inner.rollout(skill, task, max_tokens=max_tokens)
+        self._tick()
+        return result
 
 
 def run_night(
@@ -230,20 +255,20 @@ class _Night:
         }
         if all(j.skill in results for j in jobs):
             return results
-        with self._roles([t for job in jobs for t in job.tasks]) as roles:
+        with self._roles([t for job in jobs for t in job.tasks]) as (roles, rollout):
             for job in jobs:
                 if job.skill in results:
                     continue
                 used = usage_total(results.values())
                 results[job.skill] = self._step(
                     f"train:{job.skill}",
-                    lambda job=job, used=used: self._train(job, roles, used),
+                    lambda job=job, used=used: self._train(job, roles, rollout, used),
                     TrainedSkill,
                 )
         return results
 
     @contextlib.contextmanager
-    def _roles(self, tasks: list[Task]) -> Iterator[Roles]:
+    def _roles(self, tasks: list[Task]) -> Iterator[tuple[Roles, RolloutAdapter]]:
         calls = 0
 
         def tick() -> None:
@@ -252,8 +277,11 @@ class _Night:
             if calls % 10 == 0:
                 self.say(f"  {calls} model calls")
 
-        with self.roles_factory(self.config, tasks) as roles:
-            yield _guard(roles, self.stop, tick)
+        with (
+            self.roles_factory(self.config, tasks) as chat_roles,
+            with_clis(self.config, chat_roles, os.environ) as (roles, rollout),
+        ):
+            yield _guard(roles, self.stop, tick), _GuardedRollout(rollout, self.stop, tick)
 
     def _settings(self, used: dict[str, float]) -> TrainSettings:
         settings = TrainSettings.from_config(dict(self.config))
@@ -273,7 +301,9 @@ class _Night:
         )
         return replace(settings, budget=budget)
 
-    def _train(self, job: Job, roles: Roles, used: dict[str, float]) -> TrainedSkill:
+    def _train(
+        self, job: Job, roles: Roles, rollout: RolloutAdapter, used: dict[str, float]
+    ) -> TrainedSkill:
         name, n = job.skill, job.n_tasks
         self.say(f"training {name}: {n['train']} train, {n['val']} val, {n['test']} test tasks")
         with contextlib.closing(SqliteCache(self.db)) as cache:
@@ -284,6 +314,7 @@ class _Night:
                 settings=self._settings(used),
                 cache=cache,
                 ledger=SqliteLedger(self.db, name, self.id),
+                rollout=rollout,
             )
         out = self.dir / "skills" / name
         result.write_outputs(out)
@@ -302,6 +333,7 @@ class _Night:
             rejected=result.rejected,
             simulation=result.simulation,
             outputs=str(out),
+            replay=routing(job.tasks, cli_backend(self.config, "target")),
         )
 
     def _promote(self, job: Job, trained: dict[str, TrainedSkill]) -> Promotion:

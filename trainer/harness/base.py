@@ -20,7 +20,6 @@ import re
 import subprocess
 import threading
 import time
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -112,7 +111,7 @@ class HarnessRollout:
         if not ws or not ws.get("repo") or not ws.get("commit"):
             raise InfraError(f"task {task.id} has no workspace (repo and commit)")
         with self.pool.slot() as slot:
-            slot.token = uuid.uuid4().hex
+            slot.new_token()
             try:
                 return self._attempt(slot, skill, task, ws)
             finally:

@@ -13,7 +13,6 @@ runs in a slot with a fresh home from the harness's template, like a rollout.
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ from trainer.harness.base import HarnessRollout
 from trainer.harness.claude_code import ClaudeCodeRollout
 from trainer.harness.codex import CodexRollout
 from trainer.harness.procs import reap
-from trainer.harness.settings import HarnessSettings, short_hash
+from trainer.harness.settings import HarnessSettings
 from trainer.harness.slots import Slot, SlotPool
 
 
@@ -60,7 +59,7 @@ class CliChat:
                 + json.dumps(json_schema, sort_keys=True)
             )
         with self.pool.slot() as slot:
-            slot.token = f"chat-{short_hash([time.time(), prompt])}"
+            slot.new_token()
             try:
                 return self._call(slot, system, prompt)
             finally:

@@ -2,8 +2,10 @@
 
 Killing the CLI's process group is not enough: Claude Code starts each Bash command in a
 session of its own, so `sleep 600 &` (or a hung test) would outlive the rollout. Every
-process of a rollout inherits `SKILLOPT_HARNESS_RUN=<token>` in its environment; `reap`
-finds them in /proc and kills them, whatever group, session or parent they ended up with.
+process of a rollout inherits `SKILLOPT_HARNESS_RUN=<slot path>#<run id>` in its
+environment; `reap` finds them in /proc and kills them, whatever group, session or parent
+they ended up with. Reaping by the slot's prefix when a slot is taken also ends what a
+killed night left running there (its CLI is in a session of its own and outlives it).
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ def kill_group(proc: subprocess.Popen) -> None:
 
 
 def reap(token: str, rounds: int = 10) -> int:
-    """SIGKILL every process whose environment carries RUN_VAR=token; returns how many.
+    """SIGKILL every process whose environment carries RUN_VAR=<token…> (a whole run id,
+    or a slot's prefix); returns how many.
     Repeats until none is left (a process may fork while we scan). Linux only: without
     /proc there is nothing to scan and process groups are all that is killed."""
     needle = f"{RUN_VAR}={token}".encode()

@@ -18,10 +18,12 @@ import fcntl
 import os
 import shutil
 import threading
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from trainer.harness.procs import reap
 from trainer.harness.workspace import Workspace, WorkspaceError
 
 
@@ -33,6 +35,14 @@ class Slot:
         self.tmp = root / "tmp"
         self.session = ""  # the CLI's session id, when the harness chooses it
         self.token = ""  # marks every process of the rollout in progress (procs.reap)
+
+    @property
+    def run_prefix(self) -> str:
+        return f"{self.root}#"
+
+    def new_token(self) -> str:
+        self.token = f"{self.run_prefix}{uuid.uuid4().hex}"
+        return self.token
 
     @property
     def stdout(self) -> Path:
@@ -76,7 +86,9 @@ class SlotPool:
         with self._sem:
             fd, n = self._acquire()
             try:
-                yield Slot(self.base / f"{self.kind}-{n}")
+                slot = Slot(self.base / f"{self.kind}-{n}")
+                reap(slot.run_prefix)  # what an earlier, killed holder left running
+                yield slot
             finally:
                 with self._lock:
                     self._held.discard(n)
