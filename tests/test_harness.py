@@ -1,5 +1,5 @@
 """The harness adapters with the REAL Claude Code and Codex CLIs against a scripted model
-provider (the provider is the one edge we do not own; see scripted_endpoint.py).
+provider (the provider is the one edge we do not own; see benchmarks/scripted_endpoint.py).
 
 The script makes the agent run `git status`, append to CHANGES.md and run a failing
 command, so what the harness captures can be checked exactly: tool calls with commands
@@ -24,8 +24,8 @@ from harness_helpers import (
     tree_digest,
     user_agent_homes,
 )
-from scripted_endpoint import ScriptedEndpoint
 
+from benchmarks.scripted_endpoint import ScriptedEndpoint
 from trainer import MemoryCache
 from trainer.backends.base import InfraError
 from trainer.budget import Budget

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 from harness_helpers import agent_cli, make_repo, tree_digest
-from scripted_endpoint import ScriptedEndpoint
 
+from benchmarks.scripted_endpoint import ScriptedEndpoint
 from session_ingest import ingest
 from skillopt_sleep.mining import load_tasks, mine
 from skillopt_sleep.mining.taskfile import export, import_file

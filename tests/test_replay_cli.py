@@ -11,8 +11,8 @@ import yaml
 from click.testing import CliRunner
 from harness_helpers import SKILL, agent_cli, make_repo
 from mining_helpers import CONFIG, seed, store
-from scripted_endpoint import ScriptedEndpoint
 
+from benchmarks.scripted_endpoint import ScriptedEndpoint
 from skillopt_sleep.cli import main
 from skillopt_sleep.mining import load_tasks, mine
 from skillopt_sleep.mining.taskfile import export, import_file
