@@ -80,11 +80,11 @@ def _write_session(conn: Any, s: Session) -> None:
     conn.execute(
         "INSERT OR REPLACE INTO sessions (id, source, parent_id, kind, project, branch, model,"
         " cli_version, title, started_at, ended_at, n_turns, n_tool_calls, n_signals,"
-        " input_tokens, output_tokens, unknown_records, grp)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " input_tokens, output_tokens, unknown_records, grp, git_commit)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (s.id, s.source, s.parent_id, s.kind, s.project, s.branch, s.model, s.cli_version,
          s.title, s.started_at, s.ended_at, len(s.turns), n_calls, len(s.signals),
-         s.input_tokens, s.output_tokens, s.unknown_records, s.grp),
+         s.input_tokens, s.output_tokens, s.unknown_records, s.grp, s.git_commit),
     )  # fmt: skip
     conn.executemany(
         "INSERT OR REPLACE INTO turns (id, session_id, idx, started_at, ended_at, user_text,"

@@ -118,4 +118,10 @@ def _v2(db: sqlite_utils.Database) -> None:
     db["signals"].create_index(["session_id"])
 
 
-MIGRATIONS = [_v1, _v2]
+def _v3(db: sqlite_utils.Database) -> None:
+    # The commit a session started from, where the log says (Codex session_meta.git):
+    # harness replay copies the repository at that commit.
+    db["sessions"].add_column("git_commit", str)
+
+
+MIGRATIONS = [_v1, _v2, _v3]
