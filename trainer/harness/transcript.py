@@ -22,7 +22,7 @@ from trainer.rollout import ToolCall
 _EXIT_LINE = re.compile(r"^(?:Exit code|Process exited with code):? (-?\d+)", re.MULTILINE)
 _RUNNING = re.compile(r"Process running with session ID (\d+)")
 _WS = re.compile(r"\s+")
-SHELL_TOOLS = ("Bash", "exec_command", "shell", "shell_command", "local_shell")
+_SHELLS = ("bash", "sh", "zsh")
 
 
 @dataclass
@@ -74,7 +74,10 @@ def _summary(name: str, args: dict[str, Any]) -> str:
     for key in ("command", "cmd"):
         value = args.get(key)
         if isinstance(value, list):
-            return " ".join(str(v) for v in value)
+            words = [str(v) for v in value]
+            if len(words) == 3 and Path(words[0]).name in _SHELLS and words[1] in ("-c", "-lc"):
+                return words[2]  # ["bash", "-lc", "git status"]: the command is the script
+            return " ".join(words)
         if isinstance(value, str):
             return value
     for key in ("file_path", "path", "pattern", "url"):
