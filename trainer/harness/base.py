@@ -36,6 +36,7 @@ from trainer.skill import SkillDoc
 from trainer.tasks import Task
 
 BLACKHOLE_PROXY = "http://127.0.0.1:9"  # the discard port: connections are refused
+PROXY_VARS = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 
 # A line of the CLI's stdout that means the run cannot succeed: the reason, or None.
@@ -146,7 +147,7 @@ class HarnessRollout:
         )
         env[RUN_VAR] = slot.token
         hosts = self._allowed_hosts()
-        for var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        for var in PROXY_VARS[:3]:
             env[var] = env[var.lower()] = BLACKHOLE_PROXY
         env["NO_PROXY"] = env["no_proxy"] = ",".join(hosts)
         return env
@@ -163,7 +164,9 @@ class HarnessRollout:
         env = self.base_env(slot)
         slot.fresh_home(self.template())
         slot.repo.create(ws["repo"], ws["commit"])
-        slot.repo.run_setup(list(ws.get("setup") or []), env, s.setup_timeout_s)
+        # setup is the user's own preparation (installing dependencies): it keeps the network
+        setup_env = {k: v for k, v in env.items() if k.upper() not in PROXY_VARS}
+        slot.repo.run_setup(list(ws.get("setup") or []), setup_env, s.setup_timeout_s)
         name = skill_dir_name(skill)
         slot.repo.install(self.skill_path(name), skill.render())
         slot.repo.mark_baseline()
