@@ -127,27 +127,16 @@ def dedupe(judges: Iterable[Judge]) -> list[Judge]:
 
 
 def command_rules(commands_per_turn: Sequence[set[str]], min_share: float = 0.6) -> list[Judge]:
-    """Commands (first two words) run in at least ``min_share`` of the kind's turns, as
-    `command_ran` judges: they check that the replay ran the command (in an agent harness),
-    never that an answer mentions it (they do not apply to a chat replay)."""
+    """Commands (first two words) run in at least ``min_share`` of the kind's turns."""
     n = len(commands_per_turn)
     if n < 3:
         return []
     counts = Counter(c for cmds in commands_per_turn for c in cmds)
     return [
-        Judge(
-            "command_ran", command_regex(cmd), 0.5, f"tool calls: run in {k}/{n} turns of this kind"
-        )  # fmt: skip
+        Judge("contains", cmd, 0.5, f"tool calls: run in {k}/{n} turns of this kind")
         for cmd, k in counts.most_common(3)
         if k / n >= min_share
     ]
-
-
-def command_regex(head: str) -> str:
-    """`git diff` -> a regex for that command at the start of a shell command or after a
-    separator (`cd x && git diff --staged`), flags in between allowed."""
-    words = [re.escape(w) for w in head.split()]
-    return r"(?:^|[;&|(])\s*" + r"(?:\s+-\S+)*\s+".join(words) + r"\b"
 
 
 def command_head(args_summary: str | None) -> str | None:

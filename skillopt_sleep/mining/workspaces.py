@@ -7,8 +7,12 @@ branch's commit at the session's start in the local repository (Claude's logs na
 branch, never the commit), else the newest commit of any ref before the start. A task
 whose repository is gone keeps its workspace (the report says it fell back to chat).
 
-Files the accepted answer changed (Edit/Write/MultiEdit paths, apply_patch headers, in
-the request's own turn) become `file_changed` judges: the replay must change them too.
+For a task whose repository is on disk (it replays in the agent harness, where tool use
+is seen), the judges mining drew from the commands its kind's sessions ran become
+`command_ran` judges — they check that the replay ran the command, not that the answer
+mentions it — and the files the accepted answer changed (Edit/Write/MultiEdit paths,
+apply_patch headers, in the request's own turn) become `file_changed` judges. Any other
+task is replayed as a chat and keeps the judges mining gave it.
 """
 
 from __future__ import annotations
@@ -114,6 +118,23 @@ def written_files(rows: Iterable[dict[str, Any]], cwd: str, root: str) -> list[s
     return out
 
 
+COMMAND_SOURCE = "tool calls:"  # how judges.command_rules marks the judges it derives
+
+
+def command_regex(head: str) -> str:
+    """`git diff` -> a regex for that command at the start of a shell command or after a
+    separator (`cd x && git diff --staged`), flags in between allowed (`git --no-pager diff`)."""
+    words = [re.escape(w) for w in head.split()]
+    return r"(?:^|[;&|(])\s*" + r"(?:\s+-\S+)*\s+".join(words) + r"\b"
+
+
+def as_tool_use(judge: dict[str, Any]) -> dict[str, Any]:
+    """A command judge checked on the commands the replay ran instead of on its answer."""
+    if judge["kind"] == "contains" and str(judge.get("source", "")).startswith(COMMAND_SOURCE):
+        return {**judge, "kind": "command_ran", "value": command_regex(judge["value"])}
+    return judge
+
+
 def glob_literal(path: str) -> str:
     """A glob that matches exactly `path` (fnmatch's metacharacters bracketed)."""
     return re.sub(r"([*?\[])", r"[\1]", path)
@@ -132,14 +153,17 @@ def attach(db: sqlite_utils.Database, task_rows: list[dict], reqs: dict[str, Req
         meta = json.loads(row["meta"])
         meta.update(info)
         row["meta"] = json.dumps(meta)
-        if ws is None or not info.get("repo_on_disk") or not req.accepted or req.failed:
+        if ws is None or not info.get("repo_on_disk"):
+            continue  # replayed as a chat: the judges stay what mining gave
+        judges = [as_tool_use(j) for j in json.loads(row["judges"])]
+        row["judges"] = json.dumps(judges)
+        if not req.accepted or req.failed:
             continue
         calls = db.query(
             "select name, args_summary, is_error from tool_calls where turn_id = ? order by idx",
             [req.turn_id],
         )
         files = written_files(calls, req.project, ws["repo"])[:MAX_FILE_JUDGES]
-        judges = json.loads(row["judges"])
         source = f"turn {req.turn_id}: the accepted answer changed it"
         judges += [
             Judge("file_changed", glob_literal(f), FILE_JUDGE_WEIGHT, source).to_dict()
