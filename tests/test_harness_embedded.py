@@ -23,7 +23,7 @@ from trainer.harness import CLAUDE_CODE, CODEX, HarnessSettings, make_harness
 from trainer.skill import SkillDoc
 from trainer.tasks import Judge, Task
 
-pytestmark = [pytest.mark.harness, pytest.mark.local_model, pytest.mark.timeout(900)]
+pytestmark = [pytest.mark.harness, pytest.mark.local_model, pytest.mark.timeout(5400)]
 
 TARGET_MODEL = "qwen2.5-coder-0.5b"
 
@@ -53,7 +53,7 @@ def test_skill_reaches_the_embedded_model_and_the_prefix_is_cached(
     settings = HarnessSettings(
         work_dir=work, cli_path=cli.path, model=TARGET_MODEL, base_url=base,
         endpoint=f"local:{TARGET_MODEL}", api_key="local", max_output_tokens=256,
-        context_window=16384, timeout_s=800, max_turns=3,
+        context_window=16384, timeout_s=2400, max_turns=3,
     )  # fmt: skip
     adapter = make_harness(kind, settings)
     task = Task(
