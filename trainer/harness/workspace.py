@@ -114,9 +114,16 @@ class Workspace:
 
     def _tree(self) -> str:
         """The working tree (tracked, untracked, not ignored) as a git tree id, written
-        through a private index so the copy's own index stays what the agent left."""
-        env = dict(self._env, GIT_INDEX_FILE=str(self.path / ".git" / "skillopt-index"))
-        _git(["read-tree", "HEAD"], self.path, env)
+        through a private index so the copy's own index stays what the agent left. The
+        private index starts as a copy of the copy's own (its stat data lets `git add`
+        hash only files that changed: seconds saved on a large repository)."""
+        private = self.path / ".git" / "skillopt-index"
+        env = dict(self._env, GIT_INDEX_FILE=str(private))
+        own = self.path / ".git" / "index"
+        if own.is_file():
+            shutil.copyfile(own, private)
+        else:
+            _git(["read-tree", "HEAD"], self.path, env)
         _git(["add", "--all", "--", "."], self.path, env)
         return _git(["write-tree"], self.path, env).strip()
 
