@@ -24,6 +24,7 @@ from session_ingest.model import (
     Session,
     ToolCall,
     Turn,
+    iso_time,
     strip_reminders,
 )
 from session_ingest.redact import redact_clip, redact_short
@@ -43,6 +44,7 @@ _DROP_RE = re.compile(
     rb'"type":"(?:progress|file-history-snapshot|queue-operation|summary|last-prompt)"'
 )
 _HEAD = 640
+_CACHE_BREAKDOWN = ("ephemeral_5m_input_tokens", "ephemeral_1h_input_tokens")
 
 INTERRUPT_PREFIX = "[Request interrupted by user"
 COMPACT_PREFIX = "This session is being continued from a previous conversation"
@@ -123,11 +125,14 @@ def _args_summary(name: str, args: Any) -> str:
 
 
 def _common(obj: dict[str, Any], data: dict[str, Any], ctx: FileCtx) -> None:
-    for src, dst in (("timestamp", "ts"), ("cwd", "cwd"), ("gitBranch", "br"),
-                     ("version", "v"), ("entrypoint", "ep")):  # fmt: skip
+    ts = iso_time(obj.get("timestamp"))
+    if ts:
+        data["ts"] = ts
+    for src, dst in (("cwd", "cwd"), ("gitBranch", "br"), ("version", "v"),
+                     ("entrypoint", "ep")):  # fmt: skip
         value = obj.get(src)
         if value:
-            data[dst] = redact_short(value) if dst in ("cwd", "br") else value
+            data[dst] = redact_short(value)
     if ctx.agent_id or obj.get("isSidechain"):
         data["sc"] = ctx.agent_id or obj.get("agentId") or ""
         data["u"] = obj.get("uuid")
@@ -161,7 +166,7 @@ def event(obj: dict[str, Any], ctx: FileCtx) -> tuple[str, str, dict[str, Any]] 
     elif kind in DROP_TYPES:
         return None
     else:
-        data = {"k": "unk", "type": str(kind)[:60]}
+        data = {"k": "unk", "type": redact_short(str(kind)[:60])}
     if data is None:
         return None
     _common(obj, data, ctx)
@@ -177,13 +182,13 @@ def _assistant(obj: dict[str, Any], mc: int) -> dict[str, Any]:
     data: dict[str, Any] = {"k": "a", "mid": msg.get("id") or obj.get("requestId") or ""}
     model = msg.get("model")
     if model and model != "<synthetic>":
-        data["m"] = model
+        data["m"] = redact_short(model)
     usage = msg.get("usage")
     if isinstance(usage, dict):
         cache = usage.get("cache_creation_input_tokens") or 0
         breakdown = usage.get("cache_creation")
         if not cache and isinstance(breakdown, dict):
-            cache = sum(v for v in breakdown.values() if isinstance(v, int))
+            cache = sum(breakdown.get(k) or 0 for k in _CACHE_BREAKDOWN)
         inp = (usage.get("input_tokens") or 0) + cache + (usage.get("cache_read_input_tokens") or 0)
         data["in"] = inp
         data["out"] = usage.get("output_tokens") or 0
@@ -200,12 +205,12 @@ def _assistant(obj: dict[str, Any], mc: int) -> dict[str, Any]:
             if bt == "text":
                 texts.append(str(block.get("text") or ""))
             elif bt in ("tool_use", "server_tool_use"):
-                name = str(block.get("name") or "?")
+                name = redact_short(str(block.get("name") or "?"))
                 args = block.get("input")
                 skill = args.get("skill") if name == "Skill" and isinstance(args, dict) else None
                 tools.append(
                     [str(block.get("id") or ""), name,
-                     redact_clip(_args_summary(name, args), ARGS_CHARS), skill]
+                     redact_clip(_args_summary(name, args), ARGS_CHARS), redact_short(skill)]
                 )  # fmt: skip
     text = "\n".join(t for t in texts if t.strip())
     if obj.get("isApiErrorMessage") or model == "<synthetic>":
@@ -242,10 +247,10 @@ def _user(obj: dict[str, Any], mc: int) -> dict[str, Any] | None:
     if results:
         data: dict[str, Any] = {"k": "tr", "r": [_tool_result(b) for b in results]}
         if text.startswith(INTERRUPT_PREFIX):
-            data["int"] = text[:120]
+            data["int"] = redact_clip(text, 120)
         return data
     if text.startswith(INTERRUPT_PREFIX):
-        return {"k": "int", "t": text[:120]}
+        return {"k": "int", "t": redact_clip(text, 120)}
     if obj.get("isCompactSummary") or text.startswith(COMPACT_PREFIX):
         return {"k": "cs"}
     if obj.get("isMeta"):

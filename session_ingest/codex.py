@@ -21,9 +21,11 @@ from session_ingest.model import (
     CONTINUATION,
     EXCERPT_CHARS,
     HUMAN,
+    SUBAGENT,
     Session,
     ToolCall,
     Turn,
+    iso_time,
 )
 from session_ingest.redact import redact_clip, redact_short
 
@@ -55,6 +57,9 @@ _EXIT = re.compile(r"^Exit code: (-?\d+)")
 _SHA = re.compile(r"^[0-9a-f]{7,64}$")
 _PROC_EXIT = re.compile(r"Process exited with code (-?\d+)")
 HARNESS_MARKERS = ("<", "# AGENTS.md instructions")
+# The message Codex injects when the user invokes a skill with ``$name`` (not human intent,
+# but the turn's skill use): ``<skill>\n<name>N</name>\n<path>…/SKILL.md</path>\n…``
+_SKILL_NAME = re.compile(r"\A\s*<skill>\s*<name>\s*([^<\n]{1,200}?)\s*</name>")
 
 
 def skip_bytes(line: bytes | memoryview) -> bool:
@@ -87,6 +92,8 @@ def group_from_path(path: str) -> str:
 def _texts(content: Any) -> tuple[str, int]:
     if isinstance(content, str):
         return content, 0
+    if isinstance(content, dict):  # one content item, not in a list (0.146 outputs)
+        content = [content]
     parts, images = [], 0
     if isinstance(content, list):
         for item in content:
@@ -184,7 +191,8 @@ def event(obj: dict[str, Any], mc: int) -> dict[str, Any] | None:
     elif kind is None and obj.get("id"):  # legacy bare header
         payload, kind = obj, "session_meta"
     data = _dispatch(str(kind), payload or {}, mc)
-    if data is not None and isinstance(ts, str):
+    ts = iso_time(ts)
+    if data is not None and ts:
         data["ts"] = ts
     return data
 
@@ -202,12 +210,12 @@ def _dispatch(kind: str, p: dict[str, Any], mc: int) -> dict[str, Any] | None:
             src = "subagent" if sub is not None else "other"
         git = p.get("git") if isinstance(p.get("git"), dict) else {}
         d = {"k": "meta", "id": str(p.get("id") or ""), "cwd": _red(p.get("cwd")),
-             "orig": p.get("originator"), "src": src, "parent": parent,
-             "v": p.get("cli_version"), "br": _red(git.get("branch")),
-             "cm": _sha(git.get("commit_hash")), "mts": p.get("timestamp")}  # fmt: skip
+             "orig": _red(p.get("originator")), "src": _red(src), "parent": parent,
+             "v": _red(p.get("cli_version")), "br": _red(git.get("branch")),
+             "cm": _sha(git.get("commit_hash")), "mts": iso_time(p.get("timestamp"))}  # fmt: skip
         return {k: v for k, v in d.items() if v is not None}
     if kind == "turn_context":
-        d = {"k": "ctx", "m": p.get("model"), "cwd": _red(p.get("cwd"))}
+        d = {"k": "ctx", "m": _red(p.get("model")), "cwd": _red(p.get("cwd"))}
         return {k: v for k, v in d.items() if v is not None}
     if kind == "compacted":
         return {"k": "cmp"}
@@ -215,7 +223,7 @@ def _dispatch(kind: str, p: dict[str, Any], mc: int) -> dict[str, Any] | None:
         return _response(pt, p, mc)
     if kind == "event_msg":
         return _event_msg(pt, p, mc)
-    return {"k": "unk", "type": str(kind)[:60]}
+    return {"k": "unk", "type": _red(str(kind)[:60])}
 
 
 def _response(pt: Any, p: dict[str, Any], mc: int) -> dict[str, Any] | None:
@@ -226,11 +234,14 @@ def _response(pt: Any, p: dict[str, Any], mc: int) -> dict[str, Any] | None:
             text = text.strip()
             return {"k": "a", "t": redact_clip(text, mc)} if text else None
         if role == "user":
+            skill = _SKILL_NAME.match(text)
+            if skill:
+                return {"k": "skill", "n": _red(skill.group(1))}
             d = _human(text, images, mc)
             return {"k": "ui", **d} if d else None
         return None  # developer/system: harness instructions
     if pt in ("function_call", "custom_tool_call", "local_shell_call"):
-        name = str(p.get("name") or ("shell" if pt == "local_shell_call" else "?"))
+        name = _red(str(p.get("name") or ("shell" if pt == "local_shell_call" else "?")))
         raw = p.get("arguments") if pt == "function_call" else p.get("input")
         if pt == "local_shell_call":
             raw = (
@@ -247,7 +258,7 @@ def _response(pt: Any, p: dict[str, Any], mc: int) -> dict[str, Any] | None:
         return {"k": "call", "id": str(p.get("id") or ""), "n": str(pt), "a": "", "done": 1}
     if pt in RESPONSE_TYPES:
         return None
-    return {"k": "unk", "type": f"response_item/{str(pt)[:50]}"}
+    return {"k": "unk", "type": _red(f"response_item/{str(pt)[:50]}")}
 
 
 def _event_msg(pt: Any, p: dict[str, Any], mc: int) -> dict[str, Any] | None:
@@ -267,7 +278,7 @@ def _event_msg(pt: Any, p: dict[str, Any], mc: int) -> dict[str, Any] | None:
     if pt in ("task_complete", "turn_complete"):
         return {"k": "tdone"}
     if pt == "turn_aborted":
-        return {"k": "abort", "r": str(p.get("reason") or "")}
+        return {"k": "abort", "r": _red(str(p.get("reason") or ""))}
     if pt == "exec_command_end":
         code = p.get("exit_code")
         return {"k": "xend", "id": str(p.get("call_id") or ""),
@@ -278,7 +289,7 @@ def _event_msg(pt: Any, p: dict[str, Any], mc: int) -> dict[str, Any] | None:
         return {"k": "err", "t": redact_clip(str(p.get("message") or "error"), 300)}
     if pt in IGNORED_EVENTS:
         return None
-    return {"k": "unk", "type": f"event_msg/{str(pt)[:50]}"}
+    return {"k": "unk", "type": _red(f"event_msg/{str(pt)[:50]}")}
 
 
 def ts_json_records(obj: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -306,6 +317,11 @@ def build(group: str, events: Iterable[dict[str, Any]]) -> list[Session]:
     meta_seen = False
     tokens = (0, 0)
     turn_tokens_start = (0, 0)
+    waiting_skills: list[str] = []  # invoked just before the request they belong to
+
+    def use_skill(t: Turn, name: str) -> None:
+        if name and name not in t.skills:
+            t.skills.append(name)
 
     def close(t: Turn | None) -> None:
         if t is None:
@@ -354,8 +370,21 @@ def build(group: str, events: Iterable[dict[str, Any]]) -> list[Session]:
             turn = Turn(idx=len(s.turns), kind=HUMAN, user_text=d.get("t", ""))
             turn.touch(ts)
             s.turns.append(turn)
+            for name in waiting_skills:
+                use_skill(turn, name)
+            waiting_skills.clear()
             if not s.title:
                 s.title = turn.user_text.split("\n", 1)[0][:120]
+        elif k == "skill":
+            # ``$name`` in the request: the <skill> message comes with it, before any work
+            if (
+                turn is not None
+                and turn.kind == HUMAN
+                and not (turn.assistant_parts or turn.tool_calls)
+            ):
+                use_skill(turn, d.get("n", ""))
+            else:
+                waiting_skills.append(d.get("n", ""))
         elif k == "a":
             t = current(ts)
             t.assistant_parts.append(d.get("t", ""))
@@ -400,6 +429,10 @@ def build(group: str, events: Iterable[dict[str, Any]]) -> list[Session]:
         elif k == "unk":
             s.unknown_records += 1
     close(turn)
+    if s.kind == "subagent":  # its requests come from the parent thread's model, not a human
+        for t in s.turns:
+            if t.kind == HUMAN:
+                t.kind, t.user_text = SUBAGENT, ""
     s.input_tokens, s.output_tokens = tokens  # cumulative totals: the last is the session's
     if not (meta_seen or s.turns or s.unknown_records):
         return []

@@ -5,22 +5,20 @@ An unchanged file costs one ``stat``. A grown file is read from its offset; a pa
 line waits for the next pass. A file that shrank, changed inode or was rewritten is read
 again from 0; its records are de-duplicated by id, so totals never double.
 
-Each line becomes at most one small normalized event stored under a hash of its record
-id (``INSERT OR IGNORE``). After new events are stored, the sessions they belong to are
-rebuilt from *all* their stored events. So the database content is a function of the set
-of lines seen, whatever the split points of the passes that read them.
+Each line becomes at most one small normalized event, stored under its session and a
+hash of its record id (``records.py``); of two copies the first in (path, offset) order is
+kept. A line or record that cannot be read is counted, never fatal. After new events are
+stored, the sessions they belong to are rebuilt from *all* their stored events. So the
+database content is a function of the set of lines seen, whatever the split points of
+the passes that read them.
 """
 
 from __future__ import annotations
 
 import gc
-import hashlib
 import operator
 import os
-import re
-import sqlite3
 import stat as stat_mod
-import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
@@ -32,24 +30,20 @@ import orjson
 import sqlite_utils
 
 from session_ingest import claude, codex
-from session_ingest.redact import redact_clip
+from session_ingest.checkpoint import PASS_AUTOCHECKPOINT, Checkpointer
+from session_ingest.discover import Found, discover, short, source_dirs, stat_paths
+from session_ingest.lines import BIG_LINE, FileProblems, parse_careful
+from session_ingest.records import BadRecord, to_event
 from session_ingest.rows import groups_with_events, rebuild, store_sessions, totals
 
 CHUNK = 4 << 20  # read size
 MAX_LINE_BYTES = 16 << 20  # longer lines are skipped and counted, never held in memory
-BIG_LINE = 256 << 10  # lines this long get base64 image data cut before parsing
 BATCH_BYTES = 16 << 20  # flush (write events + rebuild sessions) after this much input …
 BATCH_FILES = 500  # … or this many changed files
 COMMIT_BYTES = 128 << 20  # commit after this much input (and at the end of the pass)
-# WAL pages before an automatic checkpoint during a pass (SQLite's default is 1000): each
-# commit rewrites the random-keyed index pages it touched, so fewer, larger checkpoints
-# copy each hot page back once rather than once per commit. Used when the checkpoints
-# cannot run in the background (see ``_Checkpointer``).
-PASS_AUTOCHECKPOINT = 10000
 MAX_ERRORS = 200
-
-_B64 = re.compile(rb'"(data|image_url|url)":"(?:data:[^",]{0,100},)?[A-Za-z0-9+/=\\]{2048,}"')
-_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+TOO_LONG = f"line longer than {MAX_LINE_BYTES >> 20} MB"
+NOT_OBJECT = "not a JSON object"
 
 Progress = Callable[[int, str], None]  # (bytes just processed, path)
 
@@ -75,148 +69,6 @@ class IngestReport:
         return asdict(self)
 
 
-@dataclass
-class _Found:
-    source: str
-    path: str
-    st: os.stat_result
-
-
-def _short(path: str) -> str:
-    home = str(Path.home())
-    return "~" + path[len(home) :] if path.startswith(home + "/") else path
-
-
-def _hash64(*parts: bytes) -> int:
-    return _from_bytes(_blake2b(b"".join(parts), digest_size=8).digest(), "big", signed=True)
-
-
-_blake2b = hashlib.blake2b
-_from_bytes = int.from_bytes
-
-
-def _line_id(prefix: bytes, group: str, line: bytes | memoryview) -> int:
-    """Id of a record that has none of its own: its group and a digest of the line.
-
-    Hashing the first and last 1 KiB plus the length (not every byte of a 50 KB tool
-    output) keeps this off the hot path; lines carry timestamps and call ids near the
-    start, so distinct records of one session do not collide. The digest is that of
-    ``prefix + group + b"\\0" + <those bytes>``; the hash state after the group's part is
-    kept and copied, so each line hashes only its own bytes.
-    """
-    head = _ID_HEADS.get((prefix, group))
-    if head is None:
-        if len(_ID_HEADS) >= 4096:
-            _ID_HEADS.clear()
-        head = _blake2b(b"".join((prefix, group.encode(), b"\0")), digest_size=8)
-        _ID_HEADS[(prefix, group)] = head
-    h = head.copy()
-    n = len(line)
-    if n > 2048:
-        h.update(line[:1024])
-        h.update(line[-1024:])
-        h.update(b"%d" % n)
-    else:
-        h.update(line)
-    return _from_bytes(h.digest(), "big", signed=True)
-
-
-_ID_HEADS: dict[tuple[bytes, str], Any] = {}  # (prefix, group) -> hash state after them
-
-
-def source_dirs(config: dict[str, Any], sources: Iterable[str]) -> list[tuple[str, Path]]:
-    """The directories holding session logs, per source, following the config's roots."""
-    from skillopt_sleep import config as config_mod  # the config owns root resolution
-
-    out: list[tuple[str, Path]] = []
-    wanted = set(sources)
-    src_cfg = config.get("sources", {})
-    if "claude" in wanted and src_cfg.get("claude", {}).get("enabled", True):
-        out += [("claude", r / "projects") for r in config_mod.claude_roots(config)]
-    if "codex" in wanted and src_cfg.get("codex", {}).get("enabled", True):
-        for r in config_mod.codex_roots(config):
-            out += [("codex", r / "sessions"), ("codex", r / "archived_sessions")]
-    return out
-
-
-def discover(dirs: Iterable[tuple[str, Path]], errors: list[str]) -> list[_Found]:
-    """Every session log under ``dirs`` (sorted, de-duplicated), stat'ed once."""
-    found: dict[str, _Found] = {}
-    for source, top in dirs:
-        if not top.is_dir():
-            continue
-        stack = [str(top)]
-        while stack:
-            d = stack.pop()
-            try:
-                entries = list(os.scandir(d))
-            except OSError as exc:
-                errors.append(f"{_short(d)}: cannot list ({exc.strerror})")
-                continue
-            for e in entries:
-                name = e.name
-                try:
-                    if e.is_dir(follow_symlinks=False):
-                        if name.endswith((".jsonl", ".json")):
-                            errors.append(f"{_short(e.path)}: is a directory, not a log")
-                        elif name not in ("memory", "tool-results"):
-                            stack.append(e.path)
-                        continue
-                    wanted = name.endswith(".jsonl") or (
-                        source == "codex" and name.startswith("rollout-") and name.endswith(".json")
-                    )
-                    if not wanted or e.path in found:
-                        continue
-                    found[e.path] = _Found(source, e.path, e.stat())
-                except OSError as exc:
-                    errors.append(f"{_short(e.path)}: vanished or unreadable ({exc.strerror})")
-    return [found[p] for p in sorted(found)]
-
-
-class _Checkpointer:
-    """Checkpoints the WAL on a second connection in a background thread.
-
-    During a pass the ingest connection does not checkpoint at commit (copying the
-    committed pages into the database file and syncing it took ~10% of a cold pass);
-    after each commit this thread does it while the pass goes on parsing, on the other
-    core. ``wait`` is called before the next write transaction begins, so the WAL is
-    restarted from its start at each transaction instead of growing: it holds at most
-    about one transaction, as before. A PASSIVE checkpoint never blocks the writer and
-    gives up on readers; what it leaves is copied by a later checkpoint.
-    """
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.thread: threading.Thread | None = None
-
-    @classmethod
-    def for_conn(cls, conn: sqlite3.Connection) -> _Checkpointer | None:
-        """A checkpointer for ``conn``'s database, or None (not a WAL database file)."""
-        path = next((r[2] for r in conn.execute("PRAGMA database_list") if r[1] == "main"), "")
-        mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
-        return cls(path) if path and str(mode).lower() == "wal" else None
-
-    def start(self) -> None:
-        self.wait()
-        self.thread = threading.Thread(target=self._run, name="ingest-checkpoint", daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        try:
-            conn = sqlite3.connect(self.path, timeout=0)
-            try:
-                conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-            finally:
-                conn.close()
-        except sqlite3.Error:
-            pass  # skipped: the pages stay in the WAL for the next checkpoint
-
-    def wait(self) -> None:
-        if self.thread is not None:
-            self.thread.join()
-            self.thread = None
-
-
 class _Pass:
     """One ingest pass over a set of files: flushes batches, commits every ``COMMIT_BYTES``."""
 
@@ -232,7 +84,7 @@ class _Pass:
         self.batch_bytes = 0
         self.batch_files = 0
         self.uncommitted = 0  # input bytes flushed since the last commit
-        self.checkpointer: _Checkpointer | None = None
+        self.checkpointer: Checkpointer | None = None
         self.buffer = bytearray()  # read buffer, reused from file to file
 
     def error(self, msg: str) -> None:
@@ -241,7 +93,7 @@ class _Pass:
 
     # ------------------------------------------------------------------ reading
 
-    def read_file(self, f: _Found, known: dict[str, Any] | None) -> None:
+    def read_file(self, f: Found, known: dict[str, Any] | None) -> None:
         st = f.st
         start, bad, group = 0, 0, None
         if known and known["dev"] == st.st_dev and known["inode"] == st.st_ino:
@@ -254,13 +106,18 @@ class _Pass:
         try:
             fh = open(f.path, "rb")  # noqa: SIM115 - closed below, errors handled per case
         except OSError as exc:
-            self.error(f"{_short(f.path)}: cannot open ({exc.strerror})")
+            self.error(f"{short(f.path)}: cannot open ({exc.strerror})")
             return
+        problems = FileProblems()
         with fh:
             if f.source == "codex" and f.path.endswith(".json"):
-                end, bad, group = self._read_ts_json(fh, f.path, st.st_size)
+                end, group = self._read_ts_json(fh, f, problems)
+                bad = 0  # re-read whole each time: its count replaces the old one
             else:
-                end, bad, group = self._read_jsonl(fh, f, start, bad, group)
+                end, group = self._read_jsonl(fh, f, start, group, problems)
+        if problems.count:
+            bad += problems.count
+            self.error(problems.summary(short(f.path)))
         self.report.bytes_read += max(0, end - start)
         self.batch_bytes += max(0, end - start)
         self.batch_files += 1
@@ -271,15 +128,41 @@ class _Pass:
              last_error, datetime.now(UTC).isoformat(timespec="seconds"), group)
         )  # fmt: skip
 
+    def _take(
+        self, obj: Any, line: Any, off: int, f: Found, ctx: Any, group: str | None,
+        problems: FileProblems,
+    ) -> str | None:  # fmt: skip
+        """Store one parsed record's event; a bad one is counted. Returns the file's group."""
+        if type(obj) is not dict:
+            problems.add(NOT_OBJECT, off)
+            return group
+        try:
+            grp, ident, data = to_event(f.source, obj, line, ctx, group, self.max_chars)
+        except BadRecord as exc:
+            problems.add(str(exc), off)
+            return group
+        except Exception as exc:  # noqa: BLE001 - one record never stops a pass
+            problems.add(f"record not understood ({type(exc).__name__})", off)
+            return group
+        if f.source == "codex" and group is None:
+            group = grp  # a rollout's first good record names its session
+        if data is not None:
+            self.rows.append((ident, grp, f.source, f.path, off, data))
+            g = (f.source, grp)
+            bucket = self.groups.get(g)
+            if bucket is None:
+                bucket = self.groups[g] = []
+            bucket.append((f.path, off, ident, data))
+        return group
+
     def _read_jsonl(
-        self, fh: Any, f: _Found, start: int, bad: int, group: str | None
-    ) -> tuple[int, int, str | None]:
+        self, fh: Any, f: Found, start: int, group: str | None, problems: FileProblems
+    ) -> tuple[int, str | None]:
         source, path = f.source, f.path
-        ctx = claude.file_ctx(path, self.max_chars) if source == "claude" else None
+        ctx = claude.file_ctx(path, self.max_chars) if source == "claude" else path
         skip = claude.skip_bytes if source == "claude" else codex.skip_bytes
-        rows, groups, mc = self.rows, self.groups, self.max_chars
         loads, decode_error = orjson.loads, orjson.JSONDecodeError
-        event = self._event
+        take = self._take
         fh.seek(start)
         if self.progress and start:
             self.progress(start, path)
@@ -298,7 +181,7 @@ class _Pass:
             try:
                 k = fh.readinto(chunk)
             except OSError as exc:
-                self.error(f"{_short(path)}: read failed ({exc.strerror})")
+                self.error(f"{short(path)}: read failed ({exc.strerror})")
                 break
             if not k:
                 break
@@ -308,10 +191,9 @@ class _Pass:
                 if nl < 0:
                     pos += k
                     continue
+                problems.add(TOO_LONG, consumed)
                 pos += nl + 1
                 consumed = pos
-                bad += 1
-                self.error(f"{_short(path)}: line longer than {MAX_LINE_BYTES >> 20} MB skipped")
                 skipping = False
                 lo = nl + 1
             # Lines are cut with find (memchr) rather than bytes.split, which scans byte by
@@ -332,33 +214,21 @@ class _Pass:
                     n = len(line)
                     if n and not (n < 3 and not bytes(line).strip()) and not skip(line):
                         if n > MAX_LINE_BYTES:
-                            bad += 1
-                            self.error(
-                                f"{_short(path)}: line longer than {MAX_LINE_BYTES >> 20} MB"
-                                " skipped"
-                            )
+                            problems.add(TOO_LONG, off)
                         else:
                             try:  # the common case, inlined: a valid JSON line
                                 obj = loads(line) if n <= BIG_LINE else None
                             except decode_error:
                                 obj = None
-                            if obj is None:  # big, bad or "null": the careful way
-                                obj, err = _loads(line)
-                                if err:
-                                    bad += 1
-                                    self.error(f"{_short(path)}@{off}: {err}")
                             if obj is not None:
-                                if source == "codex" and group is None:
-                                    group = codex.group_from_first(obj, path)
-                                got = event(obj, line, source, ctx, group, mc)
-                                if got is not None:
-                                    ident, grp, data = got
-                                    rows.append((ident, grp, source, path, off, data))
-                                    g = (source, grp)
-                                    bucket = groups.get(g)
-                                    if bucket is None:
-                                        bucket = groups[g] = []
-                                    bucket.append((path, off, ident, data))
+                                group = take(obj, line, off, f, ctx, group, problems)
+                            else:  # big, bad, glued to a fragment, or "null"
+                                found, err = parse_careful(line)
+                                if err:
+                                    problems.add(err, off)
+                                for at, rec in found:
+                                    rec_line = line[at:] if at else line
+                                    group = take(rec, rec_line, off + at, f, ctx, group, problems)
                     off += n + 1
                     i = nl + 1
                     nl = find(b"\n", i, k)
@@ -370,48 +240,28 @@ class _Pass:
                 skipping = True
             if self.progress:
                 self.progress(k - lo, path)
-        return consumed, bad, group  # a group still None is decided by a later first line
+        return consumed, group  # a group still None is decided by a later first line
 
-    def _event(
-        self, obj: Any, line: Any, source: str, ctx: Any, group: str | None, mc: int
-    ) -> tuple[int, str, dict[str, Any]] | None:
-        if not isinstance(obj, dict):
-            return None
-        if source == "claude":
-            got = claude.event(obj, ctx)
-            if got is None:
-                return None
-            key, grp, data = got
-            ident = _hash64(b"c:", key.encode()) if key else _line_id(b"c:", grp, line)
-        else:
-            data = codex.event(obj, mc)
-            if data is None:
-                return None
-            grp = group or ""
-            ident = _line_id(b"x:", grp, line)
-        if data.get("k") == "unk":
-            data["raw"] = redact_clip(bytes(line[:2000]).decode("utf-8", "replace"), 500)
-        return ident, grp, data
-
-    def _read_ts_json(self, fh: Any, path: str, size: int) -> tuple[int, int, str | None]:
+    def _read_ts_json(self, fh: Any, f: Found, problems: FileProblems) -> tuple[int, str | None]:
         """TypeScript-era Codex: one JSON object per file; re-read whole when it changes."""
+        path, size = f.path, f.st.st_size
         if size > 4 * MAX_LINE_BYTES:
-            self.error(f"{_short(path)}: JSON session file too large, skipped")
-            return size, 1, None
+            problems.add("JSON session file too large", 0)
+            return size, None
         raw = fh.read()
-        obj, err = _loads(raw)
+        found, err = parse_careful(raw)
+        obj = found[0][1] if len(found) == 1 else None
+        if err:
+            problems.add(err, 0)
         if not isinstance(obj, dict):
-            self.error(f"{_short(path)}: {err or 'not a Codex session object'}")
-            return len(raw), 1, None
+            if not err:
+                problems.add("not a Codex session object", 0)
+            return len(raw), None
         group = codex.group_from_first(obj, path)
         for i, rec in enumerate(codex.ts_json_records(obj)):
-            data = codex.event(rec, self.max_chars)
-            if data is None:
-                continue
-            ident = _hash64(b"x:", group.encode(), b"\0", orjson.dumps(rec))
-            self.rows.append((ident, group, "codex", path, i, data))
-            self.groups.setdefault(("codex", group), []).append((path, i, ident, data))
-        return len(raw), 1 if err else 0, group
+            # an item has no line of its own: it is keyed by its JSON
+            self._take(rec, orjson.dumps(rec), i, f, path, group, problems)
+        return len(raw), group
 
     progress: Progress | None = None
 
@@ -427,12 +277,15 @@ class _Pass:
             self.checkpointer.wait()  # done: this transaction restarts the WAL
         seen = groups_with_events(conn, self.groups)
         if self.rows:
-            # Sorted by id: the random-keyed unique index is then filled in key order.
-            # Stable, so of rows with the same id the first read is still the one kept.
-            self.rows.sort(key=_first)
+            # Sorted by key: the unique index is then filled in key order. Of two copies
+            # of a record (same group and id), the one first in (path, offset) order is
+            # kept, whichever pass read it first.
+            self.rows.sort(key=_key)
             conn.executemany(
-                "INSERT OR IGNORE INTO events (id, grp, source, path, offset, data)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO events (id, grp, source, path, offset, data)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (grp, id) DO UPDATE SET"
+                " path = excluded.path, offset = excluded.offset, data = excluded.data"
+                " WHERE (excluded.path, excluded.offset) < (events.path, events.offset)",
                 [(i, g, s, p, o, orjson.dumps(d)) for i, g, s, p, o, d in self.rows],
             )
         if self.file_rows:
@@ -443,17 +296,25 @@ class _Pass:
                 self.file_rows,
             )
         for (source, grp), batch in sorted(self.groups.items()):
-            if (source, grp) in seen:
-                rebuild(conn, source, grp)  # older events too: read them all back
-            else:  # all of this group's events are in hand: no read-back needed
-                batch.sort(key=lambda e: (e[0], e[1]))
-                ids: set[int] = set()
-                events = []
-                for _p, _o, ident, data in batch:
-                    if ident not in ids:  # INSERT OR IGNORE keeps the first
-                        ids.add(ident)
-                        events.append(data)
-                store_sessions(conn, source, grp, events)
+            # A session that cannot be rebuilt (a bug, not bad input: records were checked)
+            # costs its own rows only; its events stay stored for the next pass.
+            conn.execute("SAVEPOINT session_rows")
+            try:
+                if (source, grp) in seen:
+                    rebuild(conn, source, grp)  # older events too: read them all back
+                else:  # all of this group's events are in hand: no read-back needed
+                    batch.sort(key=lambda e: (e[0], e[1]))
+                    ids: set[int] = set()
+                    events = []
+                    for _p, _o, ident, data in batch:
+                        if ident not in ids:  # the first in (path, offset) order is kept
+                            ids.add(ident)
+                            events.append(data)
+                    store_sessions(conn, source, grp, events)
+            except Exception as exc:  # noqa: BLE001 - one session never stops a pass
+                conn.execute("ROLLBACK TO session_rows")
+                self.error(f"session {grp}: not rebuilt ({type(exc).__name__}: {exc})"[:300])
+            conn.execute("RELEASE session_rows")
         self.rows, self.file_rows, self.groups = [], [], {}
         self.uncommitted += self.batch_bytes
         if commit or self.uncommitted >= COMMIT_BYTES:
@@ -464,24 +325,7 @@ class _Pass:
         self.batch_bytes = self.batch_files = 0
 
 
-_first = operator.itemgetter(0)
-
-
-def _loads(line: bytes | memoryview) -> tuple[Any, str | None]:
-    """Parse one line; repair bad UTF-8 / lone surrogates (counted), give up on bad JSON."""
-    if len(line) > BIG_LINE:
-        line = _B64.sub(rb'"\1":"[base64 dropped]"', bytes(line))
-    try:
-        return orjson.loads(line), None
-    except orjson.JSONDecodeError:
-        pass
-    text = bytes(line).decode("utf-8", "replace")
-    text = _SURROGATE.sub(r"\\ufffd", text)
-    try:
-        obj = orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return None, "malformed JSON line skipped"
-    return obj, "invalid UTF-8 or surrogate repaired"
+_key = operator.itemgetter(1, 0)  # (group, id)
 
 
 def _unchanged(st: os.stat_result, known: dict[str, Any] | None) -> bool:
@@ -497,7 +341,7 @@ def _unchanged(st: os.stat_result, known: dict[str, Any] | None) -> bool:
 def ingest_files(
     db: sqlite_utils.Database,
     config: dict[str, Any],
-    files: list[_Found],
+    files: list[Found],
     *,
     progress: Progress | None = None,
     report: IngestReport | None = None,
@@ -533,7 +377,7 @@ def ingest_files(
                 continue
             if autocheckpoint is None:
                 autocheckpoint = conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
-                work.checkpointer = _Checkpointer.for_conn(conn)
+                work.checkpointer = Checkpointer.for_conn(conn)
                 pages = 0 if work.checkpointer else PASS_AUTOCHECKPOINT
                 conn.execute(f"PRAGMA wal_autocheckpoint = {pages}")
             work.read_file(f, k)
@@ -577,27 +421,3 @@ def ingest(
         files = stat_paths(config, paths, report.errors)
     report.seconds = time.perf_counter() - t0
     return ingest_files(db, config, files, progress=progress, report=report)
-
-
-def stat_paths(
-    config: dict[str, Any], paths: Iterable[str | Path], errors: list[str]
-) -> list[_Found]:
-    """Stat specific files, deciding each one's source by which configured root holds it."""
-    dirs = source_dirs(config, ("claude", "codex"))
-    out: list[_Found] = []
-    for p in sorted({os.path.abspath(str(x)) for x in paths}):
-        source = next((s for s, d in dirs if p.startswith(str(d) + os.sep)), None)
-        if source is None:
-            continue
-        try:
-            st = os.stat(p)
-        except OSError as exc:
-            errors.append(f"{_short(p)}: vanished or unreadable ({exc.strerror})")
-            continue
-        if stat_mod.S_ISDIR(st.st_mode):
-            if p.endswith((".jsonl", ".json")):
-                errors.append(f"{_short(p)}: is a directory, not a log")
-            continue
-        if p.endswith(".jsonl") or (source == "codex" and p.endswith(".json")):
-            out.append(_Found(source, p, st))
-    return out

@@ -100,6 +100,17 @@ class Session(_Span):
     unknown_records: int = 0
 
 
+def iso_time(value: object) -> str | None:
+    """``value`` when it is an ISO-8601 time as both tools write them, else None.
+
+    Spans are compared as strings, so a placeholder such as ``"[trimmed]"`` (sanitized
+    fixtures) would otherwise sort after every real time and become the session's end.
+    """
+    if type(value) is str and value[:4].isdigit() and value[4:5] == "-":
+        return value
+    return None
+
+
 def clip(text: str, limit: int) -> str:
     """Cut ``text`` to ``limit`` characters, saying how much was cut (so size stays visible)."""
     if len(text) <= limit:

@@ -6,6 +6,7 @@ an old one (stores in the field have already run it).
 
 from __future__ import annotations
 
+import orjson
 import sqlite_utils
 
 
@@ -119,9 +120,47 @@ def _v2(db: sqlite_utils.Database) -> None:
 
 
 def _v3(db: sqlite_utils.Database) -> None:
+    # 1. A record id is unique within its group (session), not across all of them: forked
+    # and resumed Claude sessions copy records, same uuid, into another session, and each
+    # session keeps its copy. Ids stay as they were, so records already stored still
+    # de-duplicate against a re-read of their file. The (grp, id) index also serves the
+    # per-group reads the old grp index served.
+    # 2. Stores written before the redaction rules grew hold secrets those rules missed:
+    # every stored text is redacted again as it is copied, the old pages are zeroed
+    # (secure_delete) and every session is rebuilt from the redacted events.
+    from session_ingest.records import redact_values
+    from session_ingest.rows import rebuild
+
+    conn = db.conn
+    conn.create_function(
+        "redacted", 1, lambda data: orjson.dumps(redact_values(orjson.loads(data))),
+        deterministic=True,
+    )  # fmt: skip
+    secure = conn.execute("PRAGMA secure_delete").fetchone()[0]
+    conn.execute("PRAGMA secure_delete = ON")
+    try:
+        conn.execute(
+            "CREATE TABLE events_v3 (rid INTEGER PRIMARY KEY, id INTEGER NOT NULL,"
+            " grp TEXT NOT NULL, source TEXT NOT NULL, path TEXT NOT NULL,"
+            " offset INTEGER NOT NULL, data BLOB NOT NULL, UNIQUE (grp, id))"
+        )
+        conn.execute(
+            "INSERT INTO events_v3 (rid, id, grp, source, path, offset, data)"
+            " SELECT rid, id, grp, source, path, offset, redacted(data) FROM events"
+        )
+        conn.execute("DROP TABLE events")
+        conn.execute("ALTER TABLE events_v3 RENAME TO events")
+        for source, grp in conn.execute("SELECT DISTINCT source, grp FROM events").fetchall():
+            rebuild(conn, source, grp)
+    finally:
+        conn.execute(f"PRAGMA secure_delete = {int(secure)}")
+
+
+def _v4(db: sqlite_utils.Database) -> None:
     # The commit a session started from, where the log says (Codex session_meta.git):
-    # harness replay copies the repository at that commit.
+    # harness replay copies the repository at that commit. Sessions ingested before it
+    # have none (their stored events never kept it); mining then asks the local repository.
     db["sessions"].add_column("git_commit", str)
 
 
-MIGRATIONS = [_v1, _v2, _v3]
+MIGRATIONS = [_v1, _v2, _v3, _v4]

@@ -125,7 +125,7 @@ class Watcher:
                     self._schedule()
                     report = IngestReport()
                     files = discover(source_dirs(self.config, self.sources), report.errors)
-                    self._report(ingest_files(db, self.config, files, report=report))
+                    self._pass(db, files, report)
                     next_scan = now + self.rescan_every
                 with self._lock:
                     ready = [p for p, t in self._pending.items() if now - t >= self.debounce]
@@ -134,7 +134,16 @@ class Watcher:
                 if ready:
                     report = IngestReport()
                     files = stat_paths(self.config, ready, report.errors)
-                    self._report(ingest_files(db, self.config, files, report=report))
+                    self._pass(db, files, report)
                 self._stop.wait(min(0.2, self.debounce / 4 or 0.05))
         finally:
             db.close()
+
+    def _pass(self, db: Any, files: list[Any], report: IngestReport) -> None:
+        """One pass; a pass that fails (the store locked or full) rolled back whole, so the
+        watcher notes it and goes on: the files are read again by the next pass."""
+        try:
+            self._report(ingest_files(db, self.config, files, report=report))
+        except Exception as exc:  # noqa: BLE001 - live ingest outlives one failed pass
+            if len(self.errors) < 100:
+                self.errors.append(f"ingest pass failed: {type(exc).__name__}: {exc}")

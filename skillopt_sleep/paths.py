@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from skillopt_sleep import files
+
 APP = "skillopt-sleep"
 
 
@@ -44,7 +46,8 @@ def codex_roots() -> list[Path]:
 
 
 def ensure_private_dir(path: Path) -> Path:
-    """Create a directory (and parents) readable only by the user."""
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
-    os.chmod(path, 0o700)
+    """Create a directory readable only by the user (missing parents too: 0700 whatever the
+    umask), or tighten an existing one to 0700."""
+    files.make_dirs(path, files.PRIVATE_DIR)
+    os.chmod(path, files.PRIVATE_DIR)
     return path

@@ -1,17 +1,27 @@
 # ruff: noqa: E501 - log records stay one per line, as in the real files
-"""Helpers for the ingest tests: lay real fixtures out as the tools do, run ingest, dump the db."""
+"""Helpers for the ingest tests: lay fixtures out as the tools do, run ingest, dump the db.
+
+Two sets of fixtures: the project's own (``tests/fixtures/home``, a HOME with the tools'
+layout, written for this project; every parser path) and the real logs in
+``../shared/fixtures/real`` (``lay_out`` skips the test when they are absent).
+"""
 
 from __future__ import annotations
 
 import shutil
+import tempfile
+from functools import cache
 from pathlib import Path
 from typing import Any
+
+from conftest import REAL_FIXTURES, require_real_fixtures
 
 from session_ingest import IngestReport, ingest
 from skillopt_sleep import config as config_mod
 from skillopt_sleep.store import open_store
 
-REAL = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "real"
+OWN = Path(__file__).resolve().parent / "fixtures" / "home"
+REAL = REAL_FIXTURES
 CLAUDE = REAL / "claude"
 CODEX = REAL / "codex"
 
@@ -57,16 +67,30 @@ CODEX_LAYOUT = {
 
 
 def all_fixture_files() -> list[tuple[Path, str]]:
-    """(fixture file, layout path) for every real fixture used in the whole layout."""
+    """(fixture file, layout path) for every real fixture used in the whole layout (paths
+    only: nothing is read, so this is safe at collection time)."""
     out = [(CLAUDE / k, v) for k, v in CLAUDE_LAYOUT.items()]
     return out + [(CODEX / k, v) for k, v in CODEX_LAYOUT.items()]
 
 
+def own_fixture_files() -> list[tuple[Path, str]]:
+    """(fixture file, layout path) for every log of the project's own fixtures."""
+    logs = [p for p in sorted(OWN.rglob("*")) if p.suffix in (".jsonl", ".json")]
+    return [(p, str(p.relative_to(OWN))) for p in logs if not p.name.endswith(".meta.json")]
+
+
 def lay_out(home: Path) -> None:
+    """The real logs, where the tools write them (skips the test when they are absent)."""
+    require_real_fixtures()
     for src, rel in all_fixture_files():
         dst = home / rel
         dst.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, dst)
+
+
+def lay_out_own(home: Path) -> None:
+    """The project's own fixtures, where the tools write them."""
+    shutil.copytree(OWN, home, dirs_exist_ok=True)
 
 
 def config(home: Path, **overrides: Any) -> dict[str, Any]:
@@ -79,8 +103,23 @@ def config(home: Path, **overrides: Any) -> dict[str, Any]:
     return config_mod.load(None, overrides=values, environ={})
 
 
+_TEMPLATES = tempfile.TemporaryDirectory(prefix="ingest-store-")  # removed at exit
+
+
+@cache
+def _empty_store() -> Path:
+    """A migrated, empty store, made once: copying it is ~10x cheaper than migrating."""
+    state = Path(_TEMPLATES.name) / "state"
+    open_store(state).close()
+    return state / "skillopt-sleep.db"
+
+
 def run(home: Path, **overrides: Any) -> IngestReport:
-    db = open_store(home / "state")
+    state = home / "state"
+    if not state.exists():
+        state.mkdir(parents=True, mode=0o700)
+        shutil.copy2(_empty_store(), state / "skillopt-sleep.db")
+    db = open_store(state)
     try:
         return ingest(db, config(home, **overrides))
     finally:
@@ -96,7 +135,7 @@ def query(home: Path, sql: str, params: tuple = ()) -> list[tuple]:
 
 
 TABLES = {
-    "events": "SELECT id, grp, source, path, offset, data FROM events ORDER BY id",
+    "events": "SELECT id, grp, source, path, offset, data FROM events ORDER BY grp, id",
     "sessions": "SELECT * FROM sessions ORDER BY id",
     "turns": "SELECT * FROM turns ORDER BY id",
     "tool_calls": "SELECT * FROM tool_calls ORDER BY id",

@@ -1,89 +1,201 @@
 # ruff: noqa: E501 - log records stay one per line, as in the real files
-"""Incremental ingest: byte offsets, partial lines, growth, shrink/replace, pieces == whole."""
+"""Incremental ingest: byte offsets, partial lines, growth, shrink/replace, pieces == whole.
+
+Each property runs on the project's own fixtures (always) and on the real logs in
+``../shared`` (skipped when absent)."""
 
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import shutil
 import tempfile
 from functools import cache
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ingest_helpers import CLAUDE, all_fixture_files, dump, lay_out, query, run
+from ingest_helpers import (
+    OWN,
+    all_fixture_files,
+    dump,
+    lay_out,
+    lay_out_own,
+    own_fixture_files,
+    query,
+    run,
+)
 
-FILES = all_fixture_files()
+FILE_SETS = {"own": own_fixture_files(), "real": all_fixture_files()}
+LAYOUTS = [
+    pytest.param(lay_out_own, id="own"),
+    pytest.param(lay_out, id="real", marks=pytest.mark.needs_shared),
+]
+FORK = [  # a session and its fork: the fork's first records copy the original's uuids
+    (OWN / rel, rel)
+    for rel in (
+        ".claude/projects/-home-ana-src-dice/91c0d7e4-6a2f-4b58-9d31-7e4f0a2b8c65.jsonl",
+        ".claude/projects/-home-ana-src-dice/2f7b8a13-c9e0-4d46-a5b2-0c1e9d3f7a84.jsonl",
+    )
+]
 
 
 @cache
-def _whole(index: int) -> dict[str, list[str]]:
-    """Database content after ingesting fixture ``index`` in one pass."""
-    src, rel = FILES[index]
+def _whole(files: tuple[tuple[Path, str], ...]) -> dict[str, list[str]]:
+    """Database content after ingesting ``files`` in one pass."""
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "home"
-        dst = home / rel
-        dst.parent.mkdir(parents=True)
-        shutil.copyfile(src, dst)
+        for src, rel in files:
+            (home / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, home / rel)
         run(home)
         return dump(home)
 
 
-def _pieces(index: int, cuts: list[int]) -> dict[str, list[str]]:
-    src, rel = FILES[index]
-    data = src.read_bytes()
+def _pieces(files: tuple[tuple[Path, str], ...], steps: list[tuple[int, int]]) -> dict:
+    """Content after passes that each append the next piece of one file (``(file, cut)``
+    steps, in order), then a last pass with every file complete."""
+    data = [src.read_bytes() for src, _rel in files]
+    done = [0] * len(files)
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "home"
-        dst = home / rel
-        dst.parent.mkdir(parents=True)
-        dst.write_bytes(b"")
-        done = 0
-        for cut in [*sorted(cuts), len(data)]:
-            with open(dst, "ab") as fh:
-                fh.write(data[done:cut])
-            done = max(done, cut)
+        for _src, rel in files:
+            (home / rel).parent.mkdir(parents=True, exist_ok=True)
+            (home / rel).write_bytes(b"")
+        for which, cut in [*steps, *((i, len(d)) for i, d in enumerate(data))]:
+            with open(home / files[which][1], "ab") as fh:
+                fh.write(data[which][done[which] : max(done[which], cut)])
+            done[which] = max(done[which], cut)
             run(home)
         return dump(home)
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def _split_invariance(data: st.DataObject, files: list[tuple[Path, str]]) -> None:
+    index = data.draw(st.integers(0, len(files) - 1), label="fixture")
+    size = files[index][0].stat().st_size
+    cuts = data.draw(st.lists(st.integers(0, size), max_size=4), label="cuts")
+    one = (files[index],)
+    assert _pieces(one, [(0, c) for c in sorted(cuts)]) == _whole(one)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_pieces_equal_whole_at_any_split_points(data: st.DataObject) -> None:
-    index = data.draw(st.integers(0, len(FILES) - 1), label="fixture")
-    size = FILES[index][0].stat().st_size
-    cuts = data.draw(st.lists(st.integers(0, size), max_size=4), label="cuts")
-    assert _pieces(index, cuts) == _whole(index)
+    _split_invariance(data, FILE_SETS["own"])
 
 
-def test_every_line_boundary_split_of_a_subagent_file(tmp_path: Path) -> None:
-    # splits exactly at and around line ends of a file with streaming splits and tool results
-    index = next(i for i, (src, _r) in enumerate(FILES) if src.name.startswith("5c0375b4"))
-    data = FILES[index][0].read_bytes()
-    ends = [i + 1 for i, b in enumerate(data) if b == 10][:6]
-    assert _pieces(index, ends + [e - 1 for e in ends]) == _whole(index)
+@pytest.mark.needs_shared
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_pieces_equal_whole_at_any_split_points_real(data: st.DataObject) -> None:
+    _split_invariance(data, FILE_SETS["real"])
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_fork_keeps_the_records_it_copied_however_passes_split(data: st.DataObject) -> None:
+    """The fork copies the original's first records (same uuids, its own sessionId): both
+    sessions keep them whether the files are read together, one after the other, or in
+    interleaved pieces."""
+    sizes = [src.stat().st_size for src, _rel in FORK]
+    steps = data.draw(
+        st.lists(st.tuples(st.integers(0, 1), st.integers(0, max(sizes))), max_size=5),
+        label="steps",
+    )
+    steps = [(which, min(cut, sizes[which])) for which, cut in steps]
+    assert _pieces(tuple(FORK), steps) == _whole(tuple(FORK))
+
+
+def test_the_fork_and_its_original_both_hold_the_copied_turn(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    original, fork = FORK
+    for src, rel in (original, fork):  # the original first, then the fork in a later pass
+        (home / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, home / rel)
+        run(home)
+    rows = query(home, "SELECT session_id, user_text FROM turns ORDER BY session_id, idx")
+    assert rows == [
+        ("2f7b8a13-c9e0-4d46-a5b2-0c1e9d3f7a84", "add a --seed option to the roll command"),
+        (
+            "2f7b8a13-c9e0-4d46-a5b2-0c1e9d3f7a84",
+            "instead, make the seed an environment variable DICE_SEED",
+        ),
+        ("91c0d7e4-6a2f-4b58-9d31-7e4f0a2b8c65", "add a --seed option to the roll command"),
+        ("91c0d7e4-6a2f-4b58-9d31-7e4f0a2b8c65", "now document it in the README"),
+    ]
+    title = {"type": "custom-title", "customTitle": "seed from the environment",
+             "sessionId": "2f7b8a13-c9e0-4d46-a5b2-0c1e9d3f7a84"}  # fmt: skip
+    with open(home / fork[1], "ab") as fh:  # the fork grows: its events are read back
+        fh.write(json.dumps(title).encode() + b"\n")
+    run(home)
+    assert query(home, "SELECT count(*) FROM turns WHERE session_id LIKE '2f7b8a13%'") == [(2,)]
+    assert query(home, "SELECT title FROM sessions WHERE id LIKE '2f7b8a13%'") == [
+        ("seed from the environment",)
+    ]
+
+
+@pytest.mark.parametrize("files", ["own", pytest.param("real", marks=pytest.mark.needs_shared)])
+def test_every_line_boundary_split(files: str) -> None:
+    # splits exactly at and around line ends of the file with the most record kinds
+    chosen = max(FILE_SETS[files], key=lambda f: f[0].stat().st_size)
+    data = chosen[0].read_bytes()
+    ends = [i + 1 for i, b in enumerate(data) if b == 10][:8]
+    steps = [(0, c) for c in sorted(ends + [e - 1 for e in ends])]
+    assert _pieces((chosen,), steps) == _whole((chosen,))
 
 
 def test_partial_last_line_waits(tmp_path: Path) -> None:
-    src = (
-        CLAUDE
-        / "04_v2.0.64_project-level-agent-file/-tmp-private/4c2ddfdc-b619-4525-8d03-1950fb1b0257.jsonl"
-    )  # noqa: E501
-    data = src.read_bytes()
+    rel = ".claude/projects/-srv-notes/c3a07e19-54d2-4b8f-a6e1-9f2d0c8b7a31.jsonl"
+    data = (OWN / rel).read_bytes()
     home = tmp_path / "home"
-    dst = home / ".claude/projects/-tmp-private" / src.name
+    dst = home / rel
     dst.parent.mkdir(parents=True)
-    first_end = data.index(b"\n", data.index(b"create hello.py")) + 1
+    first_end = data.index(b"\n", data.index(b"rename notes.txt")) + 1
     dst.write_bytes(data[: first_end + 50])  # one complete user line + half of the next
     run(home)
     assert query(home, "SELECT offset, size FROM files")[0] == (first_end, first_end + 50)
-    assert query(home, "SELECT user_text FROM turns") == [("create hello.py, md and js",)]
+    assert query(home, "SELECT user_text FROM turns") == [("rename notes.txt to notes.md",)]
     dst.write_bytes(data)
     run(home)
     assert query(home, "SELECT count(*) FROM turns")[0][0] == 3
 
 
+def test_a_record_appended_after_a_truncated_line_is_kept(tmp_path: Path) -> None:
+    """The writer died mid-line; the agent, restarted, appends its next record right after
+    the fragment. The fragment is one bad line; the record after it is kept."""
+    sid = "11111111-2222-3333-4444-555555555555"
+
+    def rec(uuid: str, text: str) -> bytes:
+        return json.dumps({"type": "user", "sessionId": sid, "uuid": uuid, "cwd": "/w",
+                           "timestamp": "2026-03-01T10:00:00Z",
+                           "message": {"role": "user", "content": text}}).encode()  # fmt: skip
+
+    home, whole = tmp_path / "home", tmp_path / "whole"
+    path = home / f".claude/projects/-w/{sid}.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(rec("u1", "first request") + b"\n" + rec("u2", "lost to a crash")[:40])
+    first = run(home)
+    assert (first.turns, first.bad_lines) == (1, 0)  # the partial line waits
+    with open(path, "ab") as fh:
+        fh.write(rec("u3", "second request") + b"\n" + rec("u4", "third request") + b"\n")
+    second = run(home)
+    texts = [r[0] for r in query(home, "SELECT user_text FROM turns ORDER BY idx")]
+    assert texts == ["first request", "second request", "third request"]
+    assert second.bad_lines == 1 and "truncated record" in second.errors[0]
+    # a whole record that only lacked its newline loses nothing
+    w = whole / f".claude/projects/-w/{sid}.jsonl"
+    w.parent.mkdir(parents=True)
+    w.write_bytes(rec("u1", "first request") + rec("u3", "second request") + b"\n")
+    assert run(whole).bad_lines == 0
+    assert query(whole, "SELECT count(*) FROM turns") == [(2,)]
+
+
+@pytest.mark.needs_shared
 def test_growing_session_turn1_then_turn2(tmp_path: Path) -> None:
+    from ingest_helpers import CLAUDE
+
     # 06: turn-1.jsonl is a byte-exact prefix of turn-2.jsonl: the same file, captured twice
     pair = CLAUDE / "06_v2.1.7_incremental-append_leading-summaries"
     home = tmp_path / "home"
@@ -104,28 +216,29 @@ def test_growing_session_turn1_then_turn2(tmp_path: Path) -> None:
     run(whole)
     mine, theirs = dump(home), dump(whole)
     for table in ("sessions", "turns", "tool_calls", "signals", "events"):
-        assert mine[table] == [r.replace("HOME", "HOME") for r in theirs[table]]
+        assert mine[table] == theirs[table]
 
 
-def test_replaced_and_shrunk_files_never_double(tmp_path: Path) -> None:
+@pytest.mark.parametrize("lay", LAYOUTS)
+def test_replaced_and_shrunk_files_never_double(tmp_path: Path, lay) -> None:
     home = tmp_path / "home"
-    lay_out(home)
+    lay(home)
     run(home)
     before = dump(home)
     totals = query(home, "SELECT count(*) FROM sessions")[0][0]
-    for _src, rel in FILES:
-        p = home / rel
-        data = p.read_bytes()
+    logs = query(home, "SELECT path FROM files ORDER BY path")
+    for (path,) in logs:
+        p = Path(path)
         tmp = p.with_suffix(".tmp")
-        tmp.write_bytes(data)
+        tmp.write_bytes(p.read_bytes())
         os.replace(tmp, p)  # new inode: re-read from 0, de-duplicated by record id
     report = run(home)
-    assert report.files_changed == len(FILES)
+    assert report.files_changed == len(logs)
     after = dump(home)
     for table in ("sessions", "turns", "tool_calls", "signals", "events"):
         assert after[table] == before[table], table
-    # shrink: truncate a file to its first half, then restore it
-    p = home / FILES[1][1]
+    # shrink: truncate a log to its first half, then restore it
+    p = Path(max(logs, key=lambda r: Path(r[0]).stat().st_size)[0])
     data = p.read_bytes()
     p.write_bytes(data[: len(data) // 2])
     run(home)
@@ -135,22 +248,24 @@ def test_replaced_and_shrunk_files_never_double(tmp_path: Path) -> None:
     assert dump(home)["turns"] == before["turns"]
 
 
-def test_unchanged_rescan_reads_nothing(tmp_path: Path) -> None:
+@pytest.mark.parametrize("lay", LAYOUTS)
+def test_unchanged_rescan_reads_nothing(tmp_path: Path, lay) -> None:
     home = tmp_path / "home"
-    lay_out(home)
+    lay(home)
     run(home)
     report = run(home)
     assert report.files_changed == 0 and report.bytes_read == 0
 
 
-def test_failed_pass_rolls_back_and_rerun_matches(tmp_path: Path, monkeypatch) -> None:
+@pytest.mark.parametrize("lay", LAYOUTS)
+def test_failed_pass_rolls_back_and_rerun_matches(tmp_path: Path, monkeypatch, lay) -> None:
     """Batches commit together: an error mid-pass leaves no half-written state behind."""
     ingest_mod = importlib.import_module("session_ingest.ingest")
 
     clean, home = tmp_path / "clean", tmp_path / "home"
-    lay_out(clean)
+    lay(clean)
     run(clean)
-    lay_out(home)
+    lay(home)
     monkeypatch.setattr(ingest_mod, "BATCH_FILES", 2)  # several flushes in one commit
     real_flush, calls = ingest_mod._Pass.flush, []
 
@@ -161,12 +276,8 @@ def test_failed_pass_rolls_back_and_rerun_matches(tmp_path: Path, monkeypatch) -
         real_flush(self, commit)
 
     monkeypatch.setattr(ingest_mod._Pass, "flush", failing_flush)
-    try:
+    with pytest.raises(RuntimeError):
         run(home)
-    except RuntimeError:
-        pass
-    else:
-        raise AssertionError("the pass should have failed")
     assert query(home, "SELECT count(*) FROM events")[0][0] == 0
     assert query(home, "SELECT count(*) FROM files")[0][0] == 0
     monkeypatch.setattr(ingest_mod._Pass, "flush", real_flush)
@@ -174,14 +285,15 @@ def test_failed_pass_rolls_back_and_rerun_matches(tmp_path: Path, monkeypatch) -
     assert dump(home) == dump(clean)
 
 
-def test_tiny_read_chunks_change_nothing(tmp_path: Path, monkeypatch) -> None:
+@pytest.mark.parametrize("lay", LAYOUTS)
+def test_tiny_read_chunks_change_nothing(tmp_path: Path, monkeypatch, lay) -> None:
     # Lines cut across reads of the reused buffer and partial lines carried over give
     # the same database as big reads.
     ingest_mod = importlib.import_module("session_ingest.ingest")
-    lay_out(tmp_path / "big")
+    lay(tmp_path / "big")
     run(tmp_path / "big")
     monkeypatch.setattr(ingest_mod, "CHUNK", 7)
-    lay_out(tmp_path / "small")
+    lay(tmp_path / "small")
     run(tmp_path / "small")
     assert dump(tmp_path / "small") == dump(tmp_path / "big")
 

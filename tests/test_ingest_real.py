@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from ingest_helpers import lay_out, query, run
 
+pytestmark = pytest.mark.needs_shared  # the real logs live in ../shared
+
 C01 = "1af7fc5e-8455-4414-9ccd-011d40f70b2a"
 C02 = "5c0375b4-57a5-4f26-b12d-d022ee4e51b7"
 C04 = "4c2ddfdc-b619-4525-8d03-1950fb1b0257"

@@ -253,12 +253,14 @@ def test_bad_input_is_counted_and_ingest_goes_on(tmp_path: Path) -> None:
     assert texts[0] == "request number 0" and texts[-1] == "request number 2"
     assert "request number 1" in texts
     assert any(t.startswith("caf\u00e9") for t in texts)  # repaired, kept, counted
-    assert report.bad_lines == 4  # malformed, bad utf-8, 50 MB line, lone surrogate
+    # malformed, bad utf-8, 50 MB line, lone surrogate, a JSON array: one message for them
+    assert report.bad_lines == 5
     errs = "\n".join(report.errors)
     assert "malformed JSON" in errs and "longer than" in errs and "is a directory" in errs
     if os.geteuid() != 0:  # root can read a 0000 file
         assert "cannot open" in errs
-    assert all(len(e) < 300 for e in report.errors)
+    assert all(len(e) < 400 for e in report.errors), report.errors
+    assert sum(f"{SID}.jsonl" in e for e in report.errors) == 1
     locked.chmod(0o600)
 
 

@@ -45,3 +45,45 @@ def test_watcher_ingests_changes_and_stops(tmp_path: Path) -> None:
     finally:
         w.stop()
     assert not w.is_alive()
+
+
+def test_a_failed_pass_does_not_stop_the_watcher(tmp_path: Path, monkeypatch) -> None:
+    """A pass that raises (the store locked or full) rolls back; the watcher says so and
+    the next pass reads the files again."""
+    import importlib
+
+    watch = importlib.import_module("session_ingest.watch")
+    real, calls = watch.ingest_files, []
+
+    def fails_first(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise OSError(28, "No space left on device")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(watch, "ingest_files", fails_first)
+    home = tmp_path / "home"
+    proj = home / ".claude" / "projects" / "-w"
+    proj.mkdir(parents=True)
+    sid = "abcdabcd-0000-4000-8000-000000000002"
+    msg = {"role": "user", "content": "hi"}
+    rec = {"type": "user", "sessionId": sid, "uuid": "u1", "cwd": "/w",
+           "timestamp": "2026-03-01T10:00:00Z", "message": msg}  # fmt: skip
+    (proj / f"{sid}.jsonl").write_text(json.dumps(rec) + "\n")
+    cfg = config(home, **{"ingest.watch_debounce_seconds": 0.1})
+    open_store(home / "state").close()
+    w = Watcher(lambda: open_store(home / "state"), cfg).start()
+    try:
+        assert _wait(lambda: w.errors)  # the first pass (the start scan) failed
+        with open(proj / f"{sid}.jsonl", "a") as fh:  # the next change is read, with the rest
+            fh.write(
+                json.dumps(
+                    {**rec, "uuid": "u2", "message": {"role": "user", "content": "and more"}}
+                )
+                + "\n"
+            )
+        assert _wait(lambda: query(home, "SELECT count(*) FROM turns")[0][0] == 2)
+        assert w.is_alive()
+    finally:
+        w.stop()
+    assert w.errors == ["ingest pass failed: OSError: [Errno 28] No space left on device"]

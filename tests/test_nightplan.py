@@ -7,9 +7,11 @@ from pathlib import Path
 from mining_helpers import add_turn, store
 
 from skillopt_sleep import config as config_mod
-from skillopt_sleep.mining import mine
+from skillopt_sleep.mining import cluster_dicts, mine
 from skillopt_sleep.night import Skip
-from skillopt_sleep.night.plan import plan_night
+from skillopt_sleep.night.plan import job_start, plan_night, seed_skill
+from skillopt_sleep.promotion import spec
+from trainer.skill import SkillDoc
 
 
 def test_a_missing_user_skill_is_reported_once_for_all_its_clusters(tmp_path: Path) -> None:
@@ -25,3 +27,68 @@ def test_a_missing_user_skill_is_reported_once_for_all_its_clusters(tmp_path: Pa
     assert plan.jobs == ()
     skips = [s for s in plan.skipped if s.skill == "release-helper"]
     assert skips == [Skip("release-helper", "its SKILL.md is in no skill target")]
+
+
+def _recurring(db, skill: str | None, prefix: str, text: str) -> None:
+    """Six sessions over six days asking for the same task (using ``skill`` if given)."""
+    for i in range(6):
+        add_turn(db, f"{prefix}{i}", 0, f"{text} {i}", 1 + i,
+                 skills=[skill] if skill else None)  # fmt: skip
+
+
+def test_skills_the_night_cannot_handle_are_skipped_with_a_reason(tmp_path: Path) -> None:
+    """A plugin's skill, a name that leaves the skill root, and a linked skill (dotfiles):
+    the plan never fails; it reads what it can and says why it sets the rest aside."""
+    db = store(tmp_path)
+    _recurring(db, "superpowers:brainstorming", "a", "brainstorm names for the cache layer")
+    _recurring(db, "../../etc", "b", "write the changelog entry for the release")
+    _recurring(db, "review", "c", "review the pull request about the parser")
+    skills, dotfiles = tmp_path / "skills", tmp_path / "dotfiles"
+    (dotfiles / "review").mkdir(parents=True)
+    (dotfiles / "review" / "SKILL.md").write_text("---\nname: review\ndescription: R\n---\n")
+    skills.mkdir()
+    (skills / "review").symlink_to(dotfiles / "review")
+    config = config_mod.load(overrides={"promotion.targets": [str(skills)]}, environ={})
+    mine(db, config)
+    plan = plan_night(db, config)
+    why = {s.skill: s for s in plan.skipped}
+    assert "plugins own their skills" in why["superpowers:brainstorming"].reason
+    assert "not usable as a skill folder" in why["../../etc"].reason
+    assert not any(s.error for s in why.values())  # nothing the user must fix
+    # the linked skill is read like any other (here its val split is too small to train)
+    assert why["review"].reason.startswith("too few tasks")
+    (review,) = [c for c in cluster_dicts(db) if c["skill"] == "review"]
+    start = job_start(db, config, review)
+    assert start["start_text"].endswith("description: R\n---\n") and not start["managed"]
+
+
+def test_a_mined_name_that_is_already_a_user_skill_is_the_users(tmp_path: Path) -> None:
+    """Mining saw no skill use (as for every Codex session) and named the cluster; a skill
+    of that name on disk that skillopt-sleep did not create is the user's skill."""
+    db = store(tmp_path)
+    _recurring(db, None, "a", "bump the numpy dependency version in pyproject")
+    skills = tmp_path / "skills"
+    config = config_mod.load(
+        overrides={"promotion.targets": [str(skills)], "night.max_skills": 5,
+                   "mining.split_fractions": {"train": 0.0, "val": 1.0, "test": 0.0}},
+        environ={},
+    )  # fmt: skip
+    mine(db, config)
+    (cluster,) = [c for c in cluster_dicts(db) if c["recurring"]]
+    assert cluster["managed_skill"]
+    name = cluster["skill"]
+    start = job_start(db, config, cluster)
+    assert start["managed"] and start["start_text"].startswith(f"---\nname: {name}\n")
+    (skills / name).mkdir(parents=True)
+    (skills / name / "SKILL.md").write_text(f"---\nname: {name}\ndescription: Mine\n---\n")
+    start = job_start(db, config, cluster)
+    assert not start["managed"] and "description: Mine" in start["start_text"]
+
+
+def test_a_new_skills_description_from_prompts_is_cleaned(tmp_path: Path) -> None:
+    text = seed_skill(
+        "fix-tests", 'Use when asked "<script>x</script>\n`rm -rf`\u202e' + "a" * 2000
+    )
+    doc = SkillDoc.parse(text)
+    assert "\n" not in doc.description and not set("<>`\u202e") & set(doc.description)
+    assert len(doc.description) <= 1024 and spec.problems(text, "fix-tests") == []

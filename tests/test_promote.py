@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from skillopt_sleep import config as config_mod
+from skillopt_sleep import files
 from skillopt_sleep import promotion as P
 from skillopt_sleep.cli import main
 from skillopt_sleep.promotion import dirs as skilldirs
@@ -28,7 +29,8 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
-    config = config_mod.load()
+    # these tests create managed skills: opt in to promoting a new skill's first version
+    config = config_mod.load(overrides={"promotion.auto_promote_new_skills": True})
     db = open_store(config_mod.state_dir(config))
     yield {"config": config, "db": db, "root": home / ".claude" / "skills", "home": home}
     db.close()
@@ -43,10 +45,18 @@ def _write(env: dict[str, Any], text: str, name: str = "review") -> None:
     _skill(env, name).write_text(text)
 
 
+def _own(env: dict[str, Any], text: str = V1) -> str:
+    """A managed skill skillopt-sleep created (night n0); returns its hash."""
+    out = _promote(env, text, "n0", None)
+    assert out.status == "promoted", out.reason
+    return skilldirs.text_hash(text)
+
+
 def _promote(
     env: dict[str, Any], text: str, night: str, base: Any, **kw: Any
 ) -> P.PromotionOutcome:
     kw.setdefault("managed", True)
+    kw.setdefault("test_lift", 0.1)
     return P.promote(env["db"], env["config"], "review", text, night_id=night, base_hash=base, **kw)
 
 
@@ -78,9 +88,12 @@ def test_managed_skill_is_promoted_atomically_and_versioned(env) -> None:
     assert out.status == "promoted" and _skill(env).read_text() == V1
     assert sorted(os.listdir(_skill(env).parent)) == ["SKILL.md"]  # no temp file left
     (row,) = P.history(env["db"], "review")
-    assert row["status"] == "promoted" and row["evidence"] == {"lift": 0.2}
-    assert row["path"] == str(_skill(env)) and row["night_id"] == "n1"
+    assert row["event"] == "promoted" and row["night_id"] == "n1" and row["at"]
+    assert row["target"] == str(env["root"])
     assert version_text(env["config"], "review", row["version"]) == V1
+    (decision,) = env["db"]["promotions"].rows
+    assert decision["path"] == str(_skill(env)) and '"lift": 0.2' in decision["evidence"]
+    assert P.is_managed(env["db"], "review", str(env["root"]))  # it created the skill
 
 
 def test_user_skill_is_staged_then_adopted(env) -> None:
@@ -105,22 +118,37 @@ def test_opt_in_promotes_user_skills(env) -> None:
         night_id="n1",
         base_hash=skilldirs.text_hash(V1),
         managed=False,
+        test_lift=0.1,
     )
     assert out.status == "promoted" and _skill(env).read_text() == V2
 
 
-def test_policy_stages_on_regression_or_no_accept(env) -> None:
+def _facts(**kw: Any) -> P.Facts:
+    base = {"managed": True, "exists": True, "ours": True, "first": False,
+            "gate_accepted": True, "test_lift": 0.1}  # fmt: skip
+    return P.Facts(**{**base, **kw})
+
+
+def test_policy_stages_on_regression_no_accept_or_unmeasured_test(env) -> None:
     cfg = env["config"]
-    assert P.policy(cfg, managed=True, gate_accepted=True, test_regressed=False)[0]
-    assert not P.policy(cfg, managed=True, gate_accepted=True, test_regressed=True)[0]
-    assert not P.policy(cfg, managed=True, gate_accepted=False, test_regressed=False)[0]
-    assert not P.policy(cfg, managed=False, gate_accepted=True, test_regressed=False)[0]
-    out = _promote(env, V1, "n1", None, test_regressed=True)
+    assert P.policy(cfg, _facts())[0]
+    assert not P.policy(cfg, _facts(test_lift=-0.01))[0]
+    assert not P.policy(cfg, _facts(gate_accepted=False))[0]
+    assert not P.policy(cfg, _facts(managed=False))[0]
+    auto, why = P.policy(cfg, _facts(test_lift=None, test_note="budget deadline ran out"))
+    assert not auto and "held-out test was not measured (budget deadline ran out)" in why
+    out = _promote(env, V1, "n1", None, test_lift=-0.2)
     assert out.status == "staged" and "regressed" in out.reason and not _skill(env).exists()
 
 
+def test_a_skill_whose_test_was_not_measured_is_never_promoted(env) -> None:
+    out = _promote(env, V1, "n1", None, test_lift=None, test_note="budget tokens ran out")
+    assert out.status == "staged" and not _skill(env).exists()
+    assert "not measured (budget tokens ran out)" in out.reason
+
+
 def test_user_edit_since_night_start_is_staged_never_overwritten(env) -> None:
-    _write(env, V1)
+    _own(env, V1)
     base = P.snapshot(env["config"], "review")
     assert base == {str(env["root"]): skilldirs.text_hash(V1)}
     _write(env, V1 + "my own line\n")  # the user edits during the night
@@ -129,46 +157,78 @@ def test_user_edit_since_night_start_is_staged_never_overwritten(env) -> None:
     assert _skill(env).read_text() == V1 + "my own line\n"
     # a skill created by the user during the night is not clobbered either
     _write(env, "mine\n", "fresh")
-    out = P.promote(
-        env["db"], env["config"], "fresh", V1, night_id="n1", base_hash=None, managed=True
-    )
+    out = P.promote(env["db"], env["config"], "fresh", V1, night_id="n1", base_hash=None,
+                    managed=True, test_lift=0.1)  # fmt: skip
     assert out.status == "staged" and _skill(env, "fresh").read_text() == "mine\n"
 
 
 def test_every_version_kept_and_rollback_walks_back(env) -> None:
-    _write(env, V1)
-    _promote(env, V2, "n1", skilldirs.text_hash(V1))
+    _promote(env, V2, "n1", _own(env, V1))
     _promote(env, V3, "n2", skilldirs.text_hash(V2))
     versions = sorted(env["db"]["skill_versions"].rows, key=lambda r: r["version"])
     texts = [version_text(env["config"], "review", r["version"]) for r in versions]
-    assert sorted(texts) == sorted([V1, V2, V3])
+    assert texts == [V1, V2, V3]  # numbered in the order they were on disk
     P.rollback(env["db"], env["config"], "review")
     assert _skill(env).read_text() == V2
     P.rollback(env["db"], env["config"], "review")
     assert _skill(env).read_text() == V1
+    P.rollback(env["db"], env["config"], "review")
+    assert not _skill(env).exists()  # the first promotion had created it
     with pytest.raises(P.PromotionError, match="nothing to roll back"):
         P.rollback(env["db"], env["config"], "review")
-    v3 = next(r["version"] for r in versions if r["hash"] == skilldirs.text_hash(V3))
-    P.rollback(env["db"], env["config"], "review", to_version=v3)
+    P.rollback(env["db"], env["config"], "review", to_version=3)
     assert _skill(env).read_text() == V3
-    statuses = [r["status"] for r in P.history(env["db"], "review")]
-    assert statuses == ["rolled_back", "rolled_back"]
+    events = [(e["event"], e["version"], e["reason"]) for e in P.history(env["db"], "review")]
+    assert events == [
+        ("promoted", 1, "gate accepted and the held-out test did not regress"),
+        ("promoted", 2, "gate accepted and the held-out test did not regress"),
+        ("promoted", 3, "gate accepted and the held-out test did not regress"),
+        ("rolled_back", 2, "rolled back: restored v2"),
+        ("rolled_back", 1, "rolled back: restored v1"),
+        ("rolled_back", None, "rolled back: removed (the promotion had created it)"),
+        ("rolled_back", 3, "rolled back: restored v3"),
+    ]
 
 
 def test_rollback_of_a_created_skill_removes_it(env) -> None:
     _promote(env, V1, "n1", None)
     P.rollback(env["db"], env["config"], "review")
     assert not _skill(env).exists()
+    # the skill skillopt-sleep created is gone: a same-named one later is the user's
+    assert not P.is_managed(env["db"], "review", str(env["root"]))
+
+
+def test_history_tells_the_story_in_time_order(env) -> None:
+    """staged -> adopted -> rolled back, each an event with its time; the user's original
+    is v1 and the candidate v2; `rollback --to 1` says it restored v1."""
+    _write(env, V1)
+    _promote(env, V2, "n1", skilldirs.text_hash(V1), managed=False)
+    P.adopt(env["db"], env["config"], "review")
+    P.rollback(env["db"], env["config"], "review", to_version=1)
+    assert _skill(env).read_text() == V1
+    events = P.history(env["db"], "review")
+    assert [(e["event"], e["version"]) for e in events] == [
+        ("staged", 2), ("adopted", 2), ("rolled_back", 1)
+    ]  # fmt: skip
+    assert events[-1]["reason"] == "rolled back: restored v1"
+    assert [e["at"] for e in events] == sorted(e["at"] for e in events) and events[0]["at"]
+    assert version_text(env["config"], "review", 1) == V1
+    assert version_text(env["config"], "review", 2) == V2
+    # a rollback with nothing promoted any more is an event too, not a silent write
+    P.rollback(env["db"], env["config"], "review", to_version=2)
+    assert P.history(env["db"], "review")[-1]["reason"] == "rolled back: restored v2"
 
 
 def test_reject_and_superseded(env) -> None:
     _write(env, V1)
     _promote(env, V2, "n1", skilldirs.text_hash(V1), managed=False)
     _promote(env, V3, "n2", skilldirs.text_hash(V1), managed=False)
-    first, second = P.history(env["db"], "review")
-    assert first["status"] == "rejected" and "superseded" in first["reason"]
+    assert [(e["event"], e["night_id"]) for e in P.history(env["db"], "review")] == [
+        ("staged", "n1"), ("superseded", "n2"), ("staged", "n2")
+    ]  # fmt: skip
     (row,) = P.reject(env["db"], env["config"], "review")
     assert row["status"] == "rejected" and _skill(env).read_text() == V1
+    assert P.history(env["db"], "review")[-1]["event"] == "rejected"
 
 
 def test_resumed_night_does_not_promote_twice(env) -> None:
@@ -180,27 +240,22 @@ def test_resumed_night_does_not_promote_twice(env) -> None:
     assert len(P.history(env["db"])) == 1
 
 
+def _promote_named(env: dict[str, Any], name: str) -> P.PromotionOutcome:
+    return P.promote(env["db"], env["config"], name, V1, night_id="n", base_hash=None,
+                     managed=True, test_lift=0.1)  # fmt: skip
+
+
 @pytest.mark.parametrize("name", ["..", "../evil", "/etc/passwd", "a/b", "", ".hidden", "a..b"])
 def test_names_cannot_escape(env, name: str) -> None:
     with pytest.raises(skilldirs.SkillPathError):
-        P.promote(env["db"], env["config"], name, V1, night_id="n", base_hash=None, managed=True)
+        _promote_named(env, name)
     assert P.history(env["db"]) == []
 
 
-def test_symlink_escape_is_refused(env, tmp_path: Path) -> None:
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    env["root"].mkdir(parents=True)
-    (env["root"] / "review").symlink_to(outside)
-    with pytest.raises(skilldirs.SkillPathError, match="outside its skill root"):
-        _promote(env, V1, "n1", None)
-    assert list(outside.iterdir()) == []
-
-
 def test_full_disk_leaves_no_half_written_skill(env, monkeypatch) -> None:
-    _write(env, V1)
+    _own(env, V1)
 
-    real = skilldirs._write_all
+    real = files.write_all
 
     def full(fd: int, data: bytes) -> None:  # only the skill directory's disk is full
         if ".SKILL.md." not in os.readlink(f"/proc/self/fd/{fd}"):
@@ -208,14 +263,14 @@ def test_full_disk_leaves_no_half_written_skill(env, monkeypatch) -> None:
         os.write(fd, data[:5])
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(skilldirs, "_write_all", full)
+    monkeypatch.setattr(files, "write_all", full)
     with pytest.raises(P.PromotionError, match="the disk is full") as caught:
         _promote(env, V2, "n1", skilldirs.text_hash(V1))
     assert _skill(env).read_text() == V1
     assert sorted(os.listdir(_skill(env).parent)) == ["SKILL.md"]
     assert caught.value.outcome.status == "staged"
     (row,) = P.pending(env["db"])  # nothing lost: the candidate waits for `adopt`
-    monkeypatch.setattr(skilldirs, "_write_all", real)
+    monkeypatch.setattr(files, "write_all", real)
     P.adopt(env["db"], env["config"], "review")
     assert _skill(env).read_text() == V2
 
@@ -226,7 +281,7 @@ def test_full_state_disk_fails_before_touching_the_skill(env, monkeypatch) -> No
     def full(fd: int, data: bytes) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(skilldirs, "_write_all", full)
+    monkeypatch.setattr(files, "write_all", full)
     with pytest.raises(P.PromotionError, match="the disk is full"):
         _promote(env, V2, "n1", skilldirs.text_hash(V1))
     assert _skill(env).read_text() == V1 and P.history(env["db"]) == []
@@ -236,7 +291,7 @@ def test_full_state_disk_fails_before_touching_the_skill(env, monkeypatch) -> No
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root ignores directory permissions")
 def test_read_only_skill_dir(env) -> None:
-    _write(env, V1)
+    _own(env, V1)
     _skill(env).parent.chmod(0o555)
     try:
         with pytest.raises(P.PromotionError, match="permission denied"):
@@ -269,7 +324,11 @@ def test_cli_review_commands(env, tmp_path: Path) -> None:
     assert run(main, [*state, "adopt", "review"]).exit_code == 0
     assert _skill(env).read_text() == V2
     out = run(main, [*state, "rollback", "review"])
-    assert out.exit_code == 0 and "restored" in out.output and _skill(env).read_text() == V1
+    assert out.exit_code == 0 and "restored v1" in out.output and _skill(env).read_text() == V1
+    lines = run(main, [*state, "history", "review"]).output.splitlines()
+    assert [ln.split()[2:4] for ln in lines] == [
+        ["staged", "v2"], ["adopted", "v2"], ["rolled_back", "v1"]
+    ]  # fmt: skip
     for args, msg in [
         (["adopt"], "NAME or --all"),
         (["reject", "review"], "no staged"),

@@ -1,5 +1,6 @@
 # ruff: noqa: E501 - log records stay one per line, as in the real files
-"""Redaction: typed placeholders, and no planted secret ever reaches the database files."""
+"""Redaction: every secret shape, decoded JSON escapes, clipping, and no planted secret in
+any database file (``.db``, ``-wal``, ``-shm``) after a real ingest."""
 
 from __future__ import annotations
 
@@ -10,130 +11,119 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ingest_helpers import query, run
+from ingest_helpers import config, query
+from secret_shapes import fill, shapes, survives
 
-from session_ingest.redact import redact, redact_clip
+from session_ingest import ingest
+from session_ingest.redact import CLIP_MARGIN, redact, redact_clip
+from skillopt_sleep.store import open_store
 
-A40 = "A" * 20 + "b" * 10 + "7" * 10
-
-
-def _fake_secrets() -> dict[str, str]:
-    """Obviously fake secrets of each shape, built at run time (no key literal in the source)."""
-    return {
-        "openai_key": "sk-" + "proj-" + A40,
-        "anthropic_key": "sk-" + "ant-" + "api03-" + A40,
-        "github_token": "gh" + "p_" + A40[:36],
-        "aws_access_key": "AK" + "IA" + "Q" * 16,
-        "slack_token": "xo" + "xb-" + "1234567890-" + A40[:20],
-        "google_api_key": "AI" + "za" + "S" * 35,
-        "hf_token": "h" + "f_" + A40[:34],
-        "stripe_key": "sk" + "_live_" + A40[:24],
-        "jwt": "ey"
-        + "J"
-        + "hbGciOiJIUzI1"
-        + ".ey"
-        + "J"
-        + "zdWIiOiIxMjM0"
-        + "."
-        + "c2lnbmF0dXJl" * 2,
-    }
+SHAPES = shapes()
 
 
-@pytest.mark.parametrize("kind", sorted(_fake_secrets()))
-def test_each_provider_shape_gets_its_typed_placeholder(kind: str) -> None:
-    secret = _fake_secrets()[kind]
-    out = redact(f"use {secret} please")
-    assert secret not in out
-    assert f"[REDACTED:{kind}]" in out
+def test_the_table_has_at_least_forty_shapes() -> None:
+    assert len(SHAPES) >= 40
+    assert len({name for name, _t, _s in SHAPES}) == len(SHAPES)
 
 
-def test_structural_secrets() -> None:
-    body = "MII" + "B" * 200
-    pem = "-----BEGIN RSA " + "PRIVATE KEY-----\n" + body + "\n-----END RSA " + "PRIVATE KEY-----"
-    assert redact(f"key:\n{pem}\nafter") == "key:\n[REDACTED:private_key]\nafter"
-    truncated = redact("-----BEGIN OPENSSH " + "PRIVATE KEY-----\n" + body)
-    assert body not in truncated
-    token = "abc" + "DEF123" * 4
+@pytest.mark.parametrize(("name", "text", "secret"), SHAPES, ids=[s[0] for s in SHAPES])
+def test_every_shape_is_redacted(name: str, text: str, secret: str) -> None:
+    out = redact(text)
+    assert not survives(out, secret), out
+    assert "[REDACTED:" in out
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [("openai_project_key", "openai_key"), ("anthropic_key", "anthropic_key"),
+     ("github_fine_grained_pat", "github_token"), ("aws_access_key_id", "aws_access_key"),
+     ("slack_app_token", "slack_token"), ("pgp_private_key_block", "private_key"),
+     ("url_password_empty_user", "url_password"), ("basic_auth_header", "basic_auth"),
+     ("sentry_dsn", "url_token"), ("yaml_password", "password"),
+     ("azure_storage_account_key", "secret"), ("jwt", "jwt")],
+)  # fmt: skip
+def test_placeholders_name_the_kind(name: str, kind: str) -> None:
+    text = next(t for n, t, _s in SHAPES if n == name)
+    assert f"[REDACTED:{kind}]" in redact(text)
+
+
+def test_labels_around_a_secret_stay_readable() -> None:
+    secrets = {n: s for n, _t, s in SHAPES}
+    pw = secrets["url_password"]
+    assert (
+        redact(f"postgres://app:{pw}@db.internal:5432/app")
+        == "postgres://app:[REDACTED:url_password]@db.internal:5432/app"
+    )
+    assert redact("PGPASSWORD=abc123 psql") == "PGPASSWORD=[REDACTED:password] psql"
+    assert redact('{"password": "hunter2"}') == '{"password": "[REDACTED:password]"}'
+    token = fill(40)
     assert (
         redact(f"Authorization: Bearer {token}") == "Authorization: Bearer [REDACTED:bearer_token]"
     )
-    url = "postgres://admin:" + "hunter2" + "Xy@db.local:5432/app"
-    assert redact(url) == "postgres://admin:[REDACTED:url_password]@db.local:5432/app"
-    value = "Zx9" + "Qw8Er7Ty6Ui5Op4"
-    assert redact(f"export DB_SECRET={value}") == "export DB_SECRET=[REDACTED:secret]"
-    assert redact(f'{{"api_key": "{value}"}}') == '{"api_key": "[REDACTED:secret]"}'
-    assert redact("password=" + "tr0ub4dor&3xyzzyq").startswith("password=[REDACTED:password]")
 
 
 def test_ordinary_text_is_untouched() -> None:
-    for text in ("the monkey ate a banana", "TOKEN_LIMIT=4096", "see https://example.com/a/b",
-                 "path: /usr/local/lib/python3.11/site-packages", "task-list-for-today-and-tomorrow",
-                 "key: value", "author = alexander_the_great"):  # fmt: skip
+    for text in (
+        "the monkey ate a banana", "TOKEN_LIMIT=4096", "see https://example.com/a/b",
+        "path: /usr/local/lib/python3.11/site-packages", "task-list-for-today-and-tomorrow",
+        "key: value", "author = alexander_the_great", "def login(user: str, password: str) -> bool:",
+        'password = request.form["password"]', "password=self.password", "max_tokens: 4096",
+        "a basic understanding of the code", "Basic setup done", "docker run -u 1000:1000 img",
+        "git push -u origin main", "https://registry.npmjs.org:443/@scope/pkg",
+        "git@github.com:org/repo.git", "mail bob@example.com", "the password reset flow needs a test",
+        "key_file=/home/dev/.ssh/id_ed25519", "commit 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39",
+        "export PGPASSWORD=$DB_PASS", "password: ${{ secrets.DB }}", "curl -u $USER:$TOKEN https://x",
+        "SKILL.md says: run the tests", "uuid 123e4567-e89b-12d3-a456-426614174000",
+    ):  # fmt: skip
         assert redact(text) == text
 
 
-def test_clip_never_splits_a_secret_visible() -> None:
-    secret = _fake_secrets()["openai_key"]
-    text = "x" * 95 + secret + "y" * 500
-    out = redact_clip(text, 100)
-    assert secret[:10] not in out and out.endswith("chars]")
+def test_json_escaped_secrets_are_redacted_decoded() -> None:
+    key = "sk-" + "proj-" + fill(48)
+    escaped = json.dumps({"k": key}).replace("sk-", "\\u0073k-")
+    assert "\\u0073k-" in escaped
+    out = redact(escaped)
+    assert not survives(out, key) and "[REDACTED:openai_key]" in out
+    pw = "Pw" + fill(12)
+    url = f"postgres:\\/\\/app:{pw}@db:5432\\/x"
+    assert not survives(redact(url), pw)
+    plain = "caf\\u00e9 \\/ menu"  # escapes without a secret are left as written
+    assert redact(plain) == plain
 
 
-def test_planted_secrets_never_reach_the_database_files(tmp_path: Path) -> None:
-    home = tmp_path / "home"
-    secrets = _fake_secrets()
-    blob = " ".join(secrets.values())
-    sid = "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee"
-    base = {"sessionId": sid, "cwd": "/w", "timestamp": "2026-03-01T10:00:00Z"}
-    claude = [
-        {**base, "type": "user", "uuid": "u1", "message": {"role": "user", "content": f"deploy with {blob}"}},
-        {**base, "type": "assistant", "uuid": "a1", "message": {"id": "m1", "role": "assistant", "content": [
-            {"type": "text", "text": f"Using {blob}"},
-            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": f"curl -H 'Authorization: Bearer {secrets['openai_key']}'"}}]}},
-        {**base, "type": "user", "uuid": "r1", "message": {"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": "t1", "content": f"env: {blob}", "is_error": True}]}},
-        {**base, "type": "mystery-kind", "uuid": "x1", "payload": blob},
-        {**base, "type": "custom-title", "customTitle": f"title {blob}"},
-    ]  # fmt: skip
-    p = home / ".claude" / "projects" / "-w" / f"{sid}.jsonl"
-    p.parent.mkdir(parents=True)
-    p.write_text("\n".join(json.dumps(r) for r in claude) + "\n{broken " + blob + "\n")
-    cid = "019a0000-0000-7000-8000-0000000000aa"
-
-    def env(kind: str, payload: dict) -> str:
-        return json.dumps({"timestamp": "2026-03-01T10:00:00Z", "type": kind, "payload": payload})
-
-    codex = [
-        env("session_meta", {"id": cid, "cwd": "/w", "originator": "codex_cli_rs"}),
-        env("event_msg", {"type": "user_message", "message": f"use {blob}"}),
-        env("response_item", {"type": "function_call", "name": "shell", "call_id": "c", "arguments": json.dumps({"command": ["echo", blob]})}),
-        env("response_item", {"type": "function_call_output", "call_id": "c", "output": f"Exit code: 0\nOutput:\n{blob}"}),
-        env("response_item", {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": blob}]}),
-        env("event_msg", {"type": "error", "message": blob}),
-        env("future_kind", {"secret": blob}),
-    ]  # fmt: skip
-    q = (
-        home
-        / ".codex"
-        / "sessions"
-        / "2026"
-        / "03"
-        / "01"
-        / f"rollout-2026-03-01T10-00-00-{cid}.jsonl"
-    )
-    q.parent.mkdir(parents=True)
-    q.write_text("\n".join(codex) + "\n")
-    report = run(home)
-    assert report.sessions == 2 and report.bad_lines == 1
-    assert query(home, "SELECT count(*) FROM turns WHERE user_text LIKE '%[REDACTED:%'")[0][0] == 2
-    raw = b"".join(f.read_bytes() for f in (home / "state").iterdir() if f.is_file())
-    assert raw
-    for kind, secret in secrets.items():
-        assert secret.encode() not in raw, kind
-        assert secret[4:24].encode() not in raw, kind
+def test_clip_never_leaves_part_of_a_secret() -> None:
+    secret = next(s for n, _t, s in SHAPES if n == "github_classic_pat")
+    assert redact_clip("x" * 95 + secret + "y" * 500, 100).endswith("chars]")
+    assert not survives(redact_clip("x" * 95 + secret + "y" * 500, 100), secret)
+    # A key block shrinks the redacted window: the kept 100 characters then reach the
+    # end of the window, where a token cut in half no longer matches its rule.
+    body = "\n".join(fill(64) for _ in range(8))
+    pem = "-----BEGIN RSA " + "PRIVATE KEY-----\n" + body + "\n-----END RSA " + "PRIVATE KEY-----"
+    for shift in range(0, 22):
+        head = "a" * 10 + pem + " "
+        text = head + "b" * (100 + CLIP_MARGIN - shift - len(head) - 1) + " " + secret
+        text += " " + "c" * 2000
+        out = redact_clip(text, 100)
+        assert not survives(out, secret), (shift, out)
+        assert "[REDACTED:private_key]" in out and body[:20] not in out
 
 
-_SECRET_TEXT = st.lists(
+_PIECES = st.sampled_from(
+    ["word ", "\n", "x" * 300, " " * 40, "b" * 700] + [text for _n, text, _s in SHAPES]
+)
+
+
+@given(st.lists(_PIECES, min_size=1, max_size=12), st.integers(1, 1500))
+@settings(max_examples=300, deadline=None)
+def test_clip_of_any_mix_leaves_no_secret(pieces: list[str], limit: int) -> None:
+    text = " ".join(pieces)
+    out = redact_clip(text, limit)
+    for _n, context, secret in SHAPES:
+        if context in pieces:
+            assert not survives(out, secret), (limit, out)
+
+
+_NAME_TEXT = st.lists(
     st.sampled_from(
         [
             "key",
@@ -147,39 +137,161 @@ _SECRET_TEXT = st.lists(
             "credential",
             "=",
             ":",
+            ":=",
             " ",
             "\n",
             "\t",
             '"',
             "'",
+            "\\",
             "_",
             "-",
+            ".",
             "aB3",
             "x9Qz",
-            "Zq81kLm0PpQ2rS3t",
-            "ghp_",
-            "sk-",
+            "Zq81kLm0PpQ2rS3t/+",
+            "hunter2",
+            "None",
             "ſ",
             "ı",
             "\u212a",
             "İ",
             "é",
             "[REDACTED:x]",
-            "://",
-            "@",
+            "(",
+            "$",
         ]
     ),  # fmt: skip
     max_size=40,
 ).map("".join)
 
 
-@given(_SECRET_TEXT)
+@given(_NAME_TEXT)
 @settings(max_examples=400, deadline=None)
-def test_fast_secret_rule_equals_the_plain_regex(text: str) -> None:
-    """The ``=``/``:``-guided scan and name pre-check change nothing the rule would do."""
-    redact_mod = importlib.import_module("session_ingest.redact")
+def test_fast_assignment_scan_equals_the_plain_regex(text: str) -> None:
+    """Trying only the positions where a name starts changes nothing the regex would do."""
+    mod = importlib.import_module("session_ingest.redact")
+    assert mod._sub_assignments(text) == mod.ASSIGNMENT.sub(mod._assignment, text)
 
-    rule = redact_mod._BY_KIND["secret"]
-    assert redact_mod._sub_secret(text) == rule[2].sub(rule[3], text)
-    if not redact_mod._may_name_secret(text):
-        assert rule[2].sub(rule[3], text) == text
+
+def _escaped(line: str) -> str:
+    """The same JSON line with JSON escapes a writer may use (``\\u0073``, ``\\/``)."""
+    return line.replace("sk-", "\\u0073k-").replace("://", ":\\/\\/").replace("ey", "\\u0065y")
+
+
+def test_planted_secrets_never_reach_the_database_files(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    blob = "\n".join(text for _n, text, _s in SHAPES)
+    sid = "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee"
+    base = {"sessionId": sid, "cwd": "/w", "timestamp": "2026-03-01T10:00:00Z"}
+    claude = [
+        {**base, "type": "user", "uuid": "u1", "message": {"role": "user", "content": f"deploy with {blob}"}},
+        {**base, "type": "assistant", "uuid": "a1", "message": {"id": "m1", "role": "assistant", "model": "m", "content": [
+            {"type": "text", "text": f"Using {blob}"},
+            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": f"env {blob}"}}]}},
+        {**base, "type": "user", "uuid": "r1", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": f"env: {blob}", "is_error": True}]}},
+        {**base, "type": "user", "uuid": "i1", "message": {"role": "user", "content": f"[Request interrupted by user] {blob}"}},
+        {**base, "type": "mystery-kind", "uuid": "x1", "payload": {"note": blob}},
+        {**base, "type": "custom-title", "customTitle": f"title {blob}"},
+        {**base, "type": "system", "subtype": "api_error", "uuid": "e1", "error": blob},
+    ]  # fmt: skip
+    lines = [json.dumps(r) for r in claude]
+    lines += [_escaped(json.dumps({**r, "uuid": r["uuid"] + "e"})) for r in (claude[0], claude[4])]
+    p = home / ".claude" / "projects" / "-w" / f"{sid}.jsonl"
+    p.parent.mkdir(parents=True)
+    p.write_text("\n".join(lines) + "\n{broken " + blob.replace("\n", " ") + "\n")
+    cid = "019a0000-0000-7000-8000-0000000000aa"
+
+    def env(kind: str, payload: dict) -> str:
+        return json.dumps({"timestamp": "2026-03-01T10:00:00Z", "type": kind, "payload": payload})
+
+    agents = "# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\n" + blob + "\n</INSTRUCTIONS>"
+    codex = [
+        env("session_meta", {"id": cid, "cwd": "/w", "originator": "codex_cli_rs"}),
+        env("event_msg", {"type": "user_message", "message": f"use {blob}"}),
+        env("response_item", {"type": "function_call", "name": "shell", "call_id": "c", "arguments": json.dumps({"command": ["echo", blob]})}),
+        env("response_item", {"type": "function_call", "name": "shell", "call_id": "d", "arguments": "{not json " + blob}),
+        env("response_item", {"type": "function_call_output", "call_id": "c", "output": f"Exit code: 0\nOutput:\n{blob}"}),
+        env("response_item", {"type": "function_call_output", "call_id": "d", "output": _escaped(json.dumps({"stdout": blob}))}),
+        env("response_item", {"type": "function_call_output", "call_id": "c", "output": json.dumps({"out": _escaped(json.dumps({"stdout": blob}))})}),
+        env("response_item", {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": blob}]}),
+        env("event_msg", {"type": "error", "message": blob}),
+        env("world_state", {"agents_md": agents, "files": [{"path": "/w/.env", "text": blob}]}),
+        env("future_kind", {"secret": blob}),
+    ]  # fmt: skip
+    codex += [_escaped(line) for line in codex[8:]]
+    q = (
+        home
+        / ".codex"
+        / "sessions"
+        / "2026"
+        / "03"
+        / "01"
+        / f"rollout-2026-03-01T10-00-00-{cid}.jsonl"
+    )
+    q.parent.mkdir(parents=True)
+    q.write_text("\n".join(codex) + "\n")
+    state = home / "state"
+    db = open_store(state)
+    try:
+        report = ingest(db, config(home))
+        # read every file while the connection is open: the -wal and -shm are there now
+        open_files = {f.name: f.read_bytes() for f in state.iterdir() if f.is_file()}
+    finally:
+        db.close()
+    closed_files = {f.name: f.read_bytes() for f in state.iterdir() if f.is_file()}
+    assert report.sessions == 2 and report.bad_lines == 1
+    assert any(n.endswith("-wal") and data for n, data in open_files.items())
+    assert any(n.endswith("-shm") for n in open_files)
+    assert query(home, "SELECT count(*) FROM turns WHERE user_text LIKE '%[REDACTED:%'")[0][0] == 3
+    unknown = query(home, "SELECT sum(unknown_records) FROM sessions")[0][0]
+    assert unknown == 2 + 4  # Claude: mystery-kind twice; Codex: world_state and future_kind twice
+    for files in (open_files, closed_files):
+        raw = b"\n".join(files.values()).decode("utf-8", "replace")
+        for name, _text, secret in SHAPES:
+            assert not survives(raw, secret), name
+
+
+def test_an_older_store_is_redacted_again_on_upgrade(tmp_path: Path) -> None:
+    """A store written by a version whose rules missed shapes: opening it with this one
+    redacts every stored text again, rebuilds the sessions, and zeroes the old pages."""
+    import sqlite_utils
+
+    from session_ingest.schema import MIGRATIONS
+    from skillopt_sleep import migrations
+
+    state = tmp_path / "state"
+    state.mkdir()
+    path = state / "skillopt-sleep.db"
+    old = sqlite_utils.Database(path)
+    migrations.apply(old, "ingest", MIGRATIONS[:2])  # the store as version 2 left it
+    missed = [(n, t, s) for n, t, s in SHAPES if n in ("pgpassword_short", "github_fine_grained_pat",
+                                                       "url_password_empty_user", "yaml_password")]  # fmt: skip
+    sid = "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee"
+    for i, (_n, text, _s) in enumerate(missed):
+        data = {"k": "h", "t": f"please use {text}", "ts": f"2026-03-01T10:00:0{i}Z", "cwd": "/w"}
+        old.execute(
+            "INSERT INTO events (id, grp, source, path, offset, data) VALUES (?, ?, ?, ?, ?, ?)",
+            (i + 1, sid, "claude", "/logs/x.jsonl", i * 100, json.dumps(data).encode()),
+        )
+    filler = json.dumps({"k": "unk", "type": "x", "raw": "z" * 400}).encode()  # pages to free
+    old.conn.executemany(
+        "INSERT INTO events (id, grp, source, path, offset, data) VALUES (?, ?, ?, ?, ?, ?)",
+        [(100 + i, "bbbbbbbb-0000", "claude", "/logs/y.jsonl", i, filler) for i in range(2000)],
+    )
+    old.conn.commit()
+    old.close()
+    assert all(s.encode() in path.read_bytes() for _n, _t, s in missed)  # the old leak
+    db = open_store(state)
+    try:
+        texts = [r[0] for r in db.execute(
+            "SELECT user_text FROM turns WHERE session_id = ? ORDER BY idx", (sid,))]  # fmt: skip
+    finally:
+        db.close()
+    assert len(texts) == len(missed) and all("[REDACTED:" in t for t in texts)
+    raw = b"".join(f.read_bytes() for f in state.iterdir() if f.is_file()).decode(
+        "utf-8", "replace"
+    )
+    for name, _text, secret in missed:
+        assert not survives(raw, secret), name

@@ -10,6 +10,11 @@ Within one concurrent batch the check uses the usage at the batch start plus the
 position in the batch, so which call is refused does not depend on completion order (a
 batch may overrun the token/cost limit by at most its own size). The deadline is the one
 check that reads the clock, by nature.
+
+A reserve keeps room for work that must follow (the held-out test after training): while
+`reserve_calls` is set, every limit is lowered by what that many calls cost at the run's
+average so far — calls, tokens, cost and wall-clock seconds per call — so training stops
+in time for the test under any budget, not only a call budget.
 """
 
 from __future__ import annotations
@@ -96,7 +101,9 @@ class Budget:
     def __init__(self, limits: BudgetLimits | None = None, clock: Any = time.time) -> None:
         self.limits = limits or BudgetLimits()
         self.usage = Usage()
+        self.reserve_calls = 0  # calls kept for later work (see the module docstring)
         self._clock = clock
+        self._started = clock()
         self._lock = threading.Lock()
 
     def snapshot(self) -> tuple[int, int, float]:
@@ -105,17 +112,21 @@ class Budget:
             return u.calls, u.input_tokens + u.output_tokens, u.cost_usd
 
     def check(self, snapshot: tuple[int, int, float] | None = None, position: int = 0) -> None:
-        """Raise BudgetExhausted if the next call would exceed a limit."""
+        """Raise BudgetExhausted if the next call would exceed a limit (less the reserve)."""
         calls, toks, cost = snapshot if snapshot is not None else self.snapshot()
         lim = self.limits
-        if lim.max_calls is not None and calls + position >= lim.max_calls:
-            raise BudgetExhausted("calls", f"{lim.max_calls} calls")
-        if lim.max_tokens is not None and toks >= lim.max_tokens:
-            raise BudgetExhausted("tokens", f"{lim.max_tokens} tokens")
-        if lim.max_cost_usd is not None and cost >= lim.max_cost_usd:
-            raise BudgetExhausted("cost", f"${lim.max_cost_usd}")
-        if lim.deadline is not None and self._clock() >= lim.deadline:
-            raise BudgetExhausted("deadline")
+        keep = self.reserve_calls
+        share = keep / calls if keep and calls else 0.0  # the reserve, per call made so far
+        note = f", {keep} kept for the held-out test" if keep else ""
+        if lim.max_calls is not None and calls + position >= lim.max_calls - keep:
+            raise BudgetExhausted("calls", f"{lim.max_calls} calls{note}")
+        if lim.max_tokens is not None and toks * (1 + share) >= lim.max_tokens:
+            raise BudgetExhausted("tokens", f"{lim.max_tokens} tokens{note}")
+        if lim.max_cost_usd is not None and cost * (1 + share) >= lim.max_cost_usd:
+            raise BudgetExhausted("cost", f"${lim.max_cost_usd}{note}")
+        now = self._clock()
+        if lim.deadline is not None and now + (now - self._started) * share >= lim.deadline:
+            raise BudgetExhausted("deadline", note.removeprefix(", "))
 
     def charge(self, role: str, completion: Metered, *, cached: bool) -> None:
         with self._lock:

@@ -15,7 +15,7 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from trainer.skill import SkillDoc, count_tokens
+from trainer.skill import MAX_DESCRIPTION_CHARS, SkillDoc, count_tokens
 
 EDIT_KINDS = ("add", "replace", "delete", "description")
 
@@ -132,6 +132,10 @@ def apply_edit(doc: SkillDoc, edit: Edit) -> SkillDoc:
         text = " ".join(edit.text.split())
         if not text:
             raise EditError("empty description")
+        if len(text) > MAX_DESCRIPTION_CHARS:
+            raise EditError(f"description longer than {MAX_DESCRIPTION_CHARS} characters")
+        if "<" in text or ">" in text:
+            raise EditError("a description must not contain '<' or '>'")
         return doc.with_description(text)
     body = doc.body
     if edit.kind == "add":

@@ -25,7 +25,6 @@ import logging
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from trainer.backends.base import Roles
@@ -330,10 +329,7 @@ class _Run:
                 f"underpowered: {len(val)} val tasks cannot reach alpha={alpha:.4g} "
                 f"(needs >= {_min_n(alpha)})"
             )
-        limits = self.budget.limits
-        if limits.max_calls is not None:  # keep the calls the final test comparison needs
-            reserve = 2 * len(self.split["test"]) * self.s.max_samples
-            self.budget.limits = replace(limits, max_calls=max(0, limits.max_calls - reserve))
+        self.budget.reserve_calls = self._test_calls()  # so the test is never squeezed out
         try:
             for epoch in range(self.s.epochs):
                 order = list(train)
@@ -349,8 +345,14 @@ class _Run:
         except BudgetExhausted as err:
             return f"budget: {err.kind}"
         finally:
-            self.budget.limits = limits
+            self.budget.reserve_calls = 0
         return "completed"
+
+    def _test_calls(self) -> int:
+        """The held-out test's calls: both skills, every sample, a rollout and one judge
+        call per rubric judge each."""
+        per_task = [1 + sum(j.kind == "rubric" for j in t.judges) for t in self.split["test"]]
+        return 2 * self.s.max_samples * sum(per_task)
 
     def _test(self) -> TestLift:
         if self.incumbent.hash == self.start.hash:

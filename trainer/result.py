@@ -40,7 +40,8 @@ class TestLift:
         d = np.array([np.mean(b) - np.mean(s) for b, s in zip(best, start, strict=True)])
         n = len(d)
         if n == 0:
-            return cls(None, None, 0.0, math.nan, math.nan, 0, "not measured: no test tasks")
+            why = "not measured: no test task was scored on both sides"
+            return cls(None, None, math.nan, math.nan, math.nan, 0, why)
         lift = float(d.mean())
         if n > 1:
             half = float(stats.t.ppf(0.975, n - 1) * d.std(ddof=1) / math.sqrt(n))
@@ -103,10 +104,9 @@ class RunResult:
             out = {"label": SIM_LABEL, **out}
         return out
 
-    def write_outputs(self, out_dir: str | Path) -> list[Path]:
-        """Write the run's files into `out_dir` (created) and return their paths."""
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
+    def output_files(self) -> dict[str, str]:
+        """The run's files by name (what `write_outputs` writes), for a caller that writes
+        them its own way (the night keeps them private: they quote the tasks)."""
         label = {"label": SIM_LABEL} if self.simulation else {}
         skill_text = self.best_skill.render()
         if self.simulation:
@@ -115,15 +115,20 @@ class RunResult:
                 if not self.best_skill.name
                 else skill_text + f"\n<!-- {SIM_LABEL} -->\n"
             )
-        files = {
+        return {
             "best_skill.md": skill_text,
             "history.json": _dump({**label, "accepted": self.history}),
             "rejected.json": _dump({**label, "rejected": self.rejected}),
             "usage.json": _dump({**label, **self.usage}),
             "summary.json": _dump(self.summary()),
         }
+
+    def write_outputs(self, out_dir: str | Path) -> list[Path]:
+        """Write the run's files into `out_dir` (created) and return their paths."""
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
         paths = []
-        for name, text in files.items():
+        for name, text in self.output_files().items():
             path = out / name
             path.write_text(text)
             paths.append(path)

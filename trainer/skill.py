@@ -20,6 +20,9 @@ import yaml
 
 _TOKEN_RE = re.compile(r"\w+|[^\w\s]", re.UNICODE)
 
+# The Agent Skills limit both agent CLIs enforce on `description` (Codex refuses more).
+MAX_DESCRIPTION_CHARS = 1024
+
 
 def count_tokens(text: str) -> int:
     """Approximate token count: words and punctuation marks.

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -63,7 +67,7 @@ def ingest(app: App, source: str, watch: bool, as_json: bool) -> None:
     Examples:
       skillopt-sleep ingest
       skillopt-sleep ingest --source codex --json
-      skillopt-sleep ingest --watch        # live, until Ctrl-C
+      skillopt-sleep ingest --watch        # live, until Ctrl-C or SIGTERM
     """
     sources = SOURCES[source]
     show = not as_json and sys.stderr.isatty()
@@ -82,15 +86,32 @@ def ingest(app: App, source: str, watch: bool, as_json: bool) -> None:
 
     watcher = Watcher(open_db, app.config, sources=sources, on_report=lambda r: _emit(r, as_json))
     watcher.start()
-    if not as_json:
-        click.echo("watching for changes (Ctrl-C to stop)", err=True)
+    with _stop_on_sigterm() as stop:
+        if not as_json:
+            click.echo("watching for changes (Ctrl-C or SIGTERM to stop)", err=True)
+        try:
+            while watcher.is_alive() and not stop.wait(0.5):
+                pass
+        except KeyboardInterrupt:
+            pass
+        finally:
+            watcher.stop()  # the pass under way ends first: its transaction is whole
+    for problem in watcher.errors:
+        click.echo(f"ingest --watch: {problem}", err=True)
+
+
+@contextlib.contextmanager
+def _stop_on_sigterm() -> Iterator[threading.Event]:
+    """SIGTERM (systemd, kill) stops the watch like Ctrl-C does: cleanly, exit status 0."""
+    stop = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+    previous = signal.signal(signal.SIGTERM, lambda _signum, _frame: stop.set())
     try:
-        while watcher.is_alive():
-            time.sleep(0.5)
-    except KeyboardInterrupt:
-        pass
+        yield stop
     finally:
-        watcher.stop()
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _emit(report: IngestReport, as_json: bool) -> None:

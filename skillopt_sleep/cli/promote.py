@@ -108,7 +108,9 @@ def diff(app: App, name: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_obj
 def history(app: App, name: str | None, as_json: bool) -> None:
-    """List promotion decisions, oldest first: promoted, staged, adopted, rejected, rolled back.
+    """What happened to skills, oldest first: promoted, staged, superseded, adopted,
+    rejected, rolled back; with the time, the version (v1 is the oldest text kept: the
+    original) and why.
 
     \b
     Example:
@@ -125,7 +127,9 @@ def history(app: App, name: str | None, as_json: bool) -> None:
     if not rows:
         click.echo("no promotions yet")
     for row in rows:
+        version = f"v{row['version']}" if row["version"] else "-"
+        night = f"  night {row['night_id']}" if row["night_id"] else ""
         click.echo(
-            f"{row['created_at']}  {row['name']:<24} v{row['version']:<3} {row['status']:<11} "
-            f"night {row['night_id']}  {row['reason']}"
+            f"{row['at']}  {row['name']:<24} {row['event']:<11} {version:<4} {row['reason']}"
+            f"  [{row['target']}]{night}"
         )

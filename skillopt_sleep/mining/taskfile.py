@@ -20,6 +20,7 @@ from typing import Any
 import sqlite_utils
 import yaml
 
+from skillopt_sleep.files import write_private
 from trainer.tasks import JUDGE_KINDS, SPLITS, Task
 
 HEADER = """\
@@ -75,7 +76,7 @@ def file_format(path: Path) -> str:
 def export(tasks: Iterable[Task], path: Path) -> int:
     fmt = file_format(path)
     tasks = list(tasks)
-    path.write_text(dumps(tasks, fmt), encoding="utf-8")
+    write_private(path, dumps(tasks, fmt))  # tasks quote the user's requests: 0600
     return len(tasks)
 
 

@@ -119,9 +119,19 @@ class TrainedSkill:
 
     @property
     def test_lift(self) -> float | None:
-        """The measured held-out lift; None when the test split was not measured."""
+        """The measured held-out lift; None when the test split was not measured (no
+        test task was scored on both sides, or the test was skipped)."""
         lift = self.test.get("lift")
-        return None if lift is None else float(lift)
+        if lift is None or not self.test.get("n_tasks") or self.test.get("start_score") is None:
+            return None
+        return float(lift)
+
+    @property
+    def test_note(self) -> str:
+        """Why the held-out test was not measured (the trainer's words), else ''."""
+        if self.test_lift is not None:
+            return ""
+        return str(self.test.get("method") or "").removeprefix("not measured: ")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -14,19 +14,55 @@ import sqlite_utils
 from skillopt_sleep import promotion
 from skillopt_sleep.mining import cluster_dicts, load_tasks
 from skillopt_sleep.night.model import Job, Plan, Skip
+from skillopt_sleep.promotion import spec
 from trainer import TrainSettings
 from trainer.skill import SkillDoc
 
 
 def seed_skill(name: str, description: str) -> str:
-    """The first version of a managed skill: a name, when to use it, and room to grow."""
+    """The first version of a managed skill: a name, when to use it, and room to grow. The
+    description comes from user prompts: it is cleaned to pass the Agent Skills rules (and
+    what it says is checked by the content policy before anything is promoted)."""
     title = name.replace("-", " ").capitalize()
     doc = SkillDoc(
         name=name,
-        description=description or f"Use for recurring '{title}' requests.",
+        description=spec.clean_description(description) or f"Use for recurring '{title}' requests.",
         body=f"# {title}\n\n## Steps\n\n1. Restate the request in one line.\n\n## Rules\n\n",
     )
     return doc.render()
+
+
+def job_start(
+    db: sqlite_utils.Database, config: Mapping[str, Any], cluster: Mapping[str, Any]
+) -> dict[str, Any] | Skip:
+    """A job's start for the cluster's skill, or why the skill is set aside. The night
+    never fails on a skill it cannot handle: it reads what it can and says why not."""
+    name = cluster["skill"]
+    if why := promotion.unusable_name(name):
+        return Skip(str(name), why)
+    try:
+        text = promotion.current_text(config, name)
+        base_hash = promotion.snapshot(config, name)
+    except UnicodeDecodeError:
+        return Skip(name, "its SKILL.md is not UTF-8 text", error=True)
+    except OSError as exc:  # e.g. a file where the skill's directory should be
+        reason = f"its skill directory cannot be read: {exc.strerror}: {exc.filename}"
+        return Skip(name, reason, error=True)
+    except promotion.SkillPathError as exc:  # e.g. promotion.targets names no known kind
+        return Skip(name, str(exc), error=True)
+    if text is not None:
+        # the store says who created it, not mining's label: a same-named skill on disk
+        # that skillopt-sleep did not create is the user's and is never promoted unreviewed
+        managed = all(promotion.is_managed(db, name, root) for root, h in base_hash.items() if h)
+    elif not cluster["managed_skill"]:
+        return Skip(name, "its SKILL.md is in no skill target")
+    else:
+        text = seed_skill(name, cluster["description"])
+        if problems := spec.problems(text, name):
+            return Skip(name, "cannot create this skill: " + "; ".join(problems))
+        managed = True
+    return {"skill": name, "managed": managed, "clusters": [], "start_text": text,
+            "base_hash": base_hash, "tasks": []}  # fmt: skip
 
 
 def plan_night(db: sqlite_utils.Database, config: Mapping[str, Any]) -> Plan:
@@ -41,25 +77,11 @@ def plan_night(db: sqlite_utils.Database, config: Mapping[str, Any]) -> Plan:
         if job is None and any(skip.skill == name for skip in skipped):
             continue  # one reason per skill, however many of its clusters recur
         if job is None:
-            managed = cluster["managed_skill"]
-            try:
-                text = promotion.current_text(config, name)
-                base_hash = promotion.snapshot(config, name)
-            except OSError as exc:  # e.g. a file where the skill's directory should be
-                reason = f"its skill directory cannot be read: {exc.strerror}: {exc.filename}"
-                skipped.append(Skip(name, reason, error=True))
+            start = job_start(db, config, cluster)
+            if isinstance(start, Skip):
+                skipped.append(start)
                 continue
-            if text is None and not managed:
-                skipped.append(Skip(name, "its SKILL.md is in no skill target"))
-                continue
-            job = found[name] = {
-                "skill": name,
-                "managed": managed,
-                "clusters": [],
-                "start_text": text or seed_skill(name, cluster["description"]),
-                "base_hash": base_hash,
-                "tasks": [],
-            }
+            job = found[name] = start
         job["clusters"].append(cluster["id"])
         job["tasks"] += load_tasks(db, cluster_id=cluster["id"])
     jobs = [

@@ -23,7 +23,7 @@ import sqlite_utils
 
 from session_ingest import ingest
 from skillopt_sleep import config as config_mod
-from skillopt_sleep import lock, promotion
+from skillopt_sleep import files, lock, promotion
 from skillopt_sleep.mining import mine
 from skillopt_sleep.night.dry import dry_run_night
 from skillopt_sleep.night.model import Job, NightOutcome, Plan, Promotion, TrainedSkill
@@ -39,6 +39,7 @@ from skillopt_sleep.store import open_store
 from trainer import TrainSettings, optimize
 from trainer.backends.base import ChatBackend, Completion, Message, Roles
 from trainer.budget import BudgetLimits
+from trainer.edits import Edit
 from trainer.rollout import Outcome, RolloutAdapter
 from trainer.skill import SkillDoc
 from trainer.tasks import Task
@@ -317,7 +318,8 @@ class _Night:
                 rollout=rollout,
             )
         out = self.dir / "skills" / name
-        result.write_outputs(out)
+        for file_name, text in result.output_files().items():
+            files.write_private(out / file_name, text)
         self.say(f"trained {name}: {result.accepted} accepted step(s), {result.stop_reason}")
         return TrainedSkill(
             skill=name,
@@ -340,7 +342,8 @@ class _Night:
         result = trained[job.skill]
         if result.accepted == 0:
             return Promotion("unchanged", "no edit was accepted")
-        lift = result.test_lift
+        # the candidate's edits: a user's reject or rollback puts them into the ledger
+        edits = [{**e, "hash": Edit.from_dict(e).hash} for h in result.history for e in h["edits"]]
         try:
             outcome = promotion.promote(
                 self.db,
@@ -350,11 +353,12 @@ class _Night:
                 night_id=self.id,
                 base_hash=job.base_hash,
                 managed=job.managed,
-                evidence={"test": result.test, "accepted": result.accepted},
+                test_lift=result.test_lift,
+                test_note=result.test_note,
+                evidence={"test": result.test, "accepted": result.accepted, "edits": edits},
                 gate_accepted=True,
-                test_regressed=lift is not None and lift < 0,
             )
-        except (PromotionError, SkillPathError, OSError) as exc:
+        except (PromotionError, SkillPathError, OSError, UnicodeDecodeError) as exc:
             # nothing half-written; the candidate stays in the night's outputs. OSError: the
             # skill directory cannot even be read (e.g. a file where the directory should be)
             msg = str(exc).removeprefix(f"{job.skill}: ")

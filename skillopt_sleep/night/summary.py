@@ -52,6 +52,9 @@ def _outcome(result: TrainedSkill) -> tuple[str, str]:
         return "unchanged", "no edit passed the gate"
     test = result.test
     lift, low = _num(test.get("lift")), _num(test.get("ci_low"))
+    if result.test_lift is None:
+        why = result.test_note or "no test task was scored on both sides"
+        return "not_enough_evidence", f"the held-out test was not measured ({why}); not promoted"
     if lift is None or test.get("n_tasks", 0) < 2 or low is None:
         return "not_enough_evidence", "the test split is too small to measure the held-out lift"
     if low > 0:

@@ -1,17 +1,25 @@
 """Promotion: put a validated skill into the agent's skill directories, safely and reversibly.
 
-Policy: a *managed* skill (one skillopt-sleep created) is written automatically when the
-gate accepted and the held-out test split did not regress; a *user-written* skill is
-staged for review unless ``promotion.auto_promote_user_skills`` is on. Independently of
-policy, a skill whose file changed since the night began (its hash differs from the one
-recorded at night start, see :func:`snapshot`) is staged, never overwritten: the user's
-own edits always win over the night's.
+Policy (``policy``, pure): a candidate is written without review only when the gate
+accepted it, its held-out test was *measured* and did not regress, and nothing blocks it:
 
-Every text that is written or replaced is first saved under
-``<state_dir>/skills/<name>/versions/v<N>.md`` (table ``skill_versions``), and every
-decision is a row in ``promotions``, so adopt / reject / rollback / diff / history work
-from the store alone. Calls are idempotent per (night, skill, target): a night resumed
-after a crash does not promote twice.
+- the text must pass the content policy (``content.py``: no download run as code, no new
+  host or URL, nothing about credentials, no "ignore your instructions", no hidden text)
+  and the Agent Skills rules (``spec.py``);
+- the write must not go through a symbolic link (``dirs.link_problem``);
+- the skill must be one skillopt-sleep created in that skill root (``managed_skills``): a
+  skill on disk that it did not create is the user's, whatever mining called it, and is
+  staged unless ``promotion.auto_promote_user_skills`` is on; a brand-new managed skill's
+  first version is staged unless ``promotion.auto_promote_new_skills`` is on (its name
+  and description come from user prompts).
+
+Independently of policy, a skill whose file changed since the night began (its hash
+differs from :func:`snapshot`'s) is staged, never overwritten: the user's edits win.
+
+Every text that is written or replaced is first saved as a version (the text on disk
+before the candidate, so the user's original is v1), every decision is a ``promotions``
+row and an event, so adopt / reject / rollback / diff / history work from the store alone.
+Calls are idempotent per (night, skill, target): a resumed night does not promote twice.
 """
 
 from __future__ import annotations
@@ -19,21 +27,30 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import sqlite_utils
 
+from skillopt_sleep.promotion import content, spec
 from skillopt_sleep.promotion.dirs import (
+    SKILL_FILE,
     SkillWriteError,
+    Target,
     atomic_write,
     check_name,
+    claude_user_root,
+    link_problem,
     read_skill,
-    targets,
+    skill_targets,
     text_hash,
 )
 from skillopt_sleep.promotion.versions import (
     PromotionError,
+    insert_decision,
+    is_managed,
     now_iso,
+    record_created,
     save_version,
 )
 
@@ -58,56 +75,112 @@ class PromotionOutcome:
     errors: list[str] = field(default_factory=list)
 
 
-def policy(
-    config: Mapping[str, Any], *, managed: bool, gate_accepted: bool, test_regressed: bool
-) -> tuple[bool, str]:
+@dataclass(frozen=True)
+class Facts:
+    """What the policy decides on, for one candidate in one skill root."""
+
+    managed: bool  # the night trained it as a skill skillopt-sleep manages
+    exists: bool  # the skill root holds the skill now
+    ours: bool  # the store records that skillopt-sleep created it there
+    first: bool  # skillopt-sleep created it in no skill root yet: a brand-new skill
+    gate_accepted: bool
+    test_lift: float | None  # None: the held-out test was not measured
+    test_note: str = ""  # why it was not measured
+    blocks: tuple[str, ...] = ()  # content policy, Agent Skills rules, a symbolic link
+
+
+def policy(config: Mapping[str, Any], facts: Facts) -> tuple[bool, str]:
     """Whether a candidate may be written without review, and why (pure)."""
     section = config.get("promotion", {})
-    if not gate_accepted:
-        return False, "the gate did not accept the change; staged for review"
-    if test_regressed:
-        return False, "the held-out test split regressed; staged for review"
-    if managed:
-        if section.get("auto_promote_managed", True):
-            return True, "managed skill: gate accepted and the test split did not regress"
-        return False, "managed skill staged (promotion.auto_promote_managed is off)"
-    if section.get("auto_promote_user_skills", False):
-        return True, "user skill promoted (promotion.auto_promote_user_skills is on)"
-    return False, "user-written skill: staged for review"
+    why_not = []
+    if not facts.gate_accepted:
+        why_not.append("the gate did not accept the change")
+    if facts.test_lift is None:
+        note = f" ({facts.test_note})" if facts.test_note else ""
+        why_not.append(f"the held-out test was not measured{note}")
+    elif facts.test_lift < 0:
+        why_not.append(f"the held-out test split regressed (lift {facts.test_lift:+.3f})")
+    why_not += facts.blocks
+    if facts.managed and facts.exists and not facts.ours:
+        why_not.append("a skill of that name is already here and skillopt-sleep did not create it")
+    elif facts.managed and not facts.exists:
+        if facts.first and not section.get("auto_promote_new_skills", False):
+            why_not.append(
+                "a new skill: its first version waits for review "
+                "(promotion.auto_promote_new_skills is off)"
+            )
+    elif facts.managed:
+        if not section.get("auto_promote_managed", True):
+            why_not.append("promotion.auto_promote_managed is off")
+    elif not section.get("auto_promote_user_skills", False):
+        why_not.append("your own skill (promotion.auto_promote_user_skills is off)")
+    if why_not:
+        return False, "staged: " + "; ".join(why_not)
+    if not facts.managed:
+        return True, "your skill, promoted (promotion.auto_promote_user_skills is on)"
+    return True, "gate accepted and the held-out test did not regress"
 
 
 def snapshot(config: Mapping[str, Any], name: str) -> dict[str, str | None]:
     """Hash of ``name`` in every target (None when absent), to record at night start."""
     return {
         str(t.root): (text_hash(text) if (text := read_skill(t.root, name)) is not None else None)
-        for t in targets(config)
+        for t in skill_targets(config, name)
     }
 
 
 def current_text(config: Mapping[str, Any], name: str) -> str | None:
     """The skill's text in the first target that has it (what the night trains from)."""
-    for target in targets(config):
+    for target in skill_targets(config, name):
         text = read_skill(target.root, name)
         if text is not None:
             return text
     return None
 
 
-def _insert(db: sqlite_utils.Database, row: dict[str, Any]) -> int:
-    """Insert a promotion row, retiring older pending rows for the same skill and target."""
-    with db.conn:
-        if row["status"] == "staged":
-            db.execute(
-                "UPDATE promotions SET status = 'rejected', reason = ?, updated_at = ? "
-                "WHERE name = ? AND target = ? AND status = 'staged'",
-                [
-                    f"superseded by night {row['night_id']}",
-                    row["created_at"],
-                    row["name"],
-                    row["target"],
-                ],
-            )
-        return db["promotions"].insert(row).last_pk
+def _blocks(name: str, new_text: str, current: str | None, root: Path) -> tuple[str, ...]:
+    out = []
+    if link := link_problem(root, name):
+        out.append(link)
+    if findings := content.added(new_text, current):
+        out.append(content.explain(findings))
+    if problems := spec.problems(new_text, name):
+        out.append("breaks the Agent Skills rules: " + "; ".join(problems))
+    return tuple(out)
+
+
+def _project_roots(db: sqlite_utils.Database, config: Mapping[str, Any]) -> list[Path]:
+    """Project directories the user works in: configured, and seen in the sessions."""
+    dirs = [Path(p).expanduser() for p in config.get("promotion", {}).get("project_dirs") or []]
+    if db["sessions"].exists():
+        dirs += [Path(r[0]) for r in db.execute("SELECT DISTINCT project FROM sessions") if r[0]]
+    return list(dict.fromkeys(dirs))
+
+
+def _hiding_note(
+    db: sqlite_utils.Database, config: Mapping[str, Any], name: str, target: Target
+) -> str:
+    """Claude Code silently prefers a user-level skill over a same-named project skill:
+    say which one hides which (empty when neither does)."""
+    if target.kind == "claude_project":
+        user = claude_user_root() / name / SKILL_FILE
+        if not user.exists():
+            return ""
+        return f"note: in Claude Code the user-level skill {user} hides this one"
+    if target.kind != "claude_user":
+        return ""
+    hidden = [
+        str(path)
+        for p in _project_roots(db, config)
+        if (path := p / ".claude" / "skills" / name / SKILL_FILE).exists()
+    ]
+    if not hidden:
+        return ""
+    more = f" and {len(hidden) - 3} more" if len(hidden) > 3 else ""
+    return (
+        f"note: in Claude Code this user-level skill hides the project skill "
+        f"{', '.join(hidden[:3])}{more}"
+    )
 
 
 def promote(
@@ -119,26 +192,27 @@ def promote(
     night_id: str,
     base_hash: str | None | Mapping[str, str | None],
     managed: bool,
+    test_lift: float | None,
+    test_note: str = "",
     evidence: Mapping[str, Any] | None = None,
     gate_accepted: bool = True,
-    test_regressed: bool = False,
     dry_run: bool = False,
 ) -> PromotionOutcome:
-    """Promote or stage ``new_text`` as skill ``name`` in every configured target.
+    """Promote or stage ``new_text`` as skill ``name`` in every target it goes to.
 
     ``base_hash`` is the skill's hash when the night began (None = it did not exist), or
-    :func:`snapshot`'s per-target mapping. Raises SkillPathError for an unsafe name or
-    path, PromotionError (after recording a staged row, so nothing is lost) when a
-    target cannot be written.
+    :func:`snapshot`'s per-target mapping. ``test_lift`` is the measured held-out lift,
+    None when it was not measured (then nothing is written: ``test_note`` says why).
+    Raises SkillPathError for an unsafe name, PromotionError (after recording a staged
+    row, so nothing is lost) when a target cannot be written.
     """
     check_name(name)
     new_hash = text_hash(new_text)
-    auto, why = policy(
-        config, managed=managed, gate_accepted=gate_accepted, test_regressed=test_regressed
-    )
-    outcome = PromotionOutcome(name, "unchanged", None, new_hash, why)
+    outcome = PromotionOutcome(name, "unchanged", None, new_hash, "")
     evidence_json = json.dumps(dict(evidence or {}), default=str)
-    for target in targets(config):
+    roots = skill_targets(config, name)
+    first = not any(is_managed(db, name, str(t.root)) for t in roots)
+    for target in roots:
         root = str(target.root)
         done = next(
             db["promotions"].rows_where(
@@ -152,7 +226,7 @@ def promote(
             )
             outcome.version = done["version"]
             continue
-        path = str(target.root / name / "SKILL.md")
+        path = str(target.root / name / SKILL_FILE)
         current = read_skill(target.root, name)
         cur_hash = text_hash(current) if current is not None else None
         base = base_hash.get(root) if isinstance(base_hash, Mapping) else base_hash
@@ -163,23 +237,36 @@ def promote(
             status, reason = "promoted", "already in place (resumed after the write)"
         elif cur_hash != base:
             status = "staged"
-            reason = {
+            reason = "staged: " + {
                 (True, False): "the skill was created since the night began",
                 (False, True): "the skill was deleted since the night began",
             }.get((base is None, cur_hash is None), "the skill was edited since the night began")
         else:
-            status, reason = ("promoted", why) if auto else ("staged", why)
+            facts = Facts(
+                managed=managed,
+                exists=current is not None,
+                ours=is_managed(db, name, root),
+                first=first,
+                gate_accepted=gate_accepted,
+                test_lift=test_lift,
+                test_note=test_note,
+                blocks=_blocks(name, new_text, current, target.root),
+            )
+            auto, reason = policy(config, facts)
+            status = "promoted" if auto else "staged"
+        if note := _hiding_note(db, config, name, target):
+            reason = f"{reason}; {note}"
         if dry_run:
             outcome.targets.append(TargetOutcome(root, path, status, f"(dry run) {reason}"))
             continue
-        try:  # keep both texts first: if even that fails, nothing else is touched
-            outcome.version = save_version(
-                db, config, name, new_text, source="candidate", night_id=night_id
-            )
+        try:  # keep both texts first, the older one first: if that fails, nothing is touched
             prev = (
                 save_version(db, config, name, current, source="backup", night_id=night_id)
                 if current is not None and cur_hash != new_hash
                 else None
+            )
+            outcome.version = save_version(
+                db, config, name, new_text, source="candidate", night_id=night_id
             )
         except SkillWriteError as exc:
             raise PromotionError(f"{name}: {exc}", outcome) from exc
@@ -187,10 +274,12 @@ def promote(
             try:
                 atomic_write(target.root, name, new_text)
             except SkillWriteError as exc:
-                status, reason = "staged", f"write failed, staged instead: {exc}"
+                status, reason = "staged", f"staged: the write failed: {exc}"
                 outcome.errors.append(str(exc))
+        if status == "promoted" and base is None and managed:
+            record_created(db, name, root, night_id)  # skillopt-sleep made this skill
         now = now_iso()
-        row_id = _insert(
+        row_id = insert_decision(
             db,
             {
                 "name": name,
@@ -212,8 +301,10 @@ def promote(
         outcome.targets.append(TargetOutcome(root, path, status, reason, row_id))
     statuses = {t.status for t in outcome.targets}
     outcome.status = next((s for s in ("promoted", "staged") if s in statuses), "unchanged")
-    if outcome.targets and outcome.status != "promoted":
-        outcome.reason = next(t.reason for t in outcome.targets if t.status == outcome.status)
+    if outcome.targets:
+        outcome.reason = "; ".join(
+            dict.fromkeys(t.reason for t in outcome.targets if t.status == outcome.status)
+        )
     if outcome.errors:
         raise PromotionError(f"{name}: " + "; ".join(outcome.errors), outcome)
     return outcome

@@ -1,9 +1,13 @@
 """Saved skill versions and the promotion log: the store side of promotion and review.
 
 Every text promotion writes or replaces is kept as ``<state_dir>/skills/<name>/versions/
-v<N>.md`` (numbered per skill, deduplicated by hash, file written before its row so a row
-never points at a missing file), and every decision is a ``promotions`` row. Review
-commands (adopt, reject, rollback, diff, history) work from these alone.
+v<N>.md`` (numbered per skill in the order the texts were seen, so the user's original is
+v1; deduplicated by hash; file written before its row so a row never points at a missing
+file). Each decision is a ``promotions`` row holding its *current* state (what ``pending``
+and a resumed night read), and every change of state is also appended to
+``promotion_events``, which is never updated: ``history`` tells the story from it.
+``managed_skills`` records the skill directories skillopt-sleep created itself; only those
+are ever written without review as "managed".
 """
 
 from __future__ import annotations
@@ -17,10 +21,12 @@ from typing import Any
 import sqlite_utils
 
 from skillopt_sleep import config as config_mod
-from skillopt_sleep.promotion.dirs import check_name, text_hash, write_private
+from skillopt_sleep import files
+from skillopt_sleep.promotion.dirs import SkillWriteError, check_name, describe, text_hash
 
 STATUSES = ("promoted", "staged", "adopted", "rejected", "rolled_back")
 LIVE = ("promoted", "adopted")  # rows whose text is (or was last put) on disk
+EVENTS = ("promoted", "staged", "superseded", "adopted", "rejected", "rolled_back")
 
 
 def _v1(db: sqlite_utils.Database) -> None:
@@ -60,7 +66,55 @@ def _v1(db: sqlite_utils.Database) -> None:
     db["promotions"].create_index(["night_id"])
 
 
-PROMOTION_MIGRATIONS = [_v1]
+def _v2(db: sqlite_utils.Database) -> None:
+    """The append-only event log and the record of skills skillopt-sleep created. Stores
+    from v1 get one event per row for how it began and one for the state it is in now
+    (their older transitions were overwritten and cannot be recovered)."""
+    db["promotion_events"].create(
+        {
+            "id": int,
+            "promotion_id": int,
+            "name": str,
+            "target": str,
+            "event": str,
+            "version": int,
+            "night_id": str,
+            "reason": str,
+            "at": str,
+        },
+        pk="id",
+    )
+    db["promotion_events"].create_index(["name"])
+    db["managed_skills"].create(
+        {"name": str, "target": str, "night_id": str, "created_at": str}, pk=("name", "target")
+    )
+    for row in db["promotions"].rows_where(order_by="id"):
+        began = "promoted" if row["status"] in ("promoted", "rolled_back") else "staged"
+        events = [(began, row["created_at"], "")]
+        if row["status"] != began:
+            event = "superseded" if "superseded" in (row["reason"] or "") else row["status"]
+            events.append((event, row["updated_at"], row["reason"]))
+        for event, at, reason in events:
+            db["promotion_events"].insert(
+                {
+                    "promotion_id": row["id"],
+                    "name": row["name"],
+                    "target": row["target"],
+                    "event": event,
+                    "version": row["version"],
+                    "night_id": row["night_id"],
+                    "reason": reason,
+                    "at": at,
+                }
+            )
+    db.execute(
+        "INSERT OR IGNORE INTO managed_skills (name, target, night_id, created_at) "
+        "SELECT name, target, night_id, created_at FROM promotions WHERE managed = 1 "
+        "AND previous_hash IS NULL AND status IN ('promoted', 'adopted') ORDER BY id"
+    )
+
+
+PROMOTION_MIGRATIONS = [_v1, _v2]
 
 
 class PromotionError(Exception):
@@ -112,7 +166,11 @@ def save_version(
     )
     path = _versions_dir(config, name) / f"v{version}.md"
     if not path.exists():  # file first: a row never points at a missing file
-        write_private(path, text)
+        try:
+            files.write_private(path, text)
+        except OSError as exc:
+            msg = f"cannot save a skill version to {path}: {describe(exc)}"
+            raise SkillWriteError(msg) from exc
     if row is None:
         with db.conn:
             db["skill_versions"].insert(
@@ -128,6 +186,28 @@ def save_version(
     return version
 
 
+# -- who created a skill --------------------------------------------------------------------
+def is_managed(db: sqlite_utils.Database, name: str, target: str) -> bool:
+    """Whether skillopt-sleep created ``name`` in the skill root ``target``."""
+    return bool(db["managed_skills"].count_where("name = ? AND target = ?", [name, target]))
+
+
+def record_created(db: sqlite_utils.Database, name: str, target: str, night_id: str | None) -> None:
+    with db.conn:
+        db.execute(
+            "INSERT OR IGNORE INTO managed_skills (name, target, night_id, created_at) "
+            "VALUES (?, ?, ?, ?)",
+            [name, target, night_id, now_iso()],
+        )
+
+
+def record_removed(db: sqlite_utils.Database, name: str, target: str) -> None:
+    """The skill skillopt-sleep created is gone again: a same-named one later is not ours."""
+    with db.conn:
+        db.execute("DELETE FROM managed_skills WHERE name = ? AND target = ?", [name, target])
+
+
+# -- decisions and their events -------------------------------------------------------------
 def _row_dict(row: Mapping[str, Any]) -> dict[str, Any]:
     out = dict(row)
     out["managed"] = bool(out.get("managed"))
@@ -139,9 +219,93 @@ def _rows(db: sqlite_utils.Database, where: str, args: list[Any]) -> list[dict[s
     return [_row_dict(r) for r in db["promotions"].rows_where(where, args, order_by="id")]
 
 
+def log_event(
+    db: sqlite_utils.Database,
+    *,
+    name: str,
+    target: str,
+    event: str,
+    version: int | None,
+    reason: str,
+    night_id: str | None = None,
+    promotion_id: int | None = None,
+) -> None:
+    """Append one event (the caller holds the transaction)."""
+    db["promotion_events"].insert(
+        {
+            "promotion_id": promotion_id,
+            "name": name,
+            "target": target,
+            "event": event,
+            "version": version,
+            "night_id": night_id,
+            "reason": reason,
+            "at": now_iso(),
+        }
+    )
+
+
+def insert_decision(db: sqlite_utils.Database, row: dict[str, Any]) -> int:
+    """Record a night's decision for one skill and target, retiring older staged rows for
+    the same skill and target (superseded), each with its event."""
+    with db.conn:
+        if row["status"] == "staged":
+            why = f"superseded by night {row['night_id']}"
+            for old in _rows(
+                db, "name = ? AND target = ? AND status = 'staged'", [row["name"], row["target"]]
+            ):
+                db["promotions"].update(
+                    old["id"], {"status": "rejected", "reason": why, "updated_at": now_iso()}
+                )
+                log_event(
+                    db,
+                    name=old["name"],
+                    target=old["target"],
+                    event="superseded",
+                    version=old["version"],
+                    reason=why,
+                    night_id=row["night_id"],
+                    promotion_id=old["id"],
+                )
+        row_id = db["promotions"].insert(row).last_pk
+        log_event(
+            db,
+            name=row["name"],
+            target=row["target"],
+            event=row["status"],
+            version=row["version"],
+            reason=row["reason"],
+            night_id=row["night_id"],
+            promotion_id=row_id,
+        )
+    return row_id
+
+
+def update_decision(
+    db: sqlite_utils.Database, row_id: int, event: str, *, version: int | None, **values: Any
+) -> dict[str, Any]:
+    """Move a decision to a new state (``values``) and append the event for it."""
+    with db.conn:
+        db["promotions"].update(row_id, {**values, "updated_at": now_iso()})
+        row = _row_dict(db["promotions"].get(row_id))
+        log_event(
+            db,
+            name=row["name"],
+            target=row["target"],
+            event=event,
+            version=version,
+            reason=values.get("reason", ""),
+            night_id=row["night_id"],
+            promotion_id=row_id,
+        )
+    return row
+
+
 def history(db: sqlite_utils.Database, name: str | None = None) -> list[dict[str, Any]]:
-    """Every promotion decision, oldest first (for one skill or all)."""
-    return _rows(db, "name = ?", [name]) if name else _rows(db, "1 = 1", [])
+    """Every event, oldest first (for one skill or all): what happened, when, to which
+    version, in which skill root, and why."""
+    where, args = ("name = ?", [name]) if name else ("1 = 1", [])
+    return list(db["promotion_events"].rows_where(where, args, order_by="id"))
 
 
 def pending(db: sqlite_utils.Database, name: str | None = None) -> list[dict[str, Any]]:
@@ -151,7 +315,7 @@ def pending(db: sqlite_utils.Database, name: str | None = None) -> list[dict[str
     return _rows(db, "status = 'staged'", [])
 
 
-def _pending_or_fail(db: sqlite_utils.Database, name: str | None) -> list[dict[str, Any]]:
+def pending_or_fail(db: sqlite_utils.Database, name: str | None) -> list[dict[str, Any]]:
     if name is not None:
         check_name(name)
     rows = pending(db, name)
@@ -162,7 +326,6 @@ def _pending_or_fail(db: sqlite_utils.Database, name: str | None) -> list[dict[s
     return rows
 
 
-def _update(db: sqlite_utils.Database, row_id: int, **values: Any) -> dict[str, Any]:
-    with db.conn:
-        db["promotions"].update(row_id, {**values, "updated_at": now_iso()})
-    return _row_dict(db["promotions"].get(row_id))
+def live_rows(db: sqlite_utils.Database, name: str) -> list[dict[str, Any]]:
+    """Decisions of ``name`` whose text is (or was last put) on disk, oldest first."""
+    return _rows(db, "name = ? AND status IN ('promoted', 'adopted')", [name])

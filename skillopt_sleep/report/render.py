@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 from html import escape
 from pathlib import Path
 from typing import Any
 
+from skillopt_sleep.files import write_private
 from skillopt_sleep.report.charts import bar_chart, line_chart
 
 OUTCOME_WORDS = {
@@ -58,6 +58,17 @@ def skill_sentence(skill: dict[str, Any]) -> str:
         )
     reason = skill.get("reason")
     return f"{name}: {words}" + (f" — {reason}" if reason else "")
+
+
+def promotion_line(promo: dict[str, Any]) -> str:
+    """What happened to the skill's file, where, and why (a staged skill says why)."""
+    where = ", ".join(promo.get("paths") or ([promo["path"]] if promo.get("path") else []))
+    reason = promo.get("reason")
+    return (
+        f"Promotion: {promo.get('status')}"
+        + (f" {where}" if where else "")
+        + (f" — {reason}" if reason else "")
+    )
 
 
 def headline(summary: dict[str, Any]) -> str:
@@ -128,7 +139,7 @@ def render_md(summary: dict[str, Any]) -> str:
             lines.append(ran)
         promo = skill.get("promotion") or {}
         if promo:
-            lines.append(f"Promotion: {promo.get('status')} {promo.get('path', '')}".rstrip())
+            lines.append(promotion_line(promo))
         if skill.get("stopped_by"):
             lines.append(f"Training stopped early: {skill['stopped_by']}.")
         rows = _edit_rows(skill)
@@ -208,10 +219,7 @@ def render_html(summary: dict[str, Any]) -> str:
         out.append(f"<h2>{escape(skill['name'])}</h2>")
         promo = skill.get("promotion") or {}
         if promo:
-            out.append(
-                f"<p>Promotion: {escape(str(promo.get('status')))} "
-                f"{escape(str(promo.get('path', '')))}</p>"
-            )
+            out.append(f"<p>{escape(promotion_line(promo))}</p>")
         rows = _edit_rows(skill)
         if rows:
             out.append(_table(EDIT_HEADER, rows))
@@ -235,16 +243,11 @@ def render_html(summary: dict[str, Any]) -> str:
 
 def write_reports(summary: dict[str, Any], out_dir: Path) -> dict[str, Path]:
     """Write report.md, report.json and report.html (private files); return their paths."""
-    out_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-    files = {
+    reports = {
         "md": (out_dir / "report.md", render_md(summary)),
         "json": (out_dir / "report.json", json.dumps(summary, indent=2, default=str)),
         "html": (out_dir / "report.html", render_html(summary)),
     }
-    for path, text in files.values():
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    return {fmt: path for fmt, (path, _) in files.items()}
+    for path, text in reports.values():
+        write_private(path, text)
+    return {fmt: path for fmt, (path, _) in reports.items()}

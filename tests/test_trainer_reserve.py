@@ -1,0 +1,111 @@
+"""The held-out test's reserve: training leaves the calls, tokens, cost and time the test
+needs, whatever budget runs out, so a night that accepted an edit can say how much better
+it is on held-out tasks (a skill whose test was not measured is never promoted)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from tests.test_trainer_loop import wrapped
+from trainer import TrainSettings, optimize
+from trainer.budget import Budget, BudgetExhausted, BudgetLimits
+from trainer.sim import SimWorld
+from trainer.tasks import Judge
+
+WORLD = SimWorld.generate(2, n_rules=4, n_harmful=2, n_train=12, n_val=30, n_test=20)
+SETTINGS = TrainSettings(epochs=2, steps_per_epoch=3, minibatch=6, samples=4, seed=1)
+COST = 0.0005  # per call, so a cost budget is a call budget in dollars
+
+# Test tasks that a judge model also grades: the test then makes a judge call per rollout.
+RUBRIC = Judge("rubric", "names the rule the answer follows", 1.0, "test")
+JUDGED = [replace(t, judges=(*t.judges, RUBRIC)) if t.split == "test" else t for t in WORLD.tasks]
+
+
+def _unlimited(tasks):
+    roles, shared = wrapped(WORLD, cost=COST)
+    return optimize(WORLD.start_skill, tasks, roles, settings=SETTINGS), shared
+
+
+@pytest.fixture(scope="module")
+def full():
+    result, _ = _unlimited(WORLD.tasks)
+    assert result.accepted >= 1 and result.test.n_tasks > 0  # the baseline measures the test
+    return result
+
+
+def _measured(result) -> bool:
+    return result.test.n_tasks > 0 and not result.test.method.startswith("not measured")
+
+
+@pytest.mark.parametrize("kind", ["tokens", "cost"])
+def test_a_token_or_cost_budget_leaves_room_for_the_test(full, kind: str) -> None:
+    """The budget covers the test and half of training. Spending it on training until it
+    runs out (before: only the call budget had a reserve) leaves nothing for the test."""
+    used = full.usage
+    test_calls = 2 * SETTINGS.max_samples * sum(t.split == "test" for t in WORLD.tasks)
+    if kind == "tokens":
+        target = used["by_role"]["target"]
+        test = test_calls * target["tokens"] / target["calls"]  # test calls are rollouts
+        total = used["input_tokens"] + used["output_tokens"]
+        limits = BudgetLimits(max_tokens=int(test + 0.5 * (total - test)))
+    else:
+        test = test_calls * COST
+        limits = BudgetLimits(max_cost_usd=test + 0.5 * (used["cost_usd"] - test))
+    roles, _ = wrapped(WORLD, cost=COST)
+    result = optimize(
+        WORLD.start_skill, WORLD.tasks, roles, settings=replace(SETTINGS, budget=limits)
+    )
+    assert result.accepted >= 1, "training stopped before any edit: nothing to measure"
+    assert _measured(result), result.test
+    assert result.stop_reason == f"budget: {kind}"  # training, not the test, gave way
+
+
+def test_the_call_reserve_counts_the_judge_calls_of_the_test() -> None:
+    """Each test rollout is also graded by the judge model: the reserve must hold both."""
+    full, _ = _unlimited(JUDGED)
+    rollouts = 2 * SETTINGS.max_samples * sum(t.split == "test" for t in JUDGED)
+    assert full.usage["calls"] > rollouts * 2  # training happened, and the test took 2×
+    roles, _ = wrapped(WORLD, cost=COST)
+    limits = BudgetLimits(max_calls=full.usage["calls"] - rollouts)  # half the test short
+    result = optimize(WORLD.start_skill, JUDGED, roles, settings=replace(SETTINGS, budget=limits))
+    assert _measured(result), result.test
+    assert result.stop_reason == "budget: calls"
+    assert result.accepted >= 1
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_deadline_keeps_time_for_the_reserved_calls() -> None:
+    """At 1 s per call so far, 10 reserved calls need 10 s before the deadline."""
+    clock = Clock()
+    budget = Budget(BudgetLimits(deadline=1100.0), clock=clock)
+    budget.reserve_calls = 10
+    clock.now = 1050.0  # 50 s for 50 calls
+    budget.check((50, 0, 0.0))
+    clock.now = 1091.0  # 91 calls in 91 s: 10 more reach past 1100
+    with pytest.raises(BudgetExhausted, match="deadline") as caught:
+        budget.check((91, 0, 0.0))
+    assert "kept for the held-out test" in str(caught.value)
+    budget.reserve_calls = 0  # the test itself runs on what is left
+    budget.check((91, 0, 0.0))
+
+
+def test_reserves_scale_tokens_and_cost_by_the_average_call() -> None:
+    """10 calls kept at 20 calls so far: limits shrink by half of what was spent."""
+    budget = Budget(BudgetLimits(max_calls=100, max_tokens=1000, max_cost_usd=1.0))
+    budget.reserve_calls = 10
+    budget.check((20, 600, 0.6))  # 900 tokens, $0.90 with the reserve
+    for usage, kind in [((20, 700, 0.6), "tokens"), ((20, 600, 0.7), "cost"),
+                        ((90, 0, 0.0), "calls")]:  # fmt: skip
+        with pytest.raises(BudgetExhausted) as caught:
+            budget.check(usage)
+        assert caught.value.kind == kind
+    budget.check((89, 0, 0.0))
