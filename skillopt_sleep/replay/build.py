@@ -52,10 +52,15 @@ def embedded_server(config: Mapping[str, Any]) -> Iterator[Any]:
     """The embedded llama.cpp server for the CLIs: the target's local model, a context
     long enough for their prompts, one slot per concurrent rollout."""
     from skillopt_sleep.replay.settings import local_model
-    from trainer.backends.local import LocalServer
+    from trainer.backends.local import LocalModelUnavailable, LocalServer
 
     h = config["harness"]
     local = config["models"].get("local") or {}
+    if not hasattr(LocalServer, "for_model"):  # the embedded Qwen models are not packaged
+        raise LocalModelUnavailable(
+            f"the agent CLIs need the embedded model {local_model(config)!r} offline, which "
+            "this install does not ship; set harness.<cli>.base_url or a key/login"
+        )
     server = LocalServer.for_model(
         local_model(config),
         n_ctx=int(h["local_n_ctx"]),
