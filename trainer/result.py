@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from trainer.skill import SkillDoc
 
@@ -44,6 +43,8 @@ class TestLift:
             return cls(None, None, math.nan, math.nan, math.nan, 0, why)
         lift = float(d.mean())
         if n > 1:
+            from scipy import stats  # heavy: loaded only when a test split is measured
+
             half = float(stats.t.ppf(0.975, n - 1) * d.std(ddof=1) / math.sqrt(n))
         else:
             half = math.nan
