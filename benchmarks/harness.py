@@ -13,7 +13,8 @@ model allows, per agent CLI (the real Claude Code / Codex; SKILLOPT_AGENT_CLI_DI
 Timings on a shared machine are noisy: the load average is printed with them.
 
 Usage: python benchmarks/harness.py [--json] [--overhead-rollouts N] [--model-rollouts N]
-       [--clis claude-code,codex] [--model qwen2.5-coder-0.5b] [--threads T] [--skip-model]
+       [--clis claude-code,codex] [--model qwen2.5-coder-0.5b | --gguf FILE] [--threads T]
+       [--skip-model]
 """
 
 from __future__ import annotations
@@ -131,10 +132,13 @@ def embedded(kind: str, n: int, work: Path, repo: str, commit: str, server: Any,
             if cached else None, "runs": runs}  # fmt: skip
 
 
-def start_server(model: str, n_ctx: int, threads: int) -> Any:
+def start_server(model: str, gguf: str | None, n_ctx: int, threads: int) -> Any:
     from trainer.backends.local import LocalServer
 
-    server = LocalServer.for_model(model, n_ctx=n_ctx, parallel=1, threads=threads)
+    if gguf:  # a GGUF file given directly
+        server = LocalServer(model_path=gguf, n_ctx=n_ctx, parallel=1, threads=threads)
+    else:
+        server = LocalServer.for_model(model, n_ctx=n_ctx, parallel=1, threads=threads)
     return server.start()
 
 
@@ -144,7 +148,8 @@ def main() -> None:
     ap.add_argument("--overhead-rollouts", type=int, default=5)
     ap.add_argument("--model-rollouts", type=int, default=3, help="cached ones, after the first")
     ap.add_argument("--clis", default=f"{CLAUDE_CODE},{CODEX}")
-    ap.add_argument("--model", default="qwen2.5-coder-0.5b")
+    ap.add_argument("--model", default="qwen2.5-coder-0.5b", help="embedded model key")
+    ap.add_argument("--gguf", help="serve this GGUF file instead of an embedded model")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--n-ctx", type=int, default=16384)
     ap.add_argument("--skip-model", action="store_true", help="only the overhead part")
@@ -158,7 +163,7 @@ def main() -> None:
             out["overhead"][kind] = overhead(kind, args.overhead_rollouts, root / "w", repo,
                                              commit)  # fmt: skip
         if not args.skip_model:
-            server = start_server(args.model, args.n_ctx, args.threads)
+            server = start_server(args.model, args.gguf, args.n_ctx, args.threads)
             try:
                 out["server"] = {"model": args.model, "threads": args.threads,
                                  "n_ctx": args.n_ctx, "start_s": server.start_seconds}  # fmt: skip
