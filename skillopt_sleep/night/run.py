@@ -74,7 +74,9 @@ class _Guarded:
     """A backend that refuses to start a call once the night is asked to stop, and
     reports progress; cached calls never reach it, so it only sees paid work."""
 
-    def __init__(self, inner: ChatBackend, stop: threading.Event, tick: Callable[[], None]):
+    def __init__(
+        self, inner: ChatBackend | RolloutAdapter, stop: threading.Event, tick: Callable[[], None]
+    ):
         self.inner = inner
         self.identity = inner.identity
         self.concurrency = inner.concurrency
@@ -82,38 +84,29 @@ class _Guarded:
         self._stop = stop
         self._tick = tick
 
-    def complete(self, messages: list[Message], **kwargs: Any) -> Completion:
+    def _paid(self, call: Callable[[], Any]) -> Any:
         if self._stop.is_set():
             raise Stopped()
-        result = self.inner.complete(messages, **kwargs)
+        result = call()
         self._tick()
         return result
+
+    def complete(self, messages: list[Message], **kwargs: Any) -> Completion:
+        return self._paid(lambda: self.inner.complete(messages, **kwargs))
 
 
 def _guard(roles: Roles, stop: threading.Event, tick: Callable[[], None]) -> Roles:
     return Roles(*(_Guarded(b, stop, tick) for b in (roles.optimizer, roles.target, roles.judge)))
 
 
-class _GuardedRollout:
-    """The target's rollouts, guarded like `_Guarded` guards calls."""
-
-    def __init__(self, inner: RolloutAdapter, stop: threading.Event, tick: Callable[[], None]):
-        self.inner = inner
-        self.identity = inner.identity
-        self.concurrency = inner.concurrency
-        self.simulation = getattr(inner, "simulation", False)
-        self._stop = stop
-        self._tick = tick
+class _GuardedRollout(_Guarded):
+    """The target's rollouts (chat or agent harness), guarded like calls."""
 
     def fingerprint(self, skill: SkillDoc, task: Task, max_tokens: int | None) -> Any:
         return self.inner.fingerprint(skill, task, max_tokens)
 
     def rollout(self, skill: SkillDoc, task: Task, *, max_tokens: int | None) -> Outcome:
-        if self._stop.is_set():
-            raise Stopped()
-        result = self.inner.rollout(skill, task, max_tokens=max_tokens)
-        self._tick()
-        return result
+        return self._paid(lambda: self.inner.rollout(skill, task, max_tokens=max_tokens))
 
 
 def run_night(
