@@ -19,7 +19,7 @@ import numpy as np
 import sqlite_utils
 
 from skillopt_sleep.config import ConfigError, defaults
-from skillopt_sleep.mining import identity, judges, splits
+from skillopt_sleep.mining import identity, judges, splits, workspaces
 from skillopt_sleep.mining.cluster import ClusterParams, cluster_texts
 from skillopt_sleep.mining.evidence import Evidence, Request, load
 from skillopt_sleep.mining.store import ingest_marker, last_run
@@ -231,6 +231,7 @@ def mine(db: sqlite_utils.Database, config: Mapping[str, Any]) -> MiningResult:
             }
             for r in rs
         ]  # fmt: skip
+    workspaces.attach(db, task_rows, {r.turn_id: r for r in reqs})
     with db.conn:
         db.execute("update clusters set active = 0")
         db.execute(

@@ -94,6 +94,17 @@ def _edits(result: TrainedSkill) -> list[dict[str, Any]]:
     return rows
 
 
+def replay_summary(result: TrainedSkill) -> dict[str, Any]:
+    """Which tasks ran where (agent CLI or chat, and why not the CLI), and the rollouts
+    made in each place (the trainer's `rollouts_<where>` counters)."""
+    made = {
+        k.removeprefix("rollouts_"): v
+        for k, v in result.counters.items()
+        if k.startswith("rollouts_")
+    }
+    return {**result.replay, "rollouts": made}
+
+
 def _pending(result: TrainedSkill) -> list[dict[str, Any]]:
     """Undecided candidates carried to the next night: their evidence so far and what
     would decide them."""
@@ -148,6 +159,7 @@ def skill_summary(job: Job, result: TrainedSkill, promotion: Promotion) -> dict[
         "promotion": promotion.to_dict(),
         "usage": result.usage,
         "counters": result.counters,
+        "replay": replay_summary(result),
         "outputs": result.outputs,
         "skill_tokens": SkillDoc.parse(result.best_text).n_tokens,
     }
