@@ -52,6 +52,17 @@ FUTILITY_PAIRS = 100  # paired samples before a futility stop (see benchmarks/ga
 GIVE_UP = 1.0  # stop early (pending) when the projected sweeps exceed this × the sweeps left
 METHOD = f"e-process: mixture of {len(BETS)} bets over sweeps (weak null)"
 
+
+def controls(alpha: float) -> str:
+    """What the gate's level bounds, in words for the report. The engine splits `alpha` over
+    a run's planned steps (online Bonferroni with fallback), so it bounds the family-wise
+    false-accept rate of the run — not a false-discovery rate over accepted edits."""
+    return (
+        f"family-wise false-accept rate {alpha:g} per night: the chance that a night accepts "
+        "any edit that is no better on average over the val tasks, tonight or when a later "
+        f"night settles it, is at most {alpha:g} ({METHOD})"
+    )
+
 Scores = Sequence[Sequence[float]]
 
 
