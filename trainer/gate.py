@@ -63,6 +63,7 @@ def controls(alpha: float) -> str:
         f"night settles it, is at most {alpha:g} ({METHOD})"
     )
 
+
 Scores = Sequence[Sequence[float]]
 
 
