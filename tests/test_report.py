@@ -295,6 +295,6 @@ def test_the_report_says_what_the_gate_controls_and_at_which_level() -> None:
 
     s = summary(gate=_gate({"trainer": {"alpha": 0.1}}))
     for text in (render_md(s), render_html(s)):
-        assert "The gate controls the family-wise false-accept rate 0.1 per night" in text
+        assert "The gate controls the family-wise false-accept rate 0.1 per skill and night" in text
         assert "at most 0.1" in text
     assert "controls" not in render_md(summary())  # a report written before it said

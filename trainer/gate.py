@@ -64,11 +64,13 @@ METHOD = f"e-process: mixture of {len(BETS)} bets over sweeps (weak null)"
 def controls(alpha: float) -> str:
     """What the gate's level bounds, in words for the report. The engine splits `alpha` over
     a run's planned steps (online Bonferroni with fallback), so it bounds the family-wise
-    false-accept rate of the run — not a false-discovery rate over accepted edits."""
+    false-accept rate of a run (one skill, one night) — not a false-discovery rate over
+    accepted edits."""
     return (
-        f"family-wise false-accept rate {alpha:g} per night: the chance that a night accepts "
-        "any edit that is no better on average over the val tasks, tonight or when a later "
-        f"night settles it, is at most {alpha:g} ({METHOD})"
+        f"family-wise false-accept rate {alpha:g} per skill and night: the chance that a "
+        "night's training of a skill accepts any edit that is no better on average over its "
+        f"val tasks, tonight or when a later night settles it, is at most {alpha:g} "
+        f"({METHOD})"
     )
 
 

@@ -173,7 +173,7 @@ def _history(db: sqlite_utils.Database, night_id: str, skills: list[dict[str, An
 def _gate(config: Mapping[str, Any]) -> dict[str, Any]:
     """What the gate's level controls tonight, and at which level."""
     alpha = TrainSettings.from_config(dict(config)).alpha
-    return {"controls": "family-wise false-accept rate per night", "alpha": alpha,
+    return {"controls": "family-wise false-accept rate per skill and night", "alpha": alpha,
             "words": controls(alpha)}  # fmt: skip
 
 
