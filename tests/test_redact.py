@@ -258,8 +258,8 @@ def test_an_older_store_is_redacted_again_on_upgrade(tmp_path: Path) -> None:
     redacts every stored text again, rebuilds the sessions, and zeroes the old pages."""
     import sqlite_utils
 
+    from session_ingest import migrations
     from session_ingest.schema import MIGRATIONS
-    from skillopt_sleep import migrations
 
     state = tmp_path / "state"
     state.mkdir()

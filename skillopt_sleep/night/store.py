@@ -13,6 +13,8 @@ from typing import Any
 
 import sqlite_utils
 
+from session_ingest.migrations import Step
+
 
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
@@ -42,7 +44,9 @@ def _v1(db: sqlite_utils.Database) -> None:
     db["edits"].create_index(["skill"])
 
 
-MIGRATIONS = [_v1]
+MIGRATIONS: list[Step] = [
+    ("tables", _v1),
+]
 
 
 class SqliteCache:
