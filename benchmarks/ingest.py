@@ -41,8 +41,8 @@ GOALS = {"peer_wall_ratio": 0.5, "peak_rss_mb": 100, "rescan_10k_files_seconds":
 def _child(home: str, state: str, sources: str) -> None:
     """Runs in the measured process: ingest ``home``'s logs into a store under ``state``."""
     t0, c0 = time.perf_counter(), time.process_time()
-    from session_ingest import ingest
     from skillopt_sleep import config as config_mod
+    from skillopt_sleep.logs import ingest_logs
     from skillopt_sleep.store import open_store
 
     cfg = config_mod.load(
@@ -56,7 +56,7 @@ def _child(home: str, state: str, sources: str) -> None:
     )
     db = open_store(Path(state))
     t1, c1 = time.perf_counter(), time.process_time()
-    report = ingest(db, cfg, sources=sources.split(","))
+    report = ingest_logs(db, cfg, sources.split(","))
     t2, c2 = time.perf_counter(), time.process_time()
     db.close()
     out = {"startup_seconds": t1 - t0, "startup_cpu_seconds": c1 - c0,
@@ -118,7 +118,9 @@ def _peer_rounds(args: argparse.Namespace, home: Path, tmp: Path) -> dict:
         rows["ours_cli"].append(run([str(cli), "ingest", "--source", "claude", "--json"], env=env))
         peer_cmd = [args.peer, "harvest", "--claude-home", str(home / ".claude"), "--scope",
                     "all", "--max-sessions", "100000000", "--json"]  # fmt: skip
-        rows["peer_harvest"].append(run(peer_cmd, env={**env, "HOME": str(state)}))
+        peer_env = {**env, "HOME": str(state)}
+        peer_env.pop("PYTHONPATH", None)  # its package is also called skillopt_sleep
+        rows["peer_harvest"].append(run(peer_cmd, env=peer_env))
         shutil.rmtree(state, ignore_errors=True)
     out: dict[str, dict] = {}
     for name, runs in rows.items():

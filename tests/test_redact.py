@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from ingest_helpers import config, query
 from secret_shapes import fill, shapes, survives
 
-from session_ingest import ingest
 from session_ingest.redact import CLIP_MARGIN, redact, redact_clip
+from skillopt_sleep.logs import ingest_logs
 from skillopt_sleep.store import open_store
 
 SHAPES = shapes()
@@ -235,7 +235,7 @@ def test_planted_secrets_never_reach_the_database_files(tmp_path: Path) -> None:
     state = home / "state"
     db = open_store(state)
     try:
-        report = ingest(db, config(home))
+        report = ingest_logs(db, config(home))
         # read every file while the connection is open: the -wal and -shm are there now
         open_files = {f.name: f.read_bytes() for f in state.iterdir() if f.is_file()}
     finally:
