@@ -1,4 +1,4 @@
-"""SIMULATION benchmark: our gate vs "accept if the mean went up", side by side.
+"""SIMULATION benchmark: our gate vs "accept if the mean went up", one comparison at a time.
 
 Per trial: draw n validation tasks from a simulated world (per-judge pass probabilities of
 the world's starting skill, so difficulty and judge counts vary like in the sim), define the
@@ -6,15 +6,19 @@ candidate, sample scores, ask each gate. Conditions:
   neutral   — the candidate changes nothing (A/A);
   harmful   — the candidate teaches a plausible harmful rule of the world (its exact effect
               on this pool is printed);
-  helpful+10 / helpful+20 — the edit helps 40% of the tasks (the ones that "need" it),
-              scaled so the expected mean score rises by exactly 10 / 20 points.
-"ours" is the gate as a default night runs it (trainer.gate.decide_in_looks): fresh samples
-for both sides in looks of `samples` per task up to `max_samples`, futility stop after a
-look whose mean effect is <= 0, one sign-flip test at the end at the alpha share of one
-planned step (alpha / planned steps — the smallest share a comparison ever gets).
-"ours@0.05,k" is the bare test (decide) with `samples` per side at alpha=0.05: its A/A rate
-checks the calibration of the test itself. The baseline sees one sample per task per side
-and accepts if the mean rose.
+  mixed     — on each trial's tasks, the candidate helps a fifth a lot and hurts the others
+              so that its mean is exactly the incumbent's (the weak null: no better on
+              average, although it is much better on some tasks);
+  helpful+5 / +10 / +20 — the edit helps 40% of the tasks (the ones that "need" it),
+              scaled so the expected mean score rises by exactly 5 / 10 / 20 points.
+"ours" is the gate as a night runs it on a comparison (trainer.gate.sequential): one sweep
+(a fresh sample per task and side) per look, a decision after each, at most `max_samples`
+sweeps, at the alpha share of one planned step (alpha / planned steps — the smallest share a
+new comparison gets); "pending" is how often it was still undecided at the cap (a night
+keeps such a candidate with its evidence). "ours@0.05" is the same at alpha = 0.05: its A/A
+and mixed rates check the level of the test itself. The baseline sees one sample per task
+per side and accepts if the mean rose. Calls are per comparison, both sides drawn fresh (in
+a night the incumbent's sweeps are shared by the comparisons against it: about half this).
 
 Usage: python benchmarks/gate.py [--json] [--trials N] [--sweep]
 """
@@ -33,12 +37,17 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from trainer.edits import Edit, apply_edit  # noqa: E402
-from trainer.gate import decide, decide_in_looks  # noqa: E402
+from trainer.gate import Evidence, sequential  # noqa: E402
 from trainer.settings import TrainSettings  # noqa: E402
 from trainer.sim import SimWorld  # noqa: E402
 
-CONDITIONS = ("neutral", "harmful", "helpful+10", "helpful+20")
-TARGETS = {"neutral": ("<=", 0.05), "harmful": ("<=", 0.01), "helpful+20@50": (">=", 0.80)}
+CONDITIONS = ("neutral", "harmful", "mixed", "helpful+5", "helpful+10", "helpful+20")
+TARGETS = {
+    "neutral": ("<=", 0.05),
+    "mixed": ("<=", 0.05),
+    "harmful": ("<=", 0.01),
+    "helpful+20@50": (">=", 0.80),
+}
 
 
 def pools(seed: int = 0) -> dict[str, list[np.ndarray]]:
@@ -52,7 +61,7 @@ def pools(seed: int = 0) -> dict[str, list[np.ndarray]]:
     out = {"incumbent": inc, "neutral": inc, "harmful": [np.array(p) for p in harmful]}
     needs = rng.random(len(inc)) < 0.4
     headroom = np.mean([np.mean(1 - p) for p, n in zip(inc, needs, strict=True) if n]) * 0.4
-    for delta in (10, 20):
+    for delta in (5, 10, 20):
         r = (delta / 100) / headroom
         out[f"helpful+{delta}"] = [
             p + (1 - p) * r if n else p for p, n in zip(inc, needs, strict=True)
@@ -60,43 +69,79 @@ def pools(seed: int = 0) -> dict[str, list[np.ndarray]]:
     return out
 
 
-def _scores(rng: np.random.Generator, probs: list[np.ndarray], idx: np.ndarray, k: int):
-    return [list(np.mean(rng.random((k, len(probs[i]))) < probs[i], axis=1)) for i in idx]
+def mixed(inc: list[np.ndarray]) -> list[np.ndarray]:
+    """+60% of the headroom on every fifth task, the same total taken from the others."""
+    helped = [i % 5 == 0 for i in range(len(inc))]
+    up = [p + (1 - p) * 0.6 if h else p for p, h in zip(inc, helped, strict=True)]
+    gain = sum(float(np.mean(u - p)) for u, p in zip(up, inc, strict=True))
+    room = sum(float(np.mean(p)) for p, h in zip(inc, helped, strict=True) if not h)
+    cut = min(1.0, gain / room)  # every judge of an unhelped task loses this share
+    return [u if h else p * (1 - cut) for u, p, h in zip(up, inc, helped, strict=True)]
+
+
+def _sampler(probs: list[np.ndarray], idx: np.ndarray):
+    """Scores of one sweep on tasks `idx` (mean over each task's judges), vectorized."""
+    width = max(len(probs[i]) for i in idx)
+    p = np.zeros((len(idx), width))
+    mask = np.zeros((len(idx), width), dtype=bool)
+    for row, i in enumerate(idx):
+        p[row, : len(probs[i])] = probs[i]
+        mask[row, : len(probs[i])] = True
+    count = mask.sum(axis=1)
+
+    def draw(rng: np.random.Generator) -> np.ndarray:
+        return ((rng.random(p.shape) < p) & mask).sum(axis=1) / count
+
+    return draw
+
+
+def _ours(rng, cand, inc, n: int, alpha: float, sweeps: int) -> tuple[str, int]:
+    def draw(_look: int):
+        return [[x] for x in cand(rng)], [[x] for x in inc(rng)]
+
+    evidence = Evidence.empty(n)
+    d = sequential(draw, evidence, looks=sweeps, alpha=alpha)
+    return d.verdict, evidence.sweeps
 
 
 def run(trials: int, settings: TrainSettings, seed: int = 0) -> dict:
     pool = pools(seed)
     inc_mean = float(np.mean([p.mean() for p in pool["incumbent"]]))
+    pool["mixed"] = mixed(pool["incumbent"])  # for the printed effect; trials remake it
     effects = {c: float(np.mean([p.mean() for p in pool[c]])) - inc_mean for c in CONDITIONS}
     rng = np.random.default_rng(seed + 1)
-    k, top, night = settings.samples, settings.max_samples, settings.alpha_per_comparison
-    bare = f"ours@0.05,k={k}"
-    res: dict[str, dict[str, float]] = {"ours": {}, bare: {}, "mean-went-up": {}}
+    share, top = settings.alpha_per_comparison, settings.max_samples
+    res: dict[str, dict[str, float]] = {"ours": {}, "ours@0.05": {}, "mean-went-up": {}}
+    pending: dict[str, float] = {}
     calls: dict[str, float] = {}
     for n in (20, 50):
         for cond in CONDITIONS:
             acc = {g: 0 for g in res}
-            used = 0
+            held = used = 0
             for _ in range(trials):
                 idx = rng.choice(len(pool["incumbent"]), size=n, replace=False)
-
-                def draw(samples: range, cond=cond, idx=idx):
-                    return (
-                        _scores(rng, pool[cond], idx, len(samples)),
-                        _scores(rng, pool["incumbent"], idx, len(samples)),
-                    )
-
-                looks = decide_in_looks(draw, step=k, top=top, alpha=night)
-                acc["ours"] += looks.decision.verdict == "accept"
-                used += 2 * n * looks.samples
-                cand, inc = draw(range(k))
-                acc[bare] += decide(cand, inc, alpha=0.05).verdict == "accept"
-                c1, i1 = draw(range(1))
-                acc["mean-went-up"] += np.mean(c1) > np.mean(i1)
+                inc = _sampler(pool["incumbent"], idx)
+                if cond == "mixed":  # exactly no better on these very tasks
+                    drawn = mixed([pool["incumbent"][i] for i in idx])
+                    cand = _sampler(drawn, np.arange(n))
+                else:
+                    cand = _sampler(pool[cond], idx)
+                verdict, sweeps = _ours(rng, cand, inc, n, share, top)
+                acc["ours"] += verdict == "accept"
+                held += verdict == "pending"
+                used += 2 * n * sweeps
+                acc["ours@0.05"] += _ours(rng, cand, inc, n, 0.05, top)[0] == "accept"
+                acc["mean-went-up"] += cand(rng).mean() > inc(rng).mean()
             for g in res:
                 res[g][f"{cond}@{n}"] = acc[g] / trials
+            pending[f"{cond}@{n}"] = held / trials
             calls[f"{cond}@{n}"] = used / trials
-    return {"results": res, "effects": effects, "ours_calls_per_comparison": calls}
+    return {
+        "results": res,
+        "effects": effects,
+        "ours_pending": pending,
+        "ours_calls_per_comparison": calls,
+    }
 
 
 def _wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -109,63 +154,78 @@ def _wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--trials", type=int, default=1000)
-    ap.add_argument("--sweep", action="store_true", help="also sweep k to justify the default")
+    ap.add_argument("--trials", type=int, default=600)
+    ap.add_argument(
+        "--sweep", action="store_true", help="also sweep max_samples to justify the default"
+    )
     args = ap.parse_args()
     s = TrainSettings()
     t0 = time.time()
     out = run(args.trials, s)
     sweep = {}
-    if args.sweep:  # the bare test at the night's alpha share, k samples in one look
-        for kk in (1, 2, 4, 8, 16):
-            one = replace(s, samples=kk, max_samples=kk)
-            r = run(max(200, args.trials // 4), one)["results"]["ours"]
-            sweep[kk] = {c: r[c] for c in ("neutral@50", "harmful@50", "helpful+20@50")}
+    if args.sweep:
+        for cap in (8, 16, 24, 40, 64):
+            r = run(max(200, args.trials // 4), replace(s, max_samples=cap))
+            sweep[cap] = {
+                c: (r["results"]["ours"][c], r["ours_calls_per_comparison"][c])
+                for c in ("neutral@50", "helpful+5@50", "helpful+10@50", "helpful+20@50")
+            }
+    elapsed = time.time() - t0
     if args.json:
         payload = dict(out["results"])
         payload["_meta"] = {
             "label": "SIMULATION",
-            "samples_per_look": s.samples,
             "max_samples": s.max_samples,
             "night_alpha_share": s.alpha_per_comparison,
             "trials": args.trials,
             "effects": out["effects"],
+            "ours_pending": out["ours_pending"],
             "ours_calls_per_comparison": out["ours_calls_per_comparison"],
-            "sweep_single_look": sweep,
+            "sweep_max_samples": sweep,
+            "seconds": round(elapsed, 1),
         }
         print(json.dumps(payload, indent=2))
         return
     print(
-        f"SIMULATION — gate benchmark, {args.trials} trials per cell. ours: looks of "
-        f"k={s.samples} up to {s.max_samples} samples/task/side, alpha share "
-        f"{s.alpha_per_comparison:.4g}; baseline: 1 sample/task/side"
+        f"SIMULATION — gate benchmark, {args.trials} trials per cell. ours: a look after every "
+        f"sweep, at most {s.max_samples} sweeps, alpha share {s.alpha_per_comparison:.4g}; "
+        "baseline: 1 sample/task/side"
     )
     print(
         "exact expected effects on the pool: "
         + ", ".join(f"{c} {v:+.3f}" for c, v in out["effects"].items())
     )
     cells = list(out["results"]["ours"])
-    print(f"{'condition':<16}" + "".join(f"{g:>14}" for g in out["results"]))
+    head = [*out["results"], "ours pending", "ours calls"]
+    print(f"{'condition':<16}" + "".join(f"{g:>14}" for g in head))
     for c in cells:
-        print(f"{c:<16}" + "".join(f"{out['results'][g][c]:>14.3f}" for g in out["results"]))
+        row = [out["results"][g][c] for g in out["results"]] + [out["ours_pending"][c]]
+        print(
+            f"{c:<16}"
+            + "".join(f"{v:>14.3f}" for v in row)
+            + f"{out['ours_calls_per_comparison'][c]:>14.0f}"
+        )
     ours = out["results"]["ours"]
     for cond, (op, target) in TARGETS.items():
         keys = [cond] if "@" in cond else [f"{cond}@20", f"{cond}@50"]
         for key in keys:
-            v = ours[key]
-            ok = v <= target if op == "<=" else v >= target
-            lo, hi = _wilson(v, args.trials)
-            print(
-                f"target ours {key} {op} {target}: {v:.3f} (95% CI {lo:.3f}-{hi:.3f}) "
-                f"{'OK' if ok else 'MISSED'}"
-            )
-    print(
-        "ours, mean calls per comparison: "
-        + ", ".join(f"{c} {v:.0f}" for c, v in out["ours_calls_per_comparison"].items())
-    )
-    for kk, r in sweep.items():
-        print(f"single look, k={kk}: " + ", ".join(f"{c} {v:.3f}" for c, v in r.items()))
-    print(f"({time.time() - t0:.1f}s)")
+            for gate in ("ours", "ours@0.05") if op == "<=" else ("ours",):
+                v = out["results"][gate][key]
+                ok = v <= (target if gate == "ours" or cond == "harmful" else 0.05)
+                if op == ">=":
+                    ok = v >= target
+                lo, hi = _wilson(v, args.trials)
+                print(
+                    f"target {gate} {key} {op} {target}: {v:.3f} (95% CI {lo:.3f}-{hi:.3f}) "
+                    f"{'OK' if ok else 'MISSED'}"
+                )
+    _ = ours
+    for cap, r in sweep.items():
+        print(
+            f"max_samples={cap}: "
+            + ", ".join(f"{c} {v:.3f} ({k:.0f} calls)" for c, (v, k) in r.items())
+        )
+    print(f"({elapsed:.1f}s)")
 
 
 if __name__ == "__main__":

@@ -2,14 +2,20 @@
 
 For each seed a fresh simulated world (8 latent rules, 4 harmful look-alikes, 30 train /
 50 val / 50 test tasks); both arms start from the same skill with the same optimizer.
-  ours          — default TrainSettings (k samples per side, Bonferroni alpha per comparison)
-  mean-went-up  — the same loop and optimizer, one sample per task, accept if the val mean
-                  beats the incumbent's stored score (the usual practice). The loop still
-                  draws fresh incumbent samples at every comparison; this rule ignores them
-                  after the first, so they are left out of its calls ("calls" = what the
-                  rule needs: everything else minus those val samples)
+  ours          — default TrainSettings (the sequential e-process gate, trainer.gate)
+  mean-went-up  — the same loop and optimizer, one sample per val task, accept if the val
+                  mean beats the incumbent's stored score (the usual practice). The loop
+                  draws one incumbent sweep per incumbent; this rule uses only the first, so
+                  the others are left out of its calls.
+"calls" = calls to learn: everything before the end-of-night test measurement, which both
+arms make the same way (`test_samples` per test task and side) and which is reported apart
+("test calls"); "calls_all" includes it.
 Test score = the exact expected score of the skill on the held-out test split (the sim knows
-the truth); the measured lift with its 95% interval is reported too for ours.
+the truth); the measured lift with its 95% interval is reported too.
+Accepted steps are classified by the simulation's truth: helpful (teaches a good rule or
+drops a harmful one), harmful (teaches a harmful one), neutral (teaches nothing new);
+"neutral_accept_nights" is the share of nights (seeds) that accepted at least one neutral
+step — the gate's false-accept rate on edits that change nothing.
 
 Usage: python benchmarks/learning.py [--json] [--seeds N]
 """
@@ -18,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from dataclasses import replace
@@ -28,6 +35,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from trainer import TrainSettings, optimize  # noqa: E402
+from trainer.edits import Edit, apply_edits  # noqa: E402
 from trainer.gate import Decision  # noqa: E402
 from trainer.sim import SimWorld  # noqa: E402
 
@@ -49,14 +57,32 @@ class MeanWentUp:
         verdict = "accept" if effect > 0 else "reject"
         if verdict == "accept":
             self.incumbent_score = cand
-        return Decision(verdict, effect, float("nan"), len(candidate))
+        return Decision(verdict, effect, math.nan, math.nan, len(candidate))
 
 
 def _unused_incumbent_calls(r, world: SimWorld) -> int:
-    """Val samples of the incumbent the stored-score rule never looks at (all comparisons
-    after the first; one sample per task)."""
+    """Val samples of the incumbent the stored-score rule never looks at (every incumbent
+    sweep after the first; one sample per task)."""
     n_val = sum(t.split == "val" for t in world.tasks)
-    return max(0, r.counters.get("comparisons", 0) - 1) * n_val
+    return max(0, r.counters.get("incumbent_sweeps", 0) - 1) * n_val
+
+
+def classify(world: SimWorld, r) -> list[str]:
+    """Each accepted step as helpful / harmful / neutral, by the rules it teaches (truth)."""
+    good = {x.id for x in world.rules}
+    doc, kinds = r.start_skill, []
+    for step in r.history:
+        new, _applied, _failed = apply_edits(doc, [Edit.from_dict(e) for e in step["edits"]])
+        before, after = (world.taught(world.target_text(d)) for d in (doc, new))
+        gained, lost = after - before, before - after
+        if gained - good:
+            kinds.append("harmful")
+        elif gained or (lost - good):
+            kinds.append("helpful")
+        else:
+            kinds.append("neutral")
+        doc = new
+    return kinds
 
 
 def one(seed: int) -> dict:
@@ -72,15 +98,23 @@ def one(seed: int) -> dict:
         kw = {"gate": gate} if gate else {}
         r = optimize(world.start_skill, world.tasks, world.roles(), settings=settings, **kw)
         after = world.expected_score(r.best_skill)
+        kinds = classify(world, r)
+        learn = r.counters.get("calls_to_learn", r.usage["calls"])
+        unused = _unused_incumbent_calls(r, world) if gate else 0
         out[name] = {
             "test_before": start,
             "test_after": after,
             "lift": after - start,
             "measured_lift": r.test.lift,
             "measured_ci": [r.test.ci_low, r.test.ci_high],
-            "calls": r.usage["calls"] - (_unused_incumbent_calls(r, world) if gate else 0),
+            "calls": learn - unused,
+            "calls_all": r.usage["calls"] - unused,
+            "test_calls": r.usage["calls"] - learn,
             "accepted_edits": sum(len(h["edits"]) for h in r.history),
+            "accepted_steps": {k: kinds.count(k) for k in ("helpful", "neutral", "harmful")},
+            "comparisons": r.counters.get("comparisons", 0),
             "rejected_at_gate": sum(1 for x in r.rejected if x["reason"].startswith("gate")),
+            "pending_at_end": len(r.pending),
             "unparseable": r.counters.get("unparseable_proposals", 0),
             "stop": r.stop_reason,
         }
@@ -105,20 +139,34 @@ def main() -> None:
             "min_lift": float(lifts.min()),
             "seeds_below_start": int(np.sum(lifts < -1e-12)),
             "mean_calls": float(np.mean([x["calls"] for x in rows])),
+            "mean_calls_all": float(np.mean([x["calls_all"] for x in rows])),
+            "mean_test_calls": float(np.mean([x["test_calls"] for x in rows])),
+            "mean_comparisons": float(np.mean([x["comparisons"] for x in rows])),
+            "neutral_accept_nights": float(
+                np.mean([x["accepted_steps"]["neutral"] > 0 for x in rows])
+            ),
+            "harmful_accept_nights": float(
+                np.mean([x["accepted_steps"]["harmful"] > 0 for x in rows])
+            ),
+            "helpful_steps_accepted": int(sum(x["accepted_steps"]["helpful"] for x in rows)),
             "accepted_edits": int(sum(x["accepted_edits"] for x in rows)),
             "rejected_at_gate": int(sum(x["rejected_at_gate"] for x in rows)),
             "unparseable": int(sum(x["unparseable"] for x in rows)),
+            "pending_at_end": int(sum(x["pending_at_end"] for x in rows)),
         }
     o, b = summary["ours"], summary["mean-went-up"]
     ratios = {
         "lift_ours_over_baseline": o["mean_lift"] / b["mean_lift"] if b["mean_lift"] else None,
         "calls_ours_over_baseline": o["mean_calls"] / b["mean_calls"],
+        "calls_all_ours_over_baseline": o["mean_calls_all"] / b["mean_calls_all"],
         "lift_per_1k_calls_ours": 1000 * o["mean_lift"] / o["mean_calls"],
         "lift_per_1k_calls_baseline": 1000 * b["mean_lift"] / b["mean_calls"],
     }
     checks = {
         "ours_never_below_start": o["seeds_below_start"] == 0,
         "ours_mean_lift_at_least_baseline": o["mean_lift"] >= b["mean_lift"],
+        "ours_neutral_accepted_in_at_most_5pct_of_nights": o["neutral_accept_nights"] <= 0.05,
+        "ours_calls_at_most_3x_baseline": ratios["calls_ours_over_baseline"] <= 3.0,
     }
     if args.json:
         print(
@@ -154,6 +202,16 @@ def main() -> None:
         f"target ours mean lift >= mean-went-up mean lift: {o['mean_lift']:+.4f} vs "
         f"{b['mean_lift']:+.4f} "
         f"{'PASS' if checks['ours_mean_lift_at_least_baseline'] else 'FAIL'}"
+    )
+    print(
+        f"target ours accepts a neutral step in <= 5% of nights: {o['neutral_accept_nights']:.0%} "
+        f"(mean-went-up {b['neutral_accept_nights']:.0%}) "
+        f"{'PASS' if checks['ours_neutral_accepted_in_at_most_5pct_of_nights'] else 'FAIL'}"
+    )
+    print(
+        f"target ours calls to learn <= 3x mean-went-up: "
+        f"{ratios['calls_ours_over_baseline']:.2f}x "
+        f"{'PASS' if checks['ours_calls_at_most_3x_baseline'] else 'FAIL'}"
     )
     print(
         "per seed lift (ours / baseline): "

@@ -1,22 +1,25 @@
 """Configuration: packaged defaults, then the user's YAML file, then environment, then CLI flags.
 
 Every key must exist in the defaults (``configs/default.yaml``), so a typo is reported
-instead of being silently ignored.
+instead of being silently ignored; every value must pass its key's ``# valid:`` line there
+(``skillopt_sleep.constraints``), so a bad value stops the command at load with one line,
+not a night later with a traceback.
 """
 
 from __future__ import annotations
 
 import copy
 import difflib
+import functools
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from skillopt_sleep import paths
+from skillopt_sleep import constraints, paths
 
 ENV_PREFIX = "SKILLOPT_SLEEP_"
 
@@ -33,9 +36,13 @@ def defaults() -> dict[str, Any]:
     return yaml.safe_load(default_text())
 
 
+@functools.cache
+def default_rules() -> dict[str, constraints.Rule]:
+    """``{dotted key: Rule}`` from the defaults file's ``# valid:`` lines."""
+    return constraints.rules_from_text(default_text())
+
+
 def _type_ok(default: Any, value: Any) -> bool:
-    if default is None or value is None:
-        return True
     if isinstance(default, bool):
         return isinstance(value, bool)
     if isinstance(default, float):
@@ -45,8 +52,21 @@ def _type_ok(default: Any, value: Any) -> bool:
     return isinstance(value, type(default))
 
 
-def validate(override: Mapping[str, Any], schema: Mapping[str, Any], where: str = "") -> None:
-    """Refuse keys the defaults do not have, and values of the wrong type."""
+def _key_error(dotted: str, origin: Callable[[str], str] | None, problem: str) -> ConfigError:
+    where = f" (from {origin(dotted)})" if origin else ""
+    return ConfigError(f"config key '{dotted}'{where} {problem}")
+
+
+def validate(
+    override: Mapping[str, Any],
+    schema: Mapping[str, Any],
+    where: str = "",
+    *,
+    origin: Callable[[str], str] | None = None,
+) -> None:
+    """Refuse keys the defaults do not have, and values their ``valid:`` line (else the
+    default's type) does not accept. ``origin(dotted)`` names where a value came from."""
+    rules = default_rules()
     for key, value in override.items():
         dotted = f"{where}{key}"
         if key not in schema:
@@ -54,13 +74,17 @@ def validate(override: Mapping[str, Any], schema: Mapping[str, Any], where: str 
             hint = f" (did you mean '{where}{close[0]}'?)" if close else ""
             raise ConfigError(f"unknown config key '{dotted}'{hint}")
         default = schema[key]
+        rule = rules.get(dotted)
         if isinstance(default, dict) and default:
             if not isinstance(value, Mapping):
-                raise ConfigError(f"config key '{dotted}' must be a mapping")
-            validate(value, default, f"{dotted}.")
+                raise _key_error(dotted, origin, "must be a mapping")
+            validate(value, default, f"{dotted}.", origin=origin)
+        elif rule is not None:
+            if problem := rule.problem(value):
+                raise _key_error(dotted, origin, problem)
         elif not _type_ok(default, value):
             want = type(default).__name__
-            raise ConfigError(f"config key '{dotted}' must be a {want}, got {value!r}")
+            raise _key_error(dotted, origin, f"must be a {want}, got {value!r}")
 
 
 def merge(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
@@ -74,8 +98,33 @@ def merge(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _env_overrides(environ: Mapping[str, str]) -> dict[str, Any]:
-    """SKILLOPT_SLEEP_MINING__MIN_DAYS=3 -> {"mining": {"min_days": 3}} (values parsed as YAML)."""
+def env_name(dotted: str) -> str:
+    """``daemon.schedule`` -> ``SKILLOPT_SLEEP_DAEMON__SCHEDULE``."""
+    return ENV_PREFIX + dotted.upper().replace(".", "__")
+
+
+def _env_value(name: str, raw: str, dotted: str, schema: Mapping[str, Any]) -> Any:
+    """A variable's text as the key's value: as it is where the key takes only strings
+    (``*/5 * * * *`` is a schedule, not a YAML alias; ``07:00`` a time, not 420), else
+    read as YAML (numbers, booleans, null, lists)."""
+    node: Any = schema
+    for key in dotted.split("."):
+        node = node.get(key) if isinstance(node, Mapping) else None
+    rule = default_rules().get(dotted)
+    if rule is not None and rule.string_only:
+        return None if rule.nullable and raw.strip() in ("", "null", "~") else raw
+    if rule is None and isinstance(node, str):
+        return raw
+    try:
+        return yaml.safe_load(raw)
+    except yaml.YAMLError:
+        if node is None and rule is None:
+            return raw  # an unknown key: validate() names it and suggests the right one
+        raise ConfigError(f"{name}={raw!r} cannot be read as a value for '{dotted}'") from None
+
+
+def _env_overrides(environ: Mapping[str, str], schema: Mapping[str, Any]) -> dict[str, Any]:
+    """SKILLOPT_SLEEP_MINING__MIN_DAYS=3 -> {"mining": {"min_days": 3}}."""
     tree: dict[str, Any] = {}
     for name, raw in environ.items():
         if not name.startswith(ENV_PREFIX) or "__" not in name:
@@ -84,7 +133,7 @@ def _env_overrides(environ: Mapping[str, str]) -> dict[str, Any]:
         node = tree
         for key in keys[:-1]:
             node = node.setdefault(key, {})
-        node[keys[-1]] = yaml.safe_load(raw)
+        node[keys[-1]] = _env_value(name, raw, ".".join(keys), schema)
     return tree
 
 
@@ -122,12 +171,12 @@ def load(
             raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from exc
         if not isinstance(user, Mapping):
             raise ConfigError(f"config file {path} must hold a mapping of keys")
-        validate(user, schema)
+        validate(user, schema, origin=lambda _dotted: str(path))
         config = merge(config, user)
     elif explicit:
         raise ConfigError(f"config file {path} does not exist")
-    env_tree = _env_overrides(os.environ if environ is None else environ)
-    validate(env_tree, schema)
+    env_tree = _env_overrides(os.environ if environ is None else environ, schema)
+    validate(env_tree, schema, origin=env_name)
     config = merge(config, env_tree)
     if overrides:
         tree: dict[str, Any] = {}

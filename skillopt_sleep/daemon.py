@@ -36,11 +36,11 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from skillopt_sleep import lock
 from skillopt_sleep.heartbeat import (
     HEARTBEAT_SECONDS,
+    StateFile,
     daemon_status,
     iso,
     parse_time,
     read_state,
-    write_state,
 )
 from skillopt_sleep.schedule import Schedule, missed_run, next_deadline, parse_schedule
 
@@ -115,7 +115,7 @@ class Daemon:
         self._night_lock = threading.Lock()
         self._night_idle = threading.Event()
         self._night_idle.set()
-        self._state_lock = threading.Lock()
+        self._state = StateFile(state_dir)
         self._scheduler: BlockingScheduler | None = None
         self._done = False
 
@@ -164,8 +164,7 @@ class Daemon:
                 id="missed-night",
                 misfire_grace_time=None,
             )
-        write_state(
-            self.state_dir,
+        self._state.update(
             pid=os.getpid(),
             hostname=socket.gethostname(),
             started_at=iso(now),
@@ -189,8 +188,9 @@ class Daemon:
             log.info("waiting for the running night to reach its checkpoint")
         self._night_idle.wait()
         self._set_live(False)
-        write_state(
-            self.state_dir,
+        # Under the state file's lock, and final: a heartbeat still running on a
+        # scheduler thread either finished before this or writes nothing.
+        self._state.close(
             state="stopped",
             next_run=None,
             heartbeat_at=iso(datetime.now().astimezone()),
@@ -300,13 +300,11 @@ class Daemon:
         if scheduler is not None:
             job = scheduler.get_job("night")
             nxt = getattr(job, "next_run_time", None) if job else None
-        with self._state_lock:
-            write_state(
-                self.state_dir,
-                heartbeat_at=iso(datetime.now().astimezone()),
-                next_run=iso(nxt),
-                schedule=self.schedule.expression,
-            )
+        self._state.update(
+            heartbeat_at=iso(datetime.now().astimezone()),
+            next_run=iso(nxt),
+            schedule=self.schedule.expression,
+        )
 
     def _set_live(self, on: bool) -> None:
         if self._live is None or on == self._live_running:
@@ -335,8 +333,7 @@ class Daemon:
                 self.config,
                 start,
             )
-            with self._state_lock:
-                write_state(self.state_dir, state="night", last_night_started_at=iso(start))
+            self._state.update(state="night", last_night_started_at=iso(start))
             log.info("night started (%s), deadline %s", reason, iso(request.deadline))
             result: object = None
             try:
@@ -348,19 +345,17 @@ class Daemon:
                 log.info("night stopped for shutdown; it resumes from its checkpoint")
             else:
                 log.info("night finished: %s", result)
-            with self._state_lock:
-                write_state(
-                    self.state_dir,
-                    state="idle",
-                    last_night_result=str(result)[:500],
-                    last_night_finished_at=iso(datetime.now().astimezone()),
-                )
+            self._state.update(
+                state="idle",
+                last_night_result=str(result)[:500],
+                last_night_finished_at=iso(datetime.now().astimezone()),
+            )
+            self._heartbeat()  # next_run moved on; before idle, so before the final write
         finally:
             if not self.stop_event.is_set():
                 self._set_live(self.schedule.live_ingest)
             self._night_lock.release()
             self._night_idle.set()
-        self._heartbeat()
 
 
 __all__ = ["Daemon", "LiveIngest", "NightRequest", "daemon_status", "setup_logging"]

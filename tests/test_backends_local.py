@@ -1,7 +1,8 @@
-"""The embedded local backend against the REAL SmolLM2-135M on llama.cpp (extra 'local').
+"""The embedded local backend against the REAL embedded model on llama.cpp (extra 'local').
 
-One server per module. The model is weak; these tests check plumbing: calls succeed,
-every JSON answer is parsed or counted, odd output never crashes, no process is left over.
+One shared server (conftest ``local_server``: Qwen2.5-Coder-0.5B, one thread). These tests
+check plumbing: calls succeed, every JSON answer is parsed or counted, odd output never
+crashes, the joined model is the pinned one, no process is left over.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -19,15 +19,12 @@ import pytest
 from trainer.backends.base import Completion, InfraError, Roles
 from trainer.backends.factory import build_roles
 from trainer.backends.jsonio import JsonStats
-from trainer.backends.local import LocalServer, _free_port, find_gguf, local_roles
+from trainer.backends.local import LocalServer, _free_port, local_roles
+from trainer.backends.models import MODELS, QWEN_05B, ensure_gguf, installed, verify
 
-pytestmark = [pytest.mark.local_model, pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.local_model, pytest.mark.timeout(600)]
 
-try:
-    GGUF: Path | None = find_gguf()
-except Exception:  # noqa: BLE001 - any reason means: skip, with the reason shown
-    GGUF = None
-if GGUF is None:
+if not installed(QWEN_05B):
     pytest.skip("local model not installed (extra 'local')", allow_module_level=True)
 
 GRADE = {
@@ -77,10 +74,9 @@ def server_pids(port: str) -> list[int]:
     return found
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[LocalServer]:
-    with LocalServer() as srv:
-        yield srv
+@pytest.fixture
+def server(local_server: LocalServer) -> LocalServer:
+    return local_server
 
 
 @pytest.fixture(scope="module")
@@ -94,14 +90,22 @@ def user(text: str) -> list[dict[str, str]]:
 
 def test_server_is_up_and_small(server: LocalServer) -> None:
     assert server.pid is not None and alive(server.pid)
-    assert server.start_seconds is not None and server.start_seconds < 30
+    assert server.start_seconds is not None
     rss = server.rss_mb()
-    assert rss is not None and rss < 1024
+    assert rss is not None and rss < QWEN_05B.size / 2**20 + 600  # weights + 8k context
     print(f"\nlocal server: start {server.start_seconds:.2f}s, RSS {rss:.0f} MB")
 
 
+@pytest.mark.parametrize("spec", list(MODELS.values()), ids=list(MODELS))
+def test_the_joined_models_are_the_pinned_files(spec) -> None:
+    """Full check, not the stamp: size and sha256 of the file llama.cpp loads."""
+    path = ensure_gguf(spec)
+    assert verify(spec, path), f"{path} is not {spec.sha256}"
+    assert path.read_bytes()[:4] == b"GGUF"
+
+
 def test_concurrent_short_calls(roles: Roles, server: LocalServer) -> None:
-    prompts = [f"Name one fruit. Number {i}." for i in range(16)]
+    prompts = [f"Name one fruit. Number {i}." for i in range(6)]
     t0 = time.monotonic()
     with ThreadPoolExecutor(4) as pool:
         results = list(pool.map(lambda p: roles.target.complete(user(p)), prompts))
@@ -109,13 +113,13 @@ def test_concurrent_short_calls(roles: Roles, server: LocalServer) -> None:
     assert all(isinstance(c, Completion) for c in results)
     assert all(c.input_tokens > 0 and 0 < c.output_tokens <= 24 for c in results)
     assert all(c.cost_usd == 0.0 for c in results)
-    assert roles.target.usage["calls"] == 16
+    assert roles.target.usage["calls"] == 6
     print(f"\nlocal: {per_call * 1000:.0f} ms per short call (wall, {server.parallel} slots)")
 
 
 def test_json_schema_answers_are_parsed_or_counted(roles: Roles) -> None:
     stats = JsonStats()
-    questions = [f"Grade this answer to 'what is {i}+{i}?': '{2 * i}'" for i in range(8)]
+    questions = [f"Grade this answer to 'what is {i}+{i}?': '{2 * i}'" for i in range(4)]
     with ThreadPoolExecutor(2) as pool:
         done = list(pool.map(lambda q: roles.judge.complete(user(q), json_schema=GRADE), questions))
     for c in done:
@@ -152,28 +156,37 @@ def test_odd_inputs_give_text(roles: Roles, messages: list[dict[str, str]]) -> N
     JsonStats().parse(c.text, GRADE)  # whatever it wrote, parsing does not raise
 
 
+def server_ctx() -> int:
+    return LocalServer.__init__.__kwdefaults__["n_ctx"]
+
+
 def test_prompt_beyond_context_is_infra_error_not_crash(roles: Roles) -> None:
     with pytest.raises(InfraError):
-        roles.target.complete(user("word " * 6000))
+        roles.target.complete(user("word " * (server_ctx() + 1000)))
 
 
-def test_build_roles_local_starts_and_stops_server(tmp_path: Path) -> None:
-    with build_roles({"backend": "local"}, {}, local_log_path=tmp_path / "llama.log") as roles:
+def test_build_roles_local_starts_and_stops_its_server(tmp_path: Path) -> None:
+    """All roles on one model: one server, started by build_roles and stopped by PID."""
+    one = {r: QWEN_05B.key for r in ("optimizer", "target", "judge")}
+    cfg = {"backend": "local", "local": {**one, "threads": 1, "parallel": 1}}
+    with build_roles(cfg, {}, local_log_dir=tmp_path) as roles:
         url = roles.judge.config.base_url
         assert url is not None and url.startswith("http://127.0.0.1:")
+        assert roles.optimizer.config.base_url == url  # one model, one server
         assert roles.judge.complete(user("Hi"), max_tokens=4).output_tokens > 0
-        assert roles.judge.identity == "local:SmolLM2-135M-Instruct.Q4_1:t=0"  # no port
+        assert roles.judge.identity == "local:qwen2.5-coder-0.5b:t=0"  # no port
+        assert roles.target.description["model"] == "Qwen2.5-Coder-0.5B-Instruct Q4_K_M"
         port = url.rsplit(":", 1)[1].split("/")[0]
         pids = server_pids(port)
         assert len(pids) == 1 and alive(pids[0])
-    time.sleep(0.1)
-    assert not alive(pids[0])
-    assert (tmp_path / "llama.log").exists()  # a log path given by the caller is kept
+    assert not alive(pids[0])  # stop() waited for the process to exit
+    assert (tmp_path / "local-model-qwen2.5-coder-0.5b.log").exists()  # the caller's log dir
 
 
 def test_child_stops_even_while_model_loads() -> None:
     """A stop request during loading must not hang the child (llama.cpp can deadlock)."""
-    cmd = [sys.executable, "-m", "trainer.backends.local_server", "--model", str(GGUF)]
+    gguf = ensure_gguf(QWEN_05B)
+    cmd = [sys.executable, "-m", "trainer.backends.local_server", "--model", str(gguf)]
     proc = subprocess.Popen(
         [*cmd, "--port", str(_free_port())], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )

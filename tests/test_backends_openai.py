@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from trainer.backends.base import InfraError
+from trainer.backends.base import ContextOverflow, InfraError
 from trainer.backends.config import RoleConfig
 from trainer.backends.openai_backend import OpenAIBackend, split_schema, strict_schema
 
@@ -319,11 +319,32 @@ def test_schema_bounds_rejected_retries_lean_then_remembers(
 
 def test_other_bad_request_is_infra_error(provider: tuple[FakeProvider, str]) -> None:
     fake, url = provider
-    fake.script = [Reply(400, error="context length exceeded")]
+    fake.script = [Reply(400, error="Invalid 'temperature': must be at most 2")]
     b = backend(url)
     with pytest.raises(InfraError, match="HTTP 400"):
         b.complete(USER, json_schema=SCHEMA)
     assert b.json_mode is True and len(fake.requests) == 1
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        "request (4476 tokens) exceeds the available context size (4096 tokens)",  # llama.cpp
+        "This model's maximum context length is 8192 tokens. However, your messages "
+        "resulted in 9000 tokens.",  # OpenAI, vLLM
+        "prompt is too long: 210000 tokens > 200000 maximum",  # Anthropic-style
+        "context length exceeded",
+    ],
+)
+def test_a_prompt_that_does_not_fit_is_an_overflow_not_an_outage(
+    provider: tuple[FakeProvider, str], error: str
+) -> None:
+    fake, url = provider
+    fake.script = [Reply(400, error=error)]
+    b = backend(url)
+    with pytest.raises(ContextOverflow) as info:
+        b.complete(USER)
+    assert not isinstance(info.value, InfraError) and len(fake.requests) == 1  # no retry
 
 
 def test_concurrency_limit_is_enforced(provider: tuple[FakeProvider, str]) -> None:

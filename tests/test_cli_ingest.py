@@ -82,6 +82,18 @@ def test_real_process_with_private_home(tmp_path: Path) -> None:
     assert (tmp_path / "state" / "skillopt-sleep" / "skillopt-sleep.db").exists()
 
 
+def test_sessions_shows_ids_whole(isolated_home: Path) -> None:
+    """Two subagents of one session showed the same cut id; every id is printed whole."""
+    lay_out_own(isolated_home)
+    runner = CliRunner()
+    assert runner.invoke(main, ["ingest", "-q"]).exit_code == 0
+    rows = json.loads(runner.invoke(main, ["sessions", "--json"]).output)
+    lines = runner.invoke(main, ["sessions"]).output.splitlines()[1:]
+    assert len(lines) == len(rows)
+    assert all(line.startswith(f"{r['id']} ") for line, r in zip(lines, rows, strict=True))
+    assert max(len(r["id"]) for r in rows) > 38  # the old column width cut these
+
+
 def test_watch_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
     """systemd and kill send SIGTERM: the watch ends its pass and exits 0 (not 143)."""
     home = tmp_path / "h"

@@ -73,3 +73,16 @@ def test_bad_flag_and_missing_config_are_one_line_exit_2(tmp_path: Path) -> None
     assert missing.returncode == 2
     assert missing.stderr.strip().splitlines()[-1].endswith("does not exist")
     assert "Traceback" not in missing.stderr
+
+
+def test_doctor_refuses_a_bad_schedule_and_a_negative_budget(tmp_path: Path) -> None:
+    cfg = tmp_path / "c.yaml"
+    for text, message in [
+        ("daemon:\n  schedule: '99 99 * * *'\n", "minute '99'"),
+        ("budget:\n  max_cost_usd: -1\n", "must be a number >= 0 or null, got -1"),
+    ]:
+        cfg.write_text(text)
+        result = CliRunner().invoke(main, ["--config", str(cfg), "doctor", "--json"])
+        assert result.exit_code == 1, result.output
+        checks = json.loads(result.output)["checks"]
+        assert checks[0]["status"] == "fail" and message in checks[0]["detail"]

@@ -18,8 +18,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from skillopt_sleep import config as config_mod
+from skillopt_sleep import cron, lock, schedule
 from skillopt_sleep import daemon as D
-from skillopt_sleep import lock, schedule
 from skillopt_sleep.config import ConfigError
 from skillopt_sleep.heartbeat import read_state, write_state
 
@@ -53,8 +53,8 @@ def test_cron_weekdays_follow_cron_not_apscheduler() -> None:
     trigger = schedule.cron_trigger("0 2 * * 0", utc)  # cron 0 = Sunday
     fire = trigger.get_next_fire_time(None, datetime(2025, 1, 1, tzinfo=utc))  # a Wednesday
     assert fire == datetime(2025, 1, 5, 2, 0, tzinfo=utc) and fire.strftime("%a") == "Sun"
-    assert schedule._cron_weekdays("1-5") == "mon,tue,wed,thu,fri"
-    assert schedule._cron_weekdays("7") == "sun"
+    assert cron.cron_weekdays("1-5") == "mon,tue,wed,thu,fri"
+    assert cron.cron_weekdays("7") == "sun"
 
 
 @pytest.mark.parametrize(
@@ -272,3 +272,96 @@ def test_cli_daemon_locked_exits_3_and_bad_config_exits_2(tmp_path: Path) -> Non
     )
     assert out.exit_code == 2 and "HH:MM" in out.output
     assert len(out.output.strip().splitlines()) == 1
+
+
+def test_nothing_overwrites_the_final_stopped_state(tmp_path: Path) -> None:
+    """A heartbeat or reload still running on another thread when the daemon stops must
+    not write over "stopped" (it did: the final write was outside the heartbeat's lock)."""
+    started = threading.Event()
+
+    def night(request: D.NightRequest) -> str:
+        started.set()
+        request.stop.wait(30)
+        return "stopped"
+
+    daemon = D.Daemon(
+        tmp_path,
+        _config(schedule=EVERY_SECOND, live_ingest=False),
+        night,
+        reload_config=lambda: _config(schedule="0 4 * * *"),
+    )
+    thread, codes = _start(daemon)
+    assert started.wait(20)
+    daemon.request_stop()
+    thread.join(10)
+    assert codes == [0]
+    final = (tmp_path / "daemon.json").read_bytes()
+    assert json.loads(final)["state"] == "stopped" and json.loads(final)["next_run"] is None
+    daemon._heartbeat()  # what a heartbeat job still on a scheduler thread does
+    daemon.reload()  # what a SIGHUP's reload thread does
+    assert (tmp_path / "daemon.json").read_bytes() == final
+
+
+class _Blocking:
+    """A field value whose serialisation waits: a write caught half-way, holding its lock."""
+
+    def __init__(self) -> None:
+        self.entered, self.release = threading.Event(), threading.Event()
+
+    def __str__(self) -> str:
+        self.entered.set()
+        assert self.release.wait(20)
+        return "late"
+
+
+def test_close_waits_for_a_write_in_progress_and_wins(tmp_path: Path) -> None:
+    from skillopt_sleep.heartbeat import StateFile
+
+    state = StateFile(tmp_path)
+    state.update(state="idle")
+    blocking = _Blocking()
+    beat = threading.Thread(target=lambda: state.update(next_run=blocking))
+    beat.start()
+    assert blocking.entered.wait(20)  # the heartbeat has read the file and holds the lock
+    closer = threading.Thread(target=lambda: state.close(state="stopped", next_run=None))
+    closer.start()
+    blocking.release.set()
+    beat.join(20)
+    closer.join(20)
+    assert read_state(tmp_path)["state"] == "stopped" and read_state(tmp_path)["next_run"] is None
+    assert state.update(state="idle") is False and read_state(tmp_path)["state"] == "stopped"
+
+
+def test_the_daemon_logs_one_short_line_per_night(tmp_path: Path) -> None:
+    """The journal gets one readable line per night, not the night's object dumped."""
+    import io
+    import logging
+
+    from skillopt_sleep.cli.daemon import night_callable
+    from tests.test_night import make_root
+
+    config = make_root(tmp_path, user_skill=False, **{"night.max_skills": 1})
+    config = config_mod.merge(config, {"daemon": {"live_ingest": False}})
+    state = Path(config["state_dir"])
+    two_days_ago = (datetime.now().astimezone() - timedelta(days=2)).isoformat()
+    state.mkdir(mode=0o700)
+    write_state(state, last_night_started_at=two_days_ago)  # so one (missed) night runs now
+    stream = io.StringIO()
+    handler = D.setup_logging(stream)
+    try:
+        daemon = D.Daemon(state, config, night_callable(state))
+        thread, codes = _start(daemon)
+        _wait(lambda: read_state(state).get("last_night_result"), timeout=180)
+        daemon.request_stop()
+        thread.join(30)
+    finally:
+        for name in ("skillopt_sleep", "apscheduler"):
+            logging.getLogger(name).removeHandler(handler)
+    assert codes == [0]
+    finished = [ln for ln in stream.getvalue().splitlines() if "night finished" in ln]
+    assert len(finished) == 1, stream.getvalue()
+    line = finished[0]
+    assert len(line) < 400 and "NightOutcome" not in line and "{" not in line, line
+    assert line.startswith("<6>night finished: night ") and " done: " in line
+    assert "report " in line and line.endswith("report.html")
+    assert read_state(state)["last_night_result"] == line.removeprefix("<6>night finished: ")

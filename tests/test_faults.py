@@ -213,3 +213,39 @@ def test_zero_budget_ends_cleanly_and_names_the_budget(tmp_path: Path) -> None:
         assert skill["stopped_by"] == "budget: calls"
         assert skill["promotion"]["status"] == "unchanged"
     assert "budget: calls" in cli(cfg, "report").output
+
+
+def _status(cfg: Path) -> dict[str, Any]:
+    result = cli(cfg, "status", "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_status_of_a_killed_night_is_interrupted_not_running(tmp_path: Path) -> None:
+    """The store says "running" until a night ends; after kill -9 it never ends. status
+    checks the lock holder instead of believing the row."""
+    from tests.test_night import Child
+
+    config = make_root(tmp_path, **ONE)
+    cfg = write_yaml(tmp_path, config)
+    child = Child(tmp_path, config, 0, pause_at="ingest")
+    alive: dict[str, Any] = {}
+
+    def paused_and_looked() -> bool:  # status taken while the paused night holds the lock
+        if child.paused():
+            alive.update(_status(cfg))
+        return bool(alive)
+
+    try:
+        child.kill_when(paused_and_looked)
+    finally:
+        if child.proc.poll() is None:
+            child.proc.kill()
+    assert alive["last_night"]["status"] == "running"
+    assert f"night pid {child.proc.pid}" in alive["running_now"]
+    info = _status(cfg)
+    assert info["last_night"]["status"] == "interrupted" and info["running_now"] is None
+    text = cli(cfg, "status").output
+    assert "(running)" not in text and "interrupted" in text and "resumes" in text
+    listed = json.loads(cli(cfg, "nights", "--json").output)
+    assert [n["status"] for n in listed] == ["interrupted"]

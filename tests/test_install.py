@@ -126,7 +126,8 @@ def test_install_cron_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     runner = CliRunner()
     out = runner.invoke(main, ["install", "cron", "--exe", str(exe)])
     assert out.exit_code == 0, out.output
-    assert f"0 2 * * * {exe} run --once" in store.read_text()
+    assert f"{exe} run --once" in store.read_text()
+    assert store.read_text().count("0 2 * * * [ -r ") == 1
     store.write_text("MAILTO=me\n" + store.read_text() + "5 * * * * backup\n")
     assert runner.invoke(main, ["install", "cron", "--exe", str(exe)]).exit_code == 0
     assert store.read_text().count(I.CRON_BEGIN) == 1  # replaced, not duplicated
@@ -152,3 +153,85 @@ def test_cron_refuses_seconds_schedule(tmp_path: Path, monkeypatch: pytest.Monke
     assert out.exit_code == 2 and "5-field" in out.output
     assert I.cron_to_calendar("30 1 * * *") == "*-*-* 01:30"
     assert I.cron_to_calendar("0 2 * * 1") is None
+
+
+FAKE_KEY = "sk-test-" + "e" * 12  # obviously fake, built at run time
+
+
+def test_install_systemd_writes_the_environment_file_the_units_read(
+    isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Scheduled nights do not inherit the shell: install writes the endpoint variables
+    (0600) and both services name the file with EnvironmentFile=- (optional)."""
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
+    monkeypatch.setenv("TARGET_MODEL", "gpt-4o-mini")
+    monkeypatch.setenv("DEEPSEEK_KEY", "ds-" + FAKE_KEY)  # named by the config below
+    monkeypatch.setenv("UNRELATED", "not copied")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # doctor calls nothing remote
+    cfg = isolated_home / ".config" / "skillopt-sleep" / "config.yaml"
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text("models:\n  optimizer:\n    api_key_env: DEEPSEEK_KEY\n")
+    exe = _executable(tmp_path / "bin" / "skillopt-sleep")
+    doctor = CliRunner().invoke(main, ["doctor"])
+    assert (
+        "DEEPSEEK_KEY, OPENAI_API_KEY, OPENAI_BASE_URL, TARGET_MODEL set in this" in doctor.output
+    )
+
+    out = CliRunner().invoke(main, ["install", "systemd", "--exe", str(exe), "--env-file"])
+    assert out.exit_code == 0, out.output
+    env_file = isolated_home / ".config" / "skillopt-sleep" / "env"
+    assert stat.S_IMODE(env_file.stat().st_mode) == 0o600
+    assert env_file.read_text().splitlines()[1:] == [
+        f"DEEPSEEK_KEY='ds-{FAKE_KEY}'",
+        f"OPENAI_API_KEY='{FAKE_KEY}'",
+        "OPENAI_BASE_URL='http://127.0.0.1:9/v1'",
+        "TARGET_MODEL='gpt-4o-mini'",
+    ]
+    assert FAKE_KEY not in out.output and "OPENAI_API_KEY" in out.output
+    unit_dir = isolated_home / ".config" / "systemd" / "user"
+    for name in ("skillopt-sleep.service", "skillopt-sleep-night.service"):
+        assert "EnvironmentFile=-%h/.config/skillopt-sleep/env\n" in (unit_dir / name).read_text()
+    _verify(sorted(unit_dir.glob("skillopt-sleep*")), isolated_home, tmp_path)
+    doctor = CliRunner().invoke(main, ["doctor"])
+    assert "holds this shell's endpoint variables" in doctor.output
+
+    # a key changed in the shell is noticed, and a second install merges it in
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY + "2")
+    assert "OPENAI_API_KEY set in this shell" in CliRunner().invoke(main, ["doctor"]).output
+    out = CliRunner().invoke(main, ["install", "systemd", "--exe", str(exe), "--env-file"])
+    assert f"OPENAI_API_KEY='{FAKE_KEY}2'" in env_file.read_text()
+    assert "TARGET_MODEL='gpt-4o-mini'" in env_file.read_text()
+    out = CliRunner().invoke(main, ["uninstall"])
+    assert env_file.exists() and "kept" in out.output
+
+
+def test_without_a_terminal_install_only_says_what_nights_will_miss(
+    isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
+    exe = _executable(tmp_path / "bin" / "skillopt-sleep")
+    out = CliRunner().invoke(main, ["install", "systemd", "--exe", str(exe)])
+    assert out.exit_code == 0, out.output
+    assert "scheduled nights will not see OPENAI_API_KEY" in out.output
+    assert not (isolated_home / ".config" / "skillopt-sleep" / "env").exists()
+
+
+def test_the_cron_line_exports_the_environment_file(
+    isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run the installed cron command the way cron does: sh, an empty environment."""
+    store = _fake_crontab(tmp_path, monkeypatch)
+    seen = tmp_path / "seen-env"
+    exe = tmp_path / "bin" / "skillopt-sleep"
+    exe.parent.mkdir(parents=True)
+    exe.write_text(f"#!/bin/sh\nenv > {seen}\n")
+    exe.chmod(0o755)
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    out = CliRunner().invoke(main, ["install", "cron", "--exe", str(exe), "--env-file"])
+    assert out.exit_code == 0, out.output
+    line = next(ln for ln in store.read_text().splitlines() if "run --once" in ln)
+    command = " ".join(line.split()[5:]).replace("\\%", "%")
+    subprocess.run(["/bin/sh", "-c", command], env={"PATH": "/usr/bin:/bin"}, check=True)
+    env = dict(ln.split("=", 1) for ln in seen.read_text().splitlines() if "=" in ln)
+    assert env["OPENAI_API_KEY"] == FAKE_KEY and env["OPENAI_BASE_URL"] == "http://127.0.0.1:9/v1"

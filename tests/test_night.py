@@ -48,7 +48,9 @@ OVERRIDES: dict[str, Any] = {
     "trainer.steps_per_epoch": 3,
     "trainer.samples": 2,
     "trainer.minibatch": 4,
-    "trainer.seed": 2,  # seeds 0, 2, 3 accept edits for both top skills (checked 2026-11-29)
+    # Seeds 0, 1, 3 and 4 of 0-5 promote the managed skill (2 and 5 do not) since the reflection
+    # prompt changed (issue 13): any prompt change reshuffles the simulated optimizer.
+    "trainer.seed": 3,
     "night.max_skills": 2,
     "daemon.deadline": "23:59",
     # the corpus's managed skills are new: promote their first version without review
@@ -267,8 +269,10 @@ def test_kill9_at_several_points_then_resume_matches_uninterrupted(
     child.kill_when(child.paused)
     kills.append(("after ingest", rollout_keys(state)))
     assert query(state, "SELECT step FROM night_steps") == [("ingest",)]
-    # 2. mid-training of the first skill, 3. mid-training of the second
-    for run, share in ((2, 0.25), (3, 0.7)):
+    # 2. mid-training of the first skill, 3. mid-training of the second (skills train in
+    # plan order; where each one's calls end depends on how soon the gate decided)
+    first, second = (s["usage"]["calls"] for s in baseline["out"]["summary"]["skills"][:2])
+    for run, share in ((2, first / 2 / total), (3, (first + second / 2) / total)):
         child = Child(tmp_path, config, run, sleep=0.002)
         child.kill_when(lambda share=share: len(rollout_keys(state)) >= share * total)
         rows = rollout_keys(state)
@@ -421,7 +425,8 @@ def test_report_and_status_cli_after_a_night(baseline) -> None:
     assert not [t for t in page.tags if t in ("link", "img", "iframe")]
     assert Path(baseline["out"]["reports"]["html"]).read_text() == html.output.rstrip("\n")
     missing = run(main, ["--config", str(cfg), "report", "no-such-night"])
-    assert missing.exit_code == 2 and "no report for night" in missing.output
+    assert missing.exit_code == 2 and "no night 'no-such-night'" in missing.output
+    assert "`skillopt-sleep nights` lists them" in missing.output
     status = run(main, ["--config", str(cfg), "status"])
     assert status.exit_code == 0
     assert f"last night: {night} (done)" in status.output
@@ -434,28 +439,42 @@ def test_report_and_status_cli_after_a_night(baseline) -> None:
     assert info["daemon"]["alive"] is False
 
 
-# -- the real embedded model ---------------------------------------------------------------
-@pytest.mark.local_model
-def test_demo_with_the_real_local_model(tmp_path: Path) -> None:
-    """`skillopt-sleep demo` end to end on the embedded local model, as a real subprocess."""
-    pytest.importorskip("xllamacpp")
-    start = time.monotonic()
-    proc = subprocess.run(
-        [*CLI, "demo", "--dir", str(tmp_path / "demo")],
-        cwd=PROJECT,
-        env=env(),
-        capture_output=True,
-        text=True,
-        timeout=420,
-    )
-    took = time.monotonic() - start
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert "demo directory:" in proc.stdout
-    report = re.search(r"^report: (\S+)$", proc.stdout, re.M)
-    assert report and Path(report.group(1)).is_file()
-    assert Path(report.group(1)).is_relative_to(tmp_path / "demo")
-    assert "ingesting session logs" in proc.stderr  # progress is shown
-    assert took < 300, f"the demo took {took:.0f} s (the issue allows 5 minutes on 2 cores)"
+class _ProposesNeutral:
+    """An optimizer that always proposes the same line, which changes nothing for the
+    simulated target: the gate can neither accept nor reject it within two sweeps."""
+
+    identity, concurrency, simulation = "proposes-neutral", 1, True
+
+    def complete(self, messages: Any, **kwargs: Any) -> Any:
+        from trainer.backends.base import Completion
+
+        return Completion(json.dumps({"edits": [{"kind": "add", "text": "- Be kind."}]}))
+
+
+def test_undecided_candidates_are_carried_to_the_next_night_with_their_evidence(
+    tmp_path: Path,
+) -> None:
+    @contextlib.contextmanager
+    def neutral(cfg: Any, tasks: Any) -> Iterator[Roles]:
+        with default_roles(cfg, tasks) as r:
+            yield Roles(_ProposesNeutral(), r.target, r.judge)
+
+    config = make_root(tmp_path, **{"trainer.max_samples": 2, "trainer.screen": False})
+    nights = [run_night(config, progress=lambda m: None, roles_factory=neutral) for _ in (1, 2)]
+    for n, night in enumerate(nights, start=1):
+        assert night.status == "done"
+        skills = night.summary["skills"]
+        assert skills and all(s["outcome"] == "not_enough_evidence" for s in skills)
+        md = night.reports["md"].read_text()
+        assert md.count("Pending (undecided, carried to the next night):") == len(skills)
+        for s in skills:
+            (p,) = s["pending"]  # one candidate per skill, never accepted nor rejected
+            assert p["summary"] == "- Be kind." and p["nights"] == n
+            assert p["sweeps"] == 2 * n and p["pairs"] <= p["sweeps"] * p["n_tasks"]
+            assert "accepted when its e-value reaches" in p["decides"]
+            assert f"over {n} night(s)" in md
+    rows = query(tmp_path / "state", "SELECT skill, kind FROM edits")
+    assert {kind for _skill, kind in rows} == {"pending"} and len(rows) == len(skills)
 
 
 def test_a_night_never_reuses_an_id_taken_in_the_same_second(tmp_path: Path) -> None:

@@ -205,7 +205,8 @@ def test_skill_files_are_never_group_or_world_writable_under_umask_000(env) -> N
 def test_the_shared_write_helpers_ignore_the_umask(env) -> None:
     tmp = env["tmp"]
     mine = tmp / "exports"  # a directory of the user's: left as it is
-    mine.mkdir(mode=0o755)
+    mine.mkdir()
+    mine.chmod(0o755)  # mkdir's mode is masked by the umask the test runs under
     with umask(0):
         paths.ensure_private_dir(tmp / "a" / "b" / "c")
         files.write_private(tmp / "x" / "y" / "notes.json", "{}")

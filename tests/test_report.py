@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import re
 import stat
+from html import escape, unescape
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from skillopt_sleep.report import headline, render_html, render_md, write_reports
 
@@ -81,7 +84,10 @@ def test_markdown_leads_with_the_answer_and_the_interval() -> None:
     first_section = md.split("## Did my skills get better?")[1].split("## Cost")[0]
     assert "1 of 2 skill(s) got better tonight." in first_section
     assert "0.40 → 0.70 (lift +0.30, 95% CI +0.10 to +0.50, 5 test tasks)" in first_section
-    assert "ci-log-summary: not enough evidence tonight — 3 val tasks" in first_section
+    assert (
+        "ci-log-summary: not enough evidence tonight — too few tasks of this kind to decide: "
+        "3 validation tasks cannot show an improvement" in first_section
+    )
     assert "| accepted | add | Keep the subject short | +0.25 | 0.008 | accept |" in md
     assert "| rejected | replace | Always use emoji | -0.10 | 0.900 | reject |" in md
     assert "+Keep the subject under 50 characters." in md
@@ -138,3 +144,147 @@ def test_write_reports_creates_private_files(tmp_path: Path) -> None:
     for path in paths.values():
         assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert json.loads(paths["json"].read_text())["night"] == "2026-11-29T02-00-00Z"
+
+
+def _skill(**fields: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "name": "review-pr",
+        "managed": True,
+        "outcome": "unchanged",
+        "reason": "no edit passed the gate",
+        "n_tasks": {"train": 6, "val": 9, "test": 4},
+        "test": None,
+        "edits": [],
+        "promotion": {"status": "unchanged", "reason": "no edit was accepted"},
+        "counters": {},
+    }
+    return {**base, **fields}
+
+
+def _flat_gate() -> dict[str, Any]:
+    return {"verdict": "underpowered", "effect": 0.0, "p_value": 1.0, "n_tasks": 9,
+            "n_nonzero": 1, "reason": "only 1 of 9 tasks differ; cannot reach alpha"}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("skill", "extra", "why", "todo"),
+    [
+        (_skill(stopped_by="budget: calls", reason="training ended by budget: calls"), {},
+         "calls budget ran out", "Raise budget.max_calls"),
+        (_skill(stopped_by="budget: deadline"), {}, "morning deadline came", "daemon.schedule"),
+        (_skill(outcome="not_enough_evidence",
+                reason="underpowered: 3 val tasks cannot reach alpha=0.00625 (needs >= 8)"), {},
+         "too few tasks of this kind", "Keep using your agent for this task"),
+        (_skill(edits=[{"status": "rejected", "kind": "add", "summary": "x", "gate": _flat_gate()}
+                       for _ in range(3)]), {},
+         "too weak to follow a skill", "TARGET_MODEL"),
+        (_skill(outcome="error", reason="the model endpoint failed every call (24 errors)"),
+         {"model_failure": "target model m at http://127.0.0.1:9/v1: connection failed: "
+                           "Connection refused"},
+         "http://127.0.0.1:9/v1: connection failed: Connection refused", "skillopt-sleep doctor"),
+        (_skill(counters={"unparseable_proposals": 5, "parsed_proposals": 1}), {},
+         "optimizer model's answers could not be read", "OPTIMIZER_MODEL"),
+    ],
+)  # fmt: skip
+def test_an_undecided_night_says_why_and_what_to_do(
+    skill: dict[str, Any], extra: dict[str, Any], why: str, todo: str
+) -> None:
+    s = summary(skills=[skill], not_trained=[], **extra)
+    for text in (render_md(s), unescape(render_html(s))):
+        answer = text.split("Did my skills get better?")[1].split("What to do")[0]
+        assert why in answer, answer
+        action = text.split("What to do")[1].split("Cost")[0]
+        assert todo in action, action
+
+
+def test_what_to_do_names_the_review_commands_and_groups_the_same_advice() -> None:
+    staged = _skill(name="commit-message", outcome="improved", reason="",
+                    test={"before": 0.4, "after": 0.7, "lift": 0.3, "ci_low": 0.1,
+                          "ci_high": 0.5, "n_tasks": 5},
+                    promotion={"status": "staged",
+                               "reason": "user-written skill: staged for review"})  # fmt: skip
+    a = _skill(name="a", stopped_by="budget: calls")
+    b = _skill(name="b", stopped_by="budget: calls")
+    md = render_md(summary(skills=[staged, a, b], not_trained=[]))
+    todo = md.split("## What to do")[1].split("## Cost")[0]
+    assert (
+        "`skillopt-sleep diff commit-message`, then `skillopt-sleep adopt commit-message`" in todo
+    )
+    assert todo.count("budget.max_calls") == 1 and "- a, b: Raise budget.max_calls" in todo
+    assert "1 of them waits for your review" in md
+
+
+def test_no_empty_chart_boxes() -> None:
+    one_night = summary(history={"commit-message": [{"night": "n1", "score": 0.7}]})
+    html = render_html(one_night)
+    assert "over nights" not in html  # one point is not a line
+    assert "Held-out score tonight, before and after" in html
+    assert "no data" not in html
+    idle = summary(
+        skills=[_skill()], history={}, usage={"calls": 0, "tokens": 0, "cost_usd": 0.0,
+                                              "budget": {"max_calls": 400}},
+    )  # fmt: skip
+    html = render_html(idle)
+    assert "<svg" not in html and "<h2>Charts</h2>" not in html
+    assert "0 model calls" in html  # said in words instead
+
+
+def test_edit_summaries_wrap_whole_and_underpowered_shows_its_reason() -> None:
+    text = ("When the diff touches more than one module, name the modules in the subject "
+            "line and keep the body to a list of the user-visible changes")  # fmt: skip
+    edit = {"status": "rejected", "kind": "add", "summary": text, "gate": _flat_gate()}
+    s = summary(skills=[_skill(edits=[edit])])
+    md, html = render_md(s), render_html(s)
+    assert text in md and escape(text) in html
+    assert "underpowered: only 1 of 9 tasks differ; cannot reach alpha" in md
+    assert "underpowered: only 1 of 9 tasks differ; cannot reach alpha" in html
+    assert "overflow-wrap:anywhere" in html and "table-layout:fixed" in html
+
+
+def test_the_summary_keeps_edit_texts_whole() -> None:
+    from skillopt_sleep.night.summary import _edit_text
+
+    short = "Name every module the diff touches in the subject line, then list the changes."
+    assert _edit_text([{"text": short}]) == short  # was cut to 60 characters mid-word
+    long = " ".join(["word"] * 200)
+    cut = _edit_text([{"text": long}])
+    assert len(cut) <= 300 and cut.endswith("word …")
+
+
+def test_pending_candidates_are_listed_with_their_evidence_and_what_decides_them() -> None:
+    s = summary()
+    s["skills"][1]["pending"] = [
+        {
+            "summary": "- Run the linter before committing.",
+            "since": "epoch 0 step 2",
+            "nights": 2,
+            "e_value": 3.1,
+            "e_needed": 80.0,
+            "effect": 0.04,
+            "se": 0.02,
+            "sweeps": 12,
+            "pairs": 120,
+            "n_tasks": 10,
+            "decides": "accepted when its e-value reaches 80 (now 3.1); about 9 more sweep(s)",
+        }
+    ]
+    line = (
+        "- - Run the linter before committing. — effect +0.04 ± 0.020, e 3.1 of 80 after 12 "
+        "sweep(s) of 10 val tasks over 2 night(s); accepted when its e-value reaches 80"
+    )
+    md = render_md(s)
+    section = md.split("## ci-log-summary")[1]
+    assert "Pending (undecided, carried to the next night):" in section and line in section
+    assert "Pending (undecided" not in md.split("## ci-log-summary")[0]  # only where pending
+    carried = {
+        "status": "accepted",
+        "kind": "add",
+        "summary": "Lint first",
+        "nights": 2,
+        "gate": {"effect": 0.1, "e_value": 95.0, "e_needed": 80.0, "verdict": "accept"},
+    }
+    s["skills"][0]["edits"].append(carried)  # fmt: skip
+    assert "| Lint first | +0.10 | e 95 of 80 | accept (evidence of 2 nights) |" in render_md(s)
+    html = render_html(s)
+    assert "Pending (undecided, carried to the next night):" in html
+    assert "e 3.1 of 80 after 12 sweep(s) of 10 val tasks over 2 night(s)" in html

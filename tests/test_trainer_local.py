@@ -1,68 +1,112 @@
-"""A short training run against the REAL local model (SmolLM2-135M on llama.cpp).
+"""The trainer against the REAL embedded target (Qwen2.5-Coder-0.5B on llama.cpp).
 
-The model is weak: this proves the loop's plumbing on real, odd output — the run completes,
-every optimizer answer is parsed or counted as unparseable, nothing crashes.
+First what everything else rests on: a skill changes what the embedded target writes, on
+rule-judged tasks (the issue measured 0/30 -> 23/30; here at a size CI affords). Then the
+loop's plumbing on real, odd output: the run completes, every answer is parsed or counted,
+a rerun replays from the cache.
 """
 
 from __future__ import annotations
+
+import runpy
+from pathlib import Path
 
 import pytest
 
 from trainer import MemoryCache, TrainSettings, optimize
 from trainer.lr import LearningRate
+from trainer.rollout import Outcome, rollout_messages
+from trainer.scoring import rule_score
 from trainer.skill import SkillDoc
 from trainer.tasks import Judge, Task
 
-pytestmark = [pytest.mark.local_model, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.local_model, pytest.mark.timeout(900)]
 
 try:
-    from trainer.backends.local import LocalServer, find_gguf, local_roles
+    from trainer.backends.local import LocalServer, local_roles
+    from trainer.backends.models import QWEN_05B, installed
+except ImportError as err:  # pragma: no cover - the 'local' extra is missing
+    pytest.skip(f"local backend not importable: {err}", allow_module_level=True)
+if not installed(QWEN_05B):
+    pytest.skip("local model not installed (extra 'local')", allow_module_level=True)
 
-    find_gguf()
-except Exception as err:  # noqa: BLE001 - any reason means: skip, with the reason shown
-    pytest.skip(f"local model not available: {err}", allow_module_level=True)
+SAMPLES = Path(__file__).resolve().parents[1] / "skillopt_sleep" / "data" / "samples"
+DIFFS = runpy.run_path(str(SAMPLES / "diffs.py"))
+START = (SAMPLES / "skills" / "commit-message" / "SKILL.md").read_text()
+# The user's corrections in the samples, as mining turns them into rules.
+JUDGES = (
+    Judge("max_words", "12", 1.0, "user: keep the whole message under 12 words"),
+    Judge("not_contains", "##", 1.0, "user: don't add ## headings, it's a commit message"),
+)
 
 
-def test_short_run_on_the_local_model_completes_and_counts_everything() -> None:
-    skill = SkillDoc(name="py-style", description="Python style.", body="# Style\n\n- Be brief.\n")
-    topics = ["list", "dict", "loop", "file", "string", "class", "test", "sort", "sum"]
-    tasks = [
-        Task(
-            f"t{i}",
-            f"In one sentence, how do I use a Python {t}?",
-            "train" if i < 2 else "val",
-            (Judge("contains", "python"), Judge("max_words", "60")),
+def commit_tasks(n: int, split: str = "val") -> list[Task]:
+    out = []
+    for i, change in enumerate(DIFFS["CHANGES"][:n]):
+        prompt = (
+            f"write the commit message for the staged diff below, it's the {change[5]}\n\n"
+            f"```diff\n{DIFFS['diff_text'](*change)}\n```"
         )
-        for i, t in enumerate(topics)
-    ]
+        out.append(Task(f"c{i}", prompt, split, JUDGES))
+    return out
+
+
+def passes(server: LocalServer, skill: str, tasks: list[Task]) -> int:
+    """Tasks whose answer meets every judge; temperature 0, one answer per task."""
+    target = local_roles(server, {"target": {"temperature": 0.0}}).target
+    doc = SkillDoc.parse(skill)
+    ok = 0
+    for task in tasks:
+        answer = target.complete(rollout_messages(doc, task), max_tokens=40).text
+        ok += all(rule_score(j, Outcome(answer)) == 1.0 for j in task.judges)
+    return ok
+
+
+def test_a_skill_that_states_the_rules_changes_what_the_target_writes(
+    local_server: LocalServer,
+) -> None:
+    """The user's own skill (read the diff, say what changed and why, mention the files)
+    gets long answers; the same skill with the user's rules added gets short ones."""
+    tasks = commit_tasks(10)
+    rules = START.rstrip() + (
+        "\n- Reply with the commit message only: one line, no heading, no explanation.\n"
+        "- Keep it under 12 words.\n"
+    )
+    before, after = passes(local_server, START, tasks), passes(local_server, rules, tasks)
+    print(f"\nrule-judged commit tasks, 0.5B, temperature 0: {before}/10 -> {after}/10")
+    assert after - before >= 5, (before, after)
+
+
+def test_short_run_on_the_local_model_completes_and_counts_everything(
+    local_server: LocalServer,
+) -> None:
+    tasks = commit_tasks(2, "train") + commit_tasks(9)[2:]
     settings = TrainSettings(
         epochs=1,
-        steps_per_epoch=2,
+        steps_per_epoch=1,
         minibatch=2,
         train_samples=1,
         samples=1,
         max_samples=1,
-        max_answer_tokens=80,
+        max_answer_tokens=24,
         lr=LearningRate(max_edits=1, max_changed_tokens=40),
     )
     cache = MemoryCache()
-    with LocalServer() as server:
-        roles = local_roles(server, {})
-        result = optimize(skill, tasks, roles, settings=settings, cache=cache)
-        again = optimize(skill, tasks, roles, settings=settings, cache=cache)
+    roles = local_roles(local_server, {})
+    result = optimize(START, tasks, roles, settings=settings, cache=cache)
+    again = optimize(START, tasks, roles, settings=settings, cache=cache)
     assert result.stop_reason == "completed"
     assert result.usage["live_calls"] > 0 and result.usage["infra_errors"] == 0
-    reflections = sum(1 for _ in range(2))  # at most one per step
     c = result.counters
     answered = c.get("proposed_edits", 0) > 0 or c.get("unparseable_proposals", 0) > 0
-    assert answered or c.get("steps_without_failures", 0) == reflections
+    assert answered or c.get("steps_without_failures", 0) == 1
     assert again.usage["live_calls"] == 0  # replayed from the cache
     assert again.best_skill.hash == result.best_skill.hash
 
 
-def test_local_model_answers_parse_and_edits_reach_the_gate() -> None:
+def test_local_model_answers_parse_and_edits_reach_the_gate(local_server: LocalServer) -> None:
     """Schema-bounded answers: proposals and rubric verdicts parse (or are recovered) and
-    at least one proposed edit applies and is decided by the gate on evidence."""
+    at least one proposed edit applies and gets the gate's verdict on evidence."""
     skill = SkillDoc(
         name="py-help",
         description="Answers Python questions.",
@@ -86,13 +130,12 @@ def test_local_model_answers_parse_and_edits_reach_the_gate() -> None:
         train_samples=1,
         samples=1,
         max_samples=1,
-        max_answer_tokens=40,
+        max_answer_tokens=32,
         screen=False,  # every applicable edit goes to the gate
         # an edit's text is bounded to 480 characters by the schema: never over budget
         lr=LearningRate(max_edits=1, max_changed_tokens=500),
     )
-    with LocalServer() as server:
-        result = optimize(skill, tasks, local_roles(server, {}), settings=settings)
+    result = optimize(skill, tasks, local_roles(local_server, {}), settings=settings)
     c = result.counters
     assert result.stop_reason == "completed" and result.usage["infra_errors"] == 0
     for kind in ("proposals", "judgments"):
@@ -100,5 +143,6 @@ def test_local_model_answers_parse_and_edits_reach_the_gate() -> None:
         total = ok + c.get(f"unparseable_{kind}", 0)
         assert total > 0 and ok / total >= 0.8, (kind, c)
     assert c.get("comparisons", 0) >= 1, (c, result.rejected)
-    decided = [r for r in result.rejected if r["reason"].startswith("gate:")]
-    assert len(decided) + result.accepted == c["comparisons"]
+    # every comparison ends in a verdict: accepted, rejected, or pending with its evidence
+    rejected = [r for r in result.rejected if r["reason"].startswith("gate:")]
+    assert len(rejected) + result.accepted + len(result.pending) == c["comparisons"]

@@ -15,6 +15,7 @@ from trainer import JsonLedger, MemoryCache, TrainSettings, optimize
 from trainer.backends.base import Completion, InfraError, Roles
 from trainer.budget import BudgetLimits
 from trainer.calls import current_call_key
+from trainer.engine import PENDING_NIGHTS
 from trainer.lr import LearningRate
 from trainer.reflect import build_messages, parse_proposals, proposal_schema, read_proposals
 from trainer.sim import SimWorld
@@ -22,7 +23,7 @@ from trainer.skill import SkillDoc, count_tokens
 from trainer.tasks import Judge, Task
 
 WORLD = SimWorld.generate(2, n_rules=4, n_harmful=2, n_train=12, n_val=30, n_test=20)
-SETTINGS = TrainSettings(epochs=2, steps_per_epoch=3, minibatch=6, samples=4, seed=1)
+SETTINGS = TrainSettings(epochs=2, steps_per_epoch=3, minibatch=6, seed=1)
 
 
 class Killed(BaseException):
@@ -88,14 +89,14 @@ def test_short_sim_run_improves_test_score(baseline) -> None:
     assert result.test.lift > 0 and result.test.ci_low <= result.test.lift <= result.test.ci_high
     for step in result.history:
         ev = step["evidence"]
-        assert ev["verdict"] == "accept" and ev["p_value"] <= ev["alpha"]
+        assert ev["verdict"] == "accept" and ev["e_value"] >= 1 / ev["alpha"]
+        assert ev["p_value"] <= ev["alpha"]
     # alpha accounting: every share (0.05 / 6 per step) is spent on a comparison that did not
-    # accept, passed on after an accept, or left over; never more than 0.05 in total.
-    spent = sum(r["evidence"]["alpha"] for r in result.rejected if "evidence" in r)
-    assert spent <= 0.05 + 1e-12
-    assert all(
-        r["evidence"]["alpha"] >= 0.05 / 6 - 1e-12 for r in result.rejected if "evidence" in r
-    )
+    # accept (rejected, or still pending), passed on after an accept, or left over; never
+    # more than 0.05 in total.
+    spent = [r["evidence"]["alpha"] for r in [*result.rejected, *result.pending] if "alpha" in (
+        r.get("evidence") or {})]  # fmt: skip
+    assert sum(spent) <= 0.05 + 1e-12 and all(a >= 0.05 / 6 - 1e-12 for a in spent)
 
 
 def test_kill_and_resume_gives_identical_result_without_repeated_calls(baseline) -> None:
@@ -148,10 +149,13 @@ def test_each_budget_ends_the_run_cleanly_and_is_named(limits, kind) -> None:
         assert shared["count"] == 0 and result.best_skill == WORLD.start_skill
 
 
-def test_ledger_persists_and_rejected_edits_are_never_reevaluated(tmp_path: Path) -> None:
+def test_ledger_persists_and_judged_edits_are_never_compared_anew(tmp_path: Path) -> None:
     ledger = JsonLedger(tmp_path / "ledger.json")
     same = json.dumps({"edits": [{"kind": "add", "text": "- Be kind to reviewers."}]})
-    roles, settings = WORLD.roles(), replace(SETTINGS, screen=False)
+    # one sweep a night: too few pairs to reject a line that changes nothing within two
+    # nights, and far too little evidence to accept it
+    settings = replace(SETTINGS, screen=False, run_id="night-1", max_samples=1)
+    roles = WORLD.roles()
     first = optimize(
         WORLD.start_skill,
         WORLD.tasks,
@@ -159,22 +163,75 @@ def test_ledger_persists_and_rejected_edits_are_never_reevaluated(tmp_path: Path
         settings=settings,
         ledger=ledger,
     )
-    assert first.counters["comparisons"] == 1  # evaluated once, then skipped in-run
+    assert first.counters["comparisons"] == 1  # compared once, then skipped in-run
     assert first.counters["ledger_skipped"] == 5
-    (h,) = {r["edit_hash"] for r in first.rejected}
+    # a neutral line: undecided, so kept pending with its evidence, not banned
+    (held,) = first.pending
+    assert first.rejected == [] and held["evidence"]["verdict"] == "pending"
     reopened = JsonLedger(tmp_path / "ledger.json")
+    h = held["edit_hash"]
     assert h in reopened and reopened.recent(5)[0]["text"] == "add: - Be kind to reviewers."
+    assert reopened.pending()[0]["runs"] == ["night-1"]
     opt = Scripted(same)
     second = optimize(
         WORLD.start_skill,
         WORLD.tasks,
         Roles(opt, roles.target, roles.judge),
-        settings=settings,
+        settings=replace(settings, run_id="night-2"),
         ledger=reopened,
     )
+    # the next night continues its e-process (fresh samples, same alpha), never starts anew
     assert second.counters.get("comparisons", 0) == 0 and second.counters["ledger_skipped"] == 6
+    assert second.counters["pending_continued"] >= 1
+    again = JsonLedger(tmp_path / "ledger.json").pending()[0]
+    assert again["runs"] == ["night-1", "night-2"] and again["alpha"] == held["alpha"]
+    assert (held["evidence"]["sweeps"], again["evidence"]["sweeps"]) == (1, 2)
     assert "ALREADY TRIED" in opt.seen[0][-1]["content"]
     assert "Be kind to reviewers" in opt.seen[0][-1]["content"]
+    # the same run id again has nothing fresh to add: the evidence is left as it is
+    third = optimize(
+        WORLD.start_skill,
+        WORLD.tasks,
+        Roles(Scripted(same), roles.target, roles.judge),
+        settings=replace(settings, run_id="night-2"),
+        ledger=JsonLedger(tmp_path / "ledger.json"),
+    )
+    assert third.counters.get("pending_continued", 0) == 0
+    # undecided for PENDING_NIGHTS nights: dropped, not banned, and so compared anew
+    aged = JsonLedger(tmp_path / "ledger.json")
+    rec = aged.pending()[0]
+    aged.add(rec["edit_hash"], {**rec, "runs": [f"night-{i}" for i in range(PENDING_NIGHTS)]})
+    fourth = optimize(
+        WORLD.start_skill,
+        WORLD.tasks,
+        Roles(Scripted(same), roles.target, roles.judge),
+        settings=replace(settings, run_id="night-9"),
+        ledger=aged,
+    )
+    (dropped,) = [r for r in fourth.rejected if r.get("status") == "dropped"]
+    assert dropped["reason"] == f"dropped undecided after {PENDING_NIGHTS} nights"
+    assert fourth.counters["pending_dropped"] == 1 and fourth.counters["comparisons"] == 1
+
+
+def test_pending_evidence_lapses_when_the_skill_changed(tmp_path: Path) -> None:
+    ledger = JsonLedger(tmp_path / "ledger.json")
+    same = json.dumps({"edits": [{"kind": "add", "text": "- Be kind to reviewers."}]})
+    roles = WORLD.roles()
+    settings = replace(SETTINGS, screen=False, run_id="night-1", max_samples=1)
+    opt = Roles(Scripted(same), roles.target, roles.judge)
+    optimize(WORLD.start_skill, WORLD.tasks, opt, settings=settings, ledger=ledger)
+    (held,) = ledger.pending()
+    changed = WORLD.start_skill.with_body(WORLD.start_skill.body + "\n- Keep a changelog.\n")
+    later = optimize(
+        changed,
+        WORLD.tasks,
+        Roles(Scripted(same), roles.target, roles.judge),
+        settings=replace(settings, run_id="night-2"),
+        ledger=ledger,
+    )
+    # its evidence was about another incumbent: dropped, and the edit is compared afresh
+    assert later.counters["pending_superseded"] >= 1 and later.counters["comparisons"] == 1
+    assert all(p["from_hash"] == changed.hash for p in ledger.pending())
 
 
 class Scripted:
@@ -242,6 +299,61 @@ def test_judge_firewall_hides_and_blocks_judge_internals() -> None:
     assert all("judge firewall" in x["reason"] for x in r.rejected)
 
 
+class Cycles(Scripted):
+    """An optimizer that proposes the given edits one per call, in turn."""
+
+    def __init__(self, *texts: str) -> None:
+        super().__init__("")
+        self.texts = texts
+
+    def complete(self, messages, *, json_schema=None, max_tokens=None) -> Completion:
+        self.seen.append(messages)
+        text = self.texts[(len(self.seen) - 1) % len(self.texts)]
+        return Completion(json.dumps({"edits": [{"kind": "add", "text": text}]}), 10, 10)
+
+
+def test_the_user_s_own_words_pass_the_firewall_and_judge_internals_do_not() -> None:
+    # A rubric as mining builds it: the request, an accepted answer, the user's correction
+    # quoted verbatim, and the grading scaffolding. Only the user's words are theirs to teach.
+    said = "Use pytest, not unittest, and run it with -q before you say it is done."
+    accepted = "Ran pytest -q on the changed modules: 42 passed in 3.1 seconds, nothing skipped."
+    scaffold = "Score 1.0 when the answer does what was asked and respects every correction"
+    rubric = (
+        f"The user asked: fix the failing test\n\nAn answer the user accepted for this kind of "
+        f"request:\n{accepted}\n\nThe user corrected earlier answers of this kind with:\n"
+        f"- {said}\n\n{scaffold} above; 0.0 when it ignores a correction."
+    )
+    judges = [
+        {"kind": "rubric", "value": rubric, "quotes": ["fix the failing test", said]},
+        {"kind": "contains", "value": "run it with -q before you say", "quotes": [said]},
+        {"kind": "contains", "value": "pytest"},
+    ]
+    tasks = [
+        Task.from_dict(
+            {
+                "id": f"t{i}",
+                "prompt": f"Fix the failing test {i}.",
+                "split": split,
+                "judges": judges,
+            }
+        )  # fmt: skip
+        for i, split in enumerate(["train"] * 4 + ["val"] * 8 + ["test"] * 2)
+    ]
+    world = SimWorld.for_tasks(tasks, seed=1)
+    opt = Cycles(f"- {said}", f"- {scaffold}.", f"- Report it like: {accepted}")
+    roles = world.roles()
+    settings = replace(SETTINGS, epochs=1, steps_per_epoch=3)
+    r = optimize(world.start_skill, tasks, Roles(opt, roles.target, roles.judge), settings=settings)
+    walled = {x["edits"][0]["text"] for x in r.rejected if x["reason"].startswith("judge firewall")}
+    assert walled == {f"- {scaffold}.", f"- Report it like: {accepted}"}
+    assert r.counters["firewall_rejected"] == 2
+    # the correction was judged on evidence (screen or gate), never walled off
+    judged = [x["edits"][0]["text"] for x in [*r.history, *r.pending]] + [
+        x["edits"][0]["text"] for x in r.rejected if not x["reason"].startswith("judge firewall")
+    ]
+    assert f"- {said}" in judged
+
+
 def test_infra_errors_are_skipped_not_scored() -> None:
     class Down:
         identity, concurrency, simulation = "down", 1, True
@@ -278,7 +390,14 @@ def test_outputs_and_settings_from_config(baseline, tmp_path: Path) -> None:
     result, _ = baseline
     paths = result.write_outputs(tmp_path / "out")
     names = {p.name for p in paths}
-    assert names == {"best_skill.md", "history.json", "rejected.json", "usage.json", "summary.json"}
+    assert names == {
+        "best_skill.md",
+        "history.json",
+        "rejected.json",
+        "pending.json",
+        "usage.json",
+        "summary.json",
+    }
     summary = json.loads((tmp_path / "out/summary.json").read_text())
     assert summary["label"].startswith("SIMULATION") and summary["test"]["lift"] > 0
     assert (
@@ -295,13 +414,31 @@ def test_outputs_and_settings_from_config(baseline, tmp_path: Path) -> None:
         TrainSettings.from_config({"trainer": {"epoch": 3}})
 
 
-def test_underpowered_val_set_spends_nothing() -> None:
+def test_a_small_val_set_decides_a_large_effect_and_holds_a_small_one() -> None:
     tasks = [t for t in WORLD.tasks if t.split != "val"] + [
         t for t in WORLD.tasks if t.split == "val"
-    ][:5]
-    roles, shared = wrapped(WORLD)
-    r = optimize(WORLD.start_skill, tasks, roles, settings=SETTINGS)
-    assert r.stop_reason.startswith("underpowered") and shared["count"] == 0
+    ][:6]
+    val = [t for t in tasks if t.split == "val"]
+    taught = WORLD.taught(WORLD.start_skill.render())
+    rule = max(
+        (r for r in WORLD.rules if r.id not in taught),
+        key=lambda r: (sum(r.id in WORLD.needs[t.id] for t in val), r.id),
+    )
+    teach = json.dumps({"edits": [{"kind": "add", "text": f"- {rule.paraphrases[0]}"}]})
+    roles = WORLD.roles()
+    settings = replace(SETTINGS, screen=False, epochs=1, steps_per_epoch=1)
+    r = optimize(
+        WORLD.start_skill, tasks, Roles(Scripted(teach), roles.target, roles.judge),
+        settings=settings,
+    )  # fmt: skip
+    needs = sum(rule.id in WORLD.needs[t.id] for t in val)
+    assert needs >= 2 and r.accepted == 1  # six val tasks are enough for a rule they need
+    neutral = json.dumps({"edits": [{"kind": "add", "text": "- Be kind to reviewers."}]})
+    r2 = optimize(
+        WORLD.start_skill, tasks, Roles(Scripted(neutral), roles.target, roles.judge),
+        settings=settings,
+    )  # fmt: skip
+    assert r2.accepted == 0 and r2.stop_reason == "completed"
 
 
 def test_answers_are_counted_parsed_repaired_or_unparseable() -> None:

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 import yaml
 
 from trainer import TrainSettings
 from trainer.calls import current_call_key
 from trainer.edits import Edit, apply_edit
-from trainer.gate import decide_in_looks
 from trainer.sim import SimWorld
 from trainer.skill import SkillDoc
 from trainer.tasks import Judge, Task
@@ -73,33 +71,6 @@ def test_for_tasks_builds_a_world_from_contains_judges() -> None:
     bare = world.expected_score(world.start_skill, "val")
     taught = world.start_skill.with_body("# Skill\n- Always use pytest when it applies.\n")
     assert world.expected_score(taught, "val") > bare
-
-
-def test_looks_stop_losers_early_and_keep_the_level() -> None:
-    rng = np.random.default_rng(0)
-    calls = []
-
-    def draw_for(p_cand: float):
-        def draw(samples: range):
-            calls.append(len(samples))
-            n = len(samples)
-            return (
-                [list(rng.random(n) < p_cand) for _ in range(30)],
-                [list(rng.random(n) < 0.5) for _ in range(30)],
-            )
-
-        return draw
-
-    loser = decide_in_looks(draw_for(0.3), step=4, top=16, alpha=0.01)
-    assert loser.futility_stop and loser.samples == 4 and calls == [4]
-    winner = decide_in_looks(draw_for(0.9), step=4, top=16, alpha=0.01)
-    assert not winner.futility_stop and winner.samples == 16
-    assert winner.decision.verdict == "accept"
-    accepted = sum(
-        decide_in_looks(draw_for(0.5), step=4, top=12, alpha=0.05).decision.verdict == "accept"
-        for _ in range(150)
-    )
-    assert accepted / 150 <= 0.09  # A/A: about alpha or less
 
 
 def test_config_trainer_section_matches_the_settings_defaults() -> None:

@@ -5,8 +5,10 @@ backend identity, prompt/settings hash). A run rerun with the same cache replays
 done and pays for nothing twice; because every decision is seeded, it ends identically.
 The daemon supplies SQLite implementations of the same protocols.
 
-The ledger keeps rejected edits across nights by normalized hash, so the optimizer is told
-"already tried, did not help" and the gate never spends calls on them again.
+The ledger keeps judged edits of one skill across nights by normalized hash. A record's
+"status" is "rejected" (the gate's evidence, the judge firewall: never evaluated again, and
+shown to the optimizer as "already tried") or "pending" (the gate could not decide yet: the
+record carries its evidence, and a later night against the same skill continues it).
 """
 
 from __future__ import annotations
@@ -26,11 +28,17 @@ class Cache(Protocol):
 
 
 class Ledger(Protocol):
-    def __contains__(self, edit_hash: str) -> bool: ...
+    """Judged edits of one skill, across nights (see the module docstring)."""
 
-    def add(self, edit_hash: str, record: dict) -> None: ...
+    def __contains__(self, edit_hash: str) -> bool: ...  # any status
 
-    def recent(self, limit: int) -> list[dict]: ...
+    def add(self, edit_hash: str, record: dict) -> None: ...  # replaces the hash's record
+
+    def recent(self, limit: int) -> list[dict]: ...  # newest first, any status
+
+    def pending(self) -> list[dict]: ...  # records with status "pending", oldest first
+
+    def forget(self, edit_hash: str) -> None: ...  # drop a record (a pending one that lapsed)
 
 
 def cache_key(
@@ -71,10 +79,17 @@ class MemoryLedger:
         return edit_hash in self._records
 
     def add(self, edit_hash: str, record: dict) -> None:
-        self._records[edit_hash] = {**record, "edit_hash": edit_hash}
+        self._records.pop(edit_hash, None)  # a replaced record is the newest
+        self._records[edit_hash] = {"status": "rejected", **record, "edit_hash": edit_hash}
 
     def recent(self, limit: int) -> list[dict]:
         return list(self._records.values())[-limit:][::-1] if limit > 0 else []
+
+    def pending(self) -> list[dict]:
+        return [dict(r) for r in self._records.values() if r["status"] == "pending"]
+
+    def forget(self, edit_hash: str) -> None:
+        self._records.pop(edit_hash, None)
 
 
 class JsonLedger(MemoryLedger):
@@ -89,6 +104,13 @@ class JsonLedger(MemoryLedger):
 
     def add(self, edit_hash: str, record: dict) -> None:
         super().add(edit_hash, record)
+        self._save()
+
+    def forget(self, edit_hash: str) -> None:
+        super().forget(edit_hash)
+        self._save()
+
+    def _save(self) -> None:
         tmp = self.path.with_suffix(self.path.suffix + ".tmp")
         tmp.write_text(json.dumps(list(self._records.values()), indent=1, ensure_ascii=False))
         os.replace(tmp, self.path)

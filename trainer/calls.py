@@ -18,7 +18,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from trainer.backends.base import ChatBackend, Completion, InfraError, Message, Roles
+from trainer.backends.base import (
+    ChatBackend,
+    Completion,
+    ContextOverflow,
+    InfraError,
+    Message,
+    Roles,
+)
 from trainer.budget import Budget, BudgetExhausted
 from trainer.cache import Cache, cache_key
 from trainer.rollout import Outcome, RolloutAdapter
@@ -176,7 +183,10 @@ class _Call:
 
 
 def _complete(fn: Callable[..., Completion], req: Request) -> Completion:
-    return fn(req.messages, json_schema=req.json_schema, max_tokens=req.max_tokens)
+    try:
+        return fn(req.messages, json_schema=req.json_schema, max_tokens=req.max_tokens)
+    except ContextOverflow:  # an answer of sorts: it would overflow again, so it is cached
+        return Completion(text="", overflow=True)
 
 
 def _completion_from(hit: dict) -> Completion:
@@ -185,16 +195,18 @@ def _completion_from(hit: dict) -> Completion:
         input_tokens=int(hit.get("input_tokens", 0)),
         output_tokens=int(hit.get("output_tokens", 0)),
         cost_usd=float(hit.get("cost_usd", 0.0)),
+        overflow=bool(hit.get("overflow", False)),
     )
 
 
 def _completion_to(comp: Completion) -> dict:
-    return {
+    out = {
         "text": comp.text,
         "input_tokens": comp.input_tokens,
         "output_tokens": comp.output_tokens,
         "cost_usd": comp.cost_usd,
     }
+    return {**out, "overflow": True} if comp.overflow else out
 
 
 def _outcome_to(outcome: Outcome) -> dict:

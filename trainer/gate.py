@@ -1,26 +1,37 @@
-"""The validation gate: accept a candidate skill only on paired, held-out evidence.
+"""The validation gate: accept a candidate skill only on held-out evidence that it is better.
 
-Why not "accept if the mean went up": with a noisy target and one sample per task that
-rule accepts edits that change nothing about a third of the time. Here, per task,
-d_i = mean(candidate samples) − mean(incumbent samples), and the one-sided null
-"the candidate is no better" is tested with a sign-flip permutation test on sum(d):
-under the null each d_i is symmetric around 0, so every pattern of signs is equally likely.
+Data. The gate works in sweeps: one sweep is one fresh sample of the candidate and one of
+the incumbent on every val task. `candidate[i][s]` and `incumbent[i][s]` are the scores of
+task i in sweep s (NaN: no score, e.g. the endpoint failed), x = candidate − incumbent.
 
-p-value. Tied tasks (d_i = 0) carry no sign information; flipping them does not move the
-statistic, so the p-value over all 2^n patterns equals the p-value over the 2^m patterns of
-the m non-zero differences. It is computed exactly:
-  * by enumerating the 2^m sign patterns when m <= EXACT_MAX_N (16);
-  * above that, exactly by convolution when the differences lie on a grid (always true for
-    rule judges: d_i is a multiple of 1/(k·W) for k samples and integer judge weights);
-  * otherwise by Monte Carlo with a fixed seed, p = (1 + hits) / (1 + draws), which never
-    under-states p.
+Null. H0: the mean over the val tasks of E[x] is <= `min_effect` — the candidate is no
+better on average. This is the weak null: an edit that helps some tasks and hurts more of
+them is a null, so it matters not where a gain shows, only whether the average moves.
 
-Underpowered. The smallest p any outcome can reach is 2^-m (all non-zero differences
-positive). If 2^-n > alpha the val set is too small by design; if 2^-m > alpha too few
-tasks disagree for the data to show anything (e.g. both skills always pass the same
-tasks). In both cases no result could have been accepted, so the verdict is "underpowered"
-— an honest "this evidence cannot decide" rather than a "reject" that reads as evidence
-against the edit. Blocking regressions are checked first: they are evidence, whatever n.
+E-process. For a bet λ in [0, 1), W_λ = Π over sweeps and tasks of (1 + λ·(x − min_effect)).
+The tasks of one sweep are independent draws, so under H0
+    E[Π_i (1 + λ y_i)] = Π_i (1 + λ E[y_i]) <= exp(λ Σ_i E[y_i]) <= 1      (1 + u <= e^u):
+every sweep multiplies the wealth by a factor whose expectation is at most 1, whatever came
+before. One bet for all tasks of a sweep is what makes this hold for the *mean* over tasks
+(betting task by task would need every task to be a null). The e-value E is the average of
+W_λ over a fixed grid of bets — a mixture, so no bet has to be guessed, and a mixture of test
+supermartingales is one. Ville's inequality then bounds P(E ever reaches 1/alpha | H0) by
+alpha, however long one samples and whenever one stops: sampling may go on until the data
+decide, and across nights, as long as new sweeps are fresh draws on the same val tasks
+against the same incumbent. 1/max(E) is an anytime-valid p-value; the report shows both.
+
+Why not "accept if the mean went up": with a noisy target and one sample per task that rule
+accepts edits that change nothing about half the time (benchmarks/gate.py).
+
+Verdicts.
+  accept   E reached 1/alpha (a blocking regression still rejects);
+  reject   after at least FUTILITY_PAIRS paired samples the mean effect is <= min_effect: the
+           data point against a gain (a futility stop can only remove chances to accept, so
+           it costs no alpha);
+  pending  neither yet. The caller samples more; at its cap the candidate stays pending with
+           this evidence — underpowered so far, which is not evidence against it.
+Every verdict is monotone: more candidate score (or less incumbent score) never turns an
+accept into anything else. The engine relies on that (see its docstring).
 
 Pure function, no I/O, deterministic.
 """
@@ -28,192 +39,245 @@ Pure function, no I/O, deterministic.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-EXACT_MAX_N = 16
-MC_DRAWS = 20_000
-MC_SEED = 20_240_601
-_GRID_MAX = 720  # largest grid denominator tried
-_EPS = 1e-9
+# Bets from 0.9 down to 0.02, each sqrt(2) apart: small effects (a few points on a noisy
+# target) grow the small bets, a skill that turns failures into passes the large ones.
+BETS = tuple(0.9 * 2 ** (-j / 2) for j in range(12))
+FUTILITY_PAIRS = 100  # paired samples before a futility stop (see benchmarks/gate.py)
+GIVE_UP = 1.0  # stop early (pending) when the projected sweeps exceed this × the sweeps left
+METHOD = f"e-process: mixture of {len(BETS)} bets over sweeps (weak null)"
+
+Scores = Sequence[Sequence[float]]
 
 
 @dataclass(frozen=True)
 class Decision:
-    verdict: str  # "accept" | "reject" | "underpowered"
+    verdict: str  # "accept" | "reject" | "pending"
     effect: float  # mean paired difference, candidate − incumbent
-    p_value: float
+    e_value: float  # the e-process now (evidence for the candidate; 1 = none)
+    p_value: float  # anytime-valid: 1 / the largest e-value reached, capped at 1
     n_tasks: int
-    regressions: tuple[int, ...] = ()
-    n_nonzero: int = 0
+    sweeps: int = 0
+    pairs: int = 0  # paired samples with a score on both sides
     alpha: float = 0.05
-    method: str = ""  # "exact" | "exact-grid" | "monte-carlo" | "none"
+    se: float = math.nan  # standard error of the effect (pairs treated as independent)
+    regressions: tuple[int, ...] = ()
+    more_sweeps: float | None = None  # at the observed rate, sweeps until E reaches 1/alpha
+    method: str = METHOD
     reason: str = ""
-    diffs: tuple[float, ...] = field(default=(), repr=False)
+    diffs: tuple[float, ...] = field(default=(), repr=False)  # per-task mean difference
+
+    @property
+    def needed(self) -> float:
+        """The e-value that accepts."""
+        return 1 / self.alpha
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "verdict": self.verdict,
             "effect": round(self.effect, 6),
+            "e_value": _round_e(self.e_value),
+            "e_needed": _round_e(self.needed),
             "p_value": round(self.p_value, 6),
             "n_tasks": self.n_tasks,
-            "n_nonzero": self.n_nonzero,
+            "sweeps": self.sweeps,
+            "pairs": self.pairs,
             "alpha": self.alpha,
+            "se": None if math.isnan(self.se) else round(self.se, 6),
             "regressions": list(self.regressions),
+            "more_sweeps": None if self.more_sweeps is None else round(self.more_sweeps, 1),
             "method": self.method,
             "reason": self.reason,
+            "decides": self.decides(),
         }
 
-
-def _p_exact(d: np.ndarray) -> float:
-    m = len(d)
-    patterns = np.arange(2**m, dtype=np.int64)[:, None]
-    signs = 1 - 2 * ((patterns >> np.arange(m)) & 1)  # pattern 0 = all +
-    stats = signs @ d
-    return float(np.mean(stats >= d.sum() - _EPS))
-
-
-def _grid(d: np.ndarray) -> int | None:
-    for k in range(1, _GRID_MAX + 1):
-        scaled = d * k
-        if np.all(np.abs(scaled - np.round(scaled)) < 1e-7):
-            return k if np.abs(np.round(scaled)).sum() <= 200_000 else None
-    return None
-
-
-def _p_grid(d: np.ndarray, k: int) -> float:
-    """Exact sign-flip distribution of sum(v_i * s_i) for integers v_i, by convolution."""
-    v = np.abs(np.round(d * k)).astype(np.int64)
-    total = int(v.sum())
-    dist = np.zeros(2 * total + 1)
-    dist[total] = 1.0
-    for x in v:
-        if x:
-            dist = 0.5 * (np.roll(dist, x) + np.roll(dist, -x))  # no wrap: support fits
-    observed = int(np.round(d * k).sum())
-    return float(min(1.0, dist[observed + total :].sum()))
+    def decides(self) -> str:
+        """What would settle an undecided comparison, in words for the report."""
+        if self.verdict != "pending":
+            return ""
+        need = f"accepted when its e-value reaches {self.needed:.3g} (now {self.e_value:.3g})"
+        if self.more_sweeps is not None:
+            need += (
+                f"; at the rate seen so far about {math.ceil(self.more_sweeps)} more sweep(s) "
+                f"of {self.n_tasks} val tasks"
+            )
+        else:
+            need += "; at the rate seen so far it would not get there"
+        return (
+            f"{need}; rejected if, after {FUTILITY_PAIRS} paired samples, its mean effect is "
+            "not above the minimum effect"
+        )
 
 
-def _p_monte_carlo(d: np.ndarray) -> float:
-    rng = np.random.default_rng(MC_SEED)
-    hits = 0
-    for start in range(0, MC_DRAWS, 5000):
-        n = min(5000, MC_DRAWS - start)
-        signs = rng.choice(np.array([-1.0, 1.0]), size=(n, len(d)))
-        hits += int(np.sum(signs @ d >= d.sum() - _EPS))
-    return (1 + hits) / (1 + MC_DRAWS)
+def _round_e(e: float) -> float:
+    return float(f"{e:.4g}") if math.isfinite(e) else e
 
 
-def sign_flip_p(d: np.ndarray) -> tuple[float, str]:
-    """One-sided p-value of sum(d) under random sign flips, and the method used."""
-    d = d[np.abs(d) > _EPS]
-    if len(d) == 0:
-        return 1.0, "none"
-    if len(d) <= EXACT_MAX_N:
-        return _p_exact(d), "exact"
-    k = _grid(d)
-    if k is not None:
-        return _p_grid(d, k), "exact-grid"
-    return _p_monte_carlo(d), "monte-carlo"
+def _matrix(scores: Scores) -> np.ndarray:
+    rows = [len(r) for r in scores]
+    if rows and min(rows) != max(rows):
+        raise ValueError("every task needs the same number of sweeps")
+    return np.array(scores, dtype=float).reshape(len(rows), rows[0] if rows else 0)
+
+
+def log_e_path(y: np.ndarray) -> np.ndarray:
+    """log E after each sweep, for shifted differences y (tasks × sweeps, NaN = missing)."""
+    lam = np.array(BETS)  # y >= -1.1 (min_effect < 0.1), so every factor stays positive
+    terms = np.log1p(lam[:, None, None] * np.nan_to_num(y)[None])  # bets × tasks × sweeps
+    per_bet = np.cumsum(terms.sum(axis=1), axis=1)  # bets × sweeps
+    top = per_bet.max(axis=0)
+    return top + np.log(np.mean(np.exp(per_bet - top), axis=0))
 
 
 def decide(
-    candidate: list[list[float]],
-    incumbent: list[list[float]],
+    candidate: Scores,
+    incumbent: Scores,
     *,
     alpha: float = 0.05,
     min_effect: float = 0.0,
     no_regression: float | None = None,
 ) -> Decision:
-    """Paired gate verdict for per-task sample scores (same task order in both lists)."""
-    if len(candidate) != len(incumbent):
-        raise ValueError("candidate and incumbent must cover the same tasks")
+    """Verdict on per-task, per-sweep scores (same tasks and sweeps on both sides)."""
     if not 0 < alpha < 1:
         raise ValueError("alpha must be in (0, 1)")
-    for row in (*candidate, *incumbent):
-        if not row:
-            raise ValueError("every task needs at least one score on both sides")
-    d = np.array([np.mean(c) - np.mean(i) for c, i in zip(candidate, incumbent, strict=True)])
-    n = len(d)
-    m = int(np.sum(np.abs(d) > _EPS))
-    effect = float(d.mean()) if n else 0.0
+    if not 0 <= min_effect < 0.1:
+        raise ValueError("min_effect must be in [0, 0.1)")
+    c, i = _matrix(candidate), _matrix(incumbent)
+    if c.shape != i.shape:
+        raise ValueError("candidate and incumbent must cover the same tasks and sweeps")
+    n, sweeps = c.shape
+    x = c - i
+    ok = ~np.isnan(x)
+    pairs = int(ok.sum())
+    per_task = ok.sum(axis=1)
+    sums = np.where(ok, x, 0.0).sum(axis=1)
+    diffs = tuple(
+        float(v) for v in np.divide(sums, per_task, out=np.full(n, np.nan), where=per_task > 0)
+    )
+    if pairs == 0:
+        return Decision("pending", 0.0, 1.0, 1.0, n, sweeps, 0, alpha, reason="no paired sample")
+    effect = float(np.mean(x[ok]))
+    se = float(np.std(x[ok], ddof=1) / math.sqrt(pairs)) if pairs > 1 else math.nan
+    path = log_e_path(x - min_effect)
+    log_e, best = float(path[-1]), float(path.max())
     regressions: tuple[int, ...] = ()
     if no_regression is not None:
-        regressions = tuple(int(i) for i in np.flatnonzero(d < -no_regression - _EPS))
+        regressions = tuple(j for j, d in enumerate(diffs) if d < -no_regression - 1e-9)
+    more = _more_sweeps(x[ok] - min_effect, log_e, math.log(1 / alpha), pairs / sweeps)
 
-    def out(verdict: str, p: float, method: str, reason: str) -> Decision:
+    def out(verdict: str, reason: str) -> Decision:
         return Decision(
-            verdict, effect, p, n, regressions, m, alpha, method, reason, tuple(map(float, d))
+            verdict,
+            effect,
+            math.exp(log_e),
+            min(1.0, math.exp(-best)),
+            n,
+            sweeps,
+            pairs,
+            alpha,
+            se,
+            regressions,
+            more,
+            METHOD,
+            reason,
+            diffs,
         )
 
-    if n == 0 or math.ldexp(1.0, -n) > alpha:
-        return out("underpowered", 1.0, "none", f"{n} tasks cannot reach alpha={alpha:g}")
-    p, method = sign_flip_p(d)
-    if regressions:
-        return out("reject", p, method, f"{len(regressions)} task(s) regressed beyond tolerance")
-    if math.ldexp(1.0, -m) > alpha:
-        return out("underpowered", p, method, f"only {m} of {n} tasks differ; cannot reach alpha")
-    if effect <= 0 or effect < min_effect - _EPS:
-        return out("reject", p, method, f"effect {effect:+.3f} below minimum {min_effect:g}")
-    if p > alpha:
-        return out("reject", p, method, f"p={p:.4f} > alpha={alpha:g}")
-    return out("accept", p, method, f"effect {effect:+.3f}, p={p:.4f}")
+    evidence = f"effect {effect:+.3f}, e={math.exp(best):.3g} of {1 / alpha:.3g}"
+    if best >= math.log(1 / alpha) - 1e-12:
+        if regressions:
+            return out("reject", f"{len(regressions)} task(s) regressed beyond tolerance")
+        return out("accept", f"{evidence} after {sweeps} sweep(s)")
+    if pairs >= FUTILITY_PAIRS and effect <= min_effect + 1e-12:
+        return out("reject", f"no gain after {pairs} paired samples: {evidence}")
+    return out("pending", f"undecided after {sweeps} sweep(s): {evidence}")
 
 
-Scores = list[list[float]]
+def _more_sweeps(y: np.ndarray, log_e: float, target: float, per_sweep: float) -> float | None:
+    """Sweeps until the e-process reaches `target` if it keeps growing at the best bet's
+    observed rate per pair; None when no bet grows."""
+    lam = np.array(BETS)
+    rate = float(np.max(np.mean(np.log1p(lam[:, None] * y[None]), axis=1)))
+    if rate <= 0 or per_sweep <= 0:
+        return None
+    return max(0.0, (target - log_e) / (rate * per_sweep))
 
 
-def _both(cand: Scores, inc: Scores) -> tuple[Scores, Scores]:
-    keep = [i for i in range(len(cand)) if cand[i] and inc[i]]
-    return [cand[i] for i in keep], [inc[i] for i in keep]
+Draw = Callable[[int], tuple[Scores, Scores]]
 
 
-@dataclass(frozen=True)
-class Looks:
-    decision: Decision
-    samples: int  # per task and side at the last look
-    futility_stop: bool
-    dropped_tasks: int  # tasks without a score on one side (endpoint failures)
+@dataclass
+class Evidence:
+    """The scores of one comparison so far, task-major (the decide() layout)."""
+
+    candidate: list[list[float]]
+    incumbent: list[list[float]]
+
+    @classmethod
+    def empty(cls, n_tasks: int) -> Evidence:
+        return cls([[] for _ in range(n_tasks)], [[] for _ in range(n_tasks)])
+
+    @property
+    def sweeps(self) -> int:
+        return len(self.candidate[0]) if self.candidate else 0
+
+    def extend(self, candidate: Scores, incumbent: Scores) -> None:
+        """Append new sweeps (per task, the same count on both sides)."""
+        for side, new in ((self.candidate, candidate), (self.incumbent, incumbent)):
+            for row, add in zip(side, new, strict=True):
+                row.extend(float(v) for v in add)
+
+    def to_dict(self) -> dict[str, Any]:
+        def dump(rows: list[list[float]]) -> list[list[float | None]]:
+            return [[None if math.isnan(v) else v for v in r] for r in rows]
+
+        return {"candidate": dump(self.candidate), "incumbent": dump(self.incumbent)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Evidence:
+        def load(rows: list[list[float | None]]) -> list[list[float]]:
+            return [[math.nan if v is None else float(v) for v in r] for r in rows]
+
+        return cls(load(data["candidate"]), load(data["incumbent"]))
 
 
-def decide_in_looks(
-    draw: Callable[[range], tuple[Scores, Scores]],
+def sequential(
+    draw: Draw,
+    evidence: Evidence,
     *,
-    step: int,
-    top: int,
-    alpha: float = 0.05,
+    looks: int,
+    alpha: float,
     min_effect: float = 0.0,
     no_regression: float | None = None,
     verdict: Callable[..., Decision] = decide,
-) -> Looks:
-    """Group-sequential use of the gate: draw `step` fresh samples per task and side, and
-    more in looks of `step` up to `top`, stopping early only for futility (mean effect <= 0).
+) -> Decision:
+    """Add up to `looks` looks of new sweeps to `evidence` (in place), deciding after each
+    and stopping at the first accept or reject. `draw(look)` returns the look's new sweeps,
+    per task, for candidate and incumbent. Returns the last decision."""
 
-    Why it keeps the level: the single efficacy test is the one at the end; a futility stop
-    can only remove chances to accept. Why it pays: losers cost one look, likely winners get
-    the full sample size. `draw(samples)` returns per-task score lists (possibly empty when
-    a sample failed) for candidate and incumbent, for those sample indices.
-    """
-    cand, inc = draw(range(step))
-    cand, inc = [list(x) for x in cand], [list(x) for x in inc]
-    k, futile = step, False
-    while k < top:
-        c, i = _both(cand, inc)
-        if (
-            not c
-            or sum(float(np.mean(a)) - float(np.mean(b)) for a, b in zip(c, i, strict=True)) <= 0
-        ):
-            futile = True
+    def judge() -> Decision:
+        return verdict(
+            evidence.candidate,
+            evidence.incumbent,
+            alpha=alpha,
+            min_effect=min_effect,
+            no_regression=no_regression,
+        )
+
+    d = judge() if looks <= 0 else None
+    for look in range(looks):
+        before = evidence.sweeps
+        evidence.extend(*draw(look))
+        d = judge()
+        if d.verdict != "pending":
             break
-        more = range(k, min(top, k + step))
-        c2, i2 = draw(more)
-        for side, add in ((cand, c2), (inc, i2)):
-            for scores, new in zip(side, add, strict=True):
-                scores.extend(new)
-        k = more.stop
-    c, i = _both(cand, inc)
-    d = verdict(c, i, alpha=alpha, min_effect=min_effect, no_regression=no_regression)
-    return Looks(d, k, futile, len(cand) - len(c))
+        left = (looks - look - 1) * (evidence.sweeps - before)
+        if d.pairs >= FUTILITY_PAIRS and (d.more_sweeps is None or d.more_sweeps > GIVE_UP * left):
+            break  # cannot decide tonight at this rate: stays pending, spends no more
+    assert d is not None
+    return d

@@ -1,8 +1,9 @@
 """Reflection: the optimizer's prompt and the parsing of its proposals.
 
-The prompt must fit a 4k-token context (the embedded default model is SmolLM2-135M with
-n_ctx 4096), so it is assembled from parts and shrunk — fewer successes, fewer failures,
-shorter excerpts, a shorter ledger — until the approximate count is under the limit.
+The prompt must fit the context of small models (the embedded optimizer runs with an 8k
+context shared by two slots), so it is assembled from parts and shrunk — fewer successes,
+fewer failures, shorter excerpts, a shorter ledger — until the approximate count is under
+the limit.
 Answers are JSON (schema-constrained where the endpoint supports it); json_repair recovers
 what it can and the engine counts what it cannot.
 """
@@ -10,6 +11,7 @@ what it can and the engine counts what it cannot.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +20,7 @@ from trainer.scoring import read_json
 from trainer.skill import SkillDoc, count_tokens
 
 # Bounds of an answer, in characters. llama.cpp compiles them (and the enums) into the
-# decoding grammar, so even a 135M model's answer is a short, complete object; real
+# decoding grammar, so even a small model's answer is a short, complete object; real
 # endpoints that refuse size bounds get the schema without them (openai_backend).
 ANCHOR_CHARS, SECTION_CHARS, WHY_CHARS = 160, 80, 100
 MAX_ANCHOR_CHOICES = 60  # above this, the anchor is a free (bounded) string
@@ -66,14 +68,16 @@ def proposal_schema(
                 "maxItems": max(1, max_edits),
                 "items": {
                     "type": "object",
+                    # "why" before "text": a grammar writes fields in this order, and a
+                    # small model that first names the problem writes a rule, not a copy
                     "properties": {
                         "kind": {"type": "string", "enum": list(EDIT_KINDS)},
+                        "why": {"type": "string", "maxLength": WHY_CHARS},
                         "anchor": anchor,
                         "section": section,
                         "text": {"type": "string", "maxLength": text_chars},
-                        "why": {"type": "string", "maxLength": WHY_CHARS},
                     },
-                    "required": ["kind", "anchor", "section", "text", "why"],
+                    "required": ["kind", "why", "anchor", "section", "text"],
                     "additionalProperties": False,
                 },
             }
@@ -111,13 +115,18 @@ def _system(max_edits: int, max_tokens: int) -> str:
         "You improve a skill: instructions that an AI coding agent reads before working. "
         f"Propose 1 to {max_edits} small edits (together at most {max_tokens} words) "
         "that would make the agent succeed on the failed tasks without hurting the passed "
-        "ones. Write general rules, not answers to particular tasks.\n"
+        "ones. An edit's text is an instruction for the agent: a short general rule in the "
+        "imperative, written in your own words like a line of the skill. Never copy a task, "
+        "an answer or a diff into the skill. For example, if answers used type hints and "
+        'the user said "no type hints in examples", a good edit is '
+        '{"kind": "add", "why": "the user wants examples without type hints", "anchor": "", '
+        '"section": "Rules", "text": "- Leave type hints out of examples."}\n'
         "Edit kinds: add (text goes after the `anchor` line, else at the end of `section`, "
         'else at the end when both are ""), replace (the `anchor` line becomes text), '
         "delete (the `anchor` line), description (text = new one-line description). "
         "An anchor is one line copied exactly from the skill.\n"
-        'Reply with JSON only: {"edits": [{"kind": "add", "anchor": "", "section": "", '
-        '"text": "...", "why": "..."}]}'
+        'Reply with JSON only: {"edits": [{"kind": "add", "why": "...", "anchor": "", '
+        '"section": "", "text": "- ..."}]}'
     )
 
 
@@ -132,10 +141,15 @@ def _user(
     body = skill.body if len(skill.body) <= skill_chars else skill.body[:skill_chars] + "\n[...]"
     parts = [f"SKILL (description: {skill.description or '-'}):\n<<<\n{body.strip()}\n>>>"]
     if failures:
+        problems = Counter(f for ex in failures for f in dict.fromkeys(ex.feedback))
+        parts.append(f"WHAT WENT WRONG (in {len(failures)} failed tasks):")
+        parts.extend(f"- {p} ({n} of {len(failures)})" for p, n in problems.most_common())
         parts.append("FAILED TASKS:")
         for i, ex in enumerate(failures, 1):
             parts.append(
-                f"{i}. Task: {_cut(ex.prompt, excerpt)}\n   Answer: {_cut(ex.answer, excerpt)}"
+                f"{i}. Task: {_cut(ex.prompt, excerpt)}\n"
+                f"   The agent answered ({len(ex.answer.split())} words): "
+                f'"{_cut(ex.answer, excerpt)}"'
                 f"\n   What went wrong: {'; '.join(ex.feedback) or 'low score'}"
             )
     if successes:
@@ -145,6 +159,7 @@ def _user(
     if tried:
         parts.append("ALREADY TRIED, DID NOT HELP (do not propose again):")
         parts.extend(f"- {_cut(t, 160)}" for t in tried)
+    parts.append("Now propose the edits: general rules that fix what went wrong.")
     return "\n".join(parts)
 
 

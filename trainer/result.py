@@ -79,9 +79,10 @@ class RunResult:
     best_skill: SkillDoc
     history: list[dict[str, Any]]  # accepted steps: edits, diff, gate evidence
     rejected: list[dict[str, Any]]  # rejected edits with the reason (gate, anchor, firewall...)
+    pending: list[dict[str, Any]]  # undecided edits carried to the next run, with evidence
     usage: dict[str, Any]  # calls (live/cached), tokens, cost, by role
     counters: dict[str, int]  # comparisons, unparseable answers, infra errors, skips...
-    stop_reason: str  # "completed" | "budget: <kind>" | "underpowered: ..." | "no ..."
+    stop_reason: str  # "completed" | "budget: <kind>" | "no train or val tasks"
     test: TestLift
     settings: dict[str, Any] = field(default_factory=dict)
     simulation: bool = False
@@ -97,6 +98,7 @@ class RunResult:
             "best_skill_hash": self.best_skill.hash,
             "accepted_steps": self.accepted,
             "rejected_edits": len(self.rejected),
+            "pending_edits": len(self.pending),
             "test": self.test.to_dict(),
             "counters": dict(self.counters),
             "settings": self.settings,
@@ -120,6 +122,7 @@ class RunResult:
             "best_skill.md": skill_text,
             "history.json": _dump({**label, "accepted": self.history}),
             "rejected.json": _dump({**label, "rejected": self.rejected}),
+            "pending.json": _dump({**label, "pending": [_brief(p) for p in self.pending]}),
             "usage.json": _dump({**label, **self.usage}),
             "summary.json": _dump(self.summary()),
         }
@@ -134,6 +137,11 @@ class RunResult:
             path.write_text(text)
             paths.append(path)
         return paths
+
+
+def _brief(pending: dict[str, Any]) -> dict[str, Any]:
+    """A pending record without its raw scores (those stay in the ledger)."""
+    return {k: v for k, v in pending.items() if k != "scores"}
 
 
 def _dump(obj: Any) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from trainer.backends.base import ChatBackend, Message
+from trainer.backends.base import ChatBackend, ContextOverflow, Message
 from trainer.skill import SkillDoc
 from trainer.tasks import Task
 
@@ -43,6 +43,7 @@ class Outcome:
     skill_injected: bool | None = None  # None where it does not apply (chat)
     seconds: float = 0.0
     detail: dict[str, Any] = field(default_factory=dict)  # harness-specific, e.g. cli_version
+    overflow: bool = False  # the attempt did not fit the model's context: the task failed
 
     @property
     def harness(self) -> bool:
@@ -67,6 +68,7 @@ class Outcome:
             skill_injected=data.get("skill_injected"),
             seconds=float(data.get("seconds", 0.0)),
             detail=dict(data.get("detail", {})),
+            overflow=bool(data.get("overflow", False)),
         )
 
 
@@ -109,5 +111,8 @@ class ChatRollout:
         return [rollout_messages(skill, task), None, max_tokens, {}]
 
     def rollout(self, skill: SkillDoc, task: Task, *, max_tokens: int | None) -> Outcome:
-        comp = self.backend.complete(rollout_messages(skill, task), max_tokens=max_tokens)
+        try:
+            comp = self.backend.complete(rollout_messages(skill, task), max_tokens=max_tokens)
+        except ContextOverflow:
+            return Outcome("", overflow=True)
         return Outcome(comp.text, comp.input_tokens, comp.output_tokens, comp.cost_usd)

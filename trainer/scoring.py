@@ -13,7 +13,10 @@ text. Otherwise it learns to write the test into the skill — a skill that pass
 and helps no one. `Firewall` also rejects edits that copy internals: a regex verbatim, any
 six-word run of a rubric, or a long literal (>= 4 words or >= 30 characters). Short
 literals ("pytest", "--dry-run") are allowed: naming the right tool *is* the knowledge a
-skill should carry, and mined `contains` judges are mostly such terms.
+skill should carry, and mined `contains` judges are mostly such terms. What the user said
+(a judge's `quotes`: their corrections, their request) is not an internal: a skill may
+restate it in their words, and a judge's reason may quote it; the firewall guards only the
+rest (the rubric's scaffolding, a reference answer, regexes, literals the user never said).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from trainer.backends.base import Completion
 from trainer.calls import Caller, Request
 from trainer.rollout import Outcome
 from trainer.skill import tokens
-from trainer.tasks import OUTCOME_JUDGES, Judge, Task
+from trainer.tasks import OUTCOME_JUDGES, Judge, Task, user_said
 
 # A grade from 0 to 10 (an integer: a small model fills it far more reliably than a 0..1
 # float) and a bounded reason; the bounds keep the answer complete within JUDGE_MAX_TOKENS.
@@ -185,6 +188,9 @@ class Scorer:
     def _verdict(self, comp: Completion | None) -> tuple[float, str] | None:
         if comp is None:
             return None
+        if comp.overflow:  # our rubric prompt is bounded; left out like an unusable verdict
+            self.counters["judge_overflows"] += 1
+            return None
         verdict, recovered = read_verdict(comp.text)
         if verdict is None:
             self.counters["unparseable_judgments"] += 1
@@ -245,10 +251,18 @@ def _shingles(text: str, n: int = 6) -> set[tuple[str, ...]]:
     return {tuple(t[i : i + n]) for i in range(len(t) - n + 1)}
 
 
+def _said(judge: Judge, n: int) -> set[tuple[str, ...]]:
+    return set().union(*(_shingles(q, n) for q in judge.quotes)) if judge.quotes else set()
+
+
 def _words(judge: Judge, reason: str) -> str:
     base = _WORDS[judge.kind]
-    if judge.kind == "rubric" and reason and not (_shingles(reason, 4) & _shingles(judge.value, 4)):
-        # the judge's own explanation helps, unless it quotes the rubric
+    said = user_said(judge.source)
+    if said and judge.kind != "rubric":
+        return f'{base}; the user said: "{said}"'
+    internal = _shingles(judge.value, 4) - _said(judge, 4) if judge.kind == "rubric" else set()
+    if judge.kind == "rubric" and reason and not (_shingles(reason, 4) & internal):
+        # the judge's own explanation helps, unless it quotes the rubric's internals
         return f"{base} ({' '.join(reason.split()[:30])})"
     return base
 
@@ -260,14 +274,18 @@ class Firewall:
         self.patterns: list[str] = []
         self.literals: list[str] = []
         self.shingles: set[tuple[str, ...]] = set()
+        judges = list(judges)
+        said = [" ".join(tokens(q)) for j in judges for q in j.quotes]
+        said_shingles = set().union(*(_shingles(q) for q in said)) if said else set()
         for j in judges:
             if j.kind in ("regex", "not_regex", "command_ran") and len(j.value) >= 4:
                 self.patterns.append(j.value)
             elif j.kind in ("contains", "not_contains"):
-                if len(j.value.split()) >= 4 or len(j.value) >= 30:
+                long = len(j.value.split()) >= 4 or len(j.value) >= 30
+                if long and not any(" ".join(tokens(j.value)) in q for q in said):
                     self.literals.append(j.value.lower())
             elif j.kind == "rubric":
-                self.shingles |= _shingles(j.value)
+                self.shingles |= _shingles(j.value) - said_shingles
 
     def violation(self, text: str) -> str | None:
         if any(p in text for p in self.patterns):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
@@ -16,8 +17,9 @@ class TrainSettings:
     steps_per_epoch: int = 4
     minibatch: int = 8  # train tasks rolled out per step
     train_samples: int = 2  # samples per train task (reflection and screening only)
-    samples: int = 4  # k: fresh samples per val task and side, per look of the gate
-    max_samples: int = 16  # samples per val task and side at the last look; also for test
+    samples: int = 1  # sweeps (one sample per val task and side) between looks of the gate
+    max_samples: int = 40  # most sweeps a candidate gets per night; then it stays pending
+    test_samples: int = 4  # samples per test task and side for the end-of-run lift
     alpha: float = 0.05  # false-accept rate of the whole run (split over its comparisons)
     min_effect: float = 0.0  # smallest mean gain worth a change
     no_regression: float | None = None  # block if any val task drops by more than this
@@ -26,9 +28,10 @@ class TrainSettings:
     max_skill_tokens: int = 1500  # hard cap on the rendered skill
     max_failures_shown: int = 4
     max_successes_shown: int = 2
-    max_prompt_tokens: int = 3000  # reflection prompt; the embedded model has n_ctx 4096
+    max_prompt_tokens: int = 3000  # reflection prompt; fits small models' contexts
     max_answer_tokens: int = 512  # rollouts
     seed: int = 0
+    run_id: str = ""  # part of every sample id: another run (night) never replays these
     budget: BudgetLimits = field(default_factory=BudgetLimits)
 
     @property
@@ -39,6 +42,17 @@ class TrainSettings:
     def alpha_per_comparison(self) -> float:
         """The share of alpha each planned step adds (online Bonferroni; see engine)."""
         return self.alpha / self.planned_comparisons
+
+    def planned_calls(self, n_train: int, n_val: int, n_test: int, judge_calls: float = 0.0) -> int:
+        """The most model calls one run makes on this many tasks: every step reflects,
+        screens and takes every look of the gate, then the test. Futility stops, screened-out
+        candidates, steps without failures and budgets make it fewer: a progress bound.
+        ``judge_calls``: rubric judges per task (a judge call each per rollout)."""
+        per = 1.0 + judge_calls
+        train = min(self.minibatch, n_train) * self.train_samples * per
+        gate = 2 * n_val * max(self.samples, self.max_samples) * per
+        step = train + 1 + (train if self.screen else 0) + gate
+        return math.ceil(self.planned_comparisons * step + 2 * n_test * self.max_samples * per)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}

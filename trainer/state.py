@@ -1,10 +1,11 @@
-"""What a run has learned so far: accepted steps, rejected edits, and the ledger entries it
-will write when it ends.
+"""What a run has learned so far: accepted steps, rejected and pending edits, and the ledger
+entries it will write when it ends.
 
-Rejected edits are written to the persistent ledger only at the end of a run: a run killed
-midway and resumed with the same cache then sees the same ledger and ends identically.
-Within the run, `known()` answers for both the ledger of earlier nights and this run's
-pending entries, so nothing is evaluated twice.
+Ledger entries are written only at the end of a run: a run killed midway and resumed with
+the same cache then sees the same ledger and ends identically. Within the run, `known()`
+answers for both the ledger of earlier nights and this run's entries, so nothing is
+evaluated twice. Rejected and pending edits look the same to the optimizer ("already
+tried"): the gate's level relies on the loop not telling them apart (see engine).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from trainer.cache import Ledger
 from trainer.edits import Edit, edit_set_hash
 
 FIREWALL = "judge firewall"
+LENGTH_CAP = "length cap"
+REJECTED, PENDING = "rejected", "pending"
 
 
 @dataclass
@@ -23,15 +26,18 @@ class RunState:
     ledger: Ledger
     history: list[dict[str, Any]] = field(default_factory=list)
     rejected: list[dict[str, Any]] = field(default_factory=list)
-    pending: dict[str, dict[str, Any]] = field(default_factory=dict)
+    entries: dict[str, dict[str, Any]] = field(default_factory=dict)  # for the ledger
+    forgotten: set[str] = field(default_factory=set)  # earlier pending records to drop
 
     def known(self, edit_hash: str) -> bool:
-        return edit_hash in self.ledger or edit_hash in self.pending
+        in_ledger = edit_hash in self.ledger and edit_hash not in self.forgotten
+        return in_ledger or edit_hash in self.entries
 
     def tried(self, limit: int = 8) -> list[str]:
-        """Texts of rejected edits for the optimizer: this run's first, then earlier nights'."""
+        """Texts of rejected or pending edits for the optimizer: this run's first, then
+        earlier nights'."""
         prior = [r.get("text", "") for r in self.ledger.recent(5)]
-        mine = [r["text"] for r in list(self.pending.values())[-5:]]
+        mine = [r["text"] for r in list(self.entries.values())[-5:]]
         return [t for t in mine[::-1] + prior if t][:limit]
 
     def reject(
@@ -57,17 +63,62 @@ class RunState:
         self.rejected.append(rec)
         if ledger:
             # an edit that quoted the judges is never shown back to the optimizer
-            text = (
-                ""
-                if reason.startswith(FIREWALL)
-                else " | ".join(f"{e.kind}: {e.text or e.anchor}" for e in edits)
-            )
-            self.pending[rec["edit_hash"]] = {**rec, "text": text}
+            text = "" if reason.startswith(FIREWALL) else _text(edits)
+            self.entries[rec["edit_hash"]] = {**rec, "status": REJECTED, "text": text}
+
+    def hold(self, edits: list[Edit], where: str, reason: str, detail: dict[str, Any]) -> None:
+        """Keep an undecided edit (gate evidence so far, or a length cap) as pending;
+        `detail` names the comparison (from_hash, to_hash, ...) and holds its evidence."""
+        h = edit_set_hash(edits)
+        self.entries[h] = {
+            "where": where,
+            "reason": reason,
+            "edits": [e.to_dict() for e in edits],
+            "edit_hash": h,
+            "skill_hash": detail["from_hash"],
+            **detail,
+            "status": PENDING,
+            "text": _text(edits),
+        }
+
+    def forget(self, edit_hash: str) -> None:
+        """Drop a pending record whose comparison no longer applies (or that was decided)."""
+        self.forgotten.add(edit_hash)
+        entry = self.entries.get(edit_hash)
+        if entry is not None and entry["status"] == PENDING:
+            del self.entries[edit_hash]
+
+    def drop(self, record: dict[str, Any], reason: str) -> None:
+        """Give up on an earlier pending edit without a verdict: reported, not banned."""
+        self.rejected.append({k: v for k, v in record.items() if k != "scores"} | {
+            "reason": reason, "status": "dropped"})  # fmt: skip
+        self.forget(record["edit_hash"])
 
     def accept(self, step: dict[str, Any]) -> None:
         self.history.append(step)
 
-    def flush(self) -> None:
-        """Write this run's rejections to the persistent ledger (at the end of the run)."""
-        for h, rec in self.pending.items():
+    def pending(self) -> list[dict[str, Any]]:
+        return [e for e in self.entries.values() if e["status"] == PENDING]
+
+    def flush(self, incumbent_hash: str) -> int:
+        """Write this run's entries to the persistent ledger (at the end of the run).
+
+        Pending edits measured against an incumbent that was replaced tonight are dropped
+        (their evidence is about a comparison that no longer matters); returns how many."""
+        stale = [
+            h
+            for h, e in self.entries.items()
+            if e["status"] == PENDING and e["from_hash"] != incumbent_hash
+        ]
+        for h in stale:
+            self.forget(h)
+        for h in sorted(self.forgotten):
+            if h not in self.entries:
+                self.ledger.forget(h)
+        for h, rec in self.entries.items():
             self.ledger.add(h, rec)
+        return len(stale)
+
+
+def _text(edits: list[Edit]) -> str:
+    return " | ".join(f"{e.kind}: {e.text or e.anchor}" for e in edits)

@@ -3,6 +3,7 @@ exported, reviewed and edited by a person, and their provenance travels with the
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -30,12 +31,31 @@ OUTCOME_JUDGES = (
 JUDGE_KINDS = ANSWER_JUDGES + OUTCOME_JUDGES
 
 
+_SAID = re.compile(r'the user said "(.+)"\Z', re.DOTALL)
+
+
+def said_source(where: str, text: str) -> str:
+    """A judge ``source`` that carries the user's own words (e.g. the correction a rule was
+    read from). Reflection shows them to the optimizer: what the user said is knowledge the
+    skill may carry, unlike the judge's internals (its regex or literal)."""
+    return f'{where}: the user said "{" ".join(text.split())[:240]}"'
+
+
+def user_said(source: str) -> str | None:
+    """The user's words in a ``said_source`` source, else None."""
+    match = _SAID.search(source)
+    return match.group(1) if match else None
+
+
 @dataclass(frozen=True)
 class Judge:
     kind: str
     value: str
     weight: float = 1.0
     source: str = ""  # where it came from, e.g. "turn abc:3, user correction"
+    # The user's own words the judge is built from (a correction, the request): knowledge
+    # a skill may state in those very words; the judge firewall guards only the rest.
+    quotes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in JUDGE_KINDS:
@@ -44,7 +64,9 @@ class Judge:
             raise ValueError("judge weight must be positive")
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        out["quotes"] = list(self.quotes)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Judge:
@@ -53,6 +75,7 @@ class Judge:
             value=str(data["value"]),
             weight=float(data.get("weight", 1.0)),
             source=str(data.get("source", "")),
+            quotes=tuple(str(q) for q in data.get("quotes") or ()),
         )
 
 

@@ -46,11 +46,36 @@ def _need(module: str, attr: str, what: str) -> Callable[..., Any]:
     raise click.ClickException(f"{what} ({module}.{attr}) is not available in this build")
 
 
+def night_line(outcome: Any) -> str:
+    """One journal line per night: id, status, the answer per skill, cost, the report.
+    (The night's full summary is in the store and the report, not in the log.)"""
+    from skillopt_sleep.report import headline
+
+    if outcome.status != "done":
+        return f"night {outcome.night_id} {outcome.status}; the next run resumes it"
+    summary = outcome.summary
+    skills = "; ".join(
+        f"{s['name']} {s.get('outcome', '?')}"
+        + (f" {s['test']['lift']:+.2f}" if (s.get("test") or {}).get("lift") is not None else "")
+        for s in summary.get("skills", [])
+    )
+    usage = summary.get("usage", {})
+    problems = len(summary.get("problems", []))
+    return (
+        f"night {outcome.night_id} done: {headline(summary)}"
+        + (f" ({skills})" if skills else "")
+        + f"; {usage.get('calls', 0)} calls, ${usage.get('cost_usd', 0.0):.2f}"
+        + (f"; {problems} problem(s)" if problems else "")
+        + f"; report {outcome.reports.get('html', '-')}"
+    )
+
+
 def night_callable(state_dir: Path) -> NightFn:
     run_night = _need("skillopt_sleep.night.run", "run_night", "the night pipeline")
 
     def night(request: NightRequest) -> object:
-        return run_night(dict(request.config), stop=request.stop, deadline=request.deadline)
+        outcome = run_night(dict(request.config), stop=request.stop, deadline=request.deadline)
+        return night_line(outcome)
 
     return night
 

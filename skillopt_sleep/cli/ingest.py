@@ -14,7 +14,7 @@ import click
 
 from session_ingest.discover import discover
 from session_ingest.ingest import IngestReport, ingest_files
-from skillopt_sleep.cli.context import App, echo_json
+from skillopt_sleep.cli.context import App, UserError, echo_json
 from skillopt_sleep.cli.root import main
 from skillopt_sleep.logs import log_roots, max_text_chars, watcher
 
@@ -60,19 +60,36 @@ def _run_once(app: App, sources: tuple[str, ...], show_progress: bool) -> Ingest
 )
 @click.option("--watch", is_flag=True, help="Keep running: ingest files as they change.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (per pass).")
+@click.option(
+    "--hook",
+    type=click.Choice(["claude", "codex"]),
+    help="Run as the agent's session-end hook: read its JSON on stdin, ingest only that "
+    "session's files.",
+)
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing unless something failed.")
 @click.pass_obj
-def ingest(app: App, source: str, watch: bool, as_json: bool) -> None:
+def ingest(
+    app: App, source: str, watch: bool, as_json: bool, hook: str | None, quiet: bool
+) -> None:
     """Read Claude Code and Codex session logs into the store (incremental, redacted).
 
     Only new bytes are read: a re-run over unchanged logs costs one stat per file.
     Bad lines and unreadable files are counted and reported; they never stop ingest.
+    With --hook (what the plugins run, see `install claude-plugin`) only the session the
+    agent just finished is read; a file outside the configured roots is not read.
 
     \b
     Examples:
       skillopt-sleep ingest
       skillopt-sleep ingest --source codex --json
       skillopt-sleep ingest --watch        # live, until Ctrl-C or SIGTERM
+      echo '{"transcript_path": "..."}' | skillopt-sleep ingest --hook claude
     """
+    if hook is not None:
+        if watch:
+            raise UserError("--hook ingests one session; it cannot --watch")
+        _emit_hook(_run_hook(app, hook), as_json, quiet)
+        return
     sources = SOURCES[source]
     show = not as_json and sys.stderr.isatty()
     report = _run_once(app, sources, show)
@@ -114,6 +131,30 @@ def _stop_on_sigterm() -> Iterator[threading.Event]:
         yield stop
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def _run_hook(app: App, agent: str) -> IngestReport:
+    import json
+
+    from skillopt_sleep.agent_plugins import hook_paths
+    from skillopt_sleep.logs import ingest_logs
+
+    try:
+        files = hook_paths(agent, json.loads(sys.stdin.read(1_000_000) or "null"))
+    except ValueError as exc:  # json.JSONDecodeError is a ValueError
+        raise UserError(f"--hook {agent}: {exc}") from exc
+    if not files:
+        return IngestReport()
+    return ingest_logs(app.db, app.config, paths=files)
+
+
+def _emit_hook(report: IngestReport, as_json: bool, quiet: bool) -> None:
+    if as_json:
+        _emit(report, as_json=True)
+    elif report.errors:
+        click.echo(f"skillopt-sleep ingest: {report.errors[0]}", err=True)
+    elif not quiet:
+        click.echo(_summary(report))
 
 
 def _emit(report: IngestReport, as_json: bool) -> None:
@@ -175,10 +216,13 @@ def sessions(app: App, as_json: bool, limit: int, source: str) -> None:
     if not rows:
         click.echo("no sessions yet: run `skillopt-sleep ingest`")
         return
-    click.echo(f"{'id':38} {'source':6} {'kind':9} {'started':20} {'turns':>5} {'sig':>4}  project")
+    width = max(len("id"), *(len(r["id"]) for r in rows))  # ids whole: subagents share prefixes
+    click.echo(
+        f"{'id':{width}} {'source':6} {'kind':9} {'started':20} {'turns':>5} {'sig':>4}  project"
+    )
     for r in rows:
         started = (r["started"] or "")[:19]
         click.echo(
-            f"{r['id'][:38]:38} {r['source']:6} {r['kind']:9} {started:20} "
+            f"{r['id']:{width}} {r['source']:6} {r['kind']:9} {started:20} "
             f"{r['turns']:>5} {r['signals']:>4}  {r['project'] or ''}"
         )

@@ -19,14 +19,40 @@ from skillopt_sleep.night.run import run_night
 from skillopt_sleep.report import skill_sentence
 
 
-def _progress(quiet: bool):  # noqa: ANN202
-    start = time.monotonic()
+class _Progress:
+    """Night progress on stderr: a line per phase with the time since the start. On a
+    terminal the call count (phase, calls done of planned, ETA) is one line redrawn in
+    place (``status``, see night.progress.CallMeter); elsewhere the meter says a line at
+    every tenth of the plan."""
 
-    def say(msg: str) -> None:
-        if not quiet:
-            click.echo(f"[{time.monotonic() - start:6.1f}s] {msg}", err=True)
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.stream = sys.stderr
+        self.start = time.monotonic()
+        self.live = False  # a status line is on screen
+        if self.stream.isatty():
+            self.status = self._status
 
-    return say
+    def _stamp(self) -> str:
+        return f"[{time.monotonic() - self.start:6.1f}s]"
+
+    def __call__(self, msg: str) -> None:
+        if self.quiet:
+            return
+        if self.live:
+            self.stream.write("\r\033[K")
+            self.live = False
+        click.echo(f"{self._stamp()} {msg}", err=True)
+
+    def _status(self, text: str) -> None:
+        if not self.quiet:
+            self.stream.write(f"\r\033[K{self._stamp()} {text}")
+            self.stream.flush()
+            self.live = True
+
+
+def _progress(quiet: bool) -> _Progress:
+    return _Progress(quiet)
 
 
 @contextlib.contextmanager
@@ -69,7 +95,7 @@ def _finish(outcome: NightOutcome, as_json: bool) -> None:
 
         click.echo(headline(outcome.summary))
         for skill in outcome.summary.get("skills", []):
-            click.echo(f"  {skill_sentence(skill)}")
+            click.echo(f"  {skill_sentence(skill, outcome.summary)}")
         click.echo(f"report: {outcome.reports['html']}")
         for problem in outcome.summary.get("problems", []) if outcome.exit_code else []:
             click.echo(f"problem: {problem}", err=True)
@@ -116,10 +142,10 @@ def run(app: App, once: bool, dry_run: bool, as_json: bool, quiet: bool) -> None
 @click.option("--dir", "workdir", type=click.Path(file_okay=False), help="Scratch directory.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
 def demo(workdir: str | None, quiet: bool) -> None:
-    """Run a whole night on bundled sample sessions with the embedded local model.
+    """Run a whole night on bundled sample sessions with the embedded local models.
 
     Needs no API key and no network. Everything goes to a temporary directory; your own
-    config, state and skills are not touched.
+    config, state and skills are not touched. SIGTERM/Ctrl-C stop it cleanly.
 
     \b
     Example:
@@ -130,9 +156,10 @@ def demo(workdir: str | None, quiet: bool) -> None:
     from skillopt_sleep.demo import run_demo
 
     say = _progress(quiet)
-    say("demo: sample sessions, the embedded local model (SmolLM2-135M), a scratch directory")
+    say("demo: sample sessions, the embedded local models (Qwen2.5-Coder), a scratch directory")
     try:
-        scratch, outcome = run_demo(Path(workdir) if workdir else None, progress=say)
+        with _stop_on_signals() as stop:
+            scratch, outcome = run_demo(Path(workdir) if workdir else None, progress=say, stop=stop)
     except Exception as exc:
         err = _local_model_error(exc)
         if err is None:

@@ -11,13 +11,56 @@ from skillopt_sleep.cli.root import main
 from skillopt_sleep.report import render_html, render_md, write_reports
 
 
+def _list_nights(app: App, as_json: bool) -> None:
+    from skillopt_sleep.status import nights
+
+    rows = nights(app.db, app.state_dir)
+    if as_json:
+        echo_json(rows)
+        return
+    if not rows:
+        click.echo("no nights yet: skillopt-sleep run --once (or install the daemon)")
+        return
+    for r in rows:
+        click.echo(f"{r['id']:24} {r['status']:12} {r['headline'] or ''}".rstrip())
+
+
+def _unknown_night(app: App, night: str) -> UserError:
+    """No report for ``night``: say why (no such id, or that night has not finished)."""
+    import difflib
+
+    row = app.db.execute("SELECT status FROM nights WHERE id = ?", [night]).fetchone()
+    if row is not None:
+        return UserError(f"night {night} has no report yet ({row[0]}; the next run resumes it)")
+    ids = [r[0] for r in app.db.execute("SELECT id FROM nights ORDER BY started_at DESC")]
+    close = difflib.get_close_matches(night, ids, n=1, cutoff=0.5)
+    hint = f"did you mean {close[0]}? " if close else ""
+    return UserError(f"no night {night!r}; {hint}`skillopt-sleep nights` lists them")
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
+@click.pass_obj
+def nights(app: App, as_json: bool) -> None:
+    """List the nights, newest first: id, status, and what each one answered.
+
+    \b
+    Example:
+      skillopt-sleep nights
+      skillopt-sleep report "$(skillopt-sleep nights --json | jq -r '.[1].id')"
+    """
+    _list_nights(app, as_json)
+
+
 @main.command()
 @click.argument("night", required=False)
 @click.option("--format", "fmt", type=click.Choice(["md", "json", "html"]), default="md",
               show_default=True, help="Output format.")  # fmt: skip
 @click.option("--open", "open_", is_flag=True, help="Open the HTML report in a browser.")
+@click.option("--list", "list_", is_flag=True, help="List the nights instead (as `nights`).")
+@click.option("--json", "as_json", is_flag=True, help="With --list: a JSON list.")
 @click.pass_obj
-def report(app: App, night: str | None, fmt: str, open_: bool) -> None:
+def report(app: App, night: str | None, fmt: str, open_: bool, list_: bool, as_json: bool) -> None:
     """Print a night's report (default: the last finished night).
 
     \b
@@ -25,7 +68,13 @@ def report(app: App, night: str | None, fmt: str, open_: bool) -> None:
       skillopt-sleep report
       skillopt-sleep report 2026-11-29T02-00-00Z --format html > night.html
       skillopt-sleep report --open
+      skillopt-sleep report --list
     """
+    if list_:
+        _list_nights(app, as_json)
+        return
+    if as_json:
+        fmt = "json"
     where, args = ("id = ?", [night]) if night else ("status = 'done'", [])
     row = app.db.execute(
         f"SELECT id, summary FROM nights WHERE {where} AND summary IS NOT NULL "
@@ -33,7 +82,7 @@ def report(app: App, night: str | None, fmt: str, open_: bool) -> None:
         args,
     ).fetchone()
     if row is None:
-        raise UserError(f"no report for night {night}" if night else "no finished night yet")
+        raise _unknown_night(app, night) if night else UserError("no finished night yet")
     summary = json.loads(row[1])
     if open_:
         paths = write_reports(summary, app.state_dir / "nights" / row[0])
@@ -46,18 +95,20 @@ def report(app: App, night: str | None, fmt: str, open_: bool) -> None:
 
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@click.option("--brief", is_flag=True, help="A few lines: last night, reviews, next night.")
 @click.pass_obj
-def status(app: App, as_json: bool) -> None:
+def status(app: App, as_json: bool, brief: bool) -> None:
     """One screen: last night's outcome, pending reviews, next run, budget used, daemon alive.
 
     \b
     Example:
       skillopt-sleep status
+      skillopt-sleep status --brief      # what the agent plugins show
     """
-    from skillopt_sleep.status import gather, render
+    from skillopt_sleep.status import gather, render, render_brief
 
     info = gather(app.db, app.state_dir)
     if as_json:
         echo_json(info)
     else:
-        click.echo(render(info))
+        click.echo(render_brief(info) if brief else render(info))

@@ -11,7 +11,7 @@ import json
 import math
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -23,7 +23,7 @@ from skillopt_sleep.mining import identity, judges, splits
 from skillopt_sleep.mining.cluster import ClusterParams, cluster_texts
 from skillopt_sleep.mining.evidence import Evidence, Request, load
 from skillopt_sleep.mining.store import ingest_marker, last_run
-from trainer.tasks import Judge, Task
+from trainer.tasks import Judge, Task, said_source
 
 
 @dataclass
@@ -99,8 +99,10 @@ def _prompt(req: Request, context_chars: int) -> str:
 def _cluster_rules(reqs: list[Request]) -> list[Judge]:
     rules: list[Judge] = []
     for r in reqs:  # oldest first, so the latest statement wins in dedupe
-        for c in r.corrections:
-            rules += judges.rules_from_text(c.text, f"turn {c.turn_id}: user correction")
+        for c in r.corrections:  # the user's words: a skill may repeat them (judge firewall)
+            source = said_source(f"turn {c.turn_id}: user correction", c.text)
+            found = judges.rules_from_text(c.text, source)
+            rules += [replace(j, quotes=(c.text,)) for j in found]
     rules += judges.command_rules([r.commands for r in reqs])
     return judges.dedupe(rules)
 
@@ -116,10 +118,11 @@ def _task(
     accepted: str | None,
 ) -> Task:
     own = judges.rules_from_text(req.intent, f"turn {req.turn_id}: the request")
+    own = [replace(j, quotes=(req.intent,)) for j in own]
     rub = judges.rubric(req.intent, req.accepted or accepted, corrections)
-    js = judges.dedupe(
-        [*rules, *own, Judge("rubric", rub, 1.0, f"turn {req.turn_id}: accepted outcome")]
-    )
+    said = (req.intent, *(c.text for c in corrections))  # quoted verbatim in the rubric
+    rubric = Judge("rubric", rub, 1.0, f"turn {req.turn_id}: accepted outcome", quotes=said)
+    js = judges.dedupe([*rules, *own, rubric])
     meta = {
         "cluster_id": cid,
         "turn_id": req.turn_id,

@@ -31,7 +31,7 @@ HEADER = """\
 # Tasks sharing a group must share a split.
 """
 TASK_KEYS = {"id", "prompt", "split", "judges", "group", "meta"}
-JUDGE_KEYS = {"kind", "value", "weight", "source"}
+JUDGE_KEYS = {"kind", "value", "weight", "source", "quotes"}
 
 
 class TaskFileError(Exception):
@@ -128,7 +128,14 @@ def _judge(ctx: _Ctx, node: yaml.Node) -> dict[str, Any]:
     if isinstance(weight, bool) or not isinstance(weight, int | float) or weight <= 0:
         raise ctx.fail(f["weight"][1], f"weight must be a positive number, got {weight!r}")
     source = _scalar(ctx, f["source"][1], "source") if "source" in f else ""
-    return {"kind": kind, "value": value, "weight": float(weight), "source": str(source or "")}
+    quotes: list[str] = []
+    if "quotes" in f:  # the user's own words the judge is built from (judge firewall)
+        qnode = f["quotes"][1]
+        if not isinstance(qnode, yaml.SequenceNode):
+            raise ctx.fail(qnode, "quotes must be a list of the user's own words")
+        quotes = [str(_scalar(ctx, q, "a quote")) for q in qnode.value]
+    return {"kind": kind, "value": value, "weight": float(weight), "source": str(source or ""),
+            "quotes": quotes}  # fmt: skip
 
 
 def _task(ctx: _Ctx, node: yaml.Node) -> tuple[Task, yaml.Node]:

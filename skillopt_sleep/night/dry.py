@@ -22,11 +22,12 @@ from trainer import TrainSettings
 
 
 def calls_estimate(settings: TrainSettings, n_tasks: Mapping[str, int]) -> int:
-    """Upper estimate of one skill's model calls with these settings (judges not counted)."""
+    """Upper estimate of one skill's model calls with these settings (judges not counted):
+    every step's comparison runs to `max_samples` sweeps, none shares the incumbent's."""
     steps = settings.epochs * settings.steps_per_epoch
     per_step = min(settings.minibatch, n_tasks["train"]) * settings.train_samples * 2 + 1
-    gate = n_tasks["val"] * settings.samples * 2
-    return steps * (per_step + gate) + n_tasks["test"] * settings.samples * 2
+    gate = n_tasks["val"] * settings.max_samples * 2
+    return steps * (per_step + gate) + n_tasks["test"] * settings.test_samples * 2
 
 
 def dry_run_night(config: Mapping[str, Any], say: Callable[[str], None]) -> NightOutcome:

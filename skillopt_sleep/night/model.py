@@ -112,6 +112,7 @@ class TrainedSkill:
     counters: dict[str, int]
     history: list[dict[str, Any]] = field(default_factory=list)  # accepted steps
     rejected: list[dict[str, Any]] = field(default_factory=list)
+    pending: list[dict[str, Any]] = field(default_factory=list)  # undecided, with evidence
     simulation: bool = False
     outputs: str = ""  # the folder with the run's files
 

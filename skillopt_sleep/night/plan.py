@@ -16,6 +16,7 @@ from skillopt_sleep.mining import cluster_dicts, load_tasks
 from skillopt_sleep.night.model import Job, Plan, Skip
 from skillopt_sleep.promotion import spec
 from trainer import TrainSettings
+from trainer.gate import decide
 from trainer.skill import SkillDoc
 
 
@@ -120,11 +121,16 @@ def _ready(jobs: list[Job], skipped: list[Skip], config: Mapping[str, Any]) -> P
 
 
 def min_val_tasks(config: Mapping[str, Any]) -> int:
-    """Val tasks the gate needs to ever accept at the night's per-comparison alpha (the
-    trainer's exact sign-flip test cannot go below 2**-n)."""
+    """Val tasks below which a skill is not trained: the fewest on which a candidate that
+    wins every task in two sweeps (one, if the night allows only one) is accepted at the
+    night's per-comparison alpha. The gate's e-process could decide on fewer given more
+    sweeps, but a val set that small is a poor yardstick of a skill."""
     settings = TrainSettings.from_config(dict(config))
-    alpha = settings.alpha_per_comparison
+    wins = [1.0] * min(2, max(1, settings.max_samples))
     n = 1
-    while 2.0**-n > alpha:
+    while (
+        decide([wins] * n, [[0.0] * len(wins)] * n, alpha=settings.alpha_per_comparison).verdict
+        != "accept"
+    ):
         n += 1
     return n

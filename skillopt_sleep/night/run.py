@@ -23,11 +23,13 @@ import sqlite_utils
 
 from skillopt_sleep import config as config_mod
 from skillopt_sleep import files, lock, promotion
+from skillopt_sleep.endpoints import failure_line, url_of
 from skillopt_sleep.logs import ingest_logs
 from skillopt_sleep.mining import mine
 from skillopt_sleep.night.dry import dry_run_night
 from skillopt_sleep.night.model import Job, NightOutcome, Plan, Promotion, TrainedSkill
 from skillopt_sleep.night.plan import plan_night
+from skillopt_sleep.night.progress import CallMeter
 from skillopt_sleep.night.store import Checkpoints, SqliteCache, SqliteLedger, now_iso
 from skillopt_sleep.night.summary import build_summary, usage_total
 from skillopt_sleep.promotion.dirs import SkillPathError
@@ -36,7 +38,15 @@ from skillopt_sleep.report import write_reports
 from skillopt_sleep.schedule import next_deadline, parse_schedule
 from skillopt_sleep.store import open_store
 from trainer import TrainSettings, optimize
-from trainer.backends.base import ChatBackend, Completion, Message, Roles
+from trainer.backends.base import (
+    ChatBackend,
+    Completion,
+    InfraError,
+    Message,
+    Roles,
+    describe_roles,
+)
+from trainer.backends.factory import describe_config
 from trainer.budget import BudgetLimits
 from trainer.edits import Edit
 from trainer.tasks import Task
@@ -63,32 +73,64 @@ def default_roles(
         from trainer.sim import SimWorld
 
         world = SimWorld.for_tasks(tasks, seed=int(config["trainer"]["seed"]))
-    log_path = config_mod.state_dir(config) / "local-model.log"
-    return build_roles(config["models"], os.environ, local_log_path=log_path, sim_world=world)
+    log_dir = config_mod.state_dir(config)  # local-model-<model>.log per embedded model
+    return build_roles(config["models"], os.environ, local_log_dir=log_dir, sim_world=world)
+
+
+OnFailure = Callable[[str, ChatBackend, InfraError], None]
+ROLE_NAMES = ("optimizer", "target", "judge")
 
 
 class _Guarded:
-    """A backend that refuses to start a call once the night is asked to stop, and
-    reports progress; cached calls never reach it, so it only sees paid work."""
+    """A backend that refuses to start a call once the night is asked to stop, reports
+    progress, and tells the night about a failed call; cached calls never reach it, so
+    it only sees paid work."""
 
-    def __init__(self, inner: ChatBackend, stop: threading.Event, tick: Callable[[], None]):
+    def __init__(
+        self,
+        inner: ChatBackend,
+        stop: threading.Event,
+        tick: Callable[[], None],
+        role: str,
+        on_failure: OnFailure,
+    ):
         self.inner = inner
         self.identity = inner.identity
         self.concurrency = inner.concurrency
         self.simulation = getattr(inner, "simulation", False)
         self._stop = stop
         self._tick = tick
+        self._role = role
+        self._on_failure = on_failure
 
     def complete(self, messages: list[Message], **kwargs: Any) -> Completion:
         if self._stop.is_set():
             raise Stopped()
-        result = self.inner.complete(messages, **kwargs)
+        try:
+            result = self.inner.complete(messages, **kwargs)
+        except InfraError as exc:
+            self._on_failure(self._role, self.inner, exc)
+            raise
         self._tick()
         return result
 
 
-def _guard(roles: Roles, stop: threading.Event, tick: Callable[[], None]) -> Roles:
-    return Roles(*(_Guarded(b, stop, tick) for b in (roles.optimizer, roles.target, roles.judge)))
+def _guard(
+    roles: Roles, stop: threading.Event, tick: Callable[[], None], on_failure: OnFailure
+) -> Roles:
+    return Roles(**{r: _Guarded(getattr(roles, r), stop, tick, r, on_failure) for r in ROLE_NAMES})
+
+
+def _where(roles: Roles) -> str:
+    """``optimizer gpt-4o-mini at https://…; target …`` (one phrase when all are the same)."""
+    parts = {}
+    for role in ROLE_NAMES:
+        cfg = getattr(getattr(roles, role), "config", None)
+        if cfg is not None:
+            parts[role] = f"{cfg.model} at {url_of(cfg)}"
+    if len(parts) == len(ROLE_NAMES) and len(set(parts.values())) == 1:
+        return f"every role on {parts['target']}"
+    return "; ".join(f"{role} {where}" for role, where in parts.items())
 
 
 def run_night(
@@ -129,6 +171,9 @@ class _Night:
     ) -> None:
         self.db, self.config, self.stop, self.say = db, config, stop, say
         self.roles_factory = roles_factory
+        self.model_failure: str | None = None  # the night's first failed model call
+        self._failure_lock = threading.Lock()
+        self.meter = CallMeter(0, say)  # replaced with the plan's count when roles start
         self.deadline = deadline or self._configured_deadline()
         self.id = self._start_or_resume()
         self.cp = Checkpoints(db, self.id)
@@ -191,9 +236,19 @@ class _Night:
                 )
                 for job in plan.jobs
             }
+            failure = self.model_failure or (self.cp.done("model-failure") or {}).get("line")
             summary = build_summary(
-                self.db, self.config, self.id, ingested, mined, plan, trained, promoted
+                self.db,
+                self.config,
+                self.id,
+                ingested,
+                mined,
+                plan,
+                trained,
+                promoted,
+                model_failure=failure,
             )
+            summary["models"] = self._models()
             reports = write_reports(summary, self.dir)
         except Stopped:
             self._set_status(self.id, "stopped")
@@ -231,7 +286,8 @@ class _Night:
         }
         if all(j.skill in results for j in jobs):
             return results
-        with self._roles([t for job in jobs for t in job.tasks]) as roles:
+        todo = [job for job in jobs if job.skill not in results]
+        with self._roles([t for job in jobs for t in job.tasks], todo) as roles:
             for job in jobs:
                 if job.skill in results:
                     continue
@@ -241,20 +297,35 @@ class _Night:
                     lambda job=job, used=used: self._train(job, roles, used),
                     TrainedSkill,
                 )
+        if self.model_failure and not self.cp.done("model-failure"):  # kept for a resume
+            self.cp.finish("model-failure", {"line": self.model_failure})
         return results
 
+    def _model_failed(self, role: str, backend: ChatBackend, exc: InfraError) -> None:
+        """Say the first failed call at once, in one line: which role, model and URL, and
+        the provider's own error (refused connection, 401, unknown model)."""
+        with self._failure_lock:
+            if self.model_failure is not None:
+                return
+            self.model_failure = failure_line(role, getattr(backend, "config", None), exc)
+        self.say(f"model call failed: {self.model_failure}")
+
     @contextlib.contextmanager
-    def _roles(self, tasks: list[Task]) -> Iterator[Roles]:
-        calls = 0
-
-        def tick() -> None:
-            nonlocal calls
-            calls += 1
-            if calls % 10 == 0:
-                self.say(f"  {calls} model calls")
-
+    def _roles(self, tasks: list[Task], todo: list[Job]) -> Iterator[Roles]:
+        settings = TrainSettings.from_config(dict(self.config))
+        planned = sum(_planned_calls(settings, job) for job in todo)
+        self.say("starting the models")
         with self.roles_factory(self.config, tasks) as roles:
-            yield _guard(roles, self.stop, tick)
+            models = describe_roles(roles)
+            self.cp.finish("models", models)
+            named = ", ".join(f"{r} {m['model']}" for r, m in models.items())
+            self.say(f"models: {_where(roles) or named}")
+            self.meter = CallMeter(planned, self.say)
+            yield _guard(roles, self.stop, self.meter.tick, self._model_failed)
+
+    def _models(self) -> dict[str, Any]:
+        """Role -> what served it tonight (or would have: no training, no roles built)."""
+        return self.cp.done("models") or describe_config(self.config["models"], os.environ)
 
     def _settings(self, used: dict[str, float]) -> TrainSettings:
         settings = TrainSettings.from_config(dict(self.config))
@@ -272,11 +343,22 @@ class _Night:
             max_cost_usd=rest(limits.max_cost_usd, used["cost_usd"]),
             deadline=deadline,
         )
-        return replace(settings, budget=budget)
+        return replace(settings, budget=budget, run_id=self._run_id())
+
+    def _run_id(self) -> str:
+        """The night's ordinal among this store's nights: part of every sample id, so
+        tonight's samples are fresh (a pending edit's evidence from earlier nights grows with
+        new draws, never cached replays), while a resumed night, or the same first night in
+        another store, draws the very same ones."""
+        (earlier,) = self.db.execute(
+            "SELECT COUNT(*) FROM nights WHERE id < ? AND NOT dry_run", [self.id]
+        ).fetchone()
+        return f"night-{earlier + 1}"
 
     def _train(self, job: Job, roles: Roles, used: dict[str, float]) -> TrainedSkill:
         name, n = job.skill, job.n_tasks
         self.say(f"training {name}: {n['train']} train, {n['val']} val, {n['test']} test tasks")
+        self.meter.phase = f"training {name}"
         with contextlib.closing(SqliteCache(self.db)) as cache:
             result = optimize(
                 job.start_text,
@@ -302,6 +384,7 @@ class _Night:
             counters=dict(result.counters),
             history=result.history,
             rejected=result.rejected,
+            pending=[{k: v for k, v in p.items() if k != "scores"} for p in result.pending],
             simulation=result.simulation,
             outputs=str(out),
         )
@@ -341,3 +424,10 @@ class _Night:
             targets=tuple(asdict(t) for t in outcome.targets),
             errors=tuple(outcome.errors),
         )
+
+
+def _planned_calls(settings: TrainSettings, job: Job) -> int:
+    n = job.n_tasks
+    rubrics = sum(j.kind == "rubric" for t in job.tasks for j in t.judges)
+    per_task = rubrics / max(1, len(job.tasks))
+    return settings.planned_calls(n["train"], n["val"], n["test"], per_task)

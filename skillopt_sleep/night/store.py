@@ -1,6 +1,7 @@
 """Tables of the night: nights, their checkpointed steps, the model-call cache and the
-rejected-edit ledger. The cache and ledger implement the trainer's protocols on SQLite, so
-a killed night resumes without paying for any call twice and never retries a failed edit."""
+edits ledger. The cache and ledger implement the trainer's protocols on SQLite, so a killed
+night resumes without paying for any call twice, never retries a rejected edit, and the next
+night continues the gate's evidence for a pending one."""
 
 from __future__ import annotations
 
@@ -44,8 +45,19 @@ def _v1(db: sqlite_utils.Database) -> None:
     db["edits"].create_index(["skill"])
 
 
+def _v2(db: sqlite_utils.Database) -> None:
+    """Edits keyed by (skill, hash) with the verdict kind: lookups are per skill, so an
+    edit rejected for one skill is still recorded for another; a pending record is
+    replaced as its evidence grows. Every earlier record was a rejection."""
+    db["edits"].add_column("kind", str)
+    db.execute("UPDATE edits SET kind = 'rejected'")
+    db["edits"].transform(pk=("skill", "hash"), not_null={"kind"})
+    db["edits"].create_index(["skill", "kind"], if_not_exists=True)
+
+
 MIGRATIONS: list[Step] = [
     ("tables", _v1),
+    ("edits-by-skill-and-hash", _v2),
 ]
 
 
@@ -94,7 +106,8 @@ class SqliteCache:
 
 
 class SqliteLedger:
-    """The trainer's rejected-edit Ledger on SQLite, kept across nights, one per skill."""
+    """The trainer's edits Ledger on SQLite for one skill, kept across nights: rejected
+    edits (never evaluated again) and pending ones (their gate evidence goes on)."""
 
     def __init__(self, db: sqlite_utils.Database, skill: str, night_id: str) -> None:
         self.db = db
@@ -103,24 +116,38 @@ class SqliteLedger:
 
     def __contains__(self, edit_hash: object) -> bool:
         row = self.db.execute(
-            "SELECT 1 FROM edits WHERE hash = ? AND skill = ?", [edit_hash, self.skill]
+            "SELECT 1 FROM edits WHERE skill = ? AND hash = ?", [self.skill, edit_hash]
         ).fetchone()
         return row is not None
 
     def add(self, edit_hash: str, record: dict[str, Any]) -> None:
+        kind = str(record.get("status", "rejected"))
         with self.db.conn:
             self.db.execute(
-                "INSERT OR IGNORE INTO edits (hash, skill, night_id, record, created_at) "
-                "VALUES (?, ?, ?, ?, ?)",
-                [edit_hash, self.skill, self.night_id, json.dumps(record), now_iso()],
+                "INSERT OR REPLACE INTO edits (hash, skill, night_id, record, created_at, kind) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [edit_hash, self.skill, self.night_id, json.dumps(record), now_iso(), kind],
             )
 
     def recent(self, limit: int) -> list[dict[str, Any]]:
         rows = self.db.execute(
-            "SELECT record FROM edits WHERE skill = ? ORDER BY created_at DESC, hash LIMIT ?",
+            "SELECT record FROM edits WHERE skill = ? ORDER BY rowid DESC LIMIT ?",
             [self.skill, limit],
         ).fetchall()
         return [json.loads(r[0]) for r in rows]
+
+    def pending(self) -> list[dict[str, Any]]:
+        rows = self.db.execute(
+            "SELECT record FROM edits WHERE skill = ? AND kind = 'pending' ORDER BY rowid",
+            [self.skill],
+        ).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+    def forget(self, edit_hash: str) -> None:
+        with self.db.conn:
+            self.db.execute(
+                "DELETE FROM edits WHERE skill = ? AND hash = ?", [self.skill, edit_hash]
+            )
 
 
 class Checkpoints:

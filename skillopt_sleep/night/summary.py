@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import textwrap
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -45,8 +46,12 @@ def _outcome(result: TrainedSkill) -> tuple[str, str]:
         return "error", f"the model endpoint failed every call ({infra} errors)"
     stop = result.stop_reason
     if result.accepted == 0:
-        if stop.startswith("underpowered"):
-            return "not_enough_evidence", stop
+        undecided = [p for p in result.pending if p.get("evidence")]
+        if undecided:
+            return "not_enough_evidence", (
+                f"{len(undecided)} candidate edit(s) still pending: the val set has not "
+                "decided them yet; the next night goes on gathering their evidence"
+            )
         if stop.startswith("budget"):
             return "unchanged", f"training ended by {stop} before an edit passed the gate"
         return "unchanged", "no edit passed the gate"
@@ -65,19 +70,51 @@ def _outcome(result: TrainedSkill) -> tuple[str, str]:
 
 
 def _edit_text(edits: list[dict[str, Any]]) -> str:
-    return "; ".join((e.get("text") or e.get("anchor") or "").strip()[:60] for e in edits)
+    """The edits' own words, whole (reports wrap them); only a very long one is shortened,
+    at a word boundary."""
+    texts = (" ".join((e.get("text") or e.get("anchor") or "").split()) for e in edits)
+    return "; ".join(textwrap.shorten(t, width=300, placeholder=" …") for t in texts if t)
 
 
 def _edits(result: TrainedSkill) -> list[dict[str, Any]]:
     rows = []
     for h in result.history:
         rows.append({"status": "accepted", "kind": ",".join(e["kind"] for e in h["edits"]),
-                     "summary": _edit_text(h["edits"]), "gate": h.get("evidence")})  # fmt: skip
+                     "summary": _edit_text(h["edits"]), "gate": h.get("evidence"),
+                     "nights": len(h.get("runs", ())) or 1})  # fmt: skip
     for r in result.rejected:
         rows.append({"status": "rejected", "kind": ",".join(e["kind"] for e in r["edits"]),
                      "summary": _edit_text(r["edits"]), "gate": r.get("evidence"),
                      "reason": r.get("reason", "")})  # fmt: skip
+    for p in result.pending:
+        rows.append({"status": "pending", "kind": ",".join(e["kind"] for e in p["edits"]),
+                     "summary": _edit_text(p["edits"]), "gate": p.get("evidence"),
+                     "reason": p.get("reason", "")})  # fmt: skip
     return rows
+
+
+def _pending(result: TrainedSkill) -> list[dict[str, Any]]:
+    """Undecided candidates carried to the next night: their evidence so far and what
+    would decide them."""
+    out = []
+    for p in result.pending:
+        ev = p.get("evidence") or {}
+        out.append(
+            {
+                "summary": _edit_text(p["edits"]),
+                "since": p.get("where", ""),
+                "nights": len(p.get("runs", ())),
+                "e_value": ev.get("e_value"),
+                "e_needed": ev.get("e_needed"),
+                "effect": ev.get("effect"),
+                "se": ev.get("se"),
+                "sweeps": ev.get("sweeps"),
+                "pairs": ev.get("pairs"),
+                "n_tasks": ev.get("n_tasks"),
+                "decides": ev.get("decides") or p.get("reason", ""),
+            }
+        )
+    return out
 
 
 def skill_summary(job: Job, result: TrainedSkill, promotion: Promotion) -> dict[str, Any]:
@@ -104,6 +141,7 @@ def skill_summary(job: Job, result: TrainedSkill, promotion: Promotion) -> dict[
         if measured
         else None,
         "edits": _edits(result),
+        "pending": _pending(result),
         "diff": result.diff,
         "stopped_by": result.stop_reason if result.stop_reason.startswith("budget") else None,
         "promotion": promotion.to_dict(),
@@ -139,11 +177,16 @@ def build_summary(
     plan: Plan,
     trained: Mapping[str, TrainedSkill],
     promoted: Mapping[str, Promotion],
+    *,
+    model_failure: str | None = None,
 ) -> dict[str, Any]:
+    """``model_failure``: the night's first failed model call in one line (role, model,
+    URL, error), reported first: it is usually why everything after it went wrong."""
     skills = [skill_summary(j, trained[j.skill], promoted[j.skill]) for j in plan.jobs]
     total = usage_total(trained.values())
     budget = config.get("budget", {})
-    problems = [f"{e}" for e in ingested.get("errors", [])][:20]
+    problems = [f"first failed model call: {model_failure}"] if model_failure else []
+    problems += [f"{e}" for e in ingested.get("errors", [])][:20]
     if ingested.get("bad_lines"):
         problems.append(f"{ingested['bad_lines']} malformed log line(s) skipped during ingest")
     for s in skills:
@@ -175,6 +218,7 @@ def build_summary(
             "budget": {k: budget.get(k) for k in ("max_calls", "max_tokens", "max_cost_usd")},
         },
         "history": _history(db, night_id, skills),
+        "model_failure": model_failure,
         "problems": problems,
         "problems_need_action": bool(unreadable)
         or any(s["outcome"] in ACTION_OUTCOMES or s["promotion"].get("errors") for s in skills),

@@ -5,6 +5,8 @@ from __future__ import annotations
 from html import escape
 
 PALETTE = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#4d7c0f", "#be185d"]
+# Series whose meaning has a colour: what was (grey) and what is now (blue), kept and not.
+NAMED = {"before": "#9ca3af", "after": "#2563eb", "accepted": "#16a34a", "rejected": "#9ca3af"}
 W, H, PAD = 560, 220, 40
 
 
@@ -18,10 +20,9 @@ def _frame(title: str, body: str, height: int = H) -> str:
 
 
 def line_chart(title: str, series: dict[str, list[tuple[str, float]]]) -> str:
-    """One line per series over the x labels (nights); y is a score in [0, 1]."""
+    """One line per series over the x labels (nights); y is a score in [0, 1]. Callers
+    draw it only with two nights or more (one point is not a line)."""
     labels = sorted({x for points in series.values() for x, _ in points})
-    if not labels:
-        return _frame(title, f'<text x="{PAD}" y="60" font-size="12">no data yet</text>')
     span = max(len(labels) - 1, 1)
     plot_w, plot_h = W - 2 * PAD - 120, H - 2 * PAD
 
@@ -60,14 +61,20 @@ def line_chart(title: str, series: dict[str, list[tuple[str, float]]]) -> str:
 
 
 def bar_chart(
-    title: str, rows: list[tuple[str, list[tuple[str, float]]]], top: float | None = None
+    title: str,
+    rows: list[tuple[str, list[tuple[str, float]]]],
+    top: float | None = None,
+    unit: str = "",
 ) -> str:
     """Horizontal grouped bars: each row a label with (series, value) segments side by side.
-    Bars scale to ``top`` (e.g. 100 for percentages), else to the largest value."""
-    if not rows:
-        return _frame(title, f'<text x="{PAD}" y="60" font-size="12">no data yet</text>')
+    Bars scale to ``top`` (e.g. 100 for percentages), else to the largest value; ``unit``
+    follows each value's label ("%"). Callers leave out a chart with no rows."""
     top = top or max((v for _, segs in rows for _, v in segs), default=0) or 1
-    names = sorted({s for _, segs in rows for s, _ in segs})
+    names = list(dict.fromkeys(s for _, segs in rows for s, _ in segs))  # first-seen order
+
+    def colour(series: str) -> str:
+        return NAMED.get(series) or PALETTE[names.index(series) % len(PALETTE)]
+
     bar_h, label_w = 12, 190
     height = PAD + len(rows) * (bar_h * len(names) + 10) + 20 * len(names)
     parts: list[str] = []
@@ -75,18 +82,18 @@ def bar_chart(
     for label, segs in rows:
         parts.append(f'<text x="{PAD}" y="{y + bar_h}" font-size="11">{escape(label[:30])}</text>')
         for series, value in segs:
-            color = PALETTE[names.index(series) % len(PALETTE)]
+            color = colour(series)
             width = (W - PAD - label_w - 60) * min(value, top) / top
             parts.append(
                 f'<rect x="{PAD + label_w}" y="{y}" width="{width:.1f}" height="{bar_h}" '
                 f'fill="{color}"><title>{escape(series)}: {value:g}</title></rect>'
                 f'<text x="{PAD + label_w + width + 4:.1f}" y="{y + bar_h - 2}" font-size="10">'
-                f"{value:g}</text>"
+                f"{value:g}{escape(unit)}</text>"
             )
             y += bar_h
         y += 10
     for i, series in enumerate(names):
-        color = PALETTE[i % len(PALETTE)]
+        color = colour(series)
         parts.append(
             f'<rect x="{PAD}" y="{y + 20 * i}" width="10" height="10" fill="{color}"/>'
             f'<text x="{PAD + 15}" y="{y + 20 * i + 9}" font-size="11">{escape(series)}</text>'

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from skillopt_sleep.files import write_private
+from skillopt_sleep.report import advice
 from skillopt_sleep.report.charts import bar_chart, line_chart
 
 OUTCOME_WORDS = {
@@ -20,10 +21,6 @@ OUTCOME_WORDS = {
 }
 
 
-def _limit(x: Any, unit: str = "") -> str:
-    return "no limit" if x is None else f"{unit}{x}"
-
-
 def _split_counts(n: dict[str, int]) -> str:
     return "/".join(str(n.get(split, 0)) for split in ("train", "val", "test"))
 
@@ -32,8 +29,9 @@ def _pct(x: float | None) -> str:
     return "n/a" if x is None else f"{x:+.2f}"
 
 
-def skill_sentence(skill: dict[str, Any]) -> str:
-    """One line per skill: the held-out lift with its interval, or why there is none."""
+def skill_sentence(skill: dict[str, Any], summary: dict[str, Any] | None = None) -> str:
+    """One line per skill: the held-out lift with its interval, or why there is none (in
+    the words of :mod:`advice`, which say what the user can act on)."""
     name, outcome = skill["name"], skill.get("outcome", "skipped")
     test = skill.get("test")
     words = OUTCOME_WORDS.get(outcome, outcome)
@@ -43,8 +41,60 @@ def skill_sentence(skill: dict[str, Any]) -> str:
             f"(lift {_pct(test['lift'])}, 95% CI {_pct(test['ci_low'])} to {_pct(test['ci_high'])},"
             f" {test['n_tasks']} test tasks)"
         )
-    reason = skill.get("reason")
+    tip = advice.for_skill(skill, summary or {})
+    reason = tip.why[:1].lower() + tip.why[1:] if tip else skill.get("reason")
     return f"{name}: {words}" + (f" — {reason}" if reason else "")
+
+
+def night_date(summary: dict[str, Any]) -> str:
+    """``2026-11-29T02-00-00Z`` -> ``2026-11-29 02:00 UTC`` (the id is the start time)."""
+    night = str(summary.get("night", ""))
+    date, _, time = night.partition("T")
+    hhmm = time[:5].replace("-", ":")
+    return f"{date} {hhmm} UTC" if len(hhmm) == 5 else night
+
+
+def actions(summary: dict[str, Any]) -> list[str]:
+    """What the user should do this morning, most urgent first; [] = nothing."""
+    out = []
+    for skill in summary.get("skills", []):
+        promo = skill.get("promotion") or {}
+        name = skill["name"]
+        if promo.get("status") == "staged":
+            why = str(promo.get("reason") or "").removesuffix(": staged for review")
+            out.append(
+                f"{name}: a new version waits for your review"
+                + (f" ({why})" if why else "")
+                + f": `skillopt-sleep diff {name}`, then `skillopt-sleep adopt {name}` or "
+                f"`skillopt-sleep reject {name}`."
+            )
+        for error in promo.get("errors") or []:
+            out.append(f"{name}: could not be written: {error}.")
+    todo: dict[str, list[str]] = {}  # the same advice for several skills is said once
+    for skill in summary.get("skills", []):
+        tip = advice.for_skill(skill, summary)
+        if tip is not None:
+            todo.setdefault(tip.todo, []).append(skill["name"])
+    out += [f"{', '.join(names)}: {what[:1].upper()}{what[1:]}" for what, names in todo.items()]
+    out += advice.for_skips(summary.get("not_trained", []))
+    return out
+
+
+def cost_sentence(summary: dict[str, Any]) -> str:
+    usage = summary.get("usage", {})
+    budget = usage.get("budget", {})
+    calls, tokens, cost = (budget.get(k) for k in ("max_calls", "max_tokens", "max_cost_usd"))
+    limits = ", ".join(
+        [
+            "calls unlimited" if calls is None else f"{calls:g} calls",
+            "tokens unlimited" if tokens is None else f"{tokens:g} tokens",
+            "cost unlimited" if cost is None else f"${cost:g}",
+        ]
+    )
+    return (
+        f"{usage.get('calls', 0)} model calls, {usage.get('tokens', 0)} tokens, "
+        f"${usage.get('cost_usd', 0.0):.4f} (the night's budget: {limits})."
+    )
 
 
 def promotion_line(promo: dict[str, Any]) -> str:
@@ -58,12 +108,42 @@ def promotion_line(promo: dict[str, Any]) -> str:
     )
 
 
+def models_line(summary: dict[str, Any]) -> str:
+    """Which model served each role tonight, e.g. "optimizer X (local), target Y (local)"."""
+    models = summary.get("models") or {}
+    parts = [
+        f"{role} {m.get('model', '?')} ({m.get('backend', '?')})" for role, m in models.items()
+    ]
+    return "Models: " + ", ".join(parts) + "." if parts else ""
+
+
 def headline(summary: dict[str, Any]) -> str:
     skills = summary.get("skills", [])
     if not skills:
         return "No recurring task was ready for training tonight."
+    if all(s.get("outcome") == "error" for s in skills):
+        return "Nothing could be trained tonight: the model endpoint failed every call."
     better = sum(1 for s in skills if s.get("outcome") == "improved")
-    return f"{better} of {len(skills)} skill(s) got better tonight."
+    staged = sum(1 for s in skills if (s.get("promotion") or {}).get("status") == "staged")
+    verb = "waits" if staged == 1 else "wait"
+    waiting = f"; {staged} of them {verb} for your review" if staged else ""
+    return f"{better} of {len(skills)} skill(s) got better tonight{waiting}."
+
+
+def _verdict(edit: dict[str, Any]) -> str:
+    """The gate's verdict with its reason ("underpowered: only 2 of 9 tasks differ"), or
+    why the edit never reached the gate."""
+    gate = edit.get("gate") or {}
+    verdict, reason = gate.get("verdict"), gate.get("reason") or edit.get("reason") or ""
+    if verdict and reason and verdict != "accept":
+        return f"{verdict}: {reason}"
+    return verdict or reason
+
+
+def _evidence(gate: dict[str, Any]) -> str:
+    if gate.get("e_value") is not None:
+        return f"e {gate['e_value']:.3g} of {gate['e_needed']:.3g}"
+    return "n/a" if gate.get("p_value") is None else f"{gate['p_value']:.3f}"
 
 
 def _edit_rows(skill: dict[str, Any]) -> list[list[str]]:
@@ -74,13 +154,30 @@ def _edit_rows(skill: dict[str, Any]) -> list[list[str]]:
             [
                 edit.get("status", ""),
                 edit.get("kind", ""),
-                edit.get("summary", "")[:80],
+                edit.get("summary", ""),
                 _pct(gate.get("effect")),
-                "n/a" if gate.get("p_value") is None else f"{gate['p_value']:.3f}",
-                gate.get("verdict", edit.get("reason", "")),
+                _evidence(gate),
+                _verdict(edit)
+                + (f" (evidence of {edit['nights']} nights)" if edit.get("nights", 1) > 1 else ""),
             ]
         )
     return rows
+
+
+def pending_lines(skill: dict[str, Any]) -> list[str]:
+    """One line per candidate carried to the next night: its evidence and what decides it."""
+    out = []
+    for p in skill.get("pending", []):
+        if p.get("e_value") is None:
+            out.append(f"{p['summary'][:80]} — {p['decides']}")
+            continue
+        se = f" ± {p['se']:.3f}" if p.get("se") is not None else ""
+        out.append(
+            f"{p['summary'][:80]} — effect {_pct(p['effect'])}{se}, e {p['e_value']:.3g} of "
+            f"{p['e_needed']:.3g} after {p['sweeps']} sweep(s) of {p['n_tasks']} val tasks "
+            f"over {p['nights']} night(s); {p['decides']}"
+        )
+    return out
 
 
 BUDGET_KINDS = (
@@ -88,7 +185,7 @@ BUDGET_KINDS = (
     ("tokens", "tokens", "max_tokens"),
     ("cost $", "cost_usd", "max_cost_usd"),
 )
-EDIT_HEADER = ["status", "kind", "edit", "effect", "p-value", "verdict"]
+EDIT_HEADER = ["status", "kind", "edit", "effect", "evidence", "verdict"]
 
 
 def render_md(summary: dict[str, Any]) -> str:
@@ -96,16 +193,16 @@ def render_md(summary: dict[str, Any]) -> str:
     if summary.get("simulation"):
         lines += ["> SIMULATION: the models in this night were simulated.", ""]
     lines += ["## Did my skills get better?", "", headline(summary), ""]
-    lines += [f"- {skill_sentence(s)}" for s in summary.get("skills", [])]
-    usage = summary.get("usage", {})
-    budget = usage.get("budget", {})
+    lines += [f"- {skill_sentence(s, summary)}" for s in summary.get("skills", [])]
+    lines += ["", "## What to do", ""]
+    lines += [f"- {a}" for a in actions(summary)] or ["Nothing."]
+    if models_line(summary):
+        lines += ["", models_line(summary)]
     lines += [
         "",
         "## Cost",
         "",
-        f"{usage.get('calls', 0)} model calls, {usage.get('tokens', 0)} tokens, "
-        f"${usage.get('cost_usd', 0.0):.4f} (budget: {_limit(budget.get('max_calls'))} calls, "
-        f"{_limit(budget.get('max_tokens'))} tokens, {_limit(budget.get('max_cost_usd'), '$')}).",
+        cost_sentence(summary),
         "",
         "## What was ingested and mined",
         "",
@@ -131,6 +228,10 @@ def render_md(summary: dict[str, Any]) -> str:
         if rows:
             lines += ["", "| " + " | ".join(EDIT_HEADER) + " |", "|" + "---|" * len(EDIT_HEADER)]
             lines += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows]
+        pending = pending_lines(skill)
+        if pending:
+            lines += ["", "Pending (undecided, carried to the next night):", ""]
+            lines += [f"- {line}" for line in pending]
         if skill.get("diff"):
             lines += ["", "```diff", skill["diff"].rstrip(), "```"]
     not_trained = summary.get("not_trained", [])
@@ -144,31 +245,53 @@ def render_md(summary: dict[str, Any]) -> str:
 
 
 def _charts(summary: dict[str, Any]) -> list[str]:
+    """Only charts that have something to show: the score over nights once a skill has two
+    nights (else tonight's before/after), edits when some were tried, cost against the
+    limits that are set."""
+    charts = []
     history = summary.get("history", {})
     series = {name: [(p["night"], p["score"]) for p in points] for name, points in history.items()}
+    if any(len(points) >= 2 for points in series.values()):
+        charts.append(line_chart("Held-out score per skill over nights", series))
+    else:
+        scores = [
+            (
+                s["name"],
+                [
+                    ("before", round(s["test"]["before"], 2)),
+                    ("after", round(s["test"]["after"], 2)),
+                ],
+            )  # fmt: skip
+            for s in summary.get("skills", [])
+            if s.get("test")
+        ]
+        if scores:
+            charts.append(bar_chart("Held-out score tonight, before and after", scores, top=1))
     edits = [
         (
             s["name"],
             [
                 ("accepted", sum(1 for e in s.get("edits", []) if e.get("status") == "accepted")),
-                ("rejected", sum(1 for e in s.get("edits", []) if e.get("status") != "accepted")),
+                ("rejected", sum(1 for e in s.get("edits", []) if e.get("status") == "rejected")),
+                ("pending", sum(1 for e in s.get("edits", []) if e.get("status") == "pending")),
             ],
         )
         for s in summary.get("skills", [])
+        if s.get("edits")
     ]
+    if edits:
+        charts.append(bar_chart("Edits accepted, rejected and pending", edits))
     usage = summary.get("usage", {})
     budget = usage.get("budget", {})
     cost_rows = [
-        (f"{kind} ({usage.get(used, 0):g} of {budget[limit]:g})",
-         [("% of budget used", round(100 * usage.get(used, 0) / budget[limit], 1))])
+        (f"{kind} ({usage.get(used, 0):.4g} of {budget[limit]:g})",
+         [("share of the night's budget used", round(100 * usage.get(used, 0) / budget[limit], 1))])
         for kind, used, limit in BUDGET_KINDS
-        if budget.get(limit)
+        if budget.get(limit) and usage.get(used)
     ]  # fmt: skip
-    return [
-        line_chart("Held-out score per skill over nights", series),
-        bar_chart("Edits accepted and rejected", edits),
-        bar_chart("Cost against budget", cost_rows, top=100),
-    ]
+    if cost_rows:
+        charts.append(bar_chart("Cost against budget", cost_rows, top=100, unit="%"))
+    return charts
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
@@ -178,28 +301,58 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
 
 
 STYLE = (
-    "body{font:14px/1.45 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}"
-    "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}"
+    "body{font:14px/1.45 system-ui,sans-serif;max-width:60rem;margin:1.5rem auto;padding:0 1rem}"
+    "h1{font-size:1.5rem;margin:.2rem 0}h2{font-size:1.15rem;margin:1.2rem 0 .4rem}"
+    ".id{color:#666;font-size:12px}"
+    "table{border-collapse:collapse;width:100%;table-layout:fixed}"
+    "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top;"
+    "overflow-wrap:anywhere}"
+    "th:nth-child(1),th:nth-child(2){width:5.5rem}th:nth-child(4),th:nth-child(5){width:4rem}"
+    "th:nth-child(6){width:14rem}"
     "pre{background:#f6f6f6;padding:.5rem;overflow:auto}.sim{background:#fff3cd;padding:.5rem}"
-    ".answer li{font-size:15px}"
+    ".answer li,.todo li{font-size:15px;margin:.15rem 0}"
+    ".todo{background:#eef4ff;padding:.4rem 1.6rem}"
+    "figure{margin:.5rem 0}.charts{display:flex;flex-wrap:wrap;gap:0 1rem}"
+    "code{background:#f0f0f0;padding:0 .2rem}"
 )
+
+
+def _code(text: str) -> str:
+    """Escape, then show `backticked` commands as code."""
+    parts = escape(text).split("`")
+    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
 
 
 def render_html(summary: dict[str, Any]) -> str:
     """A single self-contained page: inline CSS and SVG, no external URL of any kind."""
     out = [
         "<!doctype html><html><head><meta charset='utf-8'>",
-        f"<title>skillopt-sleep night {escape(summary['night'])}</title>",
+        f"<title>skillopt-sleep: the night of {escape(night_date(summary))}</title>",
         f"<style>{STYLE}</style></head><body>",
-        f"<h1>Night {escape(summary['night'])}</h1>",
+        f"<h1>skillopt-sleep: the night of {escape(night_date(summary))}</h1>",
+        f"<div class='id'>night {escape(summary['night'])}</div>",
     ]
     if summary.get("simulation"):
         out.append("<p class='sim'>SIMULATION: the models in this night were simulated.</p>")
     out.append(f"<h2>Did my skills get better?</h2><p><b>{escape(headline(summary))}</b></p>")
     out.append("<ul class='answer'>")
-    out += [f"<li>{escape(skill_sentence(s))}</li>" for s in summary.get("skills", [])]
-    out.append("</ul><h2>Charts</h2>")
-    out += [f"<figure>{svg}</figure>" for svg in _charts(summary)]
+    out += [f"<li>{_code(skill_sentence(s, summary))}</li>" for s in summary.get("skills", [])]
+    out.append("</ul>")
+    if models_line(summary):
+        out.append(f"<p class='models'>{escape(models_line(summary))}</p>")
+    out.append("<h2>What to do</h2>")
+    todo = actions(summary)
+    out.append(
+        "<ul class='todo'>" + "".join(f"<li>{_code(a)}</li>" for a in todo) + "</ul>"
+        if todo
+        else "<p>Nothing: what got better is already in place.</p>"
+    )
+    out.append(f"<p>Cost: {escape(cost_sentence(summary))}</p>")
+    charts = _charts(summary)
+    if charts:
+        out.append("<h2>Charts</h2><div class='charts'>")
+        out += [f"<figure>{svg}</figure>" for svg in charts]
+        out.append("</div>")
     for skill in summary.get("skills", []):
         out.append(f"<h2>{escape(skill['name'])}</h2>")
         promo = skill.get("promotion") or {}
@@ -208,6 +361,11 @@ def render_html(summary: dict[str, Any]) -> str:
         rows = _edit_rows(skill)
         if rows:
             out.append(_table(EDIT_HEADER, rows))
+        pending = pending_lines(skill)
+        if pending:
+            out.append("<p>Pending (undecided, carried to the next night):</p><ul>")
+            out += [f"<li>{escape(line)}</li>" for line in pending]
+            out.append("</ul>")
         if skill.get("diff"):
             out.append(f"<pre>{escape(skill['diff'])}</pre>")
     not_trained = summary.get("not_trained", [])

@@ -14,6 +14,7 @@ from typing import Any
 
 ROLE_NAMES: tuple[str, ...] = ("optimizer", "target", "judge")
 BACKEND_KINDS: tuple[str, ...] = ("auto", "openai", "local", "sim")
+MODELS_KEYS = {"backend", "local", *ROLE_NAMES}
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ def roles_from_config(
     comes from the variable named by ``api_key_env`` (default ``OPENAI_API_KEY``).
     """
     models_cfg = models_cfg or {}
-    unknown = set(models_cfg) - {"backend", *ROLE_NAMES}
+    unknown = set(models_cfg) - MODELS_KEYS
     if unknown:
         raise ValueError(f"unknown models setting(s): {', '.join(sorted(unknown))}")
     out: dict[str, RoleConfig] = {}
@@ -105,8 +106,56 @@ def resolve_backend(models_cfg: Mapping[str, Any] | None, environ: Mapping[str, 
     if kind not in BACKEND_KINDS:
         raise ValueError(f"models.backend must be one of {', '.join(BACKEND_KINDS)}: {kind!r}")
     roles = roles_from_config(models_cfg, environ)  # validates the section, whatever the kind
+    local_from_config(models_cfg)
     if kind != "auto":
         return kind
     if any(rc.base_url or rc.api_key for rc in roles.values()):
         return "openai"
     return "local"
+
+
+@dataclass(frozen=True)
+class LocalConfig:
+    """``models.local``: which embedded model serves each role, and how the servers run.
+
+    Defaults (measured, docs/models.md): the 1.5B proposes edits (the 0.5B cannot answer the
+    optimizer's JSON reliably); the 0.5B answers the tasks, 2.5x as many calls per minute.
+    """
+
+    optimizer: str = "qwen2.5-coder-1.5b"
+    target: str = "qwen2.5-coder-0.5b"
+    judge: str = "qwen2.5-coder-1.5b"
+    threads: int | None = None  # None = measured when the servers start
+    parallel: int = 2  # slots per server, decoded together
+    n_ctx: int = 8192  # context shared by the slots
+
+    def __post_init__(self) -> None:
+        from trainer.backends.models import MODELS
+
+        for role in ROLE_NAMES:
+            key = getattr(self, role)
+            if key not in MODELS:
+                known = ", ".join(MODELS)
+                raise ValueError(f"models.local.{role}: unknown model {key!r}; known: {known}")
+        if self.threads is not None and not _whole(self.threads, 1):
+            raise ValueError(f"models.local.threads must be null or >= 1, got {self.threads!r}")
+        if not _whole(self.parallel, 1):
+            raise ValueError(f"models.local.parallel must be >= 1, got {self.parallel!r}")
+        if not _whole(self.n_ctx, 1024):
+            raise ValueError(f"models.local.n_ctx must be >= 1024, got {self.n_ctx!r}")
+
+
+def _whole(value: object, minimum: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
+
+
+_LOCAL_FIELDS = {f.name for f in fields(LocalConfig)}
+
+
+def local_from_config(models_cfg: Mapping[str, Any] | None) -> LocalConfig:
+    """The ``models.local`` section; unknown keys and unknown models are errors."""
+    section = dict((models_cfg or {}).get("local") or {})
+    unknown = set(section) - _LOCAL_FIELDS
+    if unknown:
+        raise ValueError(f"unknown models.local setting(s): {', '.join(sorted(unknown))}")
+    return LocalConfig(**section)

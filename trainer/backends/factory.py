@@ -1,24 +1,30 @@
 """Build the run's Roles from the ``models:`` config section and the environment.
 
-A context manager, because the ``local`` backend owns a server process that must be stopped
+A context manager, because the ``local`` backend owns server processes that must be stopped
 when the run ends, however it ends.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from trainer.backends.base import Roles
-from trainer.backends.config import ROLE_NAMES, resolve_backend, roles_from_config
+from trainer.backends.config import (
+    ROLE_NAMES,
+    local_from_config,
+    resolve_backend,
+    roles_from_config,
+)
 from trainer.backends.openai_backend import OpenAIBackend
 
 # Settings of a role that still apply when it runs on the local model; the endpoint, model,
-# prices and concurrency are the local server's own.
-_LOCAL_KEEPS = ("temperature", "max_tokens", "timeout_s", "max_retries")
+# prices, concurrency, timeout and retries are the local server's own (a remote API's 60 s
+# timeout and 5 retries would abandon and repeat a long proposal on a busy CPU).
+_LOCAL_KEEPS = ("temperature", "max_tokens")
 
 
 @contextmanager
@@ -26,25 +32,29 @@ def build_roles(
     models_cfg: Mapping[str, Any] | None,
     environ: Mapping[str, str] = os.environ,
     *,
-    local_log_path: str | Path | None = None,
+    local_log_dir: str | Path | None = None,
     sim_world: Any | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> Iterator[Roles]:
-    """Yield Roles for ``models.backend``: openai, local (started here, stopped on exit),
-    or sim (SIMULATION, for tests and benchmarks: ``sim_world.roles()``, e.g. a
-    ``trainer.sim.SimWorld``; the world is passed in because it also owns the tasks)."""
+    """Yield Roles for ``models.backend``: openai, local (servers started here, stopped on
+    exit; ``models.local`` picks the model per role), or sim (SIMULATION, for tests and
+    benchmarks: ``sim_world.roles()``, e.g. a ``trainer.sim.SimWorld``; the world is passed
+    in because it also owns the tasks). ``progress`` hears about slow local start-up work
+    (first-use model join, thread measurement)."""
     kind = resolve_backend(models_cfg, environ)
     if kind == "openai":
         cfgs = roles_from_config(models_cfg, environ)
         yield Roles(**{role: OpenAIBackend(cfgs[role]) for role in ROLE_NAMES})
     elif kind == "local":
-        from trainer.backends.local import LocalServer, local_roles
+        from trainer.backends.local import LocalModels
 
         overrides = {}  # resolve_backend validated the section already
         for role in ROLE_NAMES:
             raw = dict((models_cfg or {}).get(role) or {})
             overrides[role] = {k: raw[k] for k in _LOCAL_KEEPS if k in raw}
-        with LocalServer(log_path=local_log_path) as server:
-            yield local_roles(server, overrides)
+        local = local_from_config(models_cfg)
+        with LocalModels(local, overrides, log_dir=local_log_dir, progress=progress) as models:
+            yield models.roles()
     else:  # sim: the world owns the tasks too, so the caller builds it and passes it in
         if sim_world is None:
             raise ValueError(
@@ -52,3 +62,23 @@ def build_roles(
                 "build_roles(..., sim_world=trainer.sim.SimWorld...)"
             )
         yield sim_world.roles()
+
+
+def describe_config(
+    models_cfg: Mapping[str, Any] | None, environ: Mapping[str, str] = os.environ
+) -> dict[str, dict[str, Any]]:
+    """What would serve each role, read from the config alone (nothing is started): for a
+    report of a night that never built its roles. ``base.describe_roles`` says it for
+    roles that were built."""
+    kind = resolve_backend(models_cfg, environ)
+    if kind == "sim":
+        return {r: {"model": "simulated", "backend": "sim"} for r in ROLE_NAMES}
+    if kind == "openai":
+        cfgs = roles_from_config(models_cfg, environ)
+        return {r: OpenAIBackend.describe(cfgs[r]) for r in ROLE_NAMES}
+    from trainer.backends.models import model_spec
+
+    local = local_from_config(models_cfg)
+    return {
+        r: {"model": model_spec(getattr(local, r)).label, "backend": "local"} for r in ROLE_NAMES
+    }

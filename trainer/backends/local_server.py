@@ -19,7 +19,7 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--port", type=int, required=True)
     ap.add_argument("--model", required=True, help="path of the GGUF file")
-    ap.add_argument("--n-ctx", type=int, default=4096)
+    ap.add_argument("--n-ctx", type=int, default=8192)
     ap.add_argument("--parallel", type=int, default=2, help="slots decoding at once")
     ap.add_argument("--threads", type=int, default=1, help="CPU threads for decoding")
     ap.add_argument("--host", default="127.0.0.1")
@@ -39,8 +39,8 @@ def main(argv: list[str] | None = None) -> None:
     p.model.path = args.model
     p.n_ctx = args.n_ctx
     p.n_parallel = args.parallel
-    # One KV cache shared by the slots: every request may use the whole context (4k),
-    # and memory stays that of a single 4k context.
+    # One KV cache shared by the slots: every request may use the whole context, and
+    # memory stays that of a single context.
     p.kv_unified = True
     p.cpuparams.n_threads = args.threads
     p.cpuparams_batch.n_threads = args.threads

@@ -5,7 +5,8 @@ it retries connection errors, timeouts, 408/409/429 and 5xx with exponential bac
 (0.5 s doubling, capped at 8 s) and 0-25 % jitter, and honours ``retry-after(-ms)`` headers.
 We do not add a second retry layer (that would multiply the waits); we only turn what is
 left after the SDK gave up into ``InfraError``, which the trainer never scores as a task
-failure.
+failure — except a request refused for not fitting the model's context, which is
+``ContextOverflow``: it always fails again, and for a rollout it means the task failed.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 import openai
 
-from trainer.backends.base import Completion, InfraError, Message
+from trainer.backends.base import Completion, ContextOverflow, InfraError, Message
 from trainer.backends.config import RoleConfig
 
 # Sent instead of response_format to endpoints that reject it.
@@ -88,6 +89,21 @@ def lean_schema(schema: dict[str, Any]) -> dict[str, Any]:
     return walk(schema)
 
 
+# How endpoints say "the prompt does not fit": OpenAI and vLLM ("maximum context length",
+# code context_length_exceeded), llama.cpp ("exceeds the available context size",
+# exceed_context_size_error), Anthropic-style ("prompt is too long").
+_OVERFLOW = re.compile(
+    r"context[_ ]length[_ ]exceeded|exceed_context_size|maximum context length|"
+    r"exceeds the available context|context window|prompt is too long|input is too long",
+    re.IGNORECASE,
+)
+
+
+def _is_overflow(err: openai.APIError) -> bool:
+    status = getattr(err, "status_code", None)
+    return status in (400, 413) and bool(_OVERFLOW.search(f"{err.message} {err.body!r}"))
+
+
 def _rejects_response_format(err: openai.BadRequestError) -> bool:
     text = f"{err.message} {err.body!r}".lower()
     return "response_format" in text or "json_schema" in text
@@ -116,6 +132,7 @@ class OpenAIBackend:
         self.concurrency = config.concurrency
         self._limiter = limiter or threading.BoundedSemaphore(config.concurrency)
         self._lock = threading.Lock()
+        self.description = self.describe(config)
         self.json_mode = True  # False once the endpoint rejected response_format
         self.schema_bounds = True  # False once it rejected a schema for its size bounds
         self.usage: dict[str, float] = {
@@ -141,6 +158,12 @@ class OpenAIBackend:
             max_retries=config.max_retries,
         )
 
+    @staticmethod
+    def describe(config: RoleConfig) -> dict[str, str]:
+        """What serves a role on this backend, for the report (never the key)."""
+        endpoint = config.base_url or "https://api.openai.com/v1"
+        return {"model": config.model, "backend": "openai", "endpoint": endpoint}
+
     def __repr__(self) -> str:
         return f"OpenAIBackend({self.identity!r}, concurrency={self.concurrency})"
 
@@ -151,11 +174,14 @@ class OpenAIBackend:
         json_schema: dict[str, Any] | None = None,
         max_tokens: int | None = None,
     ) -> Completion:
-        """One chat completion. Raises InfraError when the endpoint gives no answer."""
+        """One chat completion. Raises ContextOverflow when the request does not fit the
+        model's context, InfraError when the endpoint gives no answer."""
         with self._limiter:
             try:
                 response = self._create(messages, json_schema, max_tokens)
             except openai.APIError as err:
+                if _is_overflow(err):
+                    raise ContextOverflow(f"{self.identity}: {err.message}") from err
                 with self._lock:
                     self.usage["failures"] += 1
                 status = getattr(err, "status_code", None)

@@ -6,20 +6,35 @@ Regenerates ``claude/projects/...`` and ``codex/sessions/...`` next to this file
 Claude Code 2.1.x and Codex 0.12x JSONL shapes (see shared docs/session_formats.md). The
 output is committed; this script only documents how it was made and is deterministic.
 
-Three recurring task kinds, paraphrased over 7 days, with corrections that teach rules:
-commit messages (Claude, through the user's ``commit-message`` Skill), pytest regression
-tests (Claude and Codex), failing-CI-log summaries (Codex); plus one-off requests.
+Three recurring task kinds over two weeks, with corrections that state the user's rules:
+
+* commit messages (Claude Code, through the user's own ``commit-message`` Skill): 50
+  requests, each with the staged diff pasted (``diffs.py``), so a replay has what it needs.
+  The agent's habit is a long message under a heading, with an explanation; seven times the
+  user corrects it ("keep the whole message under 12 words", "don't add ## headings"), and
+  those words are what mining turns into rule judges (``max_words``, ``not_contains``). A
+  "subject under 50 characters" correction was left out on purpose: the embedded 0.5B
+  target keeps only about half its subjects that short even when the skill says so;
+* pytest regression tests (Claude Code and Codex); correction "use pytest not unittest";
+* summaries of failing CI logs (Codex); corrections "keep it under 80 words, as bullet
+  points" and "start with the failing job name";
+
+plus one-off requests that recur in nothing.
 """
 
 from __future__ import annotations
 
 import json
 import shutil
+import sys
 import uuid
 from datetime import datetime, timedelta
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from diffs import CHANGES, diff_text  # noqa: E402
+
 NS = uuid.UUID("6c1f3a52-5d0e-4c47-9a57-2b1f0e6b9d10")
 CWD = "/home/dev/tidepool"
 CODEX_CWD = "/home/dev/harbor-api"
@@ -34,14 +49,40 @@ def iso(t: datetime) -> str:
     return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}Z"
 
 
-COMMIT_ANSWER = (
-    "fix: clamp tide heights below chart datum\n\n"
-    "Negative readings from the harbour sensor were dropped; keep them and clamp\n"
-    "only when rendering the chart."
-)
-COMMIT_ANSWER_BAD = (
-    "🐛 Fixed the problem where negative tide heights coming from the harbour sensor were dropped"
-)
+# How the user asks for a commit message; {topic} names the change in their words.
+COMMIT_ASKS = [
+    "write the commit message for the staged diff below, it's the {topic}",
+    "commit message for the staged diff below please, it's the {topic}",
+    "can you write the commit message for the staged diff below? it's the {topic}",
+    "draft the commit message for the staged diff below, it's the {topic}",
+]
+COMMIT_CORRECTIONS = [
+    "too long. keep the whole message under 12 words",
+    "don't add ## headings, it's a commit message",
+    "no explanation please, just the message. keep it under 12 words",
+    "too long again: one line, under 12 words",
+]
+
+
+def commit_request(i: int) -> str:
+    *_, topic, _message = CHANGES[i]
+    ask = COMMIT_ASKS[i % len(COMMIT_ASKS)].format(topic=topic)
+    return f"{ask}\n\n```diff\n{diff_text(*CHANGES[i])}\n```"
+
+
+def commit_habit(i: int) -> str:
+    """The long answer the agent gives before the user corrects it."""
+    path, *_, topic, message = CHANGES[i]
+    kind, _, subject = message.partition(": ")
+    return (
+        "## Commit message\n\nHere is a commit message for the staged change:\n\n"
+        f"```\n{kind}: {subject} "
+        f"in {path.rsplit('/', 1)[-1]}\n\nThis commit updates {path} for {topic}. It keeps "
+        "the behaviour of the rest of the module unchanged and makes the intent of the code "
+        "clearer for future readers.\n```"
+    )
+
+
 REGRESSION_ANSWER = (
     "Added tests/test_tides.py::test_negative_height_is_kept, a pytest test that feeds a "
     "-0.3 m reading and asserts it survives parsing. It fails on main and passes with the fix."
@@ -52,153 +93,70 @@ CI_ANSWER = (
     "- Fix: map the new field name in harbor_api/client.py"
 )
 
-# (day, source, kind, request, correction or None)
-PLAN = [
-    (
-        2,
-        "claude",
-        "commit",
-        "write a conventional commit message for the staged changes",
-        "no, the subject line must be under 50 chars and use the imperative. don't use emojis",
-    ),
-    (
-        2,
-        "claude",
-        "regression",
-        "add a pytest regression test for the negative tide height bug",
-        "use pytest not unittest, and put it in tests/test_tides.py",
-    ),
-    (2, "codex", "ci", "summarize the failing CI log for the last push", None),
-    (3, "claude", "commit", "draft a commit msg for what I have staged", None),
-    (
-        3,
-        "codex",
-        "ci",
-        "why did CI fail? summarize the log for job 4821",
-        "too long. keep it under 80 words, as bullet points",
-    ),
-    (3, "claude", "oneoff", "rename the --verbose flag to --debug in cli.py", None),
-    (
-        4,
-        "claude",
-        "regression",
-        "write a regression test with pytest that reproduces issue 37",
-        None,
-    ),
-    (
-        4,
-        "codex",
-        "regression",
-        "add a pytest regression test for the timezone offset bug in harbor_api/schedule.py",
-        None,
-    ),
-    (
-        4,
-        "claude",
-        "commit",
-        "commit message for the staged diff in src/tidepool/chart.py please",
-        None,
-    ),
-    (5, "codex", "ci", "give me a short summary of this failing ci run", None),
-    (5, "claude", "oneoff", "what is the difference between a neap tide and a spring tide", None),
-    (5, "claude", "commit", "can you write the commit message for these staged changes", None),
-    (
-        6,
-        "claude",
-        "regression",
-        "please add a regression test covering the crash in parse_station_csv",
-        None,
-    ),
-    (
-        6,
-        "codex",
-        "ci",
-        "summarise the CI failure log and tell me the root cause",
-        "no, start with the failing job name. keep it under 80 words",
-    ),
-    (6, "codex", "oneoff", "set up a dependabot config for the docker base image", None),
-    (7, "claude", "commit", "write the commit msg for my staged work", None),
-    (
-        7,
-        "codex",
-        "regression",
-        "add a test that catches the regression from bug 112 using pytest",
-        None,
-    ),
-    (7, "claude", "oneoff", "draw an ascii sketch of the tide chart layout", None),
-    (8, "codex", "ci", "read the failing CI log and summarize what broke", None),
-    (8, "claude", "commit", "conventional commit message for the staged changes in tides.py", None),
-    (
-        8,
-        "claude",
-        "regression",
-        "add a pytest regression test for bug #58 in the harmonics module",
-        None,
-    ),
-    (8, "codex", "oneoff", "explain what the X-Request-Id middleware does", None),
-    (9, "codex", "ci", "CI is red again, summarize the failing log", None),
-    (9, "claude", "oneoff", "translate the README intro into Spanish", None),
+REGRESSION_ASKS = [
+    ("add a pytest regression test for the negative tide height bug",
+     "use pytest not unittest, and put it in tests/test_tides.py"),
+    ("write a regression test with pytest that reproduces issue 37", None),
+    ("add a pytest regression test for the timezone offset bug in harbor_api/schedule.py", None),
+    ("please add a regression test covering the crash in parse_station_csv", None),
+    ("add a test that catches the regression from bug 112 using pytest", None),
+    ("add a pytest regression test for bug #58 in the harmonics module", None),
+    ("add a pytest regression test for the empty csv crash", None),
+    ("write a pytest regression test for bug 140 in the chart module", None),
+    ("add a regression test with pytest for the unit conversion bug", None),
+    ("add a pytest regression test covering the leap year date bug", None),
+    ("regression test in pytest for the off-by-one in the hourly series", None),
+    ("add a pytest regression test so the NaN height bug never comes back", None),
+]  # fmt: skip
+CI_ASKS = [
+    ("summarize the failing CI log for the last push", None),
+    ("why did CI fail? summarize the log for job 4821",
+     "too long. keep it under 80 words, as bullet points"),
+    ("give me a short summary of this failing ci run", None),
+    ("summarise the CI failure log and tell me the root cause",
+     "no, start with the failing job name. keep it under 80 words"),
+    ("read the failing CI log and summarize what broke", None),
+    ("CI is red again, summarize the failing log", None),
+    ("CI failed on main, summarize the log", None),
+    ("summarize why the CI pipeline failed this time", None),
+    ("the build is red, summarize the failing CI log", None),
+    ("summarize the failed CI job log for the lint step", None),
+    ("CI broke again, summarise the failing log", None),
+    ("what failed in CI? summarize the log", None),
+]  # fmt: skip
+ONE_OFFS = [
+    ("claude", "rename the --verbose flag to --debug in cli.py"),
+    ("claude", "what is the difference between a neap tide and a spring tide"),
+    ("codex", "set up a dependabot config for the docker base image"),
+    ("claude", "draw an ascii sketch of the tide chart layout"),
+    ("codex", "explain what the X-Request-Id middleware does"),
+    ("claude", "translate the README intro into Spanish"),
+    ("codex", "why is uvicorn logging every request twice?"),
 ]
 
-# A second week of the same three kinds, so each has enough tasks for a val split the
-# gate can decide on (a handful of val tasks is "underpowered" by design).
-MORE = {
-    "commit": [
-        "write me a commit message for the staged files",
-        "commit msg for the staged tide table changes",
-        "please draft the commit message for what's staged in chart.py",
-        "staged changes are ready, write the conventional commit message",
-        "give me a commit message for the staged harmonics fix",
-        "write a commit message for the staged refactor of the sensor reader",
-        "draft a conventional commit for the staged docs update",
-        "commit message please, for the staged changes to the csv parser",
-        "write the commit message for my staged changes to units.py",
-        "need a commit message for the staged bugfix in the plotting code",
-        "conventional commit message for the staged rename of tide_level",
-        "what should the commit message be for these staged changes in api.py",
-    ],
-    "regression": [
-        "add a pytest regression test for the empty csv crash",
-        "write a pytest regression test for bug 140 in the chart module",
-        "add a regression test with pytest for the unit conversion bug",
-        "please write a pytest test that reproduces issue 151",
-        "add a pytest regression test covering the leap year date bug",
-        "regression test in pytest for the off-by-one in the hourly series",
-        "add a pytest regression test for the station id lookup bug",
-        "write a regression test for bug 163 using pytest",
-        "add a pytest regression test so the NaN height bug never comes back",
-        "pytest regression test for the duplicate reading bug in ingest.py",
-        "add a regression test with pytest for issue 170 in the parser",
-        "write a pytest regression test for the rounding bug in harmonics",
-    ],
-    "ci": [
-        "summarize the failing CI log for job 4903",
-        "CI failed on main, summarize the log",
-        "give me a summary of the failing CI run on my branch",
-        "summarize why the CI pipeline failed this time",
-        "the build is red, summarize the failing CI log",
-        "summarize the CI failure for the last merge",
-        "read this failing CI output and summarize it",
-        "summarize the failed CI job log for the lint step",
-        "short summary of the failing CI log please",
-        "CI broke again, summarise the failing log",
-        "summarize the failing CI log for the python 3.13 job",
-        "what failed in CI? summarize the log",
-    ],
-}
-SOURCES = {"commit": "claude", "regression": "codex", "ci": "codex"}
-for _kind, _requests in MORE.items():
-    for _j, _request in enumerate(_requests):
-        PLAN.append((10 + _j // 2, SOURCES[_kind], _kind, _request, None))
 
-ANSWERS = {
-    "commit": COMMIT_ANSWER,
-    "regression": REGRESSION_ANSWER,
-    "ci": CI_ANSWER,
-    "oneoff": "Done. I made the change and ran the tests; all 48 pass.",
-}
+def plan() -> list[tuple[int, str, str, str, str | None, str, str]]:
+    """(day, source, kind, request, correction, first answer, accepted answer), by day."""
+    rows = []
+    for i, change in enumerate(CHANGES):
+        correction = COMMIT_CORRECTIONS[(i // 7) % 4] if i % 7 == 3 else None
+        first = commit_habit(i) if correction else change[-1]
+        rows.append((2 + i * 14 // len(CHANGES), "claude", "commit", commit_request(i),
+                     correction, first, change[-1]))  # fmt: skip
+    for j, (ask, correction) in enumerate(REGRESSION_ASKS):
+        source = "claude" if j % 2 == 0 else "codex"
+        first = REGRESSION_ANSWER.replace("pytest", "unittest") if correction else REGRESSION_ANSWER
+        rows.append((2 + j, source, "regression", ask, correction, first, REGRESSION_ANSWER))
+    for j, (ask, correction) in enumerate(CI_ASKS):
+        first = CI_ANSWER + "\n" + CI_ANSWER if correction else CI_ANSWER
+        rows.append((2 + j, "codex", "ci", ask, correction, first, CI_ANSWER))
+    for j, (source, ask) in enumerate(ONE_OFFS):
+        answer = "Done. I made the change and ran the tests; all 48 pass."
+        rows.append((3 + 2 * j, source, "oneoff", ask, None, answer, answer))
+    return sorted(rows, key=lambda r: r[0])
+
+
 COMMANDS = {
-    "commit": ("git diff --staged", "src/tidepool/chart.py | 4 ++--\n 1 file changed"),
     "regression": ("uv run pytest tests/test_tides.py -q", "1 passed in 0.08s"),
     "ci": ("gh run view --log-failed", "FAILED tests/test_api.py::test_station_lookup - KeyError"),
     "oneoff": ("ls", "README.md\nsrc\ntests"),
@@ -310,8 +268,7 @@ class Claude:
                         {
                             "type": "text",
                             "text": f"Base directory for this skill: {SKILLS}/{name}\n\n"
-                            "# Commit messages\n"
-                            "Write a conventional commit message for the staged diff.",
+                            + skill_body(name),
                         }
                     ],
                 },
@@ -320,23 +277,31 @@ class Claude:
         self.lines.append(rec)
 
 
-def claude_session(i: int, day: int, kind: str, request: str, correction: str | None) -> None:
+def skill_body(name: str) -> str:
+    """What Claude Code injects when the skill runs: SKILL.md without its frontmatter."""
+    text = (HERE / "skills" / name / "SKILL.md").read_text()
+    return text.split("---\n", 2)[2].strip() if text.startswith("---\n") else text
+
+
+def claude_session(i: int, row: tuple) -> None:
+    day, _source, kind, request, correction, first, accepted = row
     sid = uid("claude", i)
     c = Claude(sid, datetime(2026, 3, day, 9 + i % 8, 5 * (i % 11), 3))
     c.user(request)
     if kind == "commit":
-        c.skill("commit-message")
-    cmd, out = COMMANDS[kind]
-    c.tool(
-        "Bash",
-        {"command": cmd, "description": "Inspect"},
-        out,
-        {"stdout": out, "stderr": "", "interrupted": False, "isImage": False},
-    )
-    c.text(COMMIT_ANSWER_BAD if (correction and kind == "commit") else ANSWERS[kind])
+        c.skill("commit-message")  # the diff is pasted: nothing to run
+    else:
+        cmd, out = COMMANDS[kind]
+        c.tool(
+            "Bash",
+            {"command": cmd, "description": "Inspect"},
+            out,
+            {"stdout": out, "stderr": "", "interrupted": False, "isImage": False},
+        )
+    c.text(first)
     if correction:
         c.user(correction)
-        c.text(ANSWERS[kind])
+        c.text(accepted)
         c.user("thanks, perfect")
         c.text("Glad it helps.")
     folder = HERE / "claude" / "projects" / CWD.replace("/", "-")
@@ -344,7 +309,8 @@ def claude_session(i: int, day: int, kind: str, request: str, correction: str | 
     (folder / f"{sid}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in c.lines))
 
 
-def codex_session(i: int, day: int, kind: str, request: str, correction: str | None) -> None:
+def codex_session(i: int, row: tuple) -> None:
+    day, _source, kind, request, correction, first, accepted = row
     sid = "019c" + uid("codex", i)[4:]
     t = datetime(2026, 3, day, 14 + i % 6, 3 * (i % 17), 41)
     lines: list[dict] = []
@@ -367,9 +333,9 @@ def codex_session(i: int, day: int, kind: str, request: str, correction: str | N
             "base_instructions": {"text": "You are Codex, a coding agent."},
         },
     )
-    turns = [(request, ANSWERS[kind])]
+    turns = [(request, first)]
     if correction:
-        turns = [(request, ANSWERS[kind] + "\n" + ANSWERS[kind]), (correction, ANSWERS[kind])]
+        turns.append((correction, accepted))
     for n, (prompt, answer) in enumerate(turns):
         turn_id = "019c" + uid("codex-turn", i, n)[4:]
         add(
@@ -476,8 +442,8 @@ def codex_session(i: int, day: int, kind: str, request: str, correction: str | N
 def main() -> None:
     for sub in ("claude", "codex"):
         shutil.rmtree(HERE / sub, ignore_errors=True)
-    for i, (day, source, kind, request, correction) in enumerate(PLAN):
-        (claude_session if source == "claude" else codex_session)(i, day, kind, request, correction)
+    for i, row in enumerate(plan()):
+        (claude_session if row[1] == "claude" else codex_session)(i, row)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,149 @@
+"""Why a night could not decide, and what the user can do about it, in plain words.
+
+The summary records what happened (verdicts, stop reasons, counters); this turns the
+undecided cases into the cause a user can act on — the model is too weak to follow a
+skill, there are too few tasks of that kind, the budget or the morning deadline ran out,
+the endpoint failed — and the one thing to do next. Computed when rendering, so reports of
+older nights get it too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+_VAL_TASKS = re.compile(r"(\d+) val tasks")
+
+
+@dataclass(frozen=True)
+class Advice:
+    why: str
+    todo: str
+
+
+def _gate_looks(skill: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return [e["gate"] for e in skill.get("edits", []) if isinstance(e.get("gate"), Mapping)]
+
+
+def _model_too_weak(skill: Mapping[str, Any]) -> bool:
+    """The gate saw (almost) no difference on most comparisons: candidate and incumbent
+    score alike on nearly every task, so the target is not following the skill's text."""
+    looks = _gate_looks(skill)
+    if not looks:
+        return False
+    flat = [g for g in looks if g.get("n_tasks") and g.get("n_nonzero", 0) * 4 <= g["n_tasks"]]
+    return len(flat) * 2 > len(looks)
+
+
+def for_skill(skill: Mapping[str, Any], summary: Mapping[str, Any]) -> Advice | None:
+    """None when there is nothing to explain (the skill got better and was written)."""
+    outcome = skill.get("outcome")
+    reason = str(skill.get("reason") or "")
+    stopped = str(skill.get("stopped_by") or "")
+    counters = skill.get("counters") or {}
+    if outcome == "improved":
+        return None
+    if outcome == "error":
+        failure = summary.get("model_failure")
+        return Advice(
+            "The model endpoint failed every call"
+            + (f" (first failure: {failure})." if failure else "."),
+            "fix the URL, key or model name the failure names, check with "
+            "`skillopt-sleep doctor`, then `skillopt-sleep run --once`.",
+        )
+    if outcome == "worse":
+        return Advice(
+            "The best edit scored lower on the held-out test tasks than the skill you had, "
+            "so nothing was written.",
+            "nothing; tomorrow's night tries other edits (this one is remembered as tried).",
+        )
+    if stopped.startswith("budget"):
+        kind = stopped.split(":", 1)[-1].strip() or "budget"
+        if kind == "deadline":
+            todo = (
+                "start nights earlier (daemon.schedule) or move the morning deadline "
+                "(daemon.deadline / budget.deadline)."
+            )
+            return Advice("The morning deadline came before an edit could pass the gate.", todo)
+        key = {"calls": "budget.max_calls", "tokens": "budget.max_tokens"}.get(
+            kind, "budget.max_cost_usd"
+        )
+        return Advice(
+            f"The night's {kind} budget ran out before an edit could pass the gate.",
+            f"raise {key}, or train fewer skills per night (night.max_skills).",
+        )
+    if m := _VAL_TASKS.search(reason):
+        return Advice(
+            f"Too few tasks of this kind to decide: {m[1]} validation tasks cannot show an "
+            "improvement at the night's false-accept rate.",
+            "keep using your agent for this task (each recurring request adds tasks), or "
+            "raise mining.max_tasks_per_cluster.",
+        )
+    if _model_too_weak(skill) or "differ" in reason:
+        return Advice(
+            "The target model answered (nearly) the same with and without each edit: it is "
+            "probably too weak to follow a skill's instructions (the embedded SmolLM2-135M "
+            "ignores them).",
+            "point the target role at a stronger model (TARGET_MODEL, TARGET_BASE_URL, "
+            "TARGET_API_KEY; `skillopt-sleep doctor` checks it).",
+        )
+    if "not measured" in reason:
+        budget = "budget" in reason or "deadline" in reason
+        return Advice(
+            f"An edit passed the gate, but {reason.split('; ')[0]}, so it was not written.",
+            "raise the night's budget (budget.max_calls, budget.max_cost_usd) so the test fits."
+            if budget
+            else "nothing now; the change is re-tried as more sessions of this task arrive.",
+        )
+    if outcome == "not_enough_evidence":
+        n = (skill.get("test") or {}).get("n_tasks") or (skill.get("n_tasks") or {}).get("test")
+        return Advice(
+            f"An edit passed the gate, but the held-out test ({n or 'too few'} tasks) could "
+            "not confirm the gain, so it was not written.",
+            "nothing now; the change is re-tried as more sessions of this task arrive.",
+        )
+    proposals = counters.get("parsed_proposals", 0) + counters.get("repaired_proposals", 0)
+    if counters.get("unparseable_proposals", 0) > proposals:
+        return Advice(
+            "Most of the optimizer model's answers could not be read as edits.",
+            "use a stronger optimizer model (OPTIMIZER_MODEL, OPTIMIZER_BASE_URL).",
+        )
+    if not skill.get("edits"):
+        return Advice(
+            "The optimizer proposed no edit that could be tried.",
+            "nothing; if this repeats, use a stronger optimizer model (OPTIMIZER_MODEL).",
+        )
+    return Advice(
+        "Every edit tried was no better on the validation tasks than the skill you have.",
+        "nothing; the skill may already be as good as this model allows.",
+    )
+
+
+_TOO_FEW = re.compile(r"too few tasks: (\d+) val tasks, the gate needs >= (\d+)")
+
+
+def for_skips(skips: list[Mapping[str, Any]]) -> list[str]:
+    """One line per kind of reason a skill was not trained tonight; the common one (too
+    few tasks yet) is one line for all such skills, since the answer is the same."""
+    few = [(s["skill"], m) for s in skips if (m := _TOO_FEW.search(str(s.get("reason"))))]
+    out = []
+    if few:
+        listed = ", ".join(f"{name} ({m[1]} of {m[2]})" for name, m in few)
+        out.append(
+            f"Not trained yet, too few validation tasks so far: {listed}. Nothing to do: "
+            "each time you ask your agent for one of these, a task is added."
+        )
+    for skip in skips:
+        if _TOO_FEW.search(str(skip.get("reason"))):
+            continue
+        reason = str(skip.get("reason") or "")
+        if "no skill target" in reason:
+            todo = "add the folder that holds it to promotion.targets."
+        elif "max_skills" in reason:
+            todo = "nothing; it gets its turn on another night, or raise night.max_skills."
+        else:
+            todo = "`skillopt-sleep tasks list` shows the task kinds found."
+        out.append(f"{skip['skill']} was not trained: {reason}. What to do: {todo}")
+    return out

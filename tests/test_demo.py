@@ -1,0 +1,66 @@
+"""`skillopt-sleep demo` end to end: a real subprocess on the real embedded models (1.5B
+optimizer, 0.5B target; servers started and stopped by the demo on 127.0.0.1), real model
+calls, no simulation. The models are joined once into the shared model cache (conftest)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from trainer.backends.models import QWEN_05B, QWEN_15B, installed
+
+pytestmark = [pytest.mark.local_model, pytest.mark.slow, pytest.mark.timeout(2400)]
+
+PROJECT = Path(__file__).resolve().parents[1]
+CLI = [str(Path(sys.executable).parent / "skillopt-sleep")]
+
+
+@pytest.mark.skipif(
+    not (installed(QWEN_05B) and installed(QWEN_15B)), reason="local models not installed"
+)
+def test_demo_runs_a_real_night_and_reports_the_held_out_result(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLOPT_SLEEP_")}
+    env["PYTHONPATH"] = str(PROJECT)
+    start = time.monotonic()
+    proc = subprocess.run(
+        [*CLI, "demo", "--dir", str(tmp_path / "demo")],
+        cwd=PROJECT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=2300,
+    )
+    took = time.monotonic() - start
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    report = re.search(r"^report: (\S+)$", proc.stdout, re.M)
+    assert report and Path(report.group(1)).is_relative_to(tmp_path / "demo")
+    summary = json.loads(Path(report.group(1)).with_name("report.json").read_text())
+    assert summary["simulation"] is False
+    models = summary["models"]
+    assert (models["optimizer"]["model"], models["target"]["model"]) == (
+        QWEN_15B.label,
+        QWEN_05B.label,
+    )
+    assert {m["backend"] for m in models.values()} == {"local"}
+    (skill,) = summary["skills"]  # night.max_skills: 1, the most valuable cluster
+    assert skill["name"] == "commit-message" and not skill["managed"]
+    assert skill["usage"]["live_calls"] > 0 and skill["usage"]["infra_errors"] == 0
+    assert skill["n_tasks"]["val"] >= 12 and skill["n_tasks"]["test"] >= 12
+    by_role = skill["usage"]["by_role"]
+    assert by_role["optimizer"]["calls"] >= 1 and "judge" not in by_role  # rule judges only
+    if skill["outcome"] == "improved":  # an accepted edit is measured on the test split
+        assert skill["test"]["n_tasks"] == skill["n_tasks"]["test"]
+        assert skill["test"]["ci_low"] is not None
+        assert skill["promotion"]["status"] == "staged"  # the user's own skill: for review
+    # progress: phases, then calls done of planned with an ETA (a line per tenth off a tty)
+    for phase in ("ingesting session logs", "mining recurring tasks", "training commit-message"):
+        assert phase in proc.stderr
+    assert re.search(r"training commit-message: \d+ of at most \d+ calls, ETA", proc.stderr)
+    print(f"\ndemo: {took:.0f} s wall; {proc.stdout.splitlines()[-3:]}")
