@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import sqlite_utils
+from ingest_helpers import lay_out_own, run
 
 from session_ingest import migrations, schema
 from skillopt_sleep.store import COMPONENTS, StoreError, db_path, open_store
@@ -125,6 +126,60 @@ def test_a_numbered_store_upgrades_in_place(tmp_path: Path) -> None:
     unique = [i for i in db["events"].indexes if i.unique]
     assert [i.columns for i in unique] == [["grp", "id"]]  # what migration 3 made
     assert db.execute("SELECT path FROM files").fetchall() == [("/logs/a.jsonl",)]
+    db.close()
+
+
+MAIN_STORE = Path(__file__).parent / "fixtures" / "store-numbered-main.sql"
+DATA_TABLES = ("files", "sessions", "turns", "tool_calls", "signals", "events")
+
+
+def _shape(db: sqlite_utils.Database) -> dict[str, tuple]:
+    """Every table's columns (name, type, not null, pk) and indexes (columns, unique)."""
+    return {
+        t.name: (
+            [(c[1], c[2], c[3], c[5]) for c in db.execute(f"PRAGMA table_info([{t.name}])")],
+            sorted((tuple(i.columns), i.unique) for i in t.indexes),
+        )
+        for t in db.tables
+    }
+
+
+def _counts(db: sqlite_utils.Database) -> dict[str, int]:
+    return {t: db[t].count for t in DATA_TABLES}
+
+
+def test_a_store_made_by_mains_numbered_migrations_upgrades_in_place(tmp_path: Path) -> None:
+    """The recorded store (main's code: schema_version, no names, the project's own logs
+    ingested) opens with every name recorded, the shape of a fresh store, its rows intact;
+    ingesting the same logs again (new inodes: re-read from 0) counts nothing twice."""
+    home = tmp_path / "home"
+    lay_out_own(home)
+    state = home / "state"
+    state.mkdir(mode=0o700)
+    old = sqlite3.connect(db_path(state))
+    old.executescript(MAIN_STORE.read_text().replace("@HOME@", str(home)))
+    old.close()
+    old_db = sqlite_utils.Database(db_path(state))
+    before = _counts(old_db)
+    old_db.close()
+    assert before["sessions"] > 10 and before["events"] > 100  # a real store, not an empty one
+    db = open_store(state)
+    upgraded, counts = _shape(db), _counts(db)
+    applied = _applied(db)
+    versions = {r["component"]: r["version"] for r in db["schema_version"].rows}
+    db.close()
+    fresh = open_store(tmp_path / "fresh")
+    assert upgraded == _shape(fresh)
+    fresh.close()
+    expected = {"ingest": [n for n, _ in schema.MIGRATIONS]}
+    expected.update({name: [n for n, _ in steps] for name, steps in COMPONENTS})
+    assert applied == expected
+    assert versions == {name: len(names) for name, names in expected.items()}
+    assert counts == before
+    report = run(home)
+    assert report.files_changed == before["files"] and report.new_turns == 0
+    db = open_store(state)
+    assert _counts(db) == before
     db.close()
 
 
