@@ -19,15 +19,16 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-# name -> the module that defines it, imported on first use
+# name -> the module that defines it, imported on first use. A name here must not be a
+# submodule's name: importing that submodule would set the package attribute to the module
+# (so ``redact`` and ``discover`` are ``session_ingest.redact.redact`` and
+# ``session_ingest.discover.discover``).
 _EXPORTS = {
-    "IngestReport": "session_ingest.ingest",
-    "ingest": "session_ingest.ingest",
-    "ingest_files": "session_ingest.ingest",
-    "discover": "session_ingest.discover",
+    "IngestReport": "session_ingest.passes",
+    "ingest": "session_ingest.passes",
+    "ingest_files": "session_ingest.passes",
     "migrate": "session_ingest.schema",
     "rebuild": "session_ingest.rows",
-    "redact": "session_ingest.redact",
     "SOURCES": "session_ingest.registry",
     "Watcher": "session_ingest.watch",
 }

@@ -29,7 +29,7 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 from session_ingest.discover import Roots, discover, log_dirs, stat_paths
-from session_ingest.ingest import MAX_TEXT_CHARS, IngestReport, ingest_files
+from session_ingest.passes import MAX_TEXT_CHARS, IngestReport, ingest_files
 
 
 class _Handler(FileSystemEventHandler):

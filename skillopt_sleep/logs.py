@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from session_ingest.ingest import IngestReport, Progress, ingest
+from session_ingest.passes import IngestReport, Progress, ingest
 from skillopt_sleep import config as config_mod
 
 ALL = ("claude", "codex")

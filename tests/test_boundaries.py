@@ -176,9 +176,28 @@ def test_importing_session_ingest_or_its_schema_is_cheap() -> None:
     code = (
         "import sys\n"
         "import session_ingest, session_ingest.schema\n"
-        "heavy = ('sqlite_utils', 'numpy', 'watchdog', 'session_ingest.ingest',"
+        "heavy = ('sqlite_utils', 'numpy', 'watchdog', 'session_ingest.passes',"
         " 'session_ingest.claude', 'session_ingest.codex', 'session_ingest.redact')\n"
         "loaded = [m for m in heavy if m in sys.modules]\n"
         "assert not loaded, loaded"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=PROJECT)
+
+
+def test_session_ingest_names_are_what_they_name_whatever_was_imported_first() -> None:
+    """A lazily exported name must not be shadowed by a submodule of the same name: once
+    every submodule is loaded (as the CLI does), ``session_ingest.ingest`` is still the
+    function, not a module."""
+    names = [m for m in _modules() if m.startswith("session_ingest.")]
+    code = (
+        "import importlib, types\n"
+        f"for name in {names!r}:\n"
+        "    importlib.import_module(name)\n"
+        "import session_ingest\n"
+        "bad = [n for n in session_ingest.__all__\n"
+        "       if isinstance(getattr(session_ingest, n), types.ModuleType)]\n"
+        "assert not bad, bad\n"
+        "from session_ingest import ingest\n"
+        "assert callable(ingest)"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=PROJECT)

@@ -266,7 +266,7 @@ def test_bad_input_is_counted_and_ingest_goes_on(tmp_path: Path) -> None:
 
 def test_file_vanishing_between_scan_and_read(tmp_path: Path) -> None:
     from session_ingest.discover import discover
-    from session_ingest.ingest import ingest_files
+    from session_ingest.passes import ingest_files
 
     home = tmp_path / "home"
     p = _project(home) / f"{SID}.jsonl"

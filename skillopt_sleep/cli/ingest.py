@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from session_ingest.discover import discover
-from session_ingest.ingest import IngestReport, ingest_files
+from session_ingest.passes import IngestReport, ingest_files
 from skillopt_sleep.cli.context import App, UserError, echo_json
 from skillopt_sleep.cli.root import main
 from skillopt_sleep.logs import log_roots, max_text_chars, watcher
