@@ -405,7 +405,7 @@ def ingest_files(
             gc.enable()
         if autocheckpoint is not None:
             conn.execute(f"PRAGMA wal_autocheckpoint = {int(autocheckpoint)}")
-    after = totals(conn)
+    after = totals(conn) if autocheckpoint is not None else before  # no file read: as before
     for key, value in after.items():
         setattr(report, key, value)
     report.new_sessions = after["sessions"] - before["sessions"]
