@@ -46,6 +46,9 @@ MAX_ERRORS = 200
 MAX_TEXT_CHARS = 4000  # turns.user_text / assistant_text are cut to this many characters
 TOO_LONG = f"line longer than {MAX_LINE_BYTES >> 20} MB"
 NOT_OBJECT = "not a JSON object"
+# A file as the last pass left it: (dev, inode, size, mtime_ns, offset, bad_lines,
+# session_id), the row as SQLite returns it (10k files: no dict per file on a re-scan).
+Known = tuple[int, int, int, int, int, int, "str | None"]
 
 Progress = Callable[[int, str], None]  # (bytes just processed, path)
 
@@ -95,15 +98,14 @@ class _Pass:
 
     # ------------------------------------------------------------------ reading
 
-    def read_file(self, f: Found, known: dict[str, Any] | None) -> None:
+    def read_file(self, f: Found, known: Known | None) -> None:
         st = f.st
         start, bad, group = 0, 0, None
-        if known and known["dev"] == st.st_dev and known["inode"] == st.st_ino:
-            grew = st.st_size > known["size"] or (
-                st.st_size == known["size"] and st.st_mtime_ns == known["mtime_ns"]
-            )
-            if grew and known["offset"] <= st.st_size:
-                start, bad, group = known["offset"], known["bad_lines"] or 0, known["session_id"]
+        if known and known[0] == st.st_dev and known[1] == st.st_ino:
+            _dev, _ino, size, mtime_ns, offset, bad_lines, session_id = known
+            grew = st.st_size > size or (st.st_size == size and st.st_mtime_ns == mtime_ns)
+            if grew and offset <= st.st_size:
+                start, bad, group = offset, bad_lines or 0, session_id
         n_errors = len(self.report.errors)
         try:
             fh = open(f.path, "rb")  # noqa: SIM115 - closed below, errors handled per case
@@ -340,14 +342,8 @@ class _Pass:
 _key = operator.itemgetter(1, 0)  # (group, id)
 
 
-def _unchanged(st: os.stat_result, known: dict[str, Any] | None) -> bool:
-    return bool(
-        known
-        and known["size"] == st.st_size
-        and known["mtime_ns"] == st.st_mtime_ns
-        and known["inode"] == st.st_ino
-        and known["dev"] == st.st_dev
-    )
+def _unchanged(st: os.stat_result, known: Known | None) -> bool:
+    return known is not None and known[:4] == (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def ingest_files(
@@ -364,10 +360,8 @@ def ingest_files(
     report = report or IngestReport()
     conn = db.conn
     before = totals(conn)
-    known = {
-        r[0]: {"dev": r[1], "inode": r[2], "size": r[3], "mtime_ns": r[4], "offset": r[5],
-               "bad_lines": r[6], "session_id": r[7]}
-        for r in conn.execute(
+    known: dict[str, Known] = {
+        r[0]: r[1:] for r in conn.execute(
             "SELECT path, dev, inode, size, mtime_ns, offset, bad_lines, session_id FROM files")
     }  # fmt: skip
     conn.execute("PRAGMA cache_size = -16384")  # 16 MiB: index inserts stay in memory
