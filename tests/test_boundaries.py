@@ -201,3 +201,19 @@ def test_session_ingest_names_are_what_they_name_whatever_was_imported_first() -
         "assert callable(ingest)"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=PROJECT)
+
+
+def test_only_a_source_module_names_its_source() -> None:
+    """Ingest knows the agents only through ``registry``: outside ``claude.py`` and
+    ``codex.py`` no module of session_ingest compares anything with "claude" or "codex"."""
+    found = []
+    for name, path in _modules().items():
+        if not name.startswith("session_ingest") or name.rsplit(".", 1)[-1] in ("claude", "codex"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Compare):
+                literals = [c.value for c in (node.left, *node.comparators)
+                            if isinstance(c, ast.Constant)]  # fmt: skip
+                if {"claude", "codex"} & set(literals):
+                    found.append(f"{name}:{node.lineno}")
+    assert found == []
