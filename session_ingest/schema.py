@@ -166,10 +166,18 @@ def _v3(db: sqlite_utils.Database) -> None:
         conn.execute(f"PRAGMA secure_delete = {int(secure)}")
 
 
+def _v4(db: sqlite_utils.Database) -> None:
+    # The commit a session started from, where the log says (Codex session_meta.git):
+    # harness replay copies the repository at that commit. Sessions ingested before it
+    # have none (their stored events never kept it); mining then asks the local repository.
+    db["sessions"].add_column("git_commit", str)
+
+
 MIGRATIONS: list[migrations.Step] = [
     ("tables", _v1),
     ("events", _v2),
     ("events-per-session-redacted", _v3),
+    ("sessions-git-commit", _v4),
 ]
 
 

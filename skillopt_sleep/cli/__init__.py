@@ -4,7 +4,28 @@
 its commands to ``main`` when imported here.
 """
 
-from skillopt_sleep.cli import daemon, ingest, install, night, promote, report, setup, tasks
+from skillopt_sleep.cli import (
+    daemon,
+    ingest,
+    install,
+    night,
+    promote,
+    replay,
+    report,
+    setup,
+    tasks,
+)
 from skillopt_sleep.cli.root import main
 
-__all__ = ["daemon", "ingest", "install", "main", "night", "promote", "report", "setup", "tasks"]
+__all__ = [
+    "daemon",
+    "ingest",
+    "install",
+    "main",
+    "night",
+    "promote",
+    "replay",
+    "report",
+    "setup",
+    "tasks",
+]

@@ -111,8 +111,14 @@ def _v1(db: sqlite_utils.Database) -> None:
     )
 
 
+def _v2(db: sqlite_utils.Database) -> None:
+    # where a task replays in the agent harness: {"repo", "commit", "setup"} JSON, or null
+    db["tasks"].add_column("workspace", str)
+
+
 MINING_MIGRATIONS: list[Step] = [
     ("tables", _v1),
+    ("tasks-workspace", _v2),
 ]
 
 
