@@ -1,4 +1,9 @@
-"""The one SQLite database: opened in WAL mode, private to the user, migrated on open."""
+"""The one SQLite database: opened in WAL mode, private to the user, migrated on open.
+
+``session_ingest`` creates and upgrades its own tables (``session_ingest.schema.migrate``);
+the components below list theirs as named migrations for the same runner
+(``session_ingest.migrations``).
+"""
 
 from __future__ import annotations
 
@@ -8,17 +13,16 @@ from pathlib import Path
 
 import sqlite_utils
 
-from session_ingest.schema import MIGRATIONS as INGEST_MIGRATIONS
-from skillopt_sleep import migrations, paths
+from session_ingest import migrations, schema
+from skillopt_sleep import paths
 from skillopt_sleep.mining.store import MINING_MIGRATIONS
 from skillopt_sleep.night.store import MIGRATIONS as NIGHT_MIGRATIONS
 from skillopt_sleep.promotion.versions import PROMOTION_MIGRATIONS
 
 DB_NAME = "skillopt-sleep.db"
 
-# Each component's migrations, applied in this order. Components register here.
-COMPONENTS: list[tuple[str, list[migrations.Migration]]] = [
-    ("ingest", INGEST_MIGRATIONS),
+# Each component's migrations, applied in this order (after ingest's). Components register here.
+COMPONENTS: list[tuple[str, list[migrations.Step]]] = [
     ("mining", MINING_MIGRATIONS),
     ("night", NIGHT_MIGRATIONS),
     ("promotion", PROMOTION_MIGRATIONS),
@@ -45,10 +49,13 @@ def open_store(state_dir: Path) -> sqlite_utils.Database:
         db.enable_wal()
         db.execute("PRAGMA synchronous = NORMAL")
         db.execute("PRAGMA foreign_keys = OFF")
+        schema.migrate(db)
         for name, steps in COMPONENTS:
             migrations.apply(db, name, steps)
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"cannot open the store {path}: {exc}") from exc
+    except migrations.SchemaError as exc:
+        raise StoreError(f"cannot use the store {path}: {exc}") from exc
     finally:
         os.umask(old_umask)
     for suffix in ("", "-wal", "-shm"):
