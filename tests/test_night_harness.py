@@ -16,7 +16,7 @@ import pytest
 from harness_helpers import agent_cli, make_repo, tree_digest
 
 from benchmarks.scripted_endpoint import ScriptedEndpoint
-from session_ingest import ingest
+from skillopt_sleep.logs import ingest_logs
 from skillopt_sleep.mining import load_tasks, mine
 from skillopt_sleep.mining.taskfile import export, import_file
 from skillopt_sleep.replay.settings import work_dir
@@ -40,7 +40,7 @@ def give_workspaces(config: dict, repo: Path, commit: str, out: Path) -> dict[st
     fixture repository as its workspace (imported as a reviewed task file)."""
     db = open_store(Path(config["state_dir"]))
     try:
-        ingest(db, config)
+        ingest_logs(db, config)
         mine(db, config)
         tasks, seen = [], set()
         for task in load_tasks(db):

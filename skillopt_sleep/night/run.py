@@ -127,6 +127,12 @@ def _guard(
     return Roles(**{r: _Guarded(getattr(roles, r), stop, tick, r, on_failure) for r in ROLE_NAMES})
 
 
+def _config_of(backend: Any) -> Any:
+    """The endpoint settings behind a backend, or behind a chat rollout's backend."""
+    inner = getattr(backend, "backend", None)
+    return getattr(backend, "config", None) or getattr(inner, "config", None)
+
+
 def _where(roles: Roles) -> str:
     """``optimizer gpt-4o-mini at https://…; target …`` (one phrase when all are the same)."""
     parts = {}
@@ -323,7 +329,7 @@ class _Night:
         with self._failure_lock:
             if self.model_failure is not None:
                 return
-            self.model_failure = failure_line(role, getattr(backend, "config", None), exc)
+            self.model_failure = failure_line(role, _config_of(backend), exc)
         self.say(f"model call failed: {self.model_failure}")
 
     @contextlib.contextmanager
