@@ -8,13 +8,14 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from session_ingest.ingest import IngestReport, discover, ingest_files, source_dirs
 from skillopt_sleep.cli.context import App, UserError, echo_json
-from skillopt_sleep.cli.root import main
+
+if TYPE_CHECKING:
+    from session_ingest.ingest import IngestReport
 
 SOURCES = {"claude": ("claude",), "codex": ("codex",), "all": ("claude", "codex")}
 
@@ -33,6 +34,8 @@ def _summary(r: IngestReport) -> str:
 
 
 def _run_once(app: App, sources: tuple[str, ...], show_progress: bool) -> IngestReport:
+    from session_ingest.ingest import IngestReport, discover, ingest_files, source_dirs
+
     report = IngestReport()
     t0 = time.perf_counter()
     files = discover(source_dirs(app.config, sources), report.errors)
@@ -46,7 +49,7 @@ def _run_once(app: App, sources: tuple[str, ...], show_progress: bool) -> Ingest
         )
 
 
-@main.command()
+@click.command()
 @click.option(
     "--source",
     type=click.Choice(sorted(SOURCES)),
@@ -134,6 +137,7 @@ def _stop_on_sigterm() -> Iterator[threading.Event]:
 def _run_hook(app: App, agent: str) -> IngestReport:
     import json
 
+    from session_ingest.ingest import IngestReport
     from session_ingest.ingest import ingest as ingest_paths
     from skillopt_sleep.agent_plugins import hook_paths
 
@@ -164,7 +168,7 @@ def _emit(report: IngestReport, as_json: bool) -> None:
         click.echo(_summary(report))
 
 
-@main.command()
+@click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 @click.option("--limit", type=int, default=200, show_default=True, help="Newest N sessions.")
 @click.option(

@@ -6,7 +6,6 @@ import click
 
 from skillopt_sleep import paths
 from skillopt_sleep.cli.context import App, UserError, echo_json
-from skillopt_sleep.cli.root import main
 from skillopt_sleep.doctor import FAIL, run_checks
 
 STARTER = """\
@@ -20,7 +19,7 @@ STARTER = """\
 """
 
 
-@main.command()
+@click.command()
 @click.option("--force", is_flag=True, help="Overwrite an existing config file.")
 @click.option("--show-defaults", is_flag=True, help="Print every key with its default and exit.")
 @click.pass_obj
@@ -47,7 +46,7 @@ def init(app: App, force: bool, show_defaults: bool) -> None:
     click.echo("next: skillopt-sleep doctor")
 
 
-@main.command()
+@click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the checks as JSON.")
 @click.pass_obj
 def doctor(app: App, as_json: bool) -> None:

@@ -12,7 +12,6 @@ from pathlib import Path
 import click
 
 from skillopt_sleep.cli.context import App, UserError, echo_json
-from skillopt_sleep.cli.root import main
 
 
 def _fresh(app: App) -> None:
@@ -21,7 +20,7 @@ def _fresh(app: App) -> None:
     mine_if_stale(app.db, app.config)
 
 
-@main.group()
+@click.group()
 def tasks() -> None:
     """Recurring tasks mined from your sessions, and the replay tasks that test a skill.
 

@@ -1,6 +1,6 @@
 """Mining's tables. Only mining writes them; the trainer and reports read tasks from here.
 
-``MIGRATIONS`` is an ordered list registered in ``skillopt_sleep.store.COMPONENTS`` as
+``MIGRATIONS`` is an ordered list registered in ``skillopt_sleep.store.components()`` as
 ``("mining", MINING_MIGRATIONS)``: append to change the schema, never edit a released step.
 
 What must survive a night, and why:
