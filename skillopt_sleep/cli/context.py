@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from skillopt_sleep import config as config_mod
+from skillopt_sleep.errors import ConfigError
 from skillopt_sleep.store import StoreError, open_store
 
 if TYPE_CHECKING:
@@ -39,11 +39,15 @@ class App:
     @property
     def config(self) -> dict[str, Any]:
         if self._config is None:
+            from skillopt_sleep import config as config_mod  # PyYAML: not for --help
+
             self._config = config_mod.load(self.config_path, overrides=self.effective_overrides())
         return self._config
 
     @property
     def state_dir(self) -> Path:
+        from skillopt_sleep import config as config_mod
+
         return config_mod.state_dir(self.config)
 
     @property
@@ -79,7 +83,7 @@ def translate_errors() -> Iterator[None]:
     """Turn known failures into click exceptions: one line on stderr and a non-zero exit."""
     try:
         yield
-    except config_mod.ConfigError as exc:
+    except ConfigError as exc:
         raise UserError(str(exc)) from exc
     except StoreError as exc:
         raise StoreFailure(str(exc)) from exc

@@ -13,8 +13,6 @@ from typing import TYPE_CHECKING
 import click
 
 from skillopt_sleep.cli.context import App, UserError, echo_json
-from skillopt_sleep.lock import EXIT_LOCKED, LockedError
-from skillopt_sleep.report import skill_sentence
 
 if TYPE_CHECKING:
     from skillopt_sleep.night import NightOutcome
@@ -92,7 +90,7 @@ def _finish(outcome: NightOutcome, as_json: bool) -> None:
     if as_json:
         echo_json(outcome.summary)
     elif outcome.status == "done":
-        from skillopt_sleep.report import headline
+        from skillopt_sleep.report import headline, skill_sentence
 
         click.echo(headline(outcome.summary))
         for skill in outcome.summary.get("skills", []):
@@ -125,6 +123,7 @@ def run(app: App, once: bool, dry_run: bool, as_json: bool, quiet: bool) -> None
     """
     if not once and not dry_run:
         raise UserError("say --once to run a night now (or run `skillopt-sleep daemon`)")
+    from skillopt_sleep.lock import EXIT_LOCKED, LockedError
     from skillopt_sleep.night.run import run_night  # the whole training stack: only here
 
     try:

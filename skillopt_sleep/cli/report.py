@@ -7,7 +7,6 @@ import json
 import click
 
 from skillopt_sleep.cli.context import App, UserError, echo_json
-from skillopt_sleep.report import render_html, render_md, write_reports
 
 
 def _list_nights(app: App, as_json: bool) -> None:
@@ -69,6 +68,8 @@ def report(app: App, night: str | None, fmt: str, open_: bool, list_: bool, as_j
       skillopt-sleep report --open
       skillopt-sleep report --list
     """
+    from skillopt_sleep.report import render_html, render_md, write_reports
+
     if list_:
         _list_nights(app, as_json)
         return

@@ -6,7 +6,6 @@ import click
 
 from skillopt_sleep import paths
 from skillopt_sleep.cli.context import App, UserError, echo_json
-from skillopt_sleep.doctor import FAIL, run_checks
 
 STARTER = """\
 # skillopt-sleep configuration. Every key and its default: `skillopt-sleep init --show-defaults`.
@@ -58,6 +57,8 @@ def doctor(app: App, as_json: bool) -> None:
     Example:
       skillopt-sleep doctor
     """
+    from skillopt_sleep.doctor import FAIL, run_checks
+
     checks = run_checks(app.config_path, app.effective_overrides())
     if as_json:
         echo_json({"checks": [c.to_dict() for c in checks]})
