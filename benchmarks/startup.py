@@ -15,6 +15,7 @@ alternating run by run, and prints after/before ratios. Goal (issue 10): <= 0.2 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -58,14 +59,17 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="runs per command (median shown)")
     parser.add_argument("--against", type=Path, help="another source tree to compare with")
+    parser.add_argument("--json", action="store_true", help="print the medians as JSON")
     opts = parser.parse_args(argv)
     sides = {"now": ROOT} | ({"before": opts.against.resolve()} if opts.against else {})
     with tempfile.TemporaryDirectory() as tmp:
         states = {name: Path(tmp) / name for name in sides}
         for name, src in sides.items():
             prepare(src, states[name])
-        print(f"{'command':16} {'side':7} {'CPU s':>7} {'RSS MB':>7}  goal <= {GOAL_CPU_S} s, "
-              f"<= {GOAL_RSS_MB:.0f} MB; median of {opts.runs}")  # fmt: skip
+        say = (lambda *_: None) if opts.json else print
+        say(f"{'command':16} {'side':7} {'CPU s':>7} {'RSS MB':>7}  goal <= {GOAL_CPU_S} s, "
+            f"<= {GOAL_RSS_MB:.0f} MB; median of {opts.runs}")  # fmt: skip
+        results: dict[str, dict[str, dict[str, float]]] = {}
         for args in COMMANDS:
             samples: dict[str, list[tuple[float, float]]] = {name: [] for name in sides}
             for _ in range(opts.runs):
@@ -75,13 +79,17 @@ def main(argv: list[str]) -> int:
                 name: (statistics.median(c for c, _ in s), statistics.median(r for _, r in s))
                 for name, s in samples.items()
             }
+            command = " ".join(args)
+            results[command] = {n: {"cpu_s": c, "rss_mb": r} for n, (c, r) in medians.items()}
             for name, (cpu, rss) in medians.items():
                 ok = "ok" if cpu <= GOAL_CPU_S and rss <= GOAL_RSS_MB else "MISSED"
-                line = f"{' '.join(args):16} {name:7} {cpu:7.3f} {rss:7.1f}"
-                print(f"{line}  {ok if name == 'now' else ''}".rstrip())
+                line = f"{command:16} {name:7} {cpu:7.3f} {rss:7.1f}"
+                say(f"{line}  {ok if name == 'now' else ''}".rstrip())
             if "before" in medians:
                 (cpu, rss), (cpu0, rss0) = medians["now"], medians["before"]
-                print(f"{'':16} {'ratio':7} {cpu / cpu0:7.2f} {rss / rss0:7.2f}  (now / before)")
+                say(f"{'':16} {'ratio':7} {cpu / cpu0:7.2f} {rss / rss0:7.2f}  (now / before)")
+    if opts.json:
+        print(json.dumps({"runs": opts.runs, "load": os.getloadavg(), "commands": results}))
     return 0
 
 
