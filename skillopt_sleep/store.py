@@ -74,8 +74,9 @@ def open_for_reading(state_dir: Path) -> sqlite3.Connection | None:
     """A plain sqlite3 connection to an existing store, or None when there is none yet.
 
     For commands that only read and must start fast (``status``): no sqlite-utils, no
-    migrations. A query that fails on an older schema (sqlite3.OperationalError) means
-    the caller should use ``open_store``, which migrates."""
+    migrations. A query that then fails (an older schema, a lock held past the busy
+    timeout) means the caller should use ``open_store``, which migrates; a file that is
+    not a database is a StoreError here, as there."""
     path = db_path(state_dir)
     if not path.is_file():
         return None
@@ -83,6 +84,7 @@ def open_for_reading(state_dir: Path) -> sqlite3.Connection | None:
         with _private_files():
             conn = sqlite3.connect(path, timeout=30)
             conn.execute("PRAGMA busy_timeout = 30000")
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # opens -wal, -shm
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"cannot open the store {path}: {exc}") from exc
     _make_private(path)

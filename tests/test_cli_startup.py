@@ -72,3 +72,33 @@ def test_every_lazy_command_resolves_to_a_command_of_that_name() -> None:
         cmd = main.get_command(ctx, name)
         assert isinstance(cmd, click.Command) and cmd.name == name, name
         assert cmd.get_short_help_str(), name
+
+
+def test_status_reading_a_store_keeps_its_files_private(tmp_path: Path) -> None:
+    """The fast path opens the WAL side files itself (they vanish when the last writer
+    closes): they are created 0600 like the store's."""
+    open_store(tmp_path).close()
+    for suffix in ("-wal", "-shm"):
+        assert not Path(f"{db_path(tmp_path)}{suffix}").exists()
+    reader = subprocess.run(
+        [sys.executable, "-c", READ_AND_HOLD, str(tmp_path)], capture_output=True, text=True
+    )
+    assert reader.returncode == 0, reader.stderr
+    modes = json.loads(reader.stdout)
+    assert modes == {"": 0o600, "-wal": 0o600, "-shm": 0o600}, modes
+
+
+# Under umask 022, open the store the way `status` does and report the side files' modes
+# while the connection is still open.
+READ_AND_HOLD = """
+import json, os, sys
+from pathlib import Path
+from skillopt_sleep.store import db_path, open_for_reading
+os.umask(0o022)
+state = Path(sys.argv[1])
+conn = open_for_reading(state)
+modes = {s: os.stat(f"{db_path(state)}{s}").st_mode & 0o777 for s in ("", "-wal", "-shm")
+         if os.path.exists(f"{db_path(state)}{s}")}
+conn.close()
+print(json.dumps(modes))
+"""
