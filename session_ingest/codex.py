@@ -54,6 +54,7 @@ _DROP_RE = re.compile(
 _HEAD = 200
 _UUID = re.compile(r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})", re.I)
 _EXIT = re.compile(r"^Exit code: (-?\d+)")
+_SHA = re.compile(r"^[0-9a-f]{7,64}$")
 _PROC_EXIT = re.compile(r"Process exited with code (-?\d+)")
 HARNESS_MARKERS = ("<", "# AGENTS.md instructions")
 # The message Codex injects when the user invokes a skill with ``$name`` (not human intent,
@@ -155,6 +156,11 @@ def parse_output(out: Any) -> tuple[str, int | None]:
     return text, code
 
 
+def _sha(value: Any) -> str | None:
+    """A git commit id (hex), or None: nothing else is kept from that field."""
+    return value if isinstance(value, str) and _SHA.match(value) else None
+
+
 def _red(value: Any) -> Any:
     return redact_short(value)
 
@@ -206,7 +212,7 @@ def _dispatch(kind: str, p: dict[str, Any], mc: int) -> dict[str, Any] | None:
         d = {"k": "meta", "id": str(p.get("id") or ""), "cwd": _red(p.get("cwd")),
              "orig": _red(p.get("originator")), "src": _red(src), "parent": parent,
              "v": _red(p.get("cli_version")), "br": _red(git.get("branch")),
-             "mts": iso_time(p.get("timestamp"))}  # fmt: skip
+             "cm": _sha(git.get("commit_hash")), "mts": iso_time(p.get("timestamp"))}  # fmt: skip
         return {k: v for k, v in d.items() if v is not None}
     if kind == "turn_context":
         d = {"k": "ctx", "m": _red(p.get("model")), "cwd": _red(p.get("cwd"))}
@@ -344,6 +350,7 @@ def build(group: str, events: Iterable[dict[str, Any]]) -> list[Session]:
                 meta_seen = True
                 s.project = d.get("cwd")
                 s.branch = d.get("br")
+                s.git_commit = d.get("cm")
                 s.cli_version = d.get("v")
                 s.touch(d.get("mts"))
                 if d.get("parent"):

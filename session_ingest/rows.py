@@ -86,6 +86,8 @@ def _write_session(conn: Any, s: Session) -> None:
          s.title, s.started_at, s.ended_at, len(s.turns), n_calls, len(s.signals),
          s.input_tokens, s.output_tokens, s.unknown_records, s.grp),
     )  # fmt: skip
+    if s.git_commit and _has_column(conn, "sessions", "git_commit"):  # not while migration 3
+        conn.execute("UPDATE sessions SET git_commit = ? WHERE id = ?", (s.git_commit, s.id))
     conn.executemany(
         "INSERT OR REPLACE INTO turns (id, session_id, idx, started_at, ended_at, user_text,"
         " assistant_text, n_tool_calls, n_errors, skills, finished, kind, command,"
@@ -112,3 +114,8 @@ def totals(conn: Any) -> dict[str, int]:
     )
     s, t, c, g, b = conn.execute(q).fetchone()
     return {"sessions": s, "turns": t, "tool_calls": c, "signals": g, "bad_lines": b}
+
+
+def _has_column(conn: Any, table: str, column: str) -> bool:
+    """Migration 3 rebuilds sessions before migration 4 adds ``git_commit``."""
+    return any(row[1] == column for row in conn.execute(f"PRAGMA table_info({table})"))

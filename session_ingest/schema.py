@@ -156,4 +156,11 @@ def _v3(db: sqlite_utils.Database) -> None:
         conn.execute(f"PRAGMA secure_delete = {int(secure)}")
 
 
-MIGRATIONS = [_v1, _v2, _v3]
+def _v4(db: sqlite_utils.Database) -> None:
+    # The commit a session started from, where the log says (Codex session_meta.git):
+    # harness replay copies the repository at that commit. Sessions ingested before it
+    # have none (their stored events never kept it); mining then asks the local repository.
+    db["sessions"].add_column("git_commit", str)
+
+
+MIGRATIONS = [_v1, _v2, _v3, _v4]

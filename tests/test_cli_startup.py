@@ -1,4 +1,4 @@
-"""The light commands stay light: what `--help`, `--version` and `status` import.
+"""The light commands stay light: what `--help`, `--version`, `status` import.
 
 Times are measured in benchmarks/startup.py, never asserted; this catches the regression
 that makes them slow (a heavy library imported at the top of a command module).
@@ -45,7 +45,9 @@ def loaded_heavy(*args: str) -> list[str]:
     return json.loads(out.strip().splitlines()[-1])
 
 
-@pytest.mark.parametrize("args", [["--help"], ["--version"], ["tasks", "--help"]])
+@pytest.mark.parametrize(
+    "args", [["--help"], ["--version"], ["tasks", "--help"], ["tasks", "replay", "--help"]]
+)
 def test_help_and_version_import_no_heavy_library(args: list[str]) -> None:
     assert loaded_heavy(*args) == []
 

@@ -78,10 +78,12 @@ def _stop_on_signals() -> Iterator[threading.Event]:
 
 
 def _local_model_error(exc: Exception) -> UserError | None:
-    """The embedded model missing is something the user fixes by installing: say how."""
+    """The embedded model or a configured agent CLI missing is something the user fixes
+    by installing: say how."""
     from trainer.backends.local import LocalModelUnavailable
+    from trainer.harness import CliNotFound
 
-    if isinstance(exc, LocalModelUnavailable):
+    if isinstance(exc, LocalModelUnavailable | CliNotFound):
         return UserError(str(exc))
     return None
 

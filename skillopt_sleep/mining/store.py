@@ -108,7 +108,12 @@ def _v1(db: sqlite_utils.Database) -> None:
     )
 
 
-MINING_MIGRATIONS = [_v1]
+def _v2(db: sqlite_utils.Database) -> None:
+    # where a task replays in the agent harness: {"repo", "commit", "setup"} JSON, or null
+    db["tasks"].add_column("workspace", str)
+
+
+MINING_MIGRATIONS = [_v1, _v2]
 
 
 def loads(text: str | None, default: Any) -> Any:

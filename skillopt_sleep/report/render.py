@@ -21,6 +21,19 @@ OUTCOME_WORDS = {
 }
 
 
+def replay_line(replay: dict[str, Any]) -> str:
+    """ "Replayed: 9 tasks in claude-code, 3 as a chat (no workspace: 3)." """
+    tasks = replay.get("tasks") or {}
+    if not tasks or set(tasks) == {"chat"} and not replay.get("chat_reasons"):
+        return ""
+    parts = [
+        f"{n} task{'s' if n != 1 else ''} " + ("as a chat" if where == "chat" else f"in {where}")
+        for where, n in sorted(tasks.items(), key=lambda kv: kv[0] == "chat")
+    ]
+    reasons = ", ".join(f"{r}: {n}" for r, n in sorted((replay.get("chat_reasons") or {}).items()))
+    return f"Replayed: {', '.join(parts)}" + (f" ({reasons})." if reasons else ".")
+
+
 def _split_counts(n: dict[str, int]) -> str:
     return "/".join(str(n.get(split, 0)) for split in ("train", "val", "test"))
 
@@ -219,6 +232,8 @@ def render_md(summary: dict[str, Any]) -> str:
             f"{'managed by skillopt-sleep' if skill.get('managed') else 'your skill'}; "
             f"tasks train/val/test: {_split_counts(skill.get('n_tasks', {}))}"
         )
+        if ran := replay_line(skill.get("replay") or {}):
+            lines.append(ran)
         promo = skill.get("promotion") or {}
         if promo:
             lines.append(promotion_line(promo))
