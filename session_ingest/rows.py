@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from session_ingest import claude, codex, signals
+from session_ingest import registry, signals
 from session_ingest.model import Session
 
 
@@ -39,8 +39,7 @@ def groups_with_events(conn: Any, groups: Iterable[tuple[str, str]]) -> set[tupl
 
 def store_sessions(conn: Any, source: str, grp: str, events: list[dict[str, Any]]) -> None:
     """Replace the session rows of one group by those built from ``events`` (file order)."""
-    module = claude if source == "claude" else codex
-    sessions = module.build(grp, events)
+    sessions = registry.get(source).build(grp, events)
     old = [r[0] for r in conn.execute(
         "SELECT id FROM sessions WHERE grp = ? AND source = ?", (grp, source))]  # fmt: skip
     for sid in old:

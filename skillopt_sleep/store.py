@@ -1,4 +1,9 @@
-"""The one SQLite database: opened in WAL mode, private to the user, migrated on open."""
+"""The one SQLite database: opened in WAL mode, private to the user, migrated on open.
+
+``session_ingest`` creates and upgrades its own tables (``session_ingest.schema.migrate``);
+the components below list theirs as named migrations for the same runner
+(``session_ingest.migrations``).
+"""
 
 from __future__ import annotations
 
@@ -9,29 +14,27 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from session_ingest import migrations, schema
 from skillopt_sleep import paths
 
 if TYPE_CHECKING:
     import sqlite_utils
 
-    from skillopt_sleep.migrations import Migration
-
 DB_NAME = "skillopt-sleep.db"
 
 
-def components() -> list[tuple[str, list[Migration]]]:
-    """Each component's migrations, applied in this order. Components register here.
+def components() -> list[tuple[str, list[migrations.Step]]]:
+    """Each component's migrations, applied in this order (after ingest's). Components
+    register here.
 
     Imported when a store is opened, not when this module is: the CLI imports this module
     for ``StoreError`` on every command, and the components pull in sqlite-utils (which
-    loads numpy) and the ingest parsers."""
-    from session_ingest.schema import MIGRATIONS as INGEST_MIGRATIONS
+    loads numpy) and the promotion package."""
     from skillopt_sleep.mining.store import MINING_MIGRATIONS
     from skillopt_sleep.night.store import MIGRATIONS as NIGHT_MIGRATIONS
     from skillopt_sleep.promotion.versions import PROMOTION_MIGRATIONS
 
     return [
-        ("ingest", INGEST_MIGRATIONS),
         ("mining", MINING_MIGRATIONS),
         ("night", NIGHT_MIGRATIONS),
         ("promotion", PROMOTION_MIGRATIONS),
@@ -50,8 +53,6 @@ def open_store(state_dir: Path) -> sqlite_utils.Database:
     """Open (creating and migrating if needed) the database under ``state_dir``."""
     import sqlite_utils
 
-    from skillopt_sleep import migrations
-
     paths.ensure_private_dir(state_dir)
     path = db_path(state_dir)
     try:
@@ -62,10 +63,13 @@ def open_store(state_dir: Path) -> sqlite_utils.Database:
             db.enable_wal()
             db.execute("PRAGMA synchronous = NORMAL")
             db.execute("PRAGMA foreign_keys = OFF")
+            schema.migrate(db)
             for name, steps in components():
                 migrations.apply(db, name, steps)
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"cannot open the store {path}: {exc}") from exc
+    except migrations.SchemaError as exc:
+        raise StoreError(f"cannot use the store {path}: {exc}") from exc
     _make_private(path)
     return db
 

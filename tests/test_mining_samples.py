@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from session_ingest import ingest
 from skillopt_sleep import config as config_mod
+from skillopt_sleep.logs import ingest_logs
 from skillopt_sleep.mining import cluster_dicts, load_tasks, mine
 from skillopt_sleep.store import open_store
 
@@ -25,7 +25,7 @@ def _mine_dirs(tmp_path: Path, claude: Path, codex: Path):
         }
     )
     db = open_store(tmp_path / "state")
-    ingest(db, config)
+    ingest_logs(db, config)
     return db, mine(db, config)
 
 

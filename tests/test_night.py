@@ -465,6 +465,9 @@ def test_undecided_candidates_are_carried_to_the_next_night_with_their_evidence(
         assert skills and all(s["outcome"] == "not_enough_evidence" for s in skills)
         md = night.reports["md"].read_text()
         assert md.count("Pending (undecided, carried to the next night):") == len(skills)
+        # what the gate's level bounds, and at which level (the configured alpha)
+        assert night.summary["gate"]["alpha"] == 0.05
+        assert "The gate controls the family-wise false-accept rate 0.05 per skill and night" in md
         for s in skills:
             (p,) = s["pending"]  # one candidate per skill, never accepted nor rejected
             assert p["summary"] == "- Be kind." and p["nights"] == n

@@ -5,7 +5,7 @@ only place that knows the real ones:
 
 * the night: ``skillopt_sleep.night.run_night(config, *, stop, deadline)`` — ``stop`` is a
   ``threading.Event`` to watch between checkpoints, ``deadline`` an aware datetime;
-* live ingest: ``session_ingest.watch.Watcher(open_db, config)`` with ``start()`` and
+* live ingest: ``skillopt_sleep.logs.watcher(open_db, config)`` with ``start()`` and
   ``stop()``; ``open_db()`` opens a fresh store connection for the watcher's thread. A
   stopped Watcher cannot restart, so each day gets a new one.
 
@@ -79,7 +79,7 @@ def night_callable(state_dir: Path) -> NightFn:
 
 
 class StoreLiveIngest:
-    """Adapts ``session_ingest.watch.Watcher`` to the daemon's start()/stop()."""
+    """Adapts ``session_ingest.watch.Watcher`` (``logs.watcher``) to the daemon's start()/stop()."""
 
     def __init__(self, watcher_cls: Callable[..., Any], state_dir: Path, config: Mapping[str, Any]):
         self._watcher_cls = watcher_cls
@@ -143,7 +143,7 @@ def daemon(ctx: click.Context, no_live_ingest: bool) -> None:
     night = night_callable(state_dir)
     live = None
     if config["daemon"]["live_ingest"] and not no_live_ingest:
-        watcher_cls = _need("session_ingest.watch", "Watcher", "live ingest")
+        watcher_cls = _need("skillopt_sleep.logs", "watcher", "live ingest")
         live = StoreLiveIngest(watcher_cls, state_dir, config)
 
     def reload() -> Mapping[str, Any]:

@@ -21,10 +21,10 @@ from typing import Any
 
 import sqlite_utils
 
-from session_ingest import ingest
 from skillopt_sleep import config as config_mod
 from skillopt_sleep import files, lock, promotion
 from skillopt_sleep.endpoints import failure_line, url_of
+from skillopt_sleep.logs import ingest_logs
 from skillopt_sleep.mining import mine
 from skillopt_sleep.night.dry import dry_run_night
 from skillopt_sleep.night.model import Job, NightOutcome, Plan, Promotion, TrainedSkill
@@ -280,7 +280,7 @@ class _Night:
     # -- phases ---------------------------------------------------------------------------
     def _ingest(self) -> dict[str, Any]:
         self.say("ingesting session logs")
-        report = ingest(self.db, dict(self.config)).to_dict()
+        report = ingest_logs(self.db, self.config).to_dict()
         self.say(
             f"ingested: {report['files_changed']} changed files, {report['new_sessions']} new "
             f"sessions, {report['new_turns']} new turns"

@@ -12,6 +12,8 @@ import sqlite_utils
 
 from skillopt_sleep.night.model import Job, Plan, Promotion, TrainedSkill
 from skillopt_sleep.night.plan import MIN_TEST_TASKS
+from trainer.gate import controls
+from trainer.settings import TrainSettings
 from trainer.skill import SkillDoc
 
 # Infra failures are counted by the trainer; these outcomes mean the user must act.
@@ -181,6 +183,13 @@ def _history(db: sqlite_utils.Database, night_id: str, skills: list[dict[str, An
     return series
 
 
+def _gate(config: Mapping[str, Any]) -> dict[str, Any]:
+    """What the gate's level controls tonight, and at which level."""
+    alpha = TrainSettings.from_config(dict(config)).alpha
+    return {"controls": "family-wise false-accept rate per skill and night", "alpha": alpha,
+            "words": controls(alpha)}  # fmt: skip
+
+
 def build_summary(
     db: sqlite_utils.Database,
     config: Mapping[str, Any],
@@ -231,6 +240,7 @@ def build_summary(
             "budget": {k: budget.get(k) for k in ("max_calls", "max_tokens", "max_cost_usd")},
         },
         "history": _history(db, night_id, skills),
+        "gate": _gate(config),
         "model_failure": model_failure,
         "problems": problems,
         "problems_need_action": bool(unreadable)

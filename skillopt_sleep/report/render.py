@@ -201,12 +201,20 @@ BUDGET_KINDS = (
 EDIT_HEADER = ["status", "kind", "edit", "effect", "evidence", "verdict"]
 
 
+def gate_sentence(summary: dict[str, Any]) -> str:
+    """What the gate controls, with its level ("" for reports written before it said)."""
+    words = (summary.get("gate") or {}).get("words")
+    return f"The gate controls the {words}." if words else ""
+
+
 def render_md(summary: dict[str, Any]) -> str:
     lines = [f"# skillopt-sleep night {summary['night']}", ""]
     if summary.get("simulation"):
         lines += ["> SIMULATION: the models in this night were simulated.", ""]
     lines += ["## Did my skills get better?", "", headline(summary), ""]
     lines += [f"- {skill_sentence(s, summary)}" for s in summary.get("skills", [])]
+    if gate_sentence(summary):
+        lines += ["", gate_sentence(summary)]
     lines += ["", "## What to do", ""]
     lines += [f"- {a}" for a in actions(summary)] or ["Nothing."]
     if models_line(summary):
@@ -353,6 +361,8 @@ def render_html(summary: dict[str, Any]) -> str:
     out.append("<ul class='answer'>")
     out += [f"<li>{_code(skill_sentence(s, summary))}</li>" for s in summary.get("skills", [])]
     out.append("</ul>")
+    if gate_sentence(summary):
+        out.append(f"<p class='gate'>{escape(gate_sentence(summary))}</p>")
     if models_line(summary):
         out.append(f"<p class='models'>{escape(models_line(summary))}</p>")
     out.append("<h2>What to do</h2>")
