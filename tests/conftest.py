@@ -111,8 +111,8 @@ def competent_optimizer(monkeypatch: pytest.MonkeyPatch) -> None:
     tests/test_night.py (a night that accepts an edit, whatever the seed)."""
     import functools
 
-    from skillopt_sleep.cli import night as cli_night
+    from skillopt_sleep.night import run as night_run  # `run` imports run_night from here
     from tests.sim_helpers import competent_roles
 
-    night = functools.partial(cli_night.run_night, roles_factory=competent_roles)
-    monkeypatch.setattr(cli_night, "run_night", night)
+    night = functools.partial(night_run.run_night, roles_factory=competent_roles)
+    monkeypatch.setattr(night_run, "run_night", night)

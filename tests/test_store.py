@@ -11,7 +11,7 @@ import sqlite_utils
 from ingest_helpers import lay_out_own, run
 
 from session_ingest import migrations, schema
-from skillopt_sleep.store import COMPONENTS, StoreError, db_path, open_store
+from skillopt_sleep.store import StoreError, components, db_path, open_store
 
 
 def _mode(path: Path) -> int:
@@ -31,7 +31,7 @@ def test_store_is_private_wal_and_migrated(tmp_path: Path) -> None:
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert {"files", "sessions", "turns", "tool_calls", "signals"} <= set(db.table_names())
     expected = {"ingest": [n for n, _ in schema.MIGRATIONS]}
-    expected.update({name: [n for n, _ in steps] for name, steps in COMPONENTS})
+    expected.update({name: [n for n, _ in steps] for name, steps in components()})
     assert _applied(db) == expected
     versions = {r["component"]: r["version"] for r in db["schema_version"].rows}
     assert versions == {name: len(names) for name, names in expected.items()}
@@ -97,7 +97,7 @@ def _numbered_store(path: Path, versions: dict[str, int]) -> None:
     """A store as the list-position numbering left it: each component's first N steps run
     and ``schema_version`` saying N, no names recorded."""
     db = sqlite_utils.Database(path)
-    steps = {"ingest": schema.MIGRATIONS, **dict(COMPONENTS)}
+    steps = {"ingest": schema.MIGRATIONS, **dict(components())}
     db["schema_version"].create({"component": str, "version": int}, pk="component")
     for component, n in versions.items():
         for _name, step in steps[component][:n]:
@@ -110,7 +110,7 @@ def _numbered_store(path: Path, versions: dict[str, int]) -> None:
 def test_a_numbered_store_upgrades_in_place(tmp_path: Path) -> None:
     state = tmp_path / "state"
     state.mkdir(mode=0o700)
-    full = {name: len(steps) for name, steps in COMPONENTS}
+    full = {name: len(steps) for name, steps in components()}
     _numbered_store(db_path(state), {"ingest": 2, **full})
     raw = sqlite3.connect(db_path(state))
     raw.execute("INSERT INTO files (path, source) VALUES ('/logs/a.jsonl', 'claude')")
@@ -121,7 +121,7 @@ def test_a_numbered_store_upgrades_in_place(tmp_path: Path) -> None:
     # version 2 became the first two names; the third ran now; the others had run all
     assert applied["ingest"] == [n for n, _ in schema.MIGRATIONS]
     assert {k: v for k, v in applied.items() if k != "ingest"} == {
-        name: [n for n, _ in steps] for name, steps in COMPONENTS
+        name: [n for n, _ in steps] for name, steps in components()
     }
     unique = [i for i in db["events"].indexes if i.unique]
     assert [i.columns for i in unique] == [["grp", "id"]]  # what migration 3 made
@@ -172,7 +172,7 @@ def test_a_store_made_by_mains_numbered_migrations_upgrades_in_place(tmp_path: P
     assert upgraded == _shape(fresh)
     fresh.close()
     expected = {"ingest": [n for n, _ in schema.MIGRATIONS]}
-    expected.update({name: [n for n, _ in steps] for name, steps in COMPONENTS})
+    expected.update({name: [n for n, _ in steps] for name, steps in components()})
     assert applied == expected
     assert versions == {name: len(names) for name, names in expected.items()}
     assert counts == before

@@ -20,17 +20,15 @@ import sys
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from skillopt_sleep import config as config_mod
 from skillopt_sleep.cli.context import App
-from skillopt_sleep.cli.root import main
-from skillopt_sleep.daemon import Daemon, NightFn, NightRequest, setup_logging
-from skillopt_sleep.heartbeat import parse_time
-from skillopt_sleep.lock import EXIT_LOCKED, LockedError
 from skillopt_sleep.store import open_store
+
+if TYPE_CHECKING:
+    from skillopt_sleep.daemon import NightFn, NightRequest
 
 log = logging.getLogger("skillopt_sleep.daemon")
 
@@ -109,6 +107,8 @@ class StoreLiveIngest:
 
 def last_night_in_store(state_dir: Path) -> datetime | None:
     """When the last real night (daemon or ``run --once``) started, from the store."""
+    from skillopt_sleep.heartbeat import parse_time
+
     db = open_store(state_dir)
     try:
         if not db["nights"].exists():
@@ -119,7 +119,7 @@ def last_night_in_store(state_dir: Path) -> datetime | None:
         db.close()
 
 
-@main.command()
+@click.command()
 @click.option("--no-live-ingest", is_flag=True, help="Do not watch session logs by day.")
 @click.pass_context
 def daemon(ctx: click.Context, no_live_ingest: bool) -> None:
@@ -134,6 +134,10 @@ def daemon(ctx: click.Context, no_live_ingest: bool) -> None:
       skillopt-sleep daemon
       SKILLOPT_SLEEP_DAEMON__SCHEDULE="30 1 * * *" skillopt-sleep daemon --no-live-ingest
     """
+    from skillopt_sleep import config as config_mod
+    from skillopt_sleep.daemon import Daemon, setup_logging  # the scheduler: only here
+    from skillopt_sleep.lock import EXIT_LOCKED, LockedError
+
     app: App = ctx.obj
     config, state_dir = app.config, app.state_dir
     night = night_callable(state_dir)

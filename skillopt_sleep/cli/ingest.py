@@ -8,15 +8,14 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from session_ingest.discover import discover
-from session_ingest.passes import IngestReport, ingest_files
 from skillopt_sleep.cli.context import App, UserError, echo_json
-from skillopt_sleep.cli.root import main
-from skillopt_sleep.logs import log_roots, max_text_chars, watcher
+
+if TYPE_CHECKING:
+    from session_ingest.passes import IngestReport
 
 SOURCES = {"claude": ("claude",), "codex": ("codex",), "all": ("claude", "codex")}
 
@@ -35,6 +34,10 @@ def _summary(r: IngestReport) -> str:
 
 
 def _run_once(app: App, sources: tuple[str, ...], show_progress: bool) -> IngestReport:
+    from session_ingest.discover import discover
+    from session_ingest.passes import IngestReport, ingest_files
+    from skillopt_sleep.logs import log_roots, max_text_chars
+
     report = IngestReport()
     t0 = time.perf_counter()
     files = discover(log_roots(app.config, sources), report.errors)
@@ -50,7 +53,7 @@ def _run_once(app: App, sources: tuple[str, ...], show_progress: bool) -> Ingest
         )  # fmt: skip
 
 
-@main.command()
+@click.command()
 @click.option(
     "--source",
     type=click.Choice(sorted(SOURCES)),
@@ -96,6 +99,8 @@ def ingest(
     _emit(report, as_json)
     if not watch:
         return
+    from skillopt_sleep.logs import watcher
+
     state_dir = app.state_dir
 
     def open_db() -> Any:
@@ -136,6 +141,7 @@ def _stop_on_sigterm() -> Iterator[threading.Event]:
 def _run_hook(app: App, agent: str) -> IngestReport:
     import json
 
+    from session_ingest.passes import IngestReport
     from skillopt_sleep.agent_plugins import hook_paths
     from skillopt_sleep.logs import ingest_logs
 
@@ -166,7 +172,7 @@ def _emit(report: IngestReport, as_json: bool) -> None:
         click.echo(_summary(report))
 
 
-@main.command()
+@click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 @click.option("--limit", type=int, default=200, show_default=True, help="Newest N sessions.")
 @click.option(

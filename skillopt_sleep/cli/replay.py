@@ -7,10 +7,9 @@ from pathlib import Path
 import click
 
 from skillopt_sleep.cli.context import App, UserError, echo_json
-from skillopt_sleep.cli.tasks import tasks
 
 
-@tasks.command("replay")
+@click.command("replay")
 @click.argument("task_id")
 @click.option(
     "--backend",

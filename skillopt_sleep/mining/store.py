@@ -1,7 +1,7 @@
 """Mining's tables. Only mining writes them; the trainer and reports read tasks from here.
 
 ``MINING_MIGRATIONS`` is an ordered list of (name, function) registered in
-``skillopt_sleep.store.COMPONENTS`` as ``("mining", MINING_MIGRATIONS)``: append to change
+``skillopt_sleep.store.components()`` as ``("mining", MINING_MIGRATIONS)``: append to change
 the schema, never edit or rename a released step.
 
 What must survive a night, and why:

@@ -6,8 +6,8 @@ runs in its read-only sandbox with the features that add tools switched off (it 
 read files in its empty working directory, nothing else). The system message becomes the
 CLI's system prompt (`--system-prompt`; Codex `developer_instructions`), the rest of the
 conversation the prompt. A JSON schema is asked for in words and the answer repaired by
-the caller (`parse_json_answer`), as for endpoints that refuse `response_format`. Each call
-runs in a slot with a fresh home from the harness's template, like a rollout.
+the caller (`trainer.scoring.read_json`), as for endpoints that refuse `response_format`.
+Each call runs in a slot with a fresh home from the harness's template, like a rollout.
 """
 
 from __future__ import annotations
