@@ -10,10 +10,11 @@ mining turns into replay tasks with rule judges. One-off requests made of made-u
 among them. Sessions hold one to a few requests; acknowledgements ("thanks") follow some
 answers. Deterministic by seed; any scale (30 sessions for tests, 2,000 for benchmarks).
 
-The record shapes are those of ``skillopt_sleep/data/samples/generate.py`` (Claude Code
-2.1.x: one record per content block, ``Skill`` tool calls; Codex 0.12x rollouts:
-``session_meta``, ``turn_context``, ``response_item``, ``event_msg``). Nothing here is real
-user data.
+The records are written by the one session-log writer, the bundled samples' generator
+(``skillopt_sleep/data/samples/generate.py``: ``Claude`` for Claude Code 2.1.x, one record
+per content block, ``Skill`` tool calls; ``codex_records`` for Codex 0.12x rollouts,
+``session_meta``, ``turn_context``, ``response_item``, ``event_msg``); this module only
+plans what the sessions say. Nothing here is real user data.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from skillopt_sleep.data.samples.generate import Claude, iso
+from skillopt_sleep.data.samples.generate import Claude, Exchange, codex_records, write_jsonl
 
 NS = uuid.UUID("0b7d3f0e-3c55-4b8e-9f61-1e7a9c2d5a44")
 
@@ -297,21 +298,8 @@ class CorpusInfo:
         return d
 
 
-class _Claude(Claude):
-    """The sample generator's Claude Code writer, with a per-session working directory."""
-
-    def __init__(self, sid: str, start: datetime, cwd: str) -> None:
-        super().__init__(sid, start)
-        self.cwd = cwd
-
-    def _base(self, kind: str) -> dict:
-        rec = super()._base(kind)
-        rec["cwd"] = self.cwd
-        return rec
-
-
 def _claude_file(home: Path, sid: str, start: datetime, cwd: str, turns: list[Turn]) -> Path:
-    c = _Claude(sid, start, cwd)
+    c = Claude(sid, start, cwd)
     for t in turns:
         c.user(t.request)
         if t.skill:
@@ -331,74 +319,23 @@ def _claude_file(home: Path, sid: str, start: datetime, cwd: str, turns: list[Tu
             c.user(_ACKS[len(c.lines) % len(_ACKS)])
             c.text("Glad it helps.")
     folder = home / ".claude" / "projects" / cwd.replace("/", "-")
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{sid}.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in c.lines))
-    return path
+    return write_jsonl(folder / f"{sid}.jsonl", c.lines)
 
 
 def _codex_file(home: Path, sid: str, start: datetime, cwd: str, turns: list[Turn]) -> Path:
-    t = start
-    lines: list[dict[str, Any]] = []
-
-    def add(typ: str, payload: dict[str, Any], dt: float = 0.4) -> None:
-        nonlocal t
-        t += timedelta(seconds=dt)
-        lines.append({"timestamp": iso(t), "type": typ, "payload": payload})
-
-    meta = {"id": sid, "timestamp": iso(t), "cwd": cwd, "originator": "codex_cli_rs",
-            "cli_version": "0.128.0", "source": "cli", "model_provider": "openai",
-            "base_instructions": {"text": "You are Codex, a coding agent."}}  # fmt: skip
-    add("session_meta", meta)
-    prompts: list[tuple[str, str, tuple[str, str]]] = []
+    exchanges: list[Exchange] = []
     for turn in turns:
         if turn.correction:
-            prompts.append((turn.request, "Done (first attempt).", turn.command))
-            prompts.append((turn.correction, turn.answer, turn.command))
+            exchanges.append((turn.request, "Done (first attempt).", turn.command))
+            exchanges.append((turn.correction, turn.answer, turn.command))
         else:
-            prompts.append((turn.request, turn.answer, turn.command))
+            exchanges.append((turn.request, turn.answer, turn.command))
         if turn.ack:
-            prompts.append((_ACKS[len(prompts) % len(_ACKS)], "Glad it helps.", ("", "")))
-    for n, (prompt, answer, (cmd, out)) in enumerate(prompts):
-        turn_id = "019c" + uid("codex-turn", sid, n)[4:]
-        add("event_msg", {"type": "task_started", "turn_id": turn_id,
-                          "model_context_window": 258400})  # fmt: skip
-        if n == 0:
-            env = f"<environment_context>\n  <cwd>{cwd}</cwd>\n  <shell>bash</shell>\n"
-            env += "</environment_context>"
-            add("response_item", {"type": "message", "role": "user",
-                                  "content": [{"type": "input_text", "text": env}]})  # fmt: skip
-        add("turn_context", {"turn_id": turn_id, "cwd": cwd, "approval_policy": "on-request",
-                             "sandbox_policy": {"type": "workspace-write"},
-                             "model": "gpt-5.2-codex", "summary": "auto"})  # fmt: skip
-        add("response_item", {"type": "message", "role": "user",
-                              "content": [{"type": "input_text", "text": prompt}]})  # fmt: skip
-        add("event_msg", {"type": "user_message", "message": prompt, "images": []})
-        if cmd:
-            call = f"call_{uid('call', sid, n)[:24]}"
-            args = json.dumps({"cmd": cmd, "workdir": cwd})
-            add("response_item", {"type": "function_call", "name": "exec_command",
-                                  "arguments": args, "call_id": call}, 2.1)  # fmt: skip
-            output = (f"Chunk ID: 7f3a{n}1\nWall time: 0.8 seconds\nProcess exited with code 0"
-                      f"\nOriginal token count: 40\nOutput:\n{out}\n")  # fmt: skip
-            add("response_item", {"type": "function_call_output", "call_id": call,
-                                  "output": output}, 1.2)  # fmt: skip
-        add("event_msg", {"type": "agent_message", "message": answer,
-                          "phase": "final_answer"}, 3.3)  # fmt: skip
-        add("response_item", {"type": "message", "role": "assistant", "phase": "final_answer",
-                              "content": [{"type": "output_text", "text": answer}]})  # fmt: skip
-        usage = {"input_tokens": 20110, "cached_input_tokens": 18944, "output_tokens": 210,
-                 "reasoning_output_tokens": 64, "total_tokens": 20320}  # fmt: skip
-        add("event_msg", {"type": "token_count",
-                          "info": {"total_token_usage": usage, "last_token_usage": usage,
-                                   "model_context_window": 258400}})  # fmt: skip
-        add("event_msg", {"type": "task_complete", "turn_id": turn_id,
-                          "last_agent_message": answer}, 0.1)  # fmt: skip
+            exchanges.append((_ACKS[len(exchanges) % len(_ACKS)], "Glad it helps.", ("", "")))
     folder = home / ".codex" / "sessions" / f"{start:%Y}" / f"{start:%m}" / f"{start:%d}"
-    folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"rollout-{start:%Y-%m-%dT%H-%M-%S}-{sid}.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in lines))
-    return path
+    records = codex_records(sid, start, cwd, exchanges, lambda what, n: uid(what, sid, n))
+    return write_jsonl(path, records)
 
 
 def write_corpus(

@@ -1,25 +1,43 @@
 """Read Claude Code and Codex session logs into SQLite, incrementally, redacted.
 
-Public API::
+Public API (see ``docs/session_ingest.md``)::
 
-    from session_ingest import ingest, IngestReport, Watcher
-    report = ingest(db, config, sources=("claude", "codex"), progress=None)
+    import sqlite_utils
+    from session_ingest import ingest
 
-``db`` is the store (``skillopt_sleep.store.open_store``), ``config`` the effective
-configuration (keys ``sources.*`` and ``ingest.*``). Tables written: see
-``session_ingest/schema.py`` and ``docs/internals.md``.
+    db = sqlite_utils.Database("sessions.db")
+    report = ingest(db, {"claude": ["~/.claude"], "codex": ["~/.codex"]})
+
+``ingest`` creates or upgrades its tables in the file (``schema.migrate``), then reads what
+changed under the roots (a source name → the tool's home directories). ``Watcher`` keeps
+the tables current while the agents write. Tables: ``session_ingest/schema.py`` and
+``docs/internals.md``. Importing this package loads nothing until a name is used.
 """
 
-from session_ingest.ingest import IngestReport, ingest
-from session_ingest.redact import redact
-from session_ingest.rows import rebuild
+from __future__ import annotations
 
-__all__ = ["IngestReport", "Watcher", "ingest", "rebuild", "redact"]
+from importlib import import_module
+from typing import Any
+
+# name -> the module that defines it, imported on first use. A name here must not be a
+# submodule's name: importing that submodule would set the package attribute to the module
+# (so ``redact`` and ``discover`` are ``session_ingest.redact.redact`` and
+# ``session_ingest.discover.discover``).
+_EXPORTS = {
+    "IngestReport": "session_ingest.passes",
+    "ingest": "session_ingest.passes",
+    "ingest_files": "session_ingest.passes",
+    "migrate": "session_ingest.schema",
+    "rebuild": "session_ingest.rows",
+    "SOURCES": "session_ingest.registry",
+    "Watcher": "session_ingest.watch",
+}
+
+__all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str):  # the watcher pulls in watchdog: import it only when asked
-    if name == "Watcher":
-        from session_ingest.watch import Watcher
-
-        return Watcher
-    raise AttributeError(name)
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'session_ingest' has no attribute {name!r}")
+    return getattr(import_module(module), name)

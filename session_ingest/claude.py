@@ -27,9 +27,12 @@ from session_ingest.model import (
     iso_time,
     strip_reminders,
 )
+from session_ingest.records import hash64, line_id
 from session_ingest.redact import redact_clip, redact_short
+from session_ingest.shapes import claude_problem
+from session_ingest.source import Source
 
-SOURCE = "claude"
+SOURCE_NAME = "claude"
 
 # Record kinds we read nothing from. Checked on raw bytes first (cheap), then on `type`.
 DROP_TYPES = frozenset(
@@ -137,6 +140,18 @@ def _common(obj: dict[str, Any], data: dict[str, Any], ctx: FileCtx) -> None:
         data["sc"] = ctx.agent_id or obj.get("agentId") or ""
         data["u"] = obj.get("uuid")
         data["pu"] = obj.get("parentUuid")
+
+
+def record_event(
+    obj: dict[str, Any], line: Any, ctx: FileCtx, _group: str | None
+) -> tuple[str, int, dict[str, Any] | None]:
+    """(group, record id, event): a record is keyed by its ``uuid`` within its session, one
+    without a uuid by a digest of its line."""
+    got = event(obj, ctx)
+    if got is None:
+        return "", 0, None
+    key, grp, data = got
+    return grp, hash64(b"c:", key.encode()) if key else line_id(b"c:", grp, line), data
 
 
 def event(obj: dict[str, Any], ctx: FileCtx) -> tuple[str, str, dict[str, Any]] | None:
@@ -408,7 +423,7 @@ class _Builder:
 
 def build(group: str, events: Iterable[dict[str, Any]]) -> list[Session]:
     """Events of one Claude session group (file order) → main session + subagent sessions."""
-    main = Session(id=group, source=SOURCE, grp=group)
+    main = Session(id=group, source=SOURCE_NAME, grp=group)
     builders: dict[str, _Builder] = {}
     side_root: dict[str, str] = {}  # inline sidechain record uuid -> sidechain session id
     main_b = _Builder(main)
@@ -429,11 +444,10 @@ def build(group: str, events: Iterable[dict[str, Any]]) -> list[Session]:
                 side_root[d["u"]] = sid
         b = builders.get(sid)
         if b is None:
-            sub = Session(id=sid, source=SOURCE, grp=group, parent_id=group, kind="subagent")
+            sub = Session(id=sid, source=SOURCE_NAME, grp=group, parent_id=group, kind="subagent")
             b = builders[sid] = _Builder(sub)
             order.append(b)
         b.feed(d)
-    out = []
     out = []
     for b in [main_b, *order]:
         b.finish()
@@ -443,3 +457,16 @@ def build(group: str, events: Iterable[dict[str, Any]]) -> list[Session]:
     if not (main.started_at or main.turns):  # only subagent files of this session so far
         out = [s for s in out if s is not main]
     return out
+
+
+SOURCE = Source(
+    name=SOURCE_NAME,
+    log_dirs=lambda root: [root / "projects"],
+    is_log=lambda name: name.endswith(".jsonl"),
+    skip_dirs=frozenset({"memory", "tool-results"}),
+    context=file_ctx,
+    skip_line=skip_bytes,
+    problem=claude_problem,
+    event=record_event,
+    build=build,
+)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -27,9 +28,12 @@ from session_ingest.model import (
     Turn,
     iso_time,
 )
+from session_ingest.records import line_id
 from session_ingest.redact import redact_clip, redact_short
+from session_ingest.shapes import codex_problem
+from session_ingest.source import Source
 
-SOURCE = "codex"
+SOURCE_NAME = "codex"
 
 RESPONSE_TYPES = frozenset(
     {"message", "reasoning", "function_call", "function_call_output", "custom_tool_call",
@@ -54,6 +58,7 @@ _DROP_RE = re.compile(
 _HEAD = 200
 _UUID = re.compile(r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})", re.I)
 _EXIT = re.compile(r"^Exit code: (-?\d+)")
+_SHA = re.compile(r"^[0-9a-f]{7,64}$")
 _PROC_EXIT = re.compile(r"Process exited with code (-?\d+)")
 HARNESS_MARKERS = ("<", "# AGENTS.md instructions")
 # The message Codex injects when the user invokes a skill with ``$name`` (not human intent,
@@ -155,6 +160,11 @@ def parse_output(out: Any) -> tuple[str, int | None]:
     return text, code
 
 
+def _sha(value: Any) -> str | None:
+    """A git commit id (hex), or None: nothing else is kept from that field."""
+    return value if isinstance(value, str) and _SHA.match(value) else None
+
+
 def _red(value: Any) -> Any:
     return redact_short(value)
 
@@ -168,6 +178,24 @@ def _human(text: str, images: int, mc: int) -> dict[str, Any] | None:
     if images:
         text = f"{text}\n[{images} image(s)]".strip()
     return {"t": redact_clip(text, mc)}
+
+
+@dataclass(frozen=True)
+class FileCtx:
+    path: str
+    max_chars: int
+
+
+def record_event(
+    obj: dict[str, Any], line: Any, ctx: FileCtx, group: str | None
+) -> tuple[str, int, dict[str, Any] | None]:
+    """(group, record id, event): the rollout's session (``group`` once its first good
+    record decided it); a record is keyed by a digest of its line."""
+    grp = group or group_from_first(obj, ctx.path)
+    data = event(obj, ctx.max_chars)
+    if data is None:
+        return grp, 0, None
+    return grp, line_id(b"x:", grp, line), data
 
 
 def event(obj: dict[str, Any], mc: int) -> dict[str, Any] | None:
@@ -206,7 +234,7 @@ def _dispatch(kind: str, p: dict[str, Any], mc: int) -> dict[str, Any] | None:
         d = {"k": "meta", "id": str(p.get("id") or ""), "cwd": _red(p.get("cwd")),
              "orig": _red(p.get("originator")), "src": _red(src), "parent": parent,
              "v": _red(p.get("cli_version")), "br": _red(git.get("branch")),
-             "mts": iso_time(p.get("timestamp"))}  # fmt: skip
+             "cm": _sha(git.get("commit_hash")), "mts": iso_time(p.get("timestamp"))}  # fmt: skip
         return {k: v for k, v in d.items() if v is not None}
     if kind == "turn_context":
         d = {"k": "ctx", "m": _red(p.get("model")), "cwd": _red(p.get("cwd"))}
@@ -286,6 +314,11 @@ def _event_msg(pt: Any, p: dict[str, Any], mc: int) -> dict[str, Any] | None:
     return {"k": "unk", "type": _red(f"event_msg/{str(pt)[:50]}")}
 
 
+def whole_records(obj: dict[str, Any], path: str) -> tuple[str, Iterator[dict[str, Any]]]:
+    """TypeScript-era ``{"session":…,"items":[…]}``: its session and envelope-like records."""
+    return group_from_first(obj, path), ts_json_records(obj)
+
+
 def ts_json_records(obj: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """TypeScript-era ``{"session":…,"items":[…]}``: yield envelope-like records."""
     session = obj.get("session") if isinstance(obj.get("session"), dict) else {}
@@ -302,7 +335,7 @@ def ts_json_records(obj: dict[str, Any]) -> Iterator[dict[str, Any]]:
 def build(group: str, events: Iterable[dict[str, Any]]) -> list[Session]:
     """Events of one rollout (file order) → one session."""
     events = list(events)
-    s = Session(id=group, source=SOURCE, grp=group)
+    s = Session(id=group, source=SOURCE_NAME, grp=group)
     has_user_events = any(d.get("k") == "h" for d in events)
     has_task_events = any(d.get("k") in ("tstart", "tdone") for d in events)
     human_kind = "h" if has_user_events else "ui"
@@ -344,6 +377,7 @@ def build(group: str, events: Iterable[dict[str, Any]]) -> list[Session]:
                 meta_seen = True
                 s.project = d.get("cwd")
                 s.branch = d.get("br")
+                s.git_commit = d.get("cm")
                 s.cli_version = d.get("v")
                 s.touch(d.get("mts"))
                 if d.get("parent"):
@@ -430,3 +464,22 @@ def build(group: str, events: Iterable[dict[str, Any]]) -> list[Session]:
     if not (meta_seen or s.turns or s.unknown_records):
         return []
     return [s]
+
+
+def _is_log(name: str) -> bool:
+    return name.endswith(".jsonl") or (name.startswith("rollout-") and name.endswith(".json"))
+
+
+SOURCE = Source(
+    name=SOURCE_NAME,
+    log_dirs=lambda root: [root / "sessions", root / "archived_sessions"],
+    is_log=_is_log,
+    context=FileCtx,
+    skip_line=skip_bytes,
+    problem=codex_problem,
+    event=record_event,
+    build=build,
+    file_is_session=True,
+    whole_file=lambda path: path.endswith(".json"),
+    whole_records=whole_records,
+)

@@ -1,13 +1,22 @@
-"""Finding session logs: the configured roots, the files under them, each stat'ed once."""
+"""Finding session logs: the files under the caller's roots, each stat'ed once.
+
+``roots`` maps a source name to the tool's home directories (``{"claude": [~/.claude],
+"codex": [~/.codex]}``); the caller decides them (skillopt-sleep from its configuration,
+``$CLAUDE_CONFIG_DIR`` and ``$CODEX_HOME``). Each source says which directories under a
+home hold its logs and which file names are logs.
+"""
 
 from __future__ import annotations
 
 import os
 import stat as stat_mod
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+from session_ingest import registry
+
+Roots = Mapping[str, Iterable["str | Path"]]  # source name -> the tool's home directories
 
 
 @dataclass
@@ -22,27 +31,23 @@ def short(path: str) -> str:
     return "~" + path[len(home) :] if path.startswith(home + "/") else path
 
 
-def source_dirs(config: dict[str, Any], sources: Iterable[str]) -> list[tuple[str, Path]]:
-    """The directories holding session logs, per source, following the config's roots."""
-    from skillopt_sleep import config as config_mod  # the config owns root resolution
-
+def log_dirs(roots: Roots) -> list[tuple[str, Path]]:
+    """(source name, directory) for every directory of logs under ``roots``."""
     out: list[tuple[str, Path]] = []
-    wanted = set(sources)
-    src_cfg = config.get("sources", {})
-    if "claude" in wanted and src_cfg.get("claude", {}).get("enabled", True):
-        out += [("claude", r / "projects") for r in config_mod.claude_roots(config)]
-    if "codex" in wanted and src_cfg.get("codex", {}).get("enabled", True):
-        for r in config_mod.codex_roots(config):
-            out += [("codex", r / "sessions"), ("codex", r / "archived_sessions")]
+    for name, homes in roots.items():
+        src = registry.get(name)
+        for home in homes:
+            out += [(name, d) for d in src.log_dirs(Path(home).expanduser())]
     return out
 
 
-def discover(dirs: Iterable[tuple[str, Path]], errors: list[str]) -> list[Found]:
-    """Every session log under ``dirs`` (sorted, de-duplicated), stat'ed once."""
+def discover(roots: Roots, errors: list[str]) -> list[Found]:
+    """Every session log under ``roots`` (sorted, de-duplicated), stat'ed once."""
     found: dict[str, Found] = {}
-    for source, top in dirs:
+    for name, top in log_dirs(roots):
         if not top.is_dir():
             continue
+        src = registry.get(name)
         stack = [str(top)]
         while stack:
             d = stack.pop()
@@ -52,44 +57,39 @@ def discover(dirs: Iterable[tuple[str, Path]], errors: list[str]) -> list[Found]
                 errors.append(f"{short(d)}: cannot list ({exc.strerror})")
                 continue
             for e in entries:
-                name = e.name
                 try:
                     if e.is_dir(follow_symlinks=False):
-                        if name.endswith((".jsonl", ".json")):
+                        if src.is_log(e.name):
                             errors.append(f"{short(e.path)}: is a directory, not a log")
-                        elif name not in ("memory", "tool-results"):
+                        elif e.name not in src.skip_dirs:
                             stack.append(e.path)
                         continue
-                    wanted = name.endswith(".jsonl") or (
-                        source == "codex" and name.startswith("rollout-") and name.endswith(".json")
-                    )
-                    if not wanted or e.path in found:
-                        continue
-                    found[e.path] = Found(source, e.path, e.stat())
+                    if src.is_log(e.name) and e.path not in found:
+                        found[e.path] = Found(name, e.path, e.stat())
                 except OSError as exc:
                     errors.append(f"{short(e.path)}: vanished or unreadable ({exc.strerror})")
     return [found[p] for p in sorted(found)]
 
 
-def stat_paths(
-    config: dict[str, Any], paths: Iterable[str | Path], errors: list[str]
-) -> list[Found]:
-    """Stat specific files, deciding each one's source by which configured root holds it."""
-    dirs = source_dirs(config, ("claude", "codex"))
+def stat_paths(roots: Roots, paths: Iterable[str | Path], errors: list[str]) -> list[Found]:
+    """Stat specific files, deciding each one's source by which log directory holds it;
+    files outside every log directory are left out."""
+    dirs = log_dirs(roots)
     out: list[Found] = []
     for p in sorted({os.path.abspath(str(x)) for x in paths}):
-        source = next((s for s, d in dirs if p.startswith(str(d) + os.sep)), None)
-        if source is None:
+        name = next((s for s, d in dirs if p.startswith(str(d) + os.sep)), None)
+        if name is None:
             continue
+        src = registry.get(name)
         try:
             st = os.stat(p)
         except OSError as exc:
             errors.append(f"{short(p)}: vanished or unreadable ({exc.strerror})")
             continue
         if stat_mod.S_ISDIR(st.st_mode):
-            if p.endswith((".jsonl", ".json")):
+            if src.is_log(os.path.basename(p)):
                 errors.append(f"{short(p)}: is a directory, not a log")
             continue
-        if p.endswith(".jsonl") or (source == "codex" and p.endswith(".json")):
-            out.append(Found(source, p, st))
+        if src.is_log(os.path.basename(p)):
+            out.append(Found(name, p, st))
     return out

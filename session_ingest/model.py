@@ -87,6 +87,7 @@ class Session(_Span):
     kind: str = "main"
     project: str | None = None
     branch: str | None = None
+    git_commit: str | None = None  # the commit the session started from (Codex session_meta)
     model: str | None = None
     cli_version: str | None = None
     title: str | None = None

@@ -1,6 +1,6 @@
 """One parsed record → (record id, group, event): the step every line of every file takes.
 
-The record's shape is checked first (``shapes.problem``); a record that fails raises
+The record's shape is checked first (the source's ``problem``); a record that fails raises
 ``BadRecord`` and is counted by the caller, as is any other exception a parser raises on
 a record it did not expect, so no record can stop a pass. Ids: a Claude record is keyed
 by its ``uuid`` *within its session* (the store's key is (group, id)), so a uuid that a
@@ -15,7 +15,6 @@ from typing import Any
 
 import orjson
 
-from session_ingest import claude, codex, shapes
 from session_ingest.redact import redact, redact_clip
 
 RAW_CHARS = 500  # excerpt kept of a record kind no parser knows
@@ -63,27 +62,17 @@ def line_id(prefix: bytes, group: str, line: bytes | memoryview) -> int:
 
 
 def to_event(
-    source: str, obj: dict[str, Any], line: Any, ctx: Any, group: str | None, max_chars: int
+    src: Any, obj: dict[str, Any], line: Any, ctx: Any, group: str | None
 ) -> tuple[str, int, dict[str, Any] | None]:
-    """(group, record id, event) of one record; the event is None for kinds no session
-    needs. ``ctx`` is the Claude file context, or the Codex rollout's path; ``group`` is
-    the rollout's session id once its first good record has decided it."""
-    problem = shapes.problem(source, obj)
+    """(group, record id, event) of one record of source ``src`` (a ``source.Source``); the
+    event is None for kinds no session needs. ``ctx`` is the file's context; ``group`` the
+    file's session once its first good record has decided it (one-session-per-file
+    sources)."""
+    problem = src.problem(obj)
     if problem is not None:
         raise BadRecord(f"wrong type: {problem}")
-    if source == "claude":
-        got = claude.event(obj, ctx)
-        if got is None:
-            return "", 0, None
-        key, grp, data = got
-        ident = hash64(b"c:", key.encode()) if key else line_id(b"c:", grp, line)
-    else:
-        grp = group or codex.group_from_first(obj, ctx)
-        data = codex.event(obj, max_chars)
-        if data is None:
-            return grp, 0, None
-        ident = line_id(b"x:", grp, line)
-    if data.get("k") == "unk":
+    grp, ident, data = src.event(obj, line, ctx, group)
+    if data is not None and data.get("k") == "unk":
         data["raw"] = unknown_excerpt(obj)
     return grp, ident, data
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from session_ingest import claude, codex, signals
+from session_ingest import registry, signals
 from session_ingest.model import Session
 
 
@@ -39,8 +39,7 @@ def groups_with_events(conn: Any, groups: Iterable[tuple[str, str]]) -> set[tupl
 
 def store_sessions(conn: Any, source: str, grp: str, events: list[dict[str, Any]]) -> None:
     """Replace the session rows of one group by those built from ``events`` (file order)."""
-    module = claude if source == "claude" else codex
-    sessions = module.build(grp, events)
+    sessions = registry.get(source).build(grp, events)
     old = [r[0] for r in conn.execute(
         "SELECT id FROM sessions WHERE grp = ? AND source = ?", (grp, source))]  # fmt: skip
     for sid in old:
@@ -86,6 +85,8 @@ def _write_session(conn: Any, s: Session) -> None:
          s.title, s.started_at, s.ended_at, len(s.turns), n_calls, len(s.signals),
          s.input_tokens, s.output_tokens, s.unknown_records, s.grp),
     )  # fmt: skip
+    if s.git_commit and _has_column(conn, "sessions", "git_commit"):  # not while migration 3
+        conn.execute("UPDATE sessions SET git_commit = ? WHERE id = ?", (s.git_commit, s.id))
     conn.executemany(
         "INSERT OR REPLACE INTO turns (id, session_id, idx, started_at, ended_at, user_text,"
         " assistant_text, n_tool_calls, n_errors, skills, finished, kind, command,"
@@ -112,3 +113,8 @@ def totals(conn: Any) -> dict[str, int]:
     )
     s, t, c, g, b = conn.execute(q).fetchone()
     return {"sessions": s, "turns": t, "tool_calls": c, "signals": g, "bad_lines": b}
+
+
+def _has_column(conn: Any, table: str, column: str) -> bool:
+    """Migration 3 rebuilds sessions before migration 4 adds ``git_commit``."""
+    return any(row[1] == column for row in conn.execute(f"PRAGMA table_info({table})"))

@@ -1,13 +1,23 @@
-"""Tables written by ingest. Other packages read them; only ingest writes them.
+"""Tables written by ingest, and ``migrate(db)``, which creates or upgrades them in place.
 
-``MIGRATIONS`` is an ordered list: append a new function to change the schema, never edit
-an old one (stores in the field have already run it).
+Other packages read these tables; only ingest writes them. ``MIGRATIONS`` is an ordered
+list of ``(name, function)``: append a line to change the schema, never edit or rename a
+released one (stores in the field have already run it). Importing this module is cheap:
+sqlite-utils is loaded by whoever opens the database.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import orjson
-import sqlite_utils
+
+from session_ingest import migrations
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+COMPONENT = "ingest"
 
 
 def _v1(db: sqlite_utils.Database) -> None:
@@ -156,4 +166,21 @@ def _v3(db: sqlite_utils.Database) -> None:
         conn.execute(f"PRAGMA secure_delete = {int(secure)}")
 
 
-MIGRATIONS = [_v1, _v2, _v3]
+def _v4(db: sqlite_utils.Database) -> None:
+    # The commit a session started from, where the log says (Codex session_meta.git):
+    # harness replay copies the repository at that commit. Sessions ingested before it
+    # have none (their stored events never kept it); mining then asks the local repository.
+    db["sessions"].add_column("git_commit", str)
+
+
+MIGRATIONS: list[migrations.Step] = [
+    ("tables", _v1),
+    ("events", _v2),
+    ("events-per-session-redacted", _v3),
+    ("sessions-git-commit", _v4),
+]
+
+
+def migrate(db: sqlite_utils.Database) -> list[str]:
+    """Create or upgrade the ingest tables of ``db``; return the migrations applied now."""
+    return migrations.apply(db, COMPONENT, MIGRATIONS)

@@ -3,9 +3,10 @@
 Both formats are open, drifting unions: fields come and go, and a hostile or broken
 writer can put any JSON value anywhere. The parsers in ``claude.py`` and ``codex.py``
 read a known set of fields and rely on their types (a string ``cwd``, an integer token
-count that fits SQLite, a list of content blocks …). ``problem(source, record)`` checks
-exactly those fields before a record is parsed and names the first one with the wrong
-shape; ingest then skips the record and counts it like a malformed line. A field that is
+count that fits SQLite, a list of content blocks …). ``claude_problem(record)`` and
+``codex_problem(record)`` check exactly those fields before a record is parsed and name
+the first one with the wrong shape; ingest then skips the record and counts it like a
+malformed line. A field that is
 absent or ``null`` is fine (parsers treat both as "not given"); fields no parser reads are
 not looked at, so new fields never make a record bad.
 
@@ -249,12 +250,16 @@ _bare_item = _payload["response_item"]  # legacy pre-envelope lines
 _header = _payload["session_meta"]  # legacy bare header line
 
 
-def problem(source: str, record: dict[str, Any]) -> str | None:
-    """The first field of ``record`` a parser reads that has the wrong shape, as
+def claude_problem(record: dict[str, Any]) -> str | None:
+    """The first field of a Claude record a parser reads that has the wrong shape, as
     ``"message.usage.input_tokens is a string, not a count"``; None when all fit."""
-    if source == "claude":
-        p = _claude(record)
-    elif "payload" in record:
+    p = _claude(record)
+    return None if p is None else p.lstrip(".")
+
+
+def codex_problem(record: dict[str, Any]) -> str | None:
+    """As ``claude_problem``, for a Codex line of any era (envelope, legacy item or header)."""
+    if "payload" in record:
         p = _envelope(record)
         if p is None:
             check = _payload.get(record.get("type"))  # type: ignore[arg-type]

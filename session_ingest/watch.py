@@ -2,7 +2,7 @@
 
 API (used by ``skillopt-sleep ingest --watch`` and the daemon)::
 
-    w = Watcher(db_factory, config, sources=("claude", "codex"), on_report=None)
+    w = Watcher(db_factory, roots, debounce=2.0, rescan_every=600, on_report=None)
     w.start()        # returns at once; observer + one worker thread
     ...
     w.stop()         # stops both, closes the worker's database connection
@@ -10,31 +10,26 @@ API (used by ``skillopt-sleep ingest --watch`` and the daemon)::
     w.last_report    # IngestReport of the most recent pass (or None)
 
 ``db_factory()`` must return a fresh ``sqlite_utils.Database`` (SQLite connections belong
-to the thread that made them; the worker opens its own). A changed file is ingested once
-it has been quiet for ``ingest.watch_debounce_seconds``; every
-``ingest.rescan_interval_seconds`` a full scan catches what the observer missed (files
-created before a directory existed, events dropped under load). One full scan runs at
-start.
+to the thread that made them; the worker opens its own; its ingest tables must exist:
+``schema.migrate``). ``roots`` is as for ``ingest``. A changed file is ingested once it has
+been quiet for ``debounce`` seconds; every ``rescan_every`` seconds a full scan catches what
+the observer missed (files created before a directory existed, events dropped under load).
+One full scan runs at start.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from session_ingest.ingest import (
-    IngestReport,
-    discover,
-    ingest_files,
-    source_dirs,
-    stat_paths,
-)
+from session_ingest.discover import Roots, discover, log_dirs, stat_paths
+from session_ingest.passes import MAX_TEXT_CHARS, IngestReport, ingest_files
 
 
 class _Handler(FileSystemEventHandler):
@@ -56,16 +51,18 @@ class Watcher:
     def __init__(
         self,
         db_factory: Callable[[], Any],
-        config: dict[str, Any],
-        sources: Iterable[str] = ("claude", "codex"),
+        roots: Roots,
+        *,
+        max_text_chars: int = MAX_TEXT_CHARS,
+        debounce: float = 2.0,
+        rescan_every: float = 600.0,
         on_report: Callable[[IngestReport], None] | None = None,
     ) -> None:
-        ing = config.get("ingest", {})
-        self.debounce = float(ing.get("watch_debounce_seconds", 2.0))
-        self.rescan_every = float(ing.get("rescan_interval_seconds", 600))
+        self.debounce = float(debounce)
+        self.rescan_every = float(rescan_every)
         self.db_factory = db_factory
-        self.config = config
-        self.sources = tuple(sources)
+        self.roots = {name: list(homes) for name, homes in roots.items()}
+        self.max_text_chars = max_text_chars
         self.on_report = on_report
         self.last_report: IngestReport | None = None
         self.errors: list[str] = []
@@ -101,7 +98,7 @@ class Watcher:
         return bool(self._thread and self._thread.is_alive())
 
     def _schedule(self) -> None:
-        for _source, d in source_dirs(self.config, self.sources):
+        for _source, d in log_dirs(self.roots):
             key = str(d)
             if key not in self._watched and Path(d).is_dir():
                 try:
@@ -124,7 +121,7 @@ class Watcher:
                 if now >= next_scan:
                     self._schedule()
                     report = IngestReport()
-                    files = discover(source_dirs(self.config, self.sources), report.errors)
+                    files = discover(self.roots, report.errors)
                     self._pass(db, files, report)
                     next_scan = now + self.rescan_every
                 with self._lock:
@@ -133,7 +130,7 @@ class Watcher:
                         del self._pending[p]
                 if ready:
                     report = IngestReport()
-                    files = stat_paths(self.config, ready, report.errors)
+                    files = stat_paths(self.roots, ready, report.errors)
                     self._pass(db, files, report)
                 self._stop.wait(min(0.2, self.debounce / 4 or 0.05))
         finally:
@@ -143,7 +140,7 @@ class Watcher:
         """One pass; a pass that fails (the store locked or full) rolled back whole, so the
         watcher notes it and goes on: the files are read again by the next pass."""
         try:
-            self._report(ingest_files(db, self.config, files, report=report))
+            self._report(ingest_files(db, files, max_text_chars=self.max_text_chars, report=report))
         except Exception as exc:  # noqa: BLE001 - live ingest outlives one failed pass
             if len(self.errors) < 100:
                 self.errors.append(f"ingest pass failed: {type(exc).__name__}: {exc}")

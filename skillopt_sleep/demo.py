@@ -21,8 +21,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from session_ingest import ingest
 from skillopt_sleep import config as config_mod
+from skillopt_sleep.logs import ingest_logs
 from skillopt_sleep.mining import load_tasks, mine
 from skillopt_sleep.mining.taskfile import export, import_file
 from skillopt_sleep.night import NightOutcome
@@ -82,7 +82,7 @@ def review_tasks(config: dict[str, Any], out: Path) -> int:
     the task file, as a user would). Returns the number of reviewed tasks."""
     db = open_store(config_mod.state_dir(config))
     try:
-        ingest(db, config)
+        ingest_logs(db, config)
         mine(db, config)
         reviewed = [t for t in map(rules_only, load_tasks(db)) if t is not None]
         export(reviewed, out)

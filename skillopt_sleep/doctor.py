@@ -129,11 +129,10 @@ def check_model(cfg: dict[str, Any]) -> list[Check]:
     if kind == "sim":
         return [Check(WARN, "models", "backend sim: the simulated world, for tests only")]
     if kind == "openai":
+        from skillopt_sleep.endpoints import url_of
+
         roles = roles_from_config(cfg["models"], os.environ)
-        return [
-            Check(OK, f"model {r}", f"{rc.model} at {rc.base_url or 'api.openai.com'}")
-            for r, rc in roles.items()
-        ]
+        return [Check(OK, f"model {r}", f"{rc.model} at {url_of(rc)}") for r, rc in roles.items()]
     from trainer.backends import models
 
     local = local_from_config(cfg["models"])
@@ -177,6 +176,15 @@ def check_endpoints(cfg: dict[str, Any], environ: Mapping[str, str] = os.environ
     ]
 
 
+def check_harness(cfg: dict[str, Any]) -> list[Check]:
+    from skillopt_sleep.replay.doctor import check_clis
+
+    try:
+        return [Check(*c) for c in check_clis(cfg)]
+    except ValueError as exc:  # a models.<role>.backend the harness does not know
+        return [Check(FAIL, "harness", str(exc))]
+
+
 def check_scheduled_env(
     cfg: dict[str, Any], environ: Mapping[str, str] = os.environ
 ) -> list[Check]:
@@ -213,4 +221,26 @@ def run_checks(config_path: Path | None, overrides: dict[str, Any] | None = None
         *check_model(cfg),
         *check_endpoints(cfg),
         *check_scheduled_env(cfg),
+        *check_harness(cfg),
     ]
+
+
+def harness_rollout_check(cfg: dict[str, Any]) -> list[Check]:
+    """One real rollout of the target harness, when the target runs in an agent CLI."""
+    from skillopt_sleep.replay.doctor import doctor_rollout
+    from skillopt_sleep.replay.settings import cli_backend
+    from trainer.backends.base import InfraError
+
+    kind = cli_backend(cfg, "target")
+    if kind is None:
+        return []
+    try:
+        out = doctor_rollout(cfg)
+    except (InfraError, OSError) as exc:
+        return [Check(FAIL, f"harness rollout ({kind})", str(exc))]
+    detail = (
+        f"skill injected, {out['seconds']:.0f}s, {out['tokens']['input']} prompt tokens "
+        f"({out['tokens']['cached_input']} cached), {out['tokens']['output']} output; "
+        f"answer {out['answer'][:60]!r}"
+    )
+    return [Check(OK, f"harness rollout ({kind} {out['cli_version']})", detail)]

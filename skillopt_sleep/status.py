@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import json
+import sqlite3
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any
 
 from skillopt_sleep.heartbeat import daemon_status
 from skillopt_sleep.lock import LockInfo, current_holder
-from skillopt_sleep.promotion.versions import pending
 from skillopt_sleep.report import headline, skill_sentence
+from skillopt_sleep.store import open_for_reading
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+    # Both have execute(sql, params) -> cursor, which is all this module uses: status
+    # reads through the stdlib (sqlite-utils loads numpy: most of a start-up's cost).
+    Db = sqlite3.Connection | sqlite_utils.Database
 
 STATUS_WORDS = {
     "interrupted": "interrupted: its process ended mid-night; the next run resumes it",
@@ -19,7 +26,7 @@ STATUS_WORDS = {
 }
 
 
-def last_night(db: sqlite_utils.Database) -> dict[str, Any] | None:
+def last_night(db: Db) -> dict[str, Any] | None:
     row = db.execute(
         "SELECT id, status, started_at, finished_at, summary, error FROM nights "
         "WHERE NOT dry_run ORDER BY started_at DESC LIMIT 1"
@@ -47,10 +54,10 @@ def night_status(recorded: str, holder: LockInfo | None, daemon: dict[str, Any])
     return "interrupted"
 
 
-def nights(db: sqlite_utils.Database, state_dir: Path, limit: int = 50) -> list[dict[str, Any]]:
+def nights(db: Db, state_dir: Path, limit: int = 50) -> list[dict[str, Any]]:
     """The newest nights first: id, status (a killed night is "interrupted"), times, and
     the report's answer."""
-    if not db["nights"].exists():
+    if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'nights'").fetchone():
         return []
     rows = db.execute(
         "SELECT id, status, started_at, finished_at, summary FROM nights WHERE NOT dry_run "
@@ -73,7 +80,30 @@ def nights(db: sqlite_utils.Database, state_dir: Path, limit: int = 50) -> list[
     return out
 
 
-def gather(db: sqlite_utils.Database, state_dir: Path) -> dict[str, Any]:
+def pending_reviews(db: Db) -> list[dict[str, Any]]:
+    """Staged candidates awaiting adopt or reject (as ``promotion.versions.pending``)."""
+    rows = db.execute(
+        "SELECT name, night_id, reason FROM promotions WHERE status = 'staged' ORDER BY id"
+    ).fetchall()
+    return [{"name": name, "night_id": night, "reason": reason} for name, night, reason in rows]
+
+
+def gather_fast(state_dir: Path, open_db: Callable[[], Db]) -> dict[str, Any]:
+    """``gather`` through a plain sqlite3 connection; through ``open_db`` (which creates,
+    migrates, and names the store in its errors) when there is no store yet or a query
+    fails (an older schema, a damaged file, still locked after the busy timeout)."""
+    conn = open_for_reading(state_dir)
+    if conn is not None:
+        try:
+            return gather(conn, state_dir)
+        except sqlite3.DatabaseError:
+            pass
+        finally:
+            conn.close()
+    return gather(open_db(), state_dir)
+
+
+def gather(db: Db, state_dir: Path) -> dict[str, Any]:
     night = last_night(db)
     summary = (night or {}).get("summary") or {}
     holder = current_holder(state_dir)
@@ -91,10 +121,7 @@ def gather(db: sqlite_utils.Database, state_dir: Path) -> dict[str, Any]:
         if night
         else None,
         "running_now": holder.describe() if holder else None,
-        "pending_reviews": [
-            {"name": r["name"], "night_id": r["night_id"], "reason": r["reason"]}
-            for r in pending(db)
-        ],
+        "pending_reviews": pending_reviews(db),
         "budget_used": summary.get("usage"),
         "daemon": daemon,
     }

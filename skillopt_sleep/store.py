@@ -1,28 +1,44 @@
-"""The one SQLite database: opened in WAL mode, private to the user, migrated on open."""
+"""The one SQLite database: opened in WAL mode, private to the user, migrated on open.
+
+``session_ingest`` creates and upgrades its own tables (``session_ingest.schema.migrate``);
+the components below list theirs as named migrations for the same runner
+(``session_ingest.migrations``).
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import sqlite_utils
+from session_ingest import migrations, schema
+from skillopt_sleep import paths
 
-from session_ingest.schema import MIGRATIONS as INGEST_MIGRATIONS
-from skillopt_sleep import migrations, paths
-from skillopt_sleep.mining.store import MINING_MIGRATIONS
-from skillopt_sleep.night.store import MIGRATIONS as NIGHT_MIGRATIONS
-from skillopt_sleep.promotion.versions import PROMOTION_MIGRATIONS
+if TYPE_CHECKING:
+    import sqlite_utils
 
 DB_NAME = "skillopt-sleep.db"
 
-# Each component's migrations, applied in this order. Components register here.
-COMPONENTS: list[tuple[str, list[migrations.Migration]]] = [
-    ("ingest", INGEST_MIGRATIONS),
-    ("mining", MINING_MIGRATIONS),
-    ("night", NIGHT_MIGRATIONS),
-    ("promotion", PROMOTION_MIGRATIONS),
-]
+
+def components() -> list[tuple[str, list[migrations.Step]]]:
+    """Each component's migrations, applied in this order (after ingest's). Components
+    register here.
+
+    Imported when a store is opened, not when this module is: the CLI imports this module
+    for ``StoreError`` on every command, and the components pull in sqlite-utils (which
+    loads numpy) and the promotion package."""
+    from skillopt_sleep.mining.store import MINING_MIGRATIONS
+    from skillopt_sleep.night.store import MIGRATIONS as NIGHT_MIGRATIONS
+    from skillopt_sleep.promotion.versions import PROMOTION_MIGRATIONS
+
+    return [
+        ("mining", MINING_MIGRATIONS),
+        ("night", NIGHT_MIGRATIONS),
+        ("promotion", PROMOTION_MIGRATIONS),
+    ]
 
 
 class StoreError(Exception):
@@ -35,24 +51,62 @@ def db_path(state_dir: Path) -> Path:
 
 def open_store(state_dir: Path) -> sqlite_utils.Database:
     """Open (creating and migrating if needed) the database under ``state_dir``."""
+    import sqlite_utils
+
     paths.ensure_private_dir(state_dir)
     path = db_path(state_dir)
-    old_umask = os.umask(0o077)  # the -wal and -shm side files must be private too
     try:
-        conn = sqlite3.connect(path, timeout=30)
-        db = sqlite_utils.Database(conn)
-        db.execute("PRAGMA busy_timeout = 30000")
-        db.enable_wal()
-        db.execute("PRAGMA synchronous = NORMAL")
-        db.execute("PRAGMA foreign_keys = OFF")
-        for name, steps in COMPONENTS:
-            migrations.apply(db, name, steps)
+        with _private_files():
+            conn = sqlite3.connect(path, timeout=30)
+            db = sqlite_utils.Database(conn)
+            db.execute("PRAGMA busy_timeout = 30000")
+            db.enable_wal()
+            db.execute("PRAGMA synchronous = NORMAL")
+            db.execute("PRAGMA foreign_keys = OFF")
+            schema.migrate(db)
+            for name, steps in components():
+                migrations.apply(db, name, steps)
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"cannot open the store {path}: {exc}") from exc
+    except migrations.SchemaError as exc:
+        raise StoreError(f"cannot use the store {path}: {exc}") from exc
+    _make_private(path)
+    return db
+
+
+def open_for_reading(state_dir: Path) -> sqlite3.Connection | None:
+    """A plain sqlite3 connection to an existing store, or None when there is none yet.
+
+    For commands that only read and must start fast (``status``): no sqlite-utils, no
+    migrations. A query that then fails (an older schema, a lock held past the busy
+    timeout) means the caller should use ``open_store``, which migrates; a file that is
+    not a database is a StoreError here, as there."""
+    path = db_path(state_dir)
+    if not path.is_file():
+        return None
+    try:
+        with _private_files():
+            conn = sqlite3.connect(path, timeout=30)
+            conn.execute("PRAGMA busy_timeout = 30000")
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # opens -wal, -shm
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"cannot open the store {path}: {exc}") from exc
+    _make_private(path)
+    return conn
+
+
+@contextlib.contextmanager
+def _private_files() -> Iterator[None]:
+    """SQLite creates the -wal and -shm side files with the process umask: make it 077."""
+    old_umask = os.umask(0o077)
+    try:
+        yield
     finally:
         os.umask(old_umask)
+
+
+def _make_private(path: Path) -> None:
     for suffix in ("", "-wal", "-shm"):
         side = Path(f"{path}{suffix}")
         if side.exists():
             os.chmod(side, 0o600)
-    return db

@@ -103,3 +103,16 @@ def local_server():  # noqa: ANN201 - a LocalServer; imported lazily (extra 'loc
         pytest.skip(f"local model not available: {exc}")
     yield server
     server.stop()
+
+
+@pytest.fixture
+def competent_optimizer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`run --once` through the CLI with the competent simulated optimizer of
+    tests/test_night.py (a night that accepts an edit, whatever the seed)."""
+    import functools
+
+    from skillopt_sleep.night import run as night_run  # `run` imports run_night from here
+    from tests.sim_helpers import competent_roles
+
+    night = functools.partial(night_run.run_night, roles_factory=competent_roles)
+    monkeypatch.setattr(night_run, "run_night", night)

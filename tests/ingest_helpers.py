@@ -16,8 +16,9 @@ from typing import Any
 
 from conftest import REAL_FIXTURES, require_real_fixtures
 
-from session_ingest import IngestReport, ingest
+from session_ingest import IngestReport
 from skillopt_sleep import config as config_mod
+from skillopt_sleep.logs import ingest_logs
 from skillopt_sleep.store import open_store
 
 OWN = Path(__file__).resolve().parent / "fixtures" / "home"
@@ -93,6 +94,11 @@ def lay_out_own(home: Path) -> None:
     shutil.copytree(OWN, home, dirs_exist_ok=True)
 
 
+def roots(home: Path) -> dict[str, list[Path]]:
+    """``session_ingest``'s roots for a HOME laid out as the tools do."""
+    return {"claude": [home / ".claude"], "codex": [home / ".codex"]}
+
+
 def config(home: Path, **overrides: Any) -> dict[str, Any]:
     values = {
         "sources.claude.roots": [str(home / ".claude")],
@@ -121,7 +127,7 @@ def run(home: Path, **overrides: Any) -> IngestReport:
         shutil.copy2(_empty_store(), state / "skillopt-sleep.db")
     db = open_store(state)
     try:
-        return ingest(db, config(home, **overrides))
+        return ingest_logs(db, config(home, **overrides))
     finally:
         db.close()
 

@@ -25,7 +25,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from skillopt_sleep.night.run import default_roles, run_night  # noqa: E402
+from skillopt_sleep.night.run import run_night  # noqa: E402
+from tests.sim_helpers import competent_roles  # noqa: E402
 from trainer.backends.base import Completion, Message, Roles  # noqa: E402
 from trainer.calls import current_call_key  # noqa: E402
 from trainer.tasks import Task  # noqa: E402
@@ -70,7 +71,7 @@ def main() -> None:
 
     @contextlib.contextmanager
     def roles_factory(cfg: Mapping[str, Any], tasks: list[Task]) -> Iterator[Roles]:
-        with default_roles(cfg, tasks) as roles:
+        with competent_roles(cfg, tasks) as roles:
             yield Roles(
                 *(
                     Slow(b, args.sleep, log, lock)

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from trainer.backends.base import Completion, InfraError, Roles
+from trainer.backends.base import Completion, ContextOverflow, Roles
 from trainer.backends.factory import build_roles
-from trainer.backends.jsonio import JsonStats
 from trainer.backends.local import LocalServer, _free_port, local_roles
 from trainer.backends.models import MODELS, QWEN_05B, ensure_gguf, installed, verify
+from trainer.scoring import read_json
 
 pytestmark = [pytest.mark.local_model, pytest.mark.timeout(600)]
 
@@ -74,7 +74,7 @@ def server_pids(port: str) -> list[int]:
     return found
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def server(local_server: LocalServer) -> LocalServer:
     return local_server
 
@@ -118,27 +118,30 @@ def test_concurrent_short_calls(roles: Roles, server: LocalServer) -> None:
 
 
 def test_json_schema_answers_are_parsed_or_counted(roles: Roles) -> None:
-    stats = JsonStats()
+    """The answers go through the parser the trainer uses (trainer.scoring.read_json)."""
     questions = [f"Grade this answer to 'what is {i}+{i}?': '{2 * i}'" for i in range(4)]
     with ThreadPoolExecutor(2) as pool:
         done = list(pool.map(lambda q: roles.judge.complete(user(q), json_schema=GRADE), questions))
-    for c in done:
-        value = stats.parse(c.text, GRADE)
-        assert value is None or value["verdict"] in ("pass", "fail")
-    assert stats.total == len(questions)
+    read = [read_json(c.text) for c in done]
+    for value, _ in read:
+        assert value is None or value.get("verdict") in ("pass", "fail")
     assert roles.judge.json_mode is True  # llama.cpp accepts response_format
-    assert stats.parsed + stats.repaired >= 1  # grammar-constrained output mostly parses
-    print(f"\nlocal json (response_format): {stats.as_dict()}")
+    parsed = sum(v is not None and not r for v, r in read)
+    repaired = sum(v is not None and r for v, r in read)
+    assert parsed + repaired >= 1  # grammar-constrained output mostly parses
+    print(f"\nlocal json (response_format): {parsed} parsed, {repaired} repaired of {len(read)}")
 
 
 def test_prompt_only_json_fallback_never_crashes(server: LocalServer) -> None:
     backend = local_roles(server, {"optimizer": {"max_tokens": 48}}).optimizer
     backend.json_mode = False  # as if the endpoint had rejected response_format
-    stats = JsonStats()
+    read = []
     for task in ("Propose one edit to a skill about git.", "Suggest edits. Be brief.", "?"):
-        stats.parse(backend.complete(user(task), json_schema=EDITS).text, EDITS)
-    assert stats.total == 3
-    print(f"\nlocal json (prompt only): {stats.as_dict()}")
+        value, _ = read_json(backend.complete(user(task), json_schema=EDITS).text)
+        assert value is None or isinstance(value, dict)
+        read.append(value)
+    usable = sum(v is not None for v in read)
+    print(f"\nlocal json (prompt only): {usable} of {len(read)} usable")
 
 
 @pytest.mark.parametrize(
@@ -153,15 +156,16 @@ def test_prompt_only_json_fallback_never_crashes(server: LocalServer) -> None:
 def test_odd_inputs_give_text(roles: Roles, messages: list[dict[str, str]]) -> None:
     c = roles.target.complete(messages)
     assert isinstance(c.text, str)
-    JsonStats().parse(c.text, GRADE)  # whatever it wrote, parsing does not raise
+    read_json(c.text)  # whatever it wrote, parsing does not raise
 
 
 def server_ctx() -> int:
     return LocalServer.__init__.__kwdefaults__["n_ctx"]
 
 
-def test_prompt_beyond_context_is_infra_error_not_crash(roles: Roles) -> None:
-    with pytest.raises(InfraError):
+def test_prompt_beyond_context_is_context_overflow_not_crash(roles: Roles) -> None:
+    """Not an InfraError (an outage, retried): the same prompt always overflows."""
+    with pytest.raises(ContextOverflow):
         roles.target.complete(user("word " * (server_ctx() + 1000)))
 
 

@@ -142,3 +142,78 @@ def test_trainer_loads_no_daemon_ingest_or_sqlite_at_run_time() -> None:
         "assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=PROJECT)
+
+
+def test_session_ingest_imports_nothing_of_the_other_packages() -> None:
+    bad = {
+        (m, dep)
+        for m, deps in _graph().items()
+        if m.startswith("session_ingest")
+        for dep in deps
+        if not dep.startswith("session_ingest")
+    }
+    assert bad == set()
+
+
+def test_session_ingest_loads_no_skillopt_sleep_or_trainer_at_run_time() -> None:
+    names = [m for m in _modules() if m.startswith("session_ingest")]
+    code = (
+        "import importlib, sys\n"
+        f"for name in {names!r}:\n"
+        "    importlib.import_module(name)\n"
+        "import session_ingest\n"
+        "for name in session_ingest.__all__:\n"
+        "    getattr(session_ingest, name)\n"
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('skillopt_sleep', 'trainer')]\n"
+        "assert not bad, bad"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=PROJECT)
+
+
+def test_importing_session_ingest_or_its_schema_is_cheap() -> None:
+    """The package and ``schema`` load no database library, parser or watcher: a program
+    that only names them (a CLI's ``--help``, a reader of the tables) pays nothing."""
+    code = (
+        "import sys\n"
+        "import session_ingest, session_ingest.schema\n"
+        "heavy = ('sqlite_utils', 'numpy', 'watchdog', 'session_ingest.passes',"
+        " 'session_ingest.claude', 'session_ingest.codex', 'session_ingest.redact')\n"
+        "loaded = [m for m in heavy if m in sys.modules]\n"
+        "assert not loaded, loaded"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=PROJECT)
+
+
+def test_session_ingest_names_are_what_they_name_whatever_was_imported_first() -> None:
+    """A lazily exported name must not be shadowed by a submodule of the same name: once
+    every submodule is loaded (as the CLI does), ``session_ingest.ingest`` is still the
+    function, not a module."""
+    names = [m for m in _modules() if m.startswith("session_ingest.")]
+    code = (
+        "import importlib, types\n"
+        f"for name in {names!r}:\n"
+        "    importlib.import_module(name)\n"
+        "import session_ingest\n"
+        "bad = [n for n in session_ingest.__all__\n"
+        "       if isinstance(getattr(session_ingest, n), types.ModuleType)]\n"
+        "assert not bad, bad\n"
+        "from session_ingest import ingest\n"
+        "assert callable(ingest)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=PROJECT)
+
+
+def test_only_a_source_module_names_its_source() -> None:
+    """Ingest knows the agents only through ``registry``: outside ``claude.py`` and
+    ``codex.py`` no module of session_ingest compares anything with "claude" or "codex"."""
+    found = []
+    for name, path in _modules().items():
+        if not name.startswith("session_ingest") or name.rsplit(".", 1)[-1] in ("claude", "codex"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Compare):
+                literals = [c.value for c in (node.left, *node.comparators)
+                            if isinstance(c, ast.Constant)]  # fmt: skip
+                if {"claude", "codex"} & set(literals):
+                    found.append(f"{name}:{node.lineno}")
+    assert found == []

@@ -15,18 +15,23 @@ from click.testing import CliRunner
 from skillopt_sleep import __version__
 from skillopt_sleep.cli import main
 from skillopt_sleep.night.run import run_night
+from skillopt_sleep.report.render import headline, skill_sentence
+from tests.sim_helpers import competent_roles
 from tests.test_night import make_root, write_yaml
 
 EXE = Path(sys.executable).parent / "skillopt-sleep"
 
 
 @pytest.fixture(scope="module")
-def after_a_night(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+def after_a_night(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, dict]:
+    """A night that accepted an edit (the competent simulated optimizer): its config, id
+    and summary, which the listings must repeat."""
     root = tmp_path_factory.mktemp("night")
     config = make_root(root, user_skill=False, **{"night.max_skills": 1})
-    outcome = run_night(config, progress=lambda _m: None)
+    outcome = run_night(config, progress=lambda _m: None, roles_factory=competent_roles)
     assert outcome.status == "done"
-    return write_yaml(root, config), outcome.night_id
+    assert outcome.summary["skills"][0]["promotion"]["status"] == "promoted"
+    return write_yaml(root, config), outcome.night_id, outcome.summary
 
 
 def _json(cfg: Path, *args: str) -> object:
@@ -35,12 +40,12 @@ def _json(cfg: Path, *args: str) -> object:
     return json.loads(result.stdout)
 
 
-def test_every_listing_speaks_json(after_a_night: tuple[Path, str]) -> None:
-    cfg, night = after_a_night
+def test_every_listing_speaks_json(after_a_night: tuple[Path, str, dict]) -> None:
+    cfg, night, summary = after_a_night
     status = _json(cfg, "status", "--json")
     assert status["last_night"]["id"] == night and status["last_night"]["status"] == "done"
     listed = _json(cfg, "nights", "--json")
-    assert [n["id"] for n in listed] == [night] and listed[0]["headline"].startswith("1 of 1")
+    assert [n["id"] for n in listed] == [night] and listed[0]["headline"] == headline(summary)
     assert _json(cfg, "report", "--list", "--json") == listed
     assert _json(cfg, "report", night, "--json")["night"] == night
     sessions = _json(cfg, "sessions", "--json")
@@ -56,8 +61,8 @@ def test_every_listing_speaks_json(after_a_night: tuple[Path, str]) -> None:
     assert {c["what"] for c in checks} >= {"config", "store", "permissions"}
 
 
-def test_a_wrong_night_id_gets_a_hint(after_a_night: tuple[Path, str]) -> None:
-    cfg, night = after_a_night
+def test_a_wrong_night_id_gets_a_hint(after_a_night: tuple[Path, str, dict]) -> None:
+    cfg, night, _ = after_a_night
     typo = night[:-3] + "9Z"
     result = CliRunner().invoke(main, ["--config", str(cfg), "report", typo])
     assert result.exit_code == 2
@@ -86,11 +91,14 @@ def test_version_and_shell_completion(tmp_path: Path) -> None:
     assert done.stdout.split() == ["plain,claude-plugin"]
 
 
-def test_status_brief_is_a_few_lines_for_the_agent(after_a_night: tuple[Path, str]) -> None:
-    cfg, night = after_a_night
+def test_status_brief_is_a_few_lines_for_the_agent(
+    after_a_night: tuple[Path, str, dict],
+) -> None:
+    cfg, night, summary = after_a_night
     result = CliRunner().invoke(main, ["--config", str(cfg), "status", "--brief"])
     assert result.exit_code == 0, result.output
     lines = result.output.strip().splitlines()
-    assert lines[0].startswith(f"skillopt-sleep, night {night} (done): 1 of 1 skill(s) got better")
-    assert lines[1].startswith("- add-regression-test: better — held-out score")
+    assert lines[0] == f"skillopt-sleep, night {night} (done): {headline(summary)}"
+    (skill,) = summary["skills"]
+    assert lines[1] == f"- {skill_sentence(skill, summary)}"
     assert len(lines) <= 5

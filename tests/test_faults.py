@@ -19,6 +19,7 @@ from click.testing import CliRunner, Result
 from skillopt_sleep.cli import main
 from skillopt_sleep.night.run import run_night
 from skillopt_sleep.store import db_path, open_store
+from tests.sim_helpers import competent_roles
 from tests.test_night import CLI, PROJECT, env, make_root, write_yaml
 
 MANAGED = "add-regression-test"  # the managed skill the 30-session corpus trains and promotes
@@ -95,7 +96,9 @@ def test_locked_database_is_one_clear_line_after_the_busy_timeout(tmp_path: Path
     assert again.returncode == 0, again.stderr
 
 
-def test_skill_directory_blocked_before_the_night(tmp_path: Path) -> None:
+def test_skill_directory_blocked_before_the_night(
+    tmp_path: Path, competent_optimizer: None
+) -> None:
     cfg = write_yaml(tmp_path, make_root(tmp_path, **ONE))
     skills = tmp_path / "skills"
     (skills / MANAGED).write_text("a file where the skill's directory should be\n")
@@ -123,13 +126,13 @@ def test_skill_directory_that_fails_during_promotion(tmp_path: Path) -> None:
         if msg.startswith("training") and not (skills / MANAGED).exists():
             (skills / MANAGED).write_text("not a directory\n")
 
-    outcome = run_night(config, progress=block)
+    outcome = run_night(config, progress=block, roles_factory=competent_roles)
     assert outcome.status == "done" and outcome.exit_code == 1
     assert any(MANAGED in p for p in outcome.summary["problems"]), outcome.summary["problems"]
     assert (skills / MANAGED).read_text() == "not a directory\n"
     assert leftovers(skills) == [MANAGED]
     (skills / MANAGED).unlink()
-    outcome = run_night(config, progress=lambda m: None)
+    outcome = run_night(config, progress=lambda m: None, roles_factory=competent_roles)
     assert outcome.status == "done" and outcome.exit_code == 0
     assert (skills / MANAGED / "SKILL.md").exists()
 
@@ -145,14 +148,14 @@ def test_disk_full_during_promotion(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         real_replace(src, dst, *args, **kwargs)
 
     monkeypatch.setattr(os, "replace", full)
-    outcome = run_night(config, progress=lambda m: None)
+    outcome = run_night(config, progress=lambda m: None, roles_factory=competent_roles)
     assert outcome.status == "done" and outcome.exit_code == 1
     problems = " ".join(outcome.summary["problems"])
     assert f"{MANAGED}: cannot write" in problems and "disk is full" in problems
     assert not (skills / MANAGED / "SKILL.md").exists()
     assert leftovers(skills) == []  # no temp file, no half-written SKILL.md
     monkeypatch.setattr(os, "replace", real_replace)
-    outcome = run_night(config, progress=lambda m: None)
+    outcome = run_night(config, progress=lambda m: None, roles_factory=competent_roles)
     assert outcome.status == "done" and outcome.exit_code == 0
     assert (skills / MANAGED / "SKILL.md").exists()
 

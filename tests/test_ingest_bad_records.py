@@ -5,6 +5,7 @@ counted with their file and offset; the rest of the file, later passes and the C
 from __future__ import annotations
 
 import copy
+import dataclasses
 import importlib
 import json
 from pathlib import Path
@@ -197,15 +198,15 @@ def test_an_exception_in_a_parser_is_counted_not_fatal(tmp_path: Path, monkeypat
 
 
 def test_a_session_that_cannot_be_rebuilt_costs_only_itself(tmp_path: Path, monkeypatch) -> None:
-    codex = importlib.import_module("session_ingest.codex")
-    real_build = codex.build
+    registry = importlib.import_module("session_ingest.registry")
+    real = registry.SOURCES["codex"]
 
     def broken(group: str, events: Any) -> Any:
         if group == XID:
             raise RecursionError("a build bug")
-        return real_build(group, events)
+        return real.build(group, events)
 
-    monkeypatch.setattr(codex, "build", broken)
+    monkeypatch.setitem(registry.SOURCES, "codex", dataclasses.replace(real, build=broken))
     home = tmp_path / "home"
     lay_out_own(home)
     _write(home, CODEX_PATH, _codex_lines(_envelope("event_msg", {"type": "task_started"})))
@@ -213,7 +214,7 @@ def test_a_session_that_cannot_be_rebuilt_costs_only_itself(tmp_path: Path, monk
     assert any(e.startswith(f"session {XID}: not rebuilt (RecursionError") for e in report.errors)
     assert query(home, "SELECT count(*) FROM sessions WHERE source = 'claude'")[0][0] == 11
     assert query(home, "SELECT count(*) FROM events WHERE grp = ?", (XID,))[0][0] == 4
-    monkeypatch.setattr(codex, "build", real_build)
+    monkeypatch.setitem(registry.SOURCES, "codex", real)
     with open(home / CODEX_PATH, "a") as fh:  # the next pass that touches it rebuilds it
         fh.write(json.dumps(_envelope("event_msg", {"type": "task_complete"})) + "\n")
     run(home)

@@ -260,7 +260,7 @@ def test_unchanged_rescan_reads_nothing(tmp_path: Path, lay) -> None:
 @pytest.mark.parametrize("lay", LAYOUTS)
 def test_failed_pass_rolls_back_and_rerun_matches(tmp_path: Path, monkeypatch, lay) -> None:
     """Batches commit together: an error mid-pass leaves no half-written state behind."""
-    ingest_mod = importlib.import_module("session_ingest.ingest")
+    ingest_mod = importlib.import_module("session_ingest.passes")
 
     clean, home = tmp_path / "clean", tmp_path / "home"
     lay(clean)
@@ -289,7 +289,7 @@ def test_failed_pass_rolls_back_and_rerun_matches(tmp_path: Path, monkeypatch, l
 def test_tiny_read_chunks_change_nothing(tmp_path: Path, monkeypatch, lay) -> None:
     # Lines cut across reads of the reused buffer and partial lines carried over give
     # the same database as big reads.
-    ingest_mod = importlib.import_module("session_ingest.ingest")
+    ingest_mod = importlib.import_module("session_ingest.passes")
     lay(tmp_path / "big")
     run(tmp_path / "big")
     monkeypatch.setattr(ingest_mod, "CHUNK", 7)
@@ -299,7 +299,7 @@ def test_tiny_read_chunks_change_nothing(tmp_path: Path, monkeypatch, lay) -> No
 
 
 def test_too_long_line_is_skipped_across_reads(tmp_path: Path, monkeypatch) -> None:
-    ingest_mod = importlib.import_module("session_ingest.ingest")
+    ingest_mod = importlib.import_module("session_ingest.passes")
     sid = "11111111-2222-3333-4444-555555555555"
     rec = (b'{"type":"user","sessionId":"%s","uuid":"u%%d","timestamp":"2026-03-01T10:00:0%%dZ",'
            b'"message":{"role":"user","content":"request %%d"}}' % sid.encode())  # fmt: skip

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from ingest_helpers import query, run
 
-from session_ingest import ingest
 from session_ingest.signals import reaction
+from skillopt_sleep.logs import ingest_logs
 from skillopt_sleep.store import open_store
 
 SID = "11111111-2222-3333-4444-555555555555"
@@ -247,7 +247,7 @@ def test_bad_input_is_counted_and_ingest_goes_on(tmp_path: Path) -> None:
     db = open_store(home / "state")
     from ingest_helpers import config
 
-    report = ingest(db, config(home))
+    report = ingest_logs(db, config(home))
     db.close()
     texts = [r[0] for r in query(home, "SELECT user_text FROM turns ORDER BY idx")]
     assert texts[0] == "request number 0" and texts[-1] == "request number 2"
@@ -265,19 +265,17 @@ def test_bad_input_is_counted_and_ingest_goes_on(tmp_path: Path) -> None:
 
 
 def test_file_vanishing_between_scan_and_read(tmp_path: Path) -> None:
-    from ingest_helpers import config
-
-    from session_ingest.ingest import discover, ingest_files, source_dirs
+    from session_ingest.discover import discover
+    from session_ingest.passes import ingest_files
 
     home = tmp_path / "home"
     p = _project(home) / f"{SID}.jsonl"
     _write(p, [_user("u1", "2026-03-01T10:00:00Z", "hello there")])
-    cfg = config(home)
     errors: list[str] = []
-    files = discover(source_dirs(cfg, ["claude"]), errors)
+    files = discover({"claude": [home / ".claude"]}, errors)
     p.unlink()
     db = open_store(home / "state")
-    report = ingest_files(db, cfg, files)
+    report = ingest_files(db, files)
     db.close()
     assert report.files_scanned == 1 and any("cannot open" in e for e in report.errors)
 

@@ -6,7 +6,7 @@ import json
 import time
 from pathlib import Path
 
-from ingest_helpers import config, query
+from ingest_helpers import query, roots
 
 from session_ingest import Watcher
 from skillopt_sleep.store import open_store
@@ -25,10 +25,11 @@ def test_watcher_ingests_changes_and_stops(tmp_path: Path) -> None:
     home = tmp_path / "home"
     proj = home / ".claude" / "projects" / "-w"
     proj.mkdir(parents=True)
-    cfg = config(home, **{"ingest.watch_debounce_seconds": 0.1})
     open_store(home / "state").close()
     reports = []
-    w = Watcher(lambda: open_store(home / "state"), cfg, on_report=reports.append).start()
+    w = Watcher(
+        lambda: open_store(home / "state"), roots(home), debounce=0.1, on_report=reports.append
+    ).start()
     try:
         sid = "abcdabcd-0000-4000-8000-000000000001"
         msg = {"role": "user", "content": "hi"}
@@ -70,9 +71,8 @@ def test_a_failed_pass_does_not_stop_the_watcher(tmp_path: Path, monkeypatch) ->
     rec = {"type": "user", "sessionId": sid, "uuid": "u1", "cwd": "/w",
            "timestamp": "2026-03-01T10:00:00Z", "message": msg}  # fmt: skip
     (proj / f"{sid}.jsonl").write_text(json.dumps(rec) + "\n")
-    cfg = config(home, **{"ingest.watch_debounce_seconds": 0.1})
     open_store(home / "state").close()
-    w = Watcher(lambda: open_store(home / "state"), cfg).start()
+    w = Watcher(lambda: open_store(home / "state"), roots(home), debounce=0.1).start()
     try:
         assert _wait(lambda: w.errors)  # the first pass (the start scan) failed
         with open(proj / f"{sid}.jsonl", "a") as fh:  # the next change is read, with the rest

@@ -7,9 +7,9 @@ from collections import Counter, defaultdict
 import numpy as np
 from sklearn.metrics.cluster import pair_confusion_matrix
 
+from benchmarks.requests.tuning import corpus
 from skillopt_sleep.mining.cluster import ClusterParams, cluster_texts
 from skillopt_sleep.mining.intents import intent
-from skillopt_sleep.mining.synthetic import corpus
 
 
 def _labels(texts: list[str], **kw: float) -> np.ndarray:
@@ -36,9 +36,11 @@ def test_synthetic_corpus_quality_small() -> None:
     truth = [r.kind or f"one-{i}" for i, r in enumerate(reqs)]
     (_, fp), (fn, tp) = pair_confusion_matrix(truth, lab) // 2
     precision, recall = tp / (tp + fp), tp / (tp + fn)
-    # a small corpus is the hard case (IDF from few requests); benchmarks/mining.py holds
-    # the F1 >= 0.9 target at 10,000 and 100,000 turns
-    assert precision > 0.8 and recall > 0.8 and 2 * precision * recall / (precision + recall) > 0.85
+    # Neighbouring kinds of this corpus ("add type hints to the functions in X" / "add
+    # docstrings to the functions in X") share their words; without IDF (which split a
+    # kind asked in several phrasings, see vectors.py) some merge: P 0.81, R 0.84 here
+    # (0.95 / 0.88 with IDF). benchmarks/mining.py holds the targets on harder corpora.
+    assert precision > 0.75 and recall > 0.8 and 2 * precision * recall / (precision + recall) > 0.8
     sessions, days, kinds = defaultdict(set), defaultdict(set), defaultdict(Counter)
     for r, lab_ in zip(reqs, lab, strict=True):
         sessions[lab_].add(r.session_id)
@@ -54,13 +56,15 @@ def test_synthetic_corpus_quality_small() -> None:
 
 
 def test_blocked_path_matches_exact_path() -> None:
-    """Above block_size the blocked algorithm must still find the kinds."""
+    """Above block_size the blocked algorithm finds the kinds about as well as the exact one."""
     reqs = corpus(1200, seed=5)
     texts = [r.text for r in reqs]
-    blocked = _labels(texts, block_size=300)
     truth = [r.kind or f"one-{i}" for i, r in enumerate(reqs)]
-    (_, fp), (fn, tp) = pair_confusion_matrix(truth, blocked) // 2
-    assert tp / (tp + fp) > 0.9 and tp / (tp + fn) > 0.75
+    f1 = {}
+    for size in (300, 1500):
+        (_, fp), (fn, tp) = pair_confusion_matrix(truth, _labels(texts, block_size=size)) // 2
+        f1[size] = 2 * tp / (2 * tp + fp + fn)
+    assert f1[1500] > 0.8 and f1[300] > f1[1500] - 0.05, f1
 
 
 def test_empty_and_degenerate_inputs() -> None:
@@ -70,3 +74,52 @@ def test_empty_and_degenerate_inputs() -> None:
     assert len(set(lab)) == 1
     lab = cluster_texts(["", "x", "y"])
     assert len(lab) == 3
+
+
+def test_shared_filler_and_object_names_do_not_make_a_kind() -> None:
+    """One-offs that share the user's filler and look-alike project names are not a task."""
+    verbs = ["add", "remove", "explain", "restyle", "price", "audit", "hide", "benchmark",
+             "localize", "animate", "document", "secure"]  # fmt: skip
+    features = ["dark mode", "csv export", "password reset", "rate limiting", "push alerts",
+                "search bar", "onboarding tour", "avatar upload", "audit log", "share links",
+                "bulk delete", "offline mode"]  # fmt: skip
+    objects = ["habit-tracker", "flight-tracker", "expense-tracker"]
+    texts = [
+        f"quick idea: {v} the {f} in the {objects[i % 3]} in the admin panel"
+        for i, (v, f) in enumerate(zip(verbs, features, strict=True))
+    ]
+    kind = [f"write the release notes for version 2.{i}" for i in range(6)]
+    labels = _labels(texts + kind)
+    one_off_labels = labels[: len(texts)]
+    assert len(set(labels[len(texts) :])) == 1  # the kind is found
+    assert labels[-1] not in set(one_off_labels)
+    # no three one-offs share a cluster (each asks for something different; "audit the
+    # search bar" and "localize the audit log" may meet, but two is no recurring task)
+    assert max(Counter(one_off_labels.tolist()).values()) < 3
+
+
+def test_a_kind_asked_in_several_phrasings_is_one_cluster() -> None:
+    """Phrasings of one task that share only its words ("regression test") meet, though
+    each has words of its own and the user's openers and tails vary (the corpus the night
+    tests run on; IDF had split it into one cluster per phrasing)."""
+    import random
+
+    from benchmarks.corpus import KINDS, one_off, request_text
+
+    rng = random.Random("phrasings")
+    texts, kinds = [], []
+    for _ in range(120):
+        if rng.random() < 0.2:
+            texts.append(one_off(rng))
+            kinds.append(None)
+        else:
+            kind = rng.choices(KINDS, [k.weight for k in KINDS])[0]
+            texts.append(request_text(kind, rng))
+            kinds.append(kind.name)
+    labels = _labels(texts)
+    for name in ("regression-test", "commit-message", "ci-summary"):
+        own = Counter(lab for lab, k in zip(labels, kinds, strict=True) if k == name)
+        assert own.most_common(1)[0][1] >= 0.9 * sum(own.values()), (name, own)
+    one_off_labels = {lab for lab, k in zip(labels, kinds, strict=True) if k is None}
+    kind_labels = {lab for lab, k in zip(labels, kinds, strict=True) if k is not None}
+    assert not one_off_labels & kind_labels

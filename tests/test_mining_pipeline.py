@@ -59,7 +59,7 @@ def test_task_cap_keeps_train_tasks_in_a_big_cluster(tmp_path: Path) -> None:
     areas = ["parser", "scheduler", "billing", "exporter", "auth", "cache", "upload", "search"]
     kinds = ["timeout", "unicode", "rounding", "permission", "pagination", "retry", "locale"]
     for i in range(56):
-        text = f"fix the failing {kinds[i % 7]} test in the {areas[i % 8]} code"
+        text = f"fix the failing {kinds[i % 7]} test in the {areas[i % 8]} module and rerun it"
         add_turn(db, f"s{i}", 0, text, 1 + i % 20, minute=i)
     config = {"mining": {**CONFIG["mining"], "max_tasks_per_cluster": 10}}
     mine(db, config)
@@ -179,3 +179,41 @@ def test_edge_inputs(tmp_path: Path) -> None:
     big = next(c for c in clusters if c["sample_intents"][0].startswith("please review"))
     assert len(big["sample_intents"][0]) < 700
     json.dumps(clusters)  # serializable
+
+
+def test_judges_use_only_their_own_split_or_train(tmp_path: Path) -> None:
+    """What the user said about a test request never reaches a train or val task's judges,
+    and val evidence never reaches train: the gate decides on val, test is never used."""
+    db = store(tmp_path)
+    areas = ["parser", "scheduler", "billing", "exporter", "auth", "cache", "upload", "search"]
+    for i in range(40):
+        text = f"fix the failing timeout test in the {areas[i % 8]} code, case {i}"
+        add_turn(db, f"s{i}", 0, text, 1 + i % 20, minute=i)
+    mine(db, CONFIG)
+    by_split: dict[str, list] = {}
+    for t in load_tasks(db):
+        by_split.setdefault(t.split, []).append(t)
+    assert {"train", "val", "test"} <= set(by_split)
+    leaks = {"test": by_split["test"][0], "val": by_split["val"][0]}
+    words = {"test": ("pytest", "unittest", "SECRET-TEST-ANSWER"),
+             "val": ("ruff", "flake8", "SECRET-VAL-ANSWER")}  # fmt: skip
+    for split, task in leaks.items():
+        session = task.meta["session_id"]
+        want, avoid, answer = words[split]
+        add_turn(db, session, 1, f"no, use {want} not {avoid}", 1 + int(session[1:]) % 20,
+                 answer=answer)  # fmt: skip
+    mine(db, CONFIG)
+    tasks = load_tasks(db)
+    assert {(t.id, t.split) for t in tasks} >= {(t.id, t.split) for t in leaks.values()}
+
+    def evidence(t) -> str:
+        return json.dumps([j.to_dict() for j in t.judges])
+
+    for t in tasks:
+        text = evidence(t)
+        sees_test = any(w in text for w in words["test"])
+        sees_val = any(w in text for w in words["val"])
+        assert sees_test == (t.split == "test"), (t.split, text)
+        assert sees_val == (t.split == "val"), (t.split, text)
+    stored = next(c for c in db.query("select rules from clusters where recurring = 1"))
+    assert not any(w in stored["rules"] for ws in words.values() for w in ws)

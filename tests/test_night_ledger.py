@@ -7,7 +7,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from skillopt_sleep import migrations
+from session_ingest import migrations
 from skillopt_sleep.night.store import MIGRATIONS, SqliteLedger
 from skillopt_sleep.store import db_path, open_store
 

@@ -48,7 +48,7 @@ def test_on_a_terminal_every_call_updates_the_status_line() -> None:
 
 def test_planned_calls_bound_a_run() -> None:
     s = TrainSettings(epochs=1, steps_per_epoch=2, minibatch=4, train_samples=1, samples=1,
-                      max_samples=1, screen=True)  # fmt: skip
+                      max_samples=1, test_samples=1, screen=True)  # fmt: skip
     # per step: 4 train + 1 proposal + 4 screen + 2 x 16 val; then 2 x 16 test
     assert s.planned_calls(8, 16, 16) == 2 * (4 + 1 + 4 + 32) + 32
     assert s.planned_calls(8, 16, 16, judge_calls=1.0) == 2 * (8 + 1 + 8 + 64) + 64

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from skillopt_sleep import promotion
-from skillopt_sleep.night.run import default_roles, run_night
+from skillopt_sleep.night.run import run_night
 from skillopt_sleep.store import open_store
+from tests.sim_helpers import competent_roles
 from tests.test_faults import MANAGED, ONE, cli
 from tests.test_night import USER_SKILL, make_root, write_yaml
 from trainer.backends.base import InfraError, Roles
@@ -33,7 +34,7 @@ def test_a_linked_user_skill_is_trained_and_staged_with_the_reason(tmp_path: Pat
     dotfiles.mkdir()
     shutil.move(skills / USER, dotfiles / USER)
     (skills / USER).symlink_to(dotfiles / USER)
-    outcome = run_night(config, progress=lambda m: None)
+    outcome = run_night(config, progress=lambda m: None, roles_factory=competent_roles)
     assert outcome.status == "done" and outcome.exit_code == 0
     skill = _skill(outcome.summary, USER)
     assert skill["n_tasks"]["val"] > 0 and skill["edits"]  # it was read and trained
@@ -60,7 +61,7 @@ def test_a_skill_whose_test_was_not_measured_is_staged_not_promoted(tmp_path: Pa
     @contextlib.contextmanager
     def roles(cfg: Any, tasks: Any) -> Iterator[Roles]:
         prompts = {t.prompt for t in tasks if t.split == "test"}
-        with default_roles(cfg, tasks) as r:
+        with competent_roles(cfg, tasks) as r:
             yield Roles(r.optimizer, _TestSplitDown(r.target, prompts), r.judge)
 
     config = make_root(tmp_path, **ONE)
@@ -76,17 +77,32 @@ def test_a_skill_whose_test_was_not_measured_is_staged_not_promoted(tmp_path: Pa
 
 def test_a_rejected_candidate_is_not_staged_again_the_next_night(tmp_path: Path) -> None:
     config = make_root(tmp_path)
-    first = run_night(config, progress=lambda m: None)
+    first = run_night(config, progress=lambda m: None, roles_factory=competent_roles)
     staged = _skill(first.summary, USER)["promotion"]
     assert staged["status"] == "staged"
-    cfg = write_yaml(tmp_path, config)
-    assert cli(cfg, "reject", USER).exit_code == 0
-    second = run_night(config, progress=lambda m: None)
-    assert second.night_id != first.night_id
-    again = _skill(second.summary, USER)
-    assert again["counters"].get("ledger_skipped", 0) > 0  # the rejected edits were known
     db = open_store(tmp_path / "state")
     try:
+        (row,) = promotion.pending(db, USER)
+        rejected = {e["hash"] for e in row["evidence"]["edits"]}
+    finally:
+        db.close()
+    assert rejected
+    cfg = write_yaml(tmp_path, config)
+    assert cli(cfg, "reject", USER).exit_code == 0
+    second = run_night(config, progress=lambda m: None, roles_factory=competent_roles)
+    assert second.night_id != first.night_id
+    assert _skill(second.summary, USER)["edits"]  # it was trained again
+    db = open_store(tmp_path / "state")
+    try:
+        # the rejected edits stay the user's verdict: the second night never re-decided them
+        kinds = dict(db.execute("SELECT hash, kind FROM edits WHERE skill = ?", [USER]).fetchall())
+        assert {kinds.get(h) for h in rejected} == {"rejected"}, kinds
+        nights = db.execute(
+            "SELECT DISTINCT night_id FROM edits WHERE skill = ? AND hash IN "
+            f"({','.join('?' * len(rejected))})",
+            [USER, *rejected],
+        ).fetchall()
+        assert nights == [(first.night_id,)]
         rows = promotion.pending(db, USER)
         assert all(r["version"] != staged["version"] for r in rows)  # not the same candidate
     finally:
@@ -102,7 +118,7 @@ def test_everything_a_night_writes_has_safe_modes_under_umask_000(tmp_path: Path
     cfg = write_yaml(tmp_path, config)
     old = os.umask(0)
     try:
-        outcome = run_night(config, progress=lambda m: None)
+        outcome = run_night(config, progress=lambda m: None, roles_factory=competent_roles)
         assert cli(cfg, "tasks", "export", str(tmp_path / "tasks.yaml")).exit_code == 0
     finally:
         os.umask(old)

@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from session_ingest import migrations
 from skillopt_sleep import config as config_mod
-from skillopt_sleep import files, migrations, paths
+from skillopt_sleep import files, paths
 from skillopt_sleep import promotion as P
 from skillopt_sleep.cli import main
 from skillopt_sleep.night.plan import seed_skill
@@ -299,6 +300,7 @@ def test_promoting_a_user_level_skill_says_it_hides_a_project_skill(env) -> None
 def test_a_store_from_before_the_event_log_is_migrated(tmp_path: Path) -> None:
     state = tmp_path / "state"
     db = open_store(state)
+    db.execute("DELETE FROM _sqlite_migrations WHERE migration_set = 'promotion'")
     db.execute("DELETE FROM schema_version WHERE component = 'promotion'")
     for table in ("promotion_events", "managed_skills", "promotions", "skill_versions"):
         db[table].drop()

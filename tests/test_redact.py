@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from ingest_helpers import config, query
 from secret_shapes import fill, shapes, survives
 
-from session_ingest import ingest
 from session_ingest.redact import CLIP_MARGIN, redact, redact_clip
+from skillopt_sleep.logs import ingest_logs
 from skillopt_sleep.store import open_store
 
 SHAPES = shapes()
@@ -235,7 +235,7 @@ def test_planted_secrets_never_reach_the_database_files(tmp_path: Path) -> None:
     state = home / "state"
     db = open_store(state)
     try:
-        report = ingest(db, config(home))
+        report = ingest_logs(db, config(home))
         # read every file while the connection is open: the -wal and -shm are there now
         open_files = {f.name: f.read_bytes() for f in state.iterdir() if f.is_file()}
     finally:
@@ -258,8 +258,8 @@ def test_an_older_store_is_redacted_again_on_upgrade(tmp_path: Path) -> None:
     redacts every stored text again, rebuilds the sessions, and zeroes the old pages."""
     import sqlite_utils
 
+    from session_ingest import migrations
     from session_ingest.schema import MIGRATIONS
-    from skillopt_sleep import migrations
 
     state = tmp_path / "state"
     state.mkdir()

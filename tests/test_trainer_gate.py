@@ -107,8 +107,8 @@ def test_sequential_stops_at_the_first_decision_and_gives_up_when_out_of_reach()
         looks.append(look)
         return [[1.0]] * 10, [[0.0]] * 10
 
-    d = sequential(wins, Evidence.empty(10), looks=8, alpha=0.01)
-    assert d.verdict == "accept" and looks == [0, 1]  # e ~ 31 after one sweep, > 100 after two
+    d = sequential(wins, Evidence.empty(10), looks=8, alpha=0.005)
+    assert d.verdict == "accept" and looks == [0, 1]  # e ~ 118 after one sweep, > 200 after two
     noise = np.random.default_rng(2)
 
     def coin(_look: int):

@@ -473,3 +473,37 @@ def test_proposal_schema_is_bounded_and_anchors_come_from_the_skill() -> None:
     for form in (add, change, describe):
         assert list(form)[:2] == ["why", "text"]  # written before choosing where it goes
         assert all("maxLength" in form[k] for k in ("text", "why"))
+
+
+def test_a_length_capped_edit_is_held_not_banned_and_compared_once_it_fits(
+    tmp_path: Path,
+) -> None:
+    ledger = JsonLedger(tmp_path / "ledger.json")
+    line = "- Before finishing, run the test suite and the linter on every changed file."
+    same = json.dumps({"edits": [{"kind": "add", "text": line}]})
+    roles = WORLD.roles()
+    start = WORLD.start_skill.n_tokens
+    tight = replace(SETTINGS, screen=False, run_id="night-1", max_skill_tokens=start + 3)
+    first = optimize(
+        WORLD.start_skill,
+        WORLD.tasks,
+        Roles(Scripted(same), roles.target, roles.judge),
+        settings=tight,
+        ledger=ledger,
+    )
+    # the cap is no evidence against the edit: pending (not "did not help"), never compared
+    assert first.counters["length_capped"] == 1 and first.counters.get("comparisons", 0) == 0
+    assert first.rejected == []
+    (held,) = JsonLedger(tmp_path / "ledger.json").pending()
+    assert held["status"] == "pending" and held["reason"].startswith("length cap")
+    # a night whose cap leaves room compares it on evidence instead of skipping it
+    roomy = replace(tight, run_id="night-2", max_skill_tokens=start + 200)
+    second = optimize(
+        WORLD.start_skill,
+        WORLD.tasks,
+        Roles(Scripted(same), roles.target, roles.judge),
+        settings=roomy,
+        ledger=JsonLedger(tmp_path / "ledger.json"),
+    )
+    assert second.counters.get("comparisons", 0) >= 1
+    assert second.counters.get("length_capped", 0) == 0

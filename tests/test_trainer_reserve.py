@@ -44,7 +44,7 @@ def test_a_token_or_cost_budget_leaves_room_for_the_test(full, kind: str) -> Non
     """The budget covers the test and half of training. Spending it on training until it
     runs out (before: only the call budget had a reserve) leaves nothing for the test."""
     used = full.usage
-    test_calls = 2 * SETTINGS.max_samples * sum(t.split == "test" for t in WORLD.tasks)
+    test_calls = 2 * SETTINGS.test_samples * sum(t.split == "test" for t in WORLD.tasks)
     if kind == "tokens":
         target = used["by_role"]["target"]
         test = test_calls * target["tokens"] / target["calls"]  # test calls are rollouts
@@ -65,7 +65,7 @@ def test_a_token_or_cost_budget_leaves_room_for_the_test(full, kind: str) -> Non
 def test_the_call_reserve_counts_the_judge_calls_of_the_test() -> None:
     """Each test rollout is also graded by the judge model: the reserve must hold both."""
     full, _ = _unlimited(JUDGED)
-    rollouts = 2 * SETTINGS.max_samples * sum(t.split == "test" for t in JUDGED)
+    rollouts = 2 * SETTINGS.test_samples * sum(t.split == "test" for t in JUDGED)
     assert full.usage["calls"] > rollouts * 2  # training happened, and the test took 2×
     roles, _ = wrapped(WORLD, cost=COST)
     limits = BudgetLimits(max_calls=full.usage["calls"] - rollouts)  # half the test short

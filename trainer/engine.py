@@ -479,7 +479,7 @@ class _Run:
                 continue
             if same and rec.get("val_digest") == self.val_digest and rec.get("scores"):
                 carried.append(rec)
-            elif not same or rec.get("scores"):
+            elif not same or rec.get("scores") or self._fits(rec):
                 self.state.forget(rec["edit_hash"])
                 self.counters["pending_superseded"] += 1
         carried.sort(key=lambda r: (-float(r["evidence"]["e_value"]), r["edit_hash"]))
@@ -499,6 +499,16 @@ class _Run:
             decision = self._compare(candidate, evidence, float(rec["alpha"]))
             runs = [*rec["runs"], self.s.run_id]
             self._settle(candidate, applied, rec["where"], decision, evidence, runs=runs)
+
+    def _fits(self, rec: dict[str, Any]) -> bool:
+        """A length-capped edit that fits this run's cap: no longer held, it may be compared
+        (it was never evidence against the edit)."""
+        if not str(rec.get("reason", "")).startswith(LENGTH_CAP):
+            return False
+        cand, _applied, failed = apply_edits(
+            self.incumbent, [Edit.from_dict(e) for e in rec["edits"]]
+        )
+        return not failed and cand.n_tokens <= self.s.max_skill_tokens
 
     # -- the run -----------------------------------------------------------------------
     def run(self) -> RunResult:

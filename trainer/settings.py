@@ -52,7 +52,7 @@ class TrainSettings:
         train = min(self.minibatch, n_train) * self.train_samples * per
         gate = 2 * n_val * max(self.samples, self.max_samples) * per
         step = train + 1 + (train if self.screen else 0) + gate
-        return math.ceil(self.planned_comparisons * step + 2 * n_test * self.max_samples * per)
+        return math.ceil(self.planned_comparisons * step + 2 * n_test * self.test_samples * per)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}

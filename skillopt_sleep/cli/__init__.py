@@ -1,10 +1,9 @@
 """The ``skillopt-sleep`` command line: a thin face over the library.
 
-``root.py`` holds the ``main`` group; each command family lives in its own module and adds
-its commands to ``main`` when imported here.
+``root.py`` holds the ``main`` group; it imports each command's module only when that
+command is used, so ``--help``, ``--version`` and ``status`` start in a fraction of a second.
 """
 
-from skillopt_sleep.cli import daemon, ingest, install, night, promote, report, setup, tasks
 from skillopt_sleep.cli.root import main
 
-__all__ = ["daemon", "ingest", "install", "main", "night", "promote", "report", "setup", "tasks"]
+__all__ = ["main"]

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import sqlite_utils
 
-from skillopt_sleep import config as config_mod
+from skillopt_sleep.errors import ConfigError
 from skillopt_sleep.store import StoreError, open_store
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 
 class App:
@@ -36,11 +39,15 @@ class App:
     @property
     def config(self) -> dict[str, Any]:
         if self._config is None:
+            from skillopt_sleep import config as config_mod  # PyYAML: not for --help
+
             self._config = config_mod.load(self.config_path, overrides=self.effective_overrides())
         return self._config
 
     @property
     def state_dir(self) -> Path:
+        from skillopt_sleep import config as config_mod
+
         return config_mod.state_dir(self.config)
 
     @property
@@ -76,7 +83,7 @@ def translate_errors() -> Iterator[None]:
     """Turn known failures into click exceptions: one line on stderr and a non-zero exit."""
     try:
         yield
-    except config_mod.ConfigError as exc:
+    except ConfigError as exc:
         raise UserError(str(exc)) from exc
     except StoreError as exc:
         raise StoreFailure(str(exc)) from exc
@@ -85,7 +92,24 @@ def translate_errors() -> Iterator[None]:
 
 
 class Group(click.Group):
-    """A click group whose commands report configuration and store errors as one line."""
+    """A click group whose commands report configuration and store errors as one line.
+
+    ``lazy`` maps a command name to ``"module:attribute"``; the module is imported only
+    when that command is run or its help is shown, so ``--version`` and ``status`` do
+    not load what ``run`` needs (scikit-learn, the model SDK, the scheduler)."""
+
+    def __init__(self, *args: Any, lazy: Mapping[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy and cmd_name not in self.commands:
+            module, attr = self.lazy[cmd_name].split(":")
+            self.add_command(getattr(importlib.import_module(module), attr), cmd_name)
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         with translate_errors():

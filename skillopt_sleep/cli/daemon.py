@@ -5,7 +5,7 @@ only place that knows the real ones:
 
 * the night: ``skillopt_sleep.night.run_night(config, *, stop, deadline)`` — ``stop`` is a
   ``threading.Event`` to watch between checkpoints, ``deadline`` an aware datetime;
-* live ingest: ``session_ingest.watch.Watcher(open_db, config)`` with ``start()`` and
+* live ingest: ``skillopt_sleep.logs.watcher(open_db, config)`` with ``start()`` and
   ``stop()``; ``open_db()`` opens a fresh store connection for the watcher's thread. A
   stopped Watcher cannot restart, so each day gets a new one.
 
@@ -20,17 +20,15 @@ import sys
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from skillopt_sleep import config as config_mod
 from skillopt_sleep.cli.context import App
-from skillopt_sleep.cli.root import main
-from skillopt_sleep.daemon import Daemon, NightFn, NightRequest, setup_logging
-from skillopt_sleep.heartbeat import parse_time
-from skillopt_sleep.lock import EXIT_LOCKED, LockedError
 from skillopt_sleep.store import open_store
+
+if TYPE_CHECKING:
+    from skillopt_sleep.daemon import NightFn, NightRequest
 
 log = logging.getLogger("skillopt_sleep.daemon")
 
@@ -81,7 +79,7 @@ def night_callable(state_dir: Path) -> NightFn:
 
 
 class StoreLiveIngest:
-    """Adapts ``session_ingest.watch.Watcher`` to the daemon's start()/stop()."""
+    """Adapts ``session_ingest.watch.Watcher`` (``logs.watcher``) to the daemon's start()/stop()."""
 
     def __init__(self, watcher_cls: Callable[..., Any], state_dir: Path, config: Mapping[str, Any]):
         self._watcher_cls = watcher_cls
@@ -109,6 +107,8 @@ class StoreLiveIngest:
 
 def last_night_in_store(state_dir: Path) -> datetime | None:
     """When the last real night (daemon or ``run --once``) started, from the store."""
+    from skillopt_sleep.heartbeat import parse_time
+
     db = open_store(state_dir)
     try:
         if not db["nights"].exists():
@@ -119,7 +119,7 @@ def last_night_in_store(state_dir: Path) -> datetime | None:
         db.close()
 
 
-@main.command()
+@click.command()
 @click.option("--no-live-ingest", is_flag=True, help="Do not watch session logs by day.")
 @click.pass_context
 def daemon(ctx: click.Context, no_live_ingest: bool) -> None:
@@ -134,12 +134,16 @@ def daemon(ctx: click.Context, no_live_ingest: bool) -> None:
       skillopt-sleep daemon
       SKILLOPT_SLEEP_DAEMON__SCHEDULE="30 1 * * *" skillopt-sleep daemon --no-live-ingest
     """
+    from skillopt_sleep import config as config_mod
+    from skillopt_sleep.daemon import Daemon, setup_logging  # the scheduler: only here
+    from skillopt_sleep.lock import EXIT_LOCKED, LockedError
+
     app: App = ctx.obj
     config, state_dir = app.config, app.state_dir
     night = night_callable(state_dir)
     live = None
     if config["daemon"]["live_ingest"] and not no_live_ingest:
-        watcher_cls = _need("session_ingest.watch", "Watcher", "live ingest")
+        watcher_cls = _need("skillopt_sleep.logs", "watcher", "live ingest")
         live = StoreLiveIngest(watcher_cls, state_dir, config)
 
     def reload() -> Mapping[str, Any]:

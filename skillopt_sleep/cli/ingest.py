@@ -8,13 +8,14 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from session_ingest.ingest import IngestReport, discover, ingest_files, source_dirs
 from skillopt_sleep.cli.context import App, UserError, echo_json
-from skillopt_sleep.cli.root import main
+
+if TYPE_CHECKING:
+    from session_ingest.passes import IngestReport
 
 SOURCES = {"claude": ("claude",), "codex": ("codex",), "all": ("claude", "codex")}
 
@@ -33,20 +34,26 @@ def _summary(r: IngestReport) -> str:
 
 
 def _run_once(app: App, sources: tuple[str, ...], show_progress: bool) -> IngestReport:
+    from session_ingest.discover import discover
+    from session_ingest.passes import IngestReport, ingest_files
+    from skillopt_sleep.logs import log_roots, max_text_chars
+
     report = IngestReport()
     t0 = time.perf_counter()
-    files = discover(source_dirs(app.config, sources), report.errors)
+    files = discover(log_roots(app.config, sources), report.errors)
     report.seconds = time.perf_counter() - t0
+    limit = max_text_chars(app.config)
     if not show_progress:
-        return ingest_files(app.db, app.config, files, report=report)
+        return ingest_files(app.db, files, max_text_chars=limit, report=report)
     total = sum(f.st.st_size for f in files) or 1
     with click.progressbar(length=total, label="ingest", file=sys.stderr) as bar:
         return ingest_files(
-            app.db, app.config, files, report=report, progress=lambda n, _p: bar.update(n)
-        )
+            app.db, files, max_text_chars=limit, report=report,
+            progress=lambda n, _p: bar.update(n),
+        )  # fmt: skip
 
 
-@main.command()
+@click.command()
 @click.option(
     "--source",
     type=click.Choice(sorted(SOURCES)),
@@ -92,7 +99,7 @@ def ingest(
     _emit(report, as_json)
     if not watch:
         return
-    from session_ingest.watch import Watcher
+    from skillopt_sleep.logs import watcher
 
     state_dir = app.state_dir
 
@@ -101,19 +108,19 @@ def ingest(
 
         return open_store(state_dir)
 
-    watcher = Watcher(open_db, app.config, sources=sources, on_report=lambda r: _emit(r, as_json))
-    watcher.start()
+    live = watcher(open_db, app.config, sources, on_report=lambda r: _emit(r, as_json))
+    live.start()
     with _stop_on_sigterm() as stop:
         if not as_json:
             click.echo("watching for changes (Ctrl-C or SIGTERM to stop)", err=True)
         try:
-            while watcher.is_alive() and not stop.wait(0.5):
+            while live.is_alive() and not stop.wait(0.5):
                 pass
         except KeyboardInterrupt:
             pass
         finally:
-            watcher.stop()  # the pass under way ends first: its transaction is whole
-    for problem in watcher.errors:
+            live.stop()  # the pass under way ends first: its transaction is whole
+    for problem in live.errors:
         click.echo(f"ingest --watch: {problem}", err=True)
 
 
@@ -134,8 +141,9 @@ def _stop_on_sigterm() -> Iterator[threading.Event]:
 def _run_hook(app: App, agent: str) -> IngestReport:
     import json
 
-    from session_ingest.ingest import ingest as ingest_paths
+    from session_ingest.passes import IngestReport
     from skillopt_sleep.agent_plugins import hook_paths
+    from skillopt_sleep.logs import ingest_logs
 
     try:
         files = hook_paths(agent, json.loads(sys.stdin.read(1_000_000) or "null"))
@@ -143,7 +151,7 @@ def _run_hook(app: App, agent: str) -> IngestReport:
         raise UserError(f"--hook {agent}: {exc}") from exc
     if not files:
         return IngestReport()
-    return ingest_paths(app.db, app.config, paths=files)
+    return ingest_logs(app.db, app.config, paths=files)
 
 
 def _emit_hook(report: IngestReport, as_json: bool, quiet: bool) -> None:
@@ -164,7 +172,7 @@ def _emit(report: IngestReport, as_json: bool) -> None:
         click.echo(_summary(report))
 
 
-@main.command()
+@click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 @click.option("--limit", type=int, default=200, show_default=True, help="Newest N sessions.")
 @click.option(

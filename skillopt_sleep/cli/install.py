@@ -8,10 +8,7 @@ from pathlib import Path
 
 import click
 
-from skillopt_sleep import install as installer
 from skillopt_sleep.cli.context import App, UserError
-from skillopt_sleep.cli.root import main
-from skillopt_sleep.promotion.dirs import SkillPathError
 
 
 def _offer_env_file(config: dict, choice: bool | None) -> list[str]:
@@ -48,6 +45,8 @@ KINDS = ["systemd", "cron", "claude-plugin", "codex-plugin"]
 
 
 def _install_schedule(app: App, kind: str, exe: Path, env_file: bool | None) -> list[str]:
+    from skillopt_sleep import install as installer
+
     config = app.config
     if kind == "systemd":
         written, notes = installer.install_systemd(config, exe)
@@ -68,7 +67,7 @@ def _install_schedule(app: App, kind: str, exe: Path, env_file: bool | None) -> 
     return _offer_env_file(config, env_file) + notes
 
 
-@main.command()
+@click.command()
 @click.argument("kind", type=click.Choice(KINDS))
 @click.option(
     "--exe",
@@ -106,6 +105,8 @@ def install(app: App, kind: str, exe: Path | None, env_file: bool | None) -> Non
       skillopt-sleep install claude-plugin
     """
     from skillopt_sleep import agent_plugins
+    from skillopt_sleep import install as installer
+    from skillopt_sleep.promotion.dirs import SkillPathError
 
     try:
         exe = exe.absolute() if exe else installer.current_executable()
@@ -122,7 +123,7 @@ def install(app: App, kind: str, exe: Path | None, env_file: bool | None) -> Non
         click.echo(note)
 
 
-@main.command()
+@click.command()
 @click.argument("kind", type=click.Choice(KINDS), required=False)
 def uninstall(kind: str | None) -> None:
     """Remove what `install` wrote (every kind when none is given).
@@ -133,6 +134,7 @@ def uninstall(kind: str | None) -> None:
       skillopt-sleep uninstall claude-plugin
     """
     from skillopt_sleep import agent_plugins, envfile
+    from skillopt_sleep import install as installer
 
     try:
         if kind in (None, "systemd"):

@@ -8,15 +8,14 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import click
 
 from skillopt_sleep.cli.context import App, UserError, echo_json
-from skillopt_sleep.cli.root import main
-from skillopt_sleep.lock import EXIT_LOCKED, LockedError
-from skillopt_sleep.night import NightOutcome
-from skillopt_sleep.night.run import run_night
-from skillopt_sleep.report import skill_sentence
+
+if TYPE_CHECKING:
+    from skillopt_sleep.night import NightOutcome
 
 
 class _Progress:
@@ -79,10 +78,12 @@ def _stop_on_signals() -> Iterator[threading.Event]:
 
 
 def _local_model_error(exc: Exception) -> UserError | None:
-    """The embedded model missing is something the user fixes by installing: say how."""
+    """The embedded model or a configured agent CLI missing is something the user fixes
+    by installing: say how."""
     from trainer.backends.local import LocalModelUnavailable
+    from trainer.harness import CliNotFound
 
-    if isinstance(exc, LocalModelUnavailable):
+    if isinstance(exc, LocalModelUnavailable | CliNotFound):
         return UserError(str(exc))
     return None
 
@@ -91,7 +92,7 @@ def _finish(outcome: NightOutcome, as_json: bool) -> None:
     if as_json:
         echo_json(outcome.summary)
     elif outcome.status == "done":
-        from skillopt_sleep.report import headline
+        from skillopt_sleep.report import headline, skill_sentence
 
         click.echo(headline(outcome.summary))
         for skill in outcome.summary.get("skills", []):
@@ -103,7 +104,7 @@ def _finish(outcome: NightOutcome, as_json: bool) -> None:
         sys.exit(outcome.exit_code)
 
 
-@main.command()
+@click.command()
 @click.option("--once", is_flag=True, help="Run one night now (required; the daemon runs nightly).")
 @click.option(
     "--dry-run", is_flag=True, help="Say what a night would do; spend and change nothing."
@@ -124,6 +125,9 @@ def run(app: App, once: bool, dry_run: bool, as_json: bool, quiet: bool) -> None
     """
     if not once and not dry_run:
         raise UserError("say --once to run a night now (or run `skillopt-sleep daemon`)")
+    from skillopt_sleep.lock import EXIT_LOCKED, LockedError
+    from skillopt_sleep.night.run import run_night  # the whole training stack: only here
+
     try:
         with _stop_on_signals() as stop:
             outcome = run_night(app.config, stop=stop, dry_run=dry_run, progress=_progress(quiet))
@@ -138,7 +142,7 @@ def run(app: App, once: bool, dry_run: bool, as_json: bool, quiet: bool) -> None
     _finish(outcome, as_json)
 
 
-@main.command()
+@click.command()
 @click.option("--dir", "workdir", type=click.Path(file_okay=False), help="Scratch directory.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
 def demo(workdir: str | None, quiet: bool) -> None:

@@ -9,20 +9,23 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from types import ModuleType
 from typing import Any
 
 import click
 
-from skillopt_sleep import promotion
 from skillopt_sleep.cli.context import App, UserError, echo_json
-from skillopt_sleep.cli.root import main
-from skillopt_sleep.promotion.dirs import SkillPathError, SkillWriteError
 
 
 @contextlib.contextmanager
-def _errors() -> Iterator[None]:
+def _errors() -> Iterator[ModuleType]:
+    """Yield ``skillopt_sleep.promotion`` (imported here, not when `--help` lists this
+    module) and turn its errors into one line."""
+    from skillopt_sleep import promotion
+    from skillopt_sleep.promotion.dirs import SkillPathError, SkillWriteError
+
     try:
-        yield
+        yield promotion
     except (SkillPathError, promotion.PromotionError) as exc:
         raise UserError(str(exc)) from exc
     except SkillWriteError as exc:
@@ -34,7 +37,7 @@ def _line(row: dict[str, Any]) -> str:
     return f"{row['name']} {version} {row['status']}: {row.get('path') or row['target']}"
 
 
-@main.command()
+@click.command()
 @click.argument("name", required=False)
 @click.option("--all", "all_", is_flag=True, help="Adopt every staged skill.")
 @click.pass_obj
@@ -48,12 +51,12 @@ def adopt(app: App, name: str | None, all_: bool) -> None:
     """
     if bool(name) == all_:
         raise UserError("give a skill NAME or --all")
-    with _errors():
+    with _errors() as promotion:
         for row in promotion.adopt(app.db, app.config, name):
             click.echo(f"adopted {_line(row)}")
 
 
-@main.command()
+@click.command()
 @click.argument("name", required=False)
 @click.option("--all", "all_", is_flag=True, help="Reject every staged skill.")
 @click.pass_obj
@@ -66,12 +69,12 @@ def reject(app: App, name: str | None, all_: bool) -> None:
     """
     if bool(name) == all_:
         raise UserError("give a skill NAME or --all")
-    with _errors():
+    with _errors() as promotion:
         for row in promotion.reject(app.db, app.config, name):
             click.echo(f"rejected {_line(row)}")
 
 
-@main.command()
+@click.command()
 @click.argument("name")
 @click.option("--to", "to_version", type=int, metavar="VERSION", help="Restore this version.")
 @click.pass_obj
@@ -83,12 +86,12 @@ def rollback(app: App, name: str, to_version: int | None) -> None:
       skillopt-sleep rollback review-pr
       skillopt-sleep history review-pr && skillopt-sleep rollback review-pr --to 2
     """
-    with _errors():
+    with _errors() as promotion:
         for row in promotion.rollback(app.db, app.config, name, to_version):
             click.echo(f"{row['name']}: {row['reason']} in {row['target']}")
 
 
-@main.command()
+@click.command()
 @click.argument("name")
 @click.pass_obj
 def diff(app: App, name: str) -> None:
@@ -98,12 +101,12 @@ def diff(app: App, name: str) -> None:
     Example:
       skillopt-sleep diff review-pr
     """
-    with _errors():
+    with _errors() as promotion:
         text = promotion.diff(app.db, app.config, name)
     click.echo(text.rstrip("\n") if text else f"{name}: no difference")
 
 
-@main.command()
+@click.command()
 @click.argument("name", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_obj
@@ -117,7 +120,7 @@ def history(app: App, name: str | None, as_json: bool) -> None:
       skillopt-sleep history
       skillopt-sleep history review-pr --json
     """
-    with _errors():
+    with _errors() as promotion:
         if name:
             promotion.check_name(name)
         rows = promotion.history(app.db, name)

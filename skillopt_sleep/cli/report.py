@@ -7,8 +7,6 @@ import json
 import click
 
 from skillopt_sleep.cli.context import App, UserError, echo_json
-from skillopt_sleep.cli.root import main
-from skillopt_sleep.report import render_html, render_md, write_reports
 
 
 def _list_nights(app: App, as_json: bool) -> None:
@@ -38,7 +36,7 @@ def _unknown_night(app: App, night: str) -> UserError:
     return UserError(f"no night {night!r}; {hint}`skillopt-sleep nights` lists them")
 
 
-@main.command()
+@click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 @click.pass_obj
 def nights(app: App, as_json: bool) -> None:
@@ -52,7 +50,7 @@ def nights(app: App, as_json: bool) -> None:
     _list_nights(app, as_json)
 
 
-@main.command()
+@click.command()
 @click.argument("night", required=False)
 @click.option("--format", "fmt", type=click.Choice(["md", "json", "html"]), default="md",
               show_default=True, help="Output format.")  # fmt: skip
@@ -70,6 +68,8 @@ def report(app: App, night: str | None, fmt: str, open_: bool, list_: bool, as_j
       skillopt-sleep report --open
       skillopt-sleep report --list
     """
+    from skillopt_sleep.report import render_html, render_md, write_reports
+
     if list_:
         _list_nights(app, as_json)
         return
@@ -93,7 +93,7 @@ def report(app: App, night: str | None, fmt: str, open_: bool, list_: bool, as_j
     click.echo(text(summary) if text else json.dumps(summary, indent=2))
 
 
-@main.command()
+@click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @click.option("--brief", is_flag=True, help="A few lines: last night, reviews, next night.")
 @click.pass_obj
@@ -105,9 +105,9 @@ def status(app: App, as_json: bool, brief: bool) -> None:
       skillopt-sleep status
       skillopt-sleep status --brief      # what the agent plugins show
     """
-    from skillopt_sleep.status import gather, render, render_brief
+    from skillopt_sleep.status import gather_fast, render, render_brief
 
-    info = gather(app.db, app.state_dir)
+    info = gather_fast(app.state_dir, lambda: app.db)
     if as_json:
         echo_json(info)
     else:

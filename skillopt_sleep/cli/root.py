@@ -1,5 +1,5 @@
-"""The root ``skillopt-sleep`` group and its global options; command families add
-themselves to ``main`` in their own modules (see ``skillopt_sleep.cli``)."""
+"""The root ``skillopt-sleep`` group and its global options. Each command lives in its
+family's module and is imported only when it is used (see ``COMMANDS``)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,35 @@ import click
 from skillopt_sleep import __version__
 from skillopt_sleep.cli.context import App, Group, UserError
 
+# Command name -> "module:attribute". Importing a command module must stay cheap (heavy
+# libraries are imported inside the command function): `--help` imports them all for
+# their short help; tests/test_cli_startup.py checks what `--help` loads.
+COMMANDS = {
+    "adopt": "skillopt_sleep.cli.promote:adopt",
+    "daemon": "skillopt_sleep.cli.daemon:daemon",
+    "demo": "skillopt_sleep.cli.night:demo",
+    "diff": "skillopt_sleep.cli.promote:diff",
+    "doctor": "skillopt_sleep.cli.setup:doctor",
+    "history": "skillopt_sleep.cli.promote:history",
+    "ingest": "skillopt_sleep.cli.ingest:ingest",
+    "init": "skillopt_sleep.cli.setup:init",
+    "install": "skillopt_sleep.cli.install:install",
+    "nights": "skillopt_sleep.cli.report:nights",
+    "reject": "skillopt_sleep.cli.promote:reject",
+    "report": "skillopt_sleep.cli.report:report",
+    "rollback": "skillopt_sleep.cli.promote:rollback",
+    "run": "skillopt_sleep.cli.night:run",
+    "sessions": "skillopt_sleep.cli.ingest:sessions",
+    "status": "skillopt_sleep.cli.report:status",
+    "tasks": "skillopt_sleep.cli.tasks:tasks",
+    "uninstall": "skillopt_sleep.cli.install:uninstall",
+}
+
 
 @click.group(
-    cls=Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100}
+    cls=Group,
+    lazy=COMMANDS,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
 @click.version_option(__version__, prog_name="skillopt-sleep")
 @click.option(

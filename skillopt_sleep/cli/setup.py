@@ -6,8 +6,6 @@ import click
 
 from skillopt_sleep import paths
 from skillopt_sleep.cli.context import App, UserError, echo_json
-from skillopt_sleep.cli.root import main
-from skillopt_sleep.doctor import FAIL, run_checks
 
 STARTER = """\
 # skillopt-sleep configuration. Every key and its default: `skillopt-sleep init --show-defaults`.
@@ -20,7 +18,7 @@ STARTER = """\
 """
 
 
-@main.command()
+@click.command()
 @click.option("--force", is_flag=True, help="Overwrite an existing config file.")
 @click.option("--show-defaults", is_flag=True, help="Print every key with its default and exit.")
 @click.pass_obj
@@ -47,19 +45,29 @@ def init(app: App, force: bool, show_defaults: bool) -> None:
     click.echo("next: skillopt-sleep doctor")
 
 
-@main.command()
+@click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the checks as JSON.")
+@click.option(
+    "--no-rollout", is_flag=True, help="Skip the harness rollout (models.target.backend)."
+)
 @click.pass_obj
-def doctor(app: App, as_json: bool) -> None:
-    """Check config, state directory, permissions, sources and the model.
+def doctor(app: App, as_json: bool, no_rollout: bool) -> None:
+    """Check config, state directory, permissions, sources, the model and the agent CLIs.
 
-    Exits 1 when a check fails.
+    With models.target.backend claude-code or codex, also runs one real rollout of that
+    harness on a throwaway repository (minutes on the embedded model: its first prompt is
+    long). Exits 1 when a check fails.
 
     \b
     Example:
       skillopt-sleep doctor
+      skillopt-sleep doctor --no-rollout --json
     """
+    from skillopt_sleep.doctor import FAIL, harness_rollout_check, run_checks
+
     checks = run_checks(app.config_path, app.effective_overrides())
+    if not no_rollout and not any(c.status == FAIL for c in checks):
+        checks += harness_rollout_check(app.config)
     if as_json:
         echo_json({"checks": [c.to_dict() for c in checks]})
     else:

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import click
 
-from skillopt_sleep.cli.context import App, UserError, echo_json
-from skillopt_sleep.cli.root import main
+from skillopt_sleep.cli.context import App, Group, UserError, echo_json
 
 
 def _fresh(app: App) -> None:
@@ -21,7 +20,7 @@ def _fresh(app: App) -> None:
     mine_if_stale(app.db, app.config)
 
 
-@main.group()
+@click.group(cls=Group, lazy={"replay": "skillopt_sleep.cli.replay:replay_cmd"})
 def tasks() -> None:
     """Recurring tasks mined from your sessions, and the replay tasks that test a skill.
 

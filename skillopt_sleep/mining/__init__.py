@@ -6,8 +6,9 @@ Public entry points::
     result = mine(db, config)           # cluster, map to skills, split, write tasks
     tasks = load_tasks(db, split="val") # trainer.tasks.Task objects, reviewed ones first
 
-Modules, one job each: ``intents`` (clean + normalize requests), ``cluster`` (TF-IDF +
-average-linkage), ``evidence`` (read the ingest tables), ``identity`` (stable ids and
+Modules, one job each: ``intents`` (clean + normalize requests), ``vectors`` (request
+vectors weighted by corpus-learnt informativeness), ``cluster`` (average linkage, joins,
+agreement on the action), ``evidence`` (read the ingest tables), ``identity`` (stable ids and
 skill names), ``judges`` (rule checks and rubric from evidence), ``splits`` (stable,
 leak-free train/val/test), ``store`` (tables), ``taskfile`` (export/import), ``query``
 (read clusters and tasks), ``pipeline`` (the pass itself: ``mine``).

@@ -1,9 +1,9 @@
 """Group normalized intents that ask for the same kind of task.
 
-Vectors: TF-IDF over word 1–2-grams (what is asked) and character 3–5-grams within words
-(so "commmit mesage" still meets "commit message"), each L2-normalized, mixed 40:60.
+Vectors come from ``vectors``: their dot product is the *informative* overlap of two
+requests (the user's filler, project names and generic verbs count for little).
 
-Clustering is average-linkage agglomerative with a cosine threshold: average linkage
+Clustering is average-linkage agglomerative with a similarity threshold: average linkage
 because single linkage chains unrelated one-off requests through shared filler words,
 and a threshold rather than a cluster count because nobody knows how many task kinds a
 user has. It runs in two stages:
@@ -20,13 +20,17 @@ user has. It runs in two stages:
    attach to the joined cluster they resemble at ``attach_threshold``. Only steady cores
    take part in the low-threshold joins, which is what keeps one-off requests from
    chaining into a false "recurring" task.
+3. *Agreement on the action*: a large cluster whose requests begin with many different
+   verbs ("cache the comment", "log the comment", "mock the comment") is one-offs about
+   one object, not a task kind; it is dissolved (``agree_on_action``).
 
-Everything is computed on the exact TF-IDF vectors; the projection only chooses blocks.
+Everything is computed on the exact vectors; the projection only chooses blocks.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,68 +39,22 @@ from scipy.cluster.hierarchy import fcluster, linkage
 from scipy.spatial.distance import squareform
 from sklearn.cluster import MiniBatchKMeans
 from sklearn.decomposition import TruncatedSVD
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
 from sklearn.preprocessing import normalize as l2_normalize
+
+from skillopt_sleep.mining.vectors import build
 
 
 @dataclass(frozen=True)
 class ClusterParams:
-    threshold: float = 0.28  # average cosine similarity for a tight cluster (first pass)
-    merge_threshold: float = 0.15  # average cosine joining paraphrase clusters of one kind
-    attach_threshold: float = 0.2  # average cosine for a small group to join a kind
+    threshold: float = 0.45  # average informative overlap for a tight cluster (first pass)
+    merge_threshold: float = 0.15  # average overlap joining paraphrase clusters of one kind
+    attach_threshold: float = 0.25  # average overlap for a small group to join a kind
     min_core: int = 3  # requests a tight cluster needs before it may join others
+    # A kind of 10+ requests is kept only when this share of them begin with the same
+    # lead word (the action): one-offs about one object with different verbs are not a kind.
+    action_share: float = 0.12
     block_size: int = 1500  # largest group clustered exactly in one pass
     seed: int = 0
-
-
-# Politeness and glue words carry no task; their n-grams would make every request look
-# a little like every other one, which is how one-off requests end up "recurring".
-STOP_WORDS = frozenset(ENGLISH_STOP_WORDS) | {"please", "pls", "thanks", "thank", "ok", "okay"}
-
-
-_SUFFIXES = ("ations", "ation", "ings", "ing", "ures", "ure", "ies", "ied", "ed", "es", "s")
-
-
-def stem(word: str) -> str:
-    """A light stem so "failing", "failure" and "failed" meet, and British spellings meet
-    American ones ("summarise"); deliberately crude: a wrong merge of two rare words
-    costs less than a paraphrase that never meets its kind."""
-    if len(word) <= 4 or not word.isalpha():
-        return word
-    if word.endswith(("ise", "ised", "ises", "ising")):
-        word = word.replace("is", "iz", 1) if word.count("is") == 1 else word
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            word = word[: -len(suffix)]
-            break
-    if word.endswith("e") and len(word) > 5:
-        word = word[:-1]
-    return word
-
-
-def content(text: str) -> str:
-    """Stemmed words without glue words; the whole text when nothing else is left."""
-    words = [stem(w) for w in text.split() if w not in STOP_WORDS]
-    return " ".join(words) if words else text
-
-
-# Share of the similarity from word n-grams; the rest is character n-grams, which carry
-# typos, stems and compounds better (chosen on benchmarks/mining.py).
-WORD_WEIGHT = 0.4
-
-
-def vectorize(texts: list[str]) -> sp.csr_matrix:
-    """L2-normalized TF-IDF rows mixing word and character n-grams (``WORD_WEIGHT``)."""
-    safe = [content(t) if t.strip() else "zempty" for t in texts]
-    words = TfidfVectorizer(
-        analyzer="word", ngram_range=(1, 2), sublinear_tf=True, token_pattern=r"(?u)\b\w+\b"
-    )
-    chars = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 5), sublinear_tf=True)
-    xw = words.fit_transform(safe)
-    xc = chars.fit_transform(safe)
-    w = WORD_WEIGHT
-    x = sp.hstack([xw * math.sqrt(w), xc * math.sqrt(1 - w)], format="csr", dtype=np.float32)
-    return l2_normalize(x).astype(np.float32)
 
 
 def _similarities(x: sp.csr_matrix) -> np.ndarray:
@@ -129,10 +87,14 @@ def _blocks(z: np.ndarray, block_size: int, seed: int) -> list[np.ndarray]:
             done.append(idx)
             continue
         k = max(2, math.ceil(2 * len(idx) / block_size))
+        # Centres from a sample: blocks only need to keep neighbours together, and fitting
+        # on every row cost more than all the exact clustering inside the blocks.
+        rng = np.random.default_rng(seed)
+        sample = idx if len(idx) <= 20 * k else rng.choice(idx, size=20 * k, replace=False)
         km = MiniBatchKMeans(
-            n_clusters=k, random_state=seed, n_init=1, batch_size=2048, max_iter=30
-        )
-        labels = km.fit_predict(z[idx])
+            n_clusters=k, random_state=seed, n_init=1, batch_size=2048, max_iter=10
+        ).fit(z[sample])
+        labels = km.predict(z[idx])
         parts = [idx[labels == c] for c in range(k) if np.any(labels == c)]
         if len(parts) == 1:  # identical points: split arbitrarily rather than loop
             parts = np.array_split(idx, k)
@@ -256,6 +218,33 @@ def cluster_texts(texts: list[str], params: ClusterParams | None = None) -> np.n
     params = params or ClusterParams()
     if not texts:
         return np.zeros(0, dtype=np.int64)
-    uniq, inverse = np.unique(np.asarray(texts, dtype=object), return_inverse=True)
-    labels = cluster_vectors(vectorize(list(uniq)), params)
+    uniq, inverse, counts = np.unique(
+        np.asarray(texts, dtype=object), return_inverse=True, return_counts=True
+    )
+    vec = build(list(uniq), counts)
+    labels = agree_on_action(cluster_vectors(vec.matrix, params), vec.leads, counts, params)
     return labels[inverse]
+
+
+AGREE_MIN_SIZE = 10  # smaller clusters carry too few requests to judge agreement by share
+
+
+def agree_on_action(
+    labels: np.ndarray, leads: list[str], counts: np.ndarray, params: ClusterParams
+) -> np.ndarray:
+    """Dissolve clusters whose requests do not agree on what is to be done: a cluster of
+    ``AGREE_MIN_SIZE`` requests or more whose most common lead word starts fewer than
+    ``action_share`` of them becomes singletons."""
+    k = int(labels.max()) + 1 if len(labels) else 0
+    per: list[Counter[str]] = [Counter() for _ in range(k)]
+    for lab, lead, c in zip(labels, leads, counts, strict=True):
+        per[lab][lead] += int(c)
+    out = labels.copy()
+    nxt = k
+    for lab in range(k):
+        total = sum(per[lab].values())
+        if total >= AGREE_MIN_SIZE and max(per[lab].values()) < params.action_share * total:
+            idx = np.flatnonzero(labels == lab)
+            out[idx] = nxt + np.arange(len(idx))
+            nxt += len(idx)
+    return np.unique(out, return_inverse=True)[1]

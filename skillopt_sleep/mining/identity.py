@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 import sqlite_utils
 
-from skillopt_sleep.mining.cluster import STOP_WORDS, vectorize
+from skillopt_sleep.mining.vectors import STOP_WORDS, build
 
 
 def mint_id(first_turn_id: str, taken: set[str]) -> str:
@@ -83,7 +83,7 @@ def _match_by_text(
     for group in [list(norms[i])[:200] for i in todo] + [old_norms[c][:200] for c in old_ids]:
         spans.append((len(texts), len(texts) + len(group)))
         texts.extend(group)
-    x = vectorize(texts)
+    x = build(texts).matrix
     means = np.vstack([np.asarray(x[a:b].mean(axis=0)).ravel() for a, b in spans])
     new_m, old_m = means[: len(todo)], means[len(todo) :]
     sims = new_m @ old_m.T

@@ -57,6 +57,49 @@ _BULLETS = re.compile(r"\b(?:bullet(?:ed)? (?:list|points)|as bullets)\b", re.IG
 _RUN = re.compile(r"\b(?:run|use|call) `([^`]{2,60})`", re.IGNORECASE)
 _STOP_TERMS = {"it", "that", "this", "the", "them", "one", "any", "these", "those"}
 
+# What a user means by "no X" for things that are a kind of character or layout, not a
+# word: "don't use emojis" forbids emoji characters (an answer saying "no emojis" is
+# fine; one with a rocket is not).
+_EMOJI = r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F]"
+_BULLET = r"(?m)^\s*[-*•] \S"
+_CATEGORIES: dict[str, tuple[str, str]] = {
+    "emoji": ("regex", _EMOJI),
+    "emojis": ("regex", _EMOJI),
+    "emoticons": ("regex", _EMOJI),
+    "bullets": ("regex", _BULLET),
+    "bullet": ("regex", _BULLET),
+    "headings": ("regex", r"(?m)^#{1,6} \S"),
+    "headers": ("regex", r"(?m)^#{1,6} \S"),
+    "exclamation": ("contains", "!"),
+    "semicolons": ("contains", ";"),
+    "tables": ("regex", r"(?m)^\s*\|.*\|\s*$"),
+}  # fmt: skip
+
+
+def _avoid(term: str, source: str) -> Judge | None:
+    """The judge for "do not use ``term``": its pattern when it names a kind of character
+    or layout; the literal for a tool or identifier ("unittest", "print"); none for other
+    plural nouns ("abbreviations", "mocks"), whose meaning the rubric judge reads."""
+    key = term.lower()
+    if key in _CATEGORIES:
+        kind, value = _CATEGORIES[key]
+        return Judge(f"not_{kind}", value, 1.0, source)
+    if key.isalpha() and key.endswith("s") and not key.endswith("ss") and len(key) > 3:
+        return None
+    return Judge("not_contains", term, 1.0, source)
+
+
+def _want(term: str, source: str) -> Judge | None:
+    """The judge for "use ``term``"; categories as in ``_avoid``, plural nouns to the rubric."""
+    key = term.lower()
+    if key in _CATEGORIES:
+        kind, value = _CATEGORIES[key]
+        return Judge(kind, value, 1.0, source)
+    if key.isalpha() and key.endswith("s") and not key.endswith("ss") and len(key) > 3:
+        return None
+    return Judge("contains", term, 1.0, source)
+
+
 # Shell-like tools whose commands count as "commands that had to be run".
 SHELL_TOOLS = {"bash", "exec_command", "shell", "local_shell", "run_command"}
 
@@ -83,13 +126,13 @@ def rules_from_text(text: str, source: str) -> list[Judge]:
             want, avoid = (m.group(1), m.group(2))
             if pattern is _NOT_BUT:
                 want, avoid = avoid, want
-            if (w := _term(want)) is not None:
-                out.append(Judge("contains", w, 1.0, source))
-            if (a := _term(avoid)) is not None:
-                out.append(Judge("not_contains", a, 1.0, source))
+            if (w := _term(want)) is not None and (j := _want(w, source)) is not None:
+                out.append(j)
+            if (a := _term(avoid)) is not None and (j := _avoid(a, source)) is not None:
+                out.append(j)
     for m in _DONT.finditer(text):
-        if (a := _term(m.group(1))) is not None:
-            out.append(Judge("not_contains", a, 1.0, source))
+        if (a := _term(m.group(1))) is not None and (j := _avoid(a, source)) is not None:
+            out.append(j)
     for m in _LEN_LINE.finditer(text):
         n = int(m.group(1))
         if 5 <= n <= 300:

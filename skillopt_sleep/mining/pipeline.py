@@ -19,7 +19,7 @@ import numpy as np
 import sqlite_utils
 
 from skillopt_sleep.config import ConfigError, defaults
-from skillopt_sleep.mining import identity, judges, splits
+from skillopt_sleep.mining import identity, judges, splits, workspaces
 from skillopt_sleep.mining.cluster import ClusterParams, cluster_texts
 from skillopt_sleep.mining.evidence import Evidence, Request, load
 from skillopt_sleep.mining.store import ingest_marker, last_run
@@ -46,7 +46,7 @@ def params_from(config: Mapping[str, Any]) -> dict[str, Any]:
     m = {**defaults()["mining"], **(config.get("mining") or {})}
     if m["embeddings"]:
         raise ConfigError(
-            "mining.embeddings is not implemented yet; set it to false (TF-IDF clustering)"
+            "mining.embeddings is not implemented; set it to false (lexical clustering)"
         )
     return {
         "min_sessions": int(m["min_sessions"]),
@@ -56,6 +56,7 @@ def params_from(config: Mapping[str, Any]) -> dict[str, Any]:
             merge_threshold=float(m["merge_threshold"]),
             attach_threshold=float(m["attach_threshold"]),
             min_core=int(m["min_core"]),
+            action_share=float(m["action_share"]),
         ),
         "max_tasks": int(m["max_tasks_per_cluster"]),
         "split": splits.SplitParams(
@@ -94,6 +95,12 @@ def _prompt(req: Request, context_chars: int) -> str:
         if x
     )
     return f"{body}\n\n(Context: {where})" if where else body
+
+
+# Evidence a task's judges may be built from, by the task's split: its own split's and
+# train's. A val task judged by what the user said about a test request would carry test
+# evidence into every decision the gate makes; test is never used for any decision.
+EVIDENCE_SPLITS = {"train": {"train"}, "val": {"train", "val"}, "test": {"train", "test"}}
 
 
 def _cluster_rules(reqs: list[Request]) -> list[Judge]:
@@ -193,7 +200,7 @@ def mine(db: sqlite_utils.Database, config: Mapping[str, Any]) -> MiningResult:
         )
         recency = 0.5 ** (_days_between(newest, rs[-1].started_at) / 14.0)
         score = math.log1p(len(rs)) * (1.0 + 2.0 * failure) * recency
-        rules = _cluster_rules(rs) if recurring else []
+        rules: list[Judge] = []
         group_of: dict[str, str] = {}
         split_of: dict[str, str] = {}
         if recurring:
@@ -203,7 +210,8 @@ def mine(db: sqlite_utils.Database, config: Mapping[str, Any]) -> MiningResult:
             if res.too_small:
                 report["too_small_to_split"].append(cid)
             report["excluded_bridging_intents"] += len(res.excluded)
-            task_rows += _tasks_for(cid, rs, group_of, split_of, rules, p)
+            rules = _cluster_rules([r for r in rs if split_of.get(r.norm) == "train"])
+            task_rows += _tasks_for(cid, rs, group_of, split_of, p)
         cluster_rows.append(
             {
                 "id": cid, "skill": skill, "managed": managed, "description": description,
@@ -223,6 +231,7 @@ def mine(db: sqlite_utils.Database, config: Mapping[str, Any]) -> MiningResult:
             }
             for r in rs
         ]  # fmt: skip
+    workspaces.attach(db, task_rows, {r.turn_id: r for r in reqs})
     with db.conn:
         db.execute("update clusters set active = 0")
         db.execute(
@@ -254,12 +263,12 @@ def _tasks_for(
     rs: list[Request],
     group_of: dict[str, str],
     split_of: dict[str, str],
-    rules: list[Judge],
     p: dict[str, Any],
 ) -> list[dict]:
     """Up to ``max_tasks`` tasks, one per near-duplicate group, newest groups first. The cap
     is shared by the split fractions (at least one task per split that has groups), so a big
-    cluster keeps train tasks to learn from; unused slots go to val, then test, then train."""
+    cluster keeps train tasks to learn from; unused slots go to val, then test, then train.
+    A task's cluster rules and rubric come from requests of ``EVIDENCE_SPLITS`` only."""
     newest_per_group: dict[str, Request] = {}
     for r in reversed(rs):
         if split_of.get(r.norm) in ("train", "val", "test"):
@@ -272,10 +281,17 @@ def _tasks_for(
     ordered = [kv for sp, items in by_split.items() for kv in items[: quota[sp]]]
     spare = [kv for sp, items in by_split.items() for kv in items[quota[sp] :]]
     ordered += spare[: max(0, p["max_tasks"] - len(ordered))]
-    corrections = [c for r in rs for c in r.corrections]
-    accepted = next((r.accepted for r in reversed(rs) if r.accepted), None)
+    evidence: dict[str, tuple[list[Judge], list[judges.Correction], str | None]] = {}
+    for split, allowed in EVIDENCE_SPLITS.items():
+        pool = [r for r in rs if split_of.get(r.norm) in allowed]
+        evidence[split] = (
+            _cluster_rules(pool),
+            [c for r in pool for c in r.corrections],
+            next((r.accepted for r in reversed(pool) if r.accepted), None),
+        )
     out = []
     for gid, r in ordered:
+        rules, corrections, accepted = evidence[split_of[r.norm]]
         t = _task(r, cid, split_of[r.norm], gid, rules, p["context_chars"], corrections, accepted)
         out.append(
             {

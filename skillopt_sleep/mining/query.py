@@ -26,6 +26,7 @@ def _mined(db: sqlite_utils.Database) -> dict[str, Task]:
                 "judges": loads(r["judges"], []),
                 "group": r["group_id"] or "",
                 "meta": loads(r["meta"], {}),
+                "workspace": loads(r.get("workspace"), None),
             }
         )
     return out

@@ -1,7 +1,8 @@
 """Mining's tables. Only mining writes them; the trainer and reports read tasks from here.
 
-``MIGRATIONS`` is an ordered list registered in ``skillopt_sleep.store.COMPONENTS`` as
-``("mining", MINING_MIGRATIONS)``: append to change the schema, never edit a released step.
+``MINING_MIGRATIONS`` is an ordered list of (name, function) registered in
+``skillopt_sleep.store.components()`` as ``("mining", MINING_MIGRATIONS)``: append to change
+the schema, never edit or rename a released step.
 
 What must survive a night, and why:
 
@@ -19,6 +20,8 @@ import json
 from typing import Any
 
 import sqlite_utils
+
+from session_ingest.migrations import Step
 
 
 def _v1(db: sqlite_utils.Database) -> None:
@@ -108,7 +111,15 @@ def _v1(db: sqlite_utils.Database) -> None:
     )
 
 
-MINING_MIGRATIONS = [_v1]
+def _v2(db: sqlite_utils.Database) -> None:
+    # where a task replays in the agent harness: {"repo", "commit", "setup"} JSON, or null
+    db["tasks"].add_column("workspace", str)
+
+
+MINING_MIGRATIONS: list[Step] = [
+    ("tables", _v1),
+    ("tasks-workspace", _v2),
+]
 
 
 def loads(text: str | None, default: Any) -> Any:

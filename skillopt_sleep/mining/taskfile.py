@@ -27,10 +27,16 @@ HEADER = """\
 # skillopt-sleep replay tasks. Edit, then: skillopt-sleep tasks import THIS_FILE
 # Imported tasks are marked reviewed and win over re-mined ones.
 # split: train | val | test (val/test only for tasks from real turns: meta.turn_id).
-# judges[].kind: contains | not_contains | regex | not_regex | max_words | rubric
+# judges[].kind: contains | not_contains | regex | not_regex | max_words | rubric, and on
+#   an agent harness: command_ran (regex over commands run) | file_changed | file_unchanged
+#   (glob) | exit_ok | check (shell command run in the copy after the agent; pass = exit 0)
+# workspace (optional): {repo: /path, commit: <sha>, setup: [shell commands]} replays the
+#   task in a copy of repo at commit (harness.*); without it the task is replayed as a chat.
 # Tasks sharing a group must share a split.
 """
-TASK_KEYS = {"id", "prompt", "split", "judges", "group", "meta"}
+TASK_KEYS = {"id", "prompt", "split", "judges", "group", "meta", "workspace"}
+WORKSPACE_KEYS = {"repo", "commit", "setup"}
+_COMMIT = re.compile(r"^[0-9a-fA-F]{7,64}$")
 JUDGE_KEYS = {"kind", "value", "weight", "source", "quotes"}
 
 
@@ -114,10 +120,10 @@ def _judge(ctx: _Ctx, node: yaml.Node) -> dict[str, Any]:
         raise ctx.fail(f["kind"][1], f"unknown judge kind {kind!r}; expected one of "
                        f"{', '.join(JUDGE_KINDS)}")  # fmt: skip
     value = _scalar(ctx, f["value"][1], "judge value")
-    if value is None or str(value).strip() == "":
+    if (value is None or str(value).strip() == "") and kind != "exit_ok":
         raise ctx.fail(f["value"][1], f"{kind} judge has an empty value")
-    value = str(value)
-    if kind in ("regex", "not_regex"):
+    value = "" if value is None else str(value)
+    if kind in ("regex", "not_regex", "command_ran"):
         try:
             re.compile(value)
         except re.error as exc:
@@ -172,7 +178,39 @@ def _task(ctx: _Ctx, node: yaml.Node) -> tuple[Task, yaml.Node]:
     group = _scalar(ctx, f["group"][1], "group") if "group" in f else ""
     data = {"id": str(tid), "prompt": prompt, "split": split, "judges": judges,
             "group": str(group or ""), "meta": meta}  # fmt: skip
+    if "workspace" in f and f["workspace"][1].tag != "tag:yaml.org,2002:null":
+        data["workspace"] = _workspace(ctx, f["workspace"][1])
     return Task.from_dict(data), f["split"][1]
+
+
+def _workspace(ctx: _Ctx, node: yaml.Node) -> dict[str, Any]:
+    """repo (a path), commit (a hex sha) and optional setup commands; the repository need
+    not exist here (it may live on another machine): a task whose repo is gone is
+    replayed as a chat, and the report says so."""
+    if not isinstance(node, yaml.MappingNode):
+        raise ctx.fail(node, "workspace must be a mapping with repo and commit")
+    f = _mapping(node)
+    _check_keys(ctx, f, WORKSPACE_KEYS, "workspace")
+    for req in ("repo", "commit"):
+        if req not in f:
+            raise ctx.fail(node, f"workspace is missing '{req}'")
+    repo = _scalar(ctx, f["repo"][1], "workspace repo")
+    if not isinstance(repo, str) or not repo.strip():
+        raise ctx.fail(f["repo"][1], "workspace repo must be a path")
+    commit = str(_scalar(ctx, f["commit"][1], "workspace commit") or "")
+    if not _COMMIT.match(commit):
+        raise ctx.fail(f["commit"][1], f"workspace commit must be a hex sha, got {commit!r}")
+    setup: list[str] = []
+    if "setup" in f:
+        sn = f["setup"][1]
+        if not isinstance(sn, yaml.SequenceNode):
+            raise ctx.fail(sn, "workspace setup must be a list of shell commands")
+        for item in sn.value:
+            cmd = _scalar(ctx, item, "setup command")
+            if not isinstance(cmd, str) or not cmd.strip():
+                raise ctx.fail(item, "each setup command must be non-empty text")
+            setup.append(cmd)
+    return {"repo": repo, "commit": commit, "setup": setup}
 
 
 def parse(path: Path) -> list[Task]:

@@ -12,8 +12,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from session_ingest import ingest
 from skillopt_sleep import config as config_mod
+from skillopt_sleep.logs import ingest_logs
 from skillopt_sleep.mining import mine
 from skillopt_sleep.night.model import NightOutcome
 from skillopt_sleep.night.plan import plan_night
@@ -44,7 +44,7 @@ def dry_run_night(config: Mapping[str, Any], say: Callable[[str], None]) -> Nigh
         db = open_store(copy_dir)
         try:
             say("dry run: nothing will be written and no model will be called")
-            ingested = ingest(db, dict(config)).to_dict()
+            ingested = ingest_logs(db, config).to_dict()
             mined = mine(db, config)
             plan = plan_night(db, config)
         finally:

@@ -115,6 +115,8 @@ class TrainedSkill:
     pending: list[dict[str, Any]] = field(default_factory=list)  # undecided, with evidence
     simulation: bool = False
     outputs: str = ""  # the folder with the run's files
+    # where the tasks ran: {"tasks": {"claude-code": n, "chat": n}, "chat_reasons": {...}}
+    replay: dict[str, Any] = field(default_factory=dict)
 
     @property
     def test_lift(self) -> float | None:

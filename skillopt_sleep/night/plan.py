@@ -99,6 +99,11 @@ def plan_night(db: sqlite_utils.Database, config: Mapping[str, Any]) -> Plan:
     return _ready(jobs, skipped, config)
 
 
+# Test tasks the end-of-night interval needs: with fewer, an accepted edit cannot be measured
+# and is never promoted, so training the skill would spend the night for nothing.
+MIN_TEST_TASKS = 2
+
+
 def _ready(jobs: list[Job], skipped: list[Skip], config: Mapping[str, Any]) -> Plan:
     """Only skills the gate can judge take one of the night's max_skills places: a small
     cluster ranked first must not crowd out a well-evidenced one behind it."""
@@ -112,6 +117,12 @@ def _ready(jobs: list[Job], skipped: list[Skip], config: Mapping[str, Any]) -> P
             skipped.append(Skip(job.skill, f"too few tasks: no {missing} split"))
         elif counts["val"] < need_val:
             reason = f"too few tasks: {counts['val']} val tasks, the gate needs >= {need_val}"
+            skipped.append(Skip(job.skill, reason))
+        elif counts["test"] < MIN_TEST_TASKS:
+            reason = (
+                f"too few tasks: {counts['test']} test task(s), the held-out lift needs "
+                f">= {MIN_TEST_TASKS} (an edit it cannot measure is never promoted)"
+            )
             skipped.append(Skip(job.skill, reason))
         elif len(ready) >= max_skills:
             skipped.append(Skip(job.skill, f"night.max_skills={max_skills} reached"))

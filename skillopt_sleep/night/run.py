@@ -21,10 +21,10 @@ from typing import Any
 
 import sqlite_utils
 
-from session_ingest import ingest
 from skillopt_sleep import config as config_mod
 from skillopt_sleep import files, lock, promotion
 from skillopt_sleep.endpoints import failure_line, url_of
+from skillopt_sleep.logs import ingest_logs
 from skillopt_sleep.mining import mine
 from skillopt_sleep.night.dry import dry_run_night
 from skillopt_sleep.night.model import Job, NightOutcome, Plan, Promotion, TrainedSkill
@@ -34,6 +34,7 @@ from skillopt_sleep.night.store import Checkpoints, SqliteCache, SqliteLedger, n
 from skillopt_sleep.night.summary import build_summary, usage_total
 from skillopt_sleep.promotion.dirs import SkillPathError
 from skillopt_sleep.promotion.versions import PromotionError
+from skillopt_sleep.replay import cli_backend, routing, with_clis
 from skillopt_sleep.report import write_reports
 from skillopt_sleep.schedule import next_deadline, parse_schedule
 from skillopt_sleep.store import open_store
@@ -49,6 +50,8 @@ from trainer.backends.base import (
 from trainer.backends.factory import describe_config
 from trainer.budget import BudgetLimits
 from trainer.edits import Edit
+from trainer.rollout import Outcome, RolloutAdapter
+from trainer.skill import SkillDoc
 from trainer.tasks import Task
 
 log = logging.getLogger("skillopt_sleep.night")
@@ -77,7 +80,7 @@ def default_roles(
     return build_roles(config["models"], os.environ, local_log_dir=log_dir, sim_world=world)
 
 
-OnFailure = Callable[[str, ChatBackend, InfraError], None]
+OnFailure = Callable[[str, Any, InfraError], None]  # role, its backend or adapter, error
 ROLE_NAMES = ("optimizer", "target", "judge")
 
 
@@ -88,7 +91,7 @@ class _Guarded:
 
     def __init__(
         self,
-        inner: ChatBackend,
+        inner: ChatBackend | RolloutAdapter,
         stop: threading.Event,
         tick: Callable[[], None],
         role: str,
@@ -103,22 +106,31 @@ class _Guarded:
         self._role = role
         self._on_failure = on_failure
 
-    def complete(self, messages: list[Message], **kwargs: Any) -> Completion:
+    def _paid(self, call: Callable[[], Any]) -> Any:
         if self._stop.is_set():
             raise Stopped()
         try:
-            result = self.inner.complete(messages, **kwargs)
+            result = call()
         except InfraError as exc:
             self._on_failure(self._role, self.inner, exc)
             raise
         self._tick()
         return result
 
+    def complete(self, messages: list[Message], **kwargs: Any) -> Completion:
+        return self._paid(lambda: self.inner.complete(messages, **kwargs))
+
 
 def _guard(
     roles: Roles, stop: threading.Event, tick: Callable[[], None], on_failure: OnFailure
 ) -> Roles:
     return Roles(**{r: _Guarded(getattr(roles, r), stop, tick, r, on_failure) for r in ROLE_NAMES})
+
+
+def _config_of(backend: Any) -> Any:
+    """The endpoint settings behind a backend, or behind a chat rollout's backend."""
+    inner = getattr(backend, "backend", None)
+    return getattr(backend, "config", None) or getattr(inner, "config", None)
 
 
 def _where(roles: Roles) -> str:
@@ -131,6 +143,16 @@ def _where(roles: Roles) -> str:
     if len(parts) == len(ROLE_NAMES) and len(set(parts.values())) == 1:
         return f"every role on {parts['target']}"
     return "; ".join(f"{role} {where}" for role, where in parts.items())
+
+
+class _GuardedRollout(_Guarded):
+    """The target's rollouts (chat or agent harness), guarded like calls."""
+
+    def fingerprint(self, skill: SkillDoc, task: Task, max_tokens: int | None) -> Any:
+        return self.inner.fingerprint(skill, task, max_tokens)
+
+    def rollout(self, skill: SkillDoc, task: Task, *, max_tokens: int | None) -> Outcome:
+        return self._paid(lambda: self.inner.rollout(skill, task, max_tokens=max_tokens))
 
 
 def run_night(
@@ -264,7 +286,7 @@ class _Night:
     # -- phases ---------------------------------------------------------------------------
     def _ingest(self) -> dict[str, Any]:
         self.say("ingesting session logs")
-        report = ingest(self.db, dict(self.config)).to_dict()
+        report = ingest_logs(self.db, self.config).to_dict()
         self.say(
             f"ingested: {report['files_changed']} changed files, {report['new_sessions']} new "
             f"sessions, {report['new_turns']} new turns"
@@ -287,41 +309,48 @@ class _Night:
         if all(j.skill in results for j in jobs):
             return results
         todo = [job for job in jobs if job.skill not in results]
-        with self._roles([t for job in jobs for t in job.tasks], todo) as roles:
+        with self._roles([t for job in jobs for t in job.tasks], todo) as (roles, rollout):
             for job in jobs:
                 if job.skill in results:
                     continue
                 used = usage_total(results.values())
                 results[job.skill] = self._step(
                     f"train:{job.skill}",
-                    lambda job=job, used=used: self._train(job, roles, used),
+                    lambda job=job, used=used: self._train(job, roles, rollout, used),
                     TrainedSkill,
                 )
         if self.model_failure and not self.cp.done("model-failure"):  # kept for a resume
             self.cp.finish("model-failure", {"line": self.model_failure})
         return results
 
-    def _model_failed(self, role: str, backend: ChatBackend, exc: InfraError) -> None:
+    def _model_failed(self, role: str, backend: Any, exc: InfraError) -> None:
         """Say the first failed call at once, in one line: which role, model and URL, and
         the provider's own error (refused connection, 401, unknown model)."""
         with self._failure_lock:
             if self.model_failure is not None:
                 return
-            self.model_failure = failure_line(role, getattr(backend, "config", None), exc)
+            self.model_failure = failure_line(role, _config_of(backend), exc)
         self.say(f"model call failed: {self.model_failure}")
 
     @contextlib.contextmanager
-    def _roles(self, tasks: list[Task], todo: list[Job]) -> Iterator[Roles]:
+    def _roles(self, tasks: list[Task], todo: list[Job]) -> Iterator[tuple[Roles, RolloutAdapter]]:
         settings = TrainSettings.from_config(dict(self.config))
         planned = sum(_planned_calls(settings, job) for job in todo)
         self.say("starting the models")
-        with self.roles_factory(self.config, tasks) as roles:
+        with (
+            self.roles_factory(self.config, tasks) as chat_roles,
+            with_clis(self.config, chat_roles, os.environ) as (roles, rollout),
+        ):
             models = describe_roles(roles)
             self.cp.finish("models", models)
             named = ", ".join(f"{r} {m['model']}" for r, m in models.items())
             self.say(f"models: {_where(roles) or named}")
             self.meter = CallMeter(planned, self.say)
-            yield _guard(roles, self.stop, self.meter.tick, self._model_failed)
+            tick, failed = self.meter.tick, self._model_failed
+            yield (
+                _guard(roles, self.stop, tick, failed),
+                _GuardedRollout(rollout, self.stop, tick, "target", failed),
+            )
 
     def _models(self) -> dict[str, Any]:
         """Role -> what served it tonight (or would have: no training, no roles built)."""
@@ -355,7 +384,9 @@ class _Night:
         ).fetchone()
         return f"night-{earlier + 1}"
 
-    def _train(self, job: Job, roles: Roles, used: dict[str, float]) -> TrainedSkill:
+    def _train(
+        self, job: Job, roles: Roles, rollout: RolloutAdapter, used: dict[str, float]
+    ) -> TrainedSkill:
         name, n = job.skill, job.n_tasks
         self.say(f"training {name}: {n['train']} train, {n['val']} val, {n['test']} test tasks")
         self.meter.phase = f"training {name}"
@@ -367,6 +398,7 @@ class _Night:
                 settings=self._settings(used),
                 cache=cache,
                 ledger=SqliteLedger(self.db, name, self.id),
+                rollout=rollout,
             )
         out = self.dir / "skills" / name
         for file_name, text in result.output_files().items():
@@ -387,6 +419,7 @@ class _Night:
             pending=[{k: v for k, v in p.items() if k != "scores"} for p in result.pending],
             simulation=result.simulation,
             outputs=str(out),
+            replay=routing(job.tasks, cli_backend(self.config, "target")),
         )
 
     def _promote(self, job: Job, trained: dict[str, TrainedSkill]) -> Promotion:

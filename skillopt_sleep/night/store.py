@@ -14,6 +14,8 @@ from typing import Any
 
 import sqlite_utils
 
+from session_ingest.migrations import Step
+
 
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
@@ -53,7 +55,10 @@ def _v2(db: sqlite_utils.Database) -> None:
     db["edits"].create_index(["skill", "kind"], if_not_exists=True)
 
 
-MIGRATIONS = [_v1, _v2]
+MIGRATIONS: list[Step] = [
+    ("tables", _v1),
+    ("edits-by-skill-and-hash", _v2),
+]
 
 
 class SqliteCache:

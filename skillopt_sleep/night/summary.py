@@ -11,6 +11,9 @@ from typing import Any
 import sqlite_utils
 
 from skillopt_sleep.night.model import Job, Plan, Promotion, TrainedSkill
+from skillopt_sleep.night.plan import MIN_TEST_TASKS
+from trainer.gate import controls
+from trainer.settings import TrainSettings
 from trainer.skill import SkillDoc
 
 # Infra failures are counted by the trainer; these outcomes mean the user must act.
@@ -60,7 +63,7 @@ def _outcome(result: TrainedSkill) -> tuple[str, str]:
     if result.test_lift is None:
         why = result.test_note or "no test task was scored on both sides"
         return "not_enough_evidence", f"the held-out test was not measured ({why}); not promoted"
-    if lift is None or test.get("n_tasks", 0) < 2 or low is None:
+    if lift is None or test.get("n_tasks", 0) < MIN_TEST_TASKS or low is None:
         return "not_enough_evidence", "the test split is too small to measure the held-out lift"
     if low > 0:
         return "improved", ""
@@ -91,6 +94,17 @@ def _edits(result: TrainedSkill) -> list[dict[str, Any]]:
                      "summary": _edit_text(p["edits"]), "gate": p.get("evidence"),
                      "reason": p.get("reason", "")})  # fmt: skip
     return rows
+
+
+def replay_summary(result: TrainedSkill) -> dict[str, Any]:
+    """Which tasks ran where (agent CLI or chat, and why not the CLI), and the rollouts
+    made in each place (the trainer's `rollouts_<where>` counters)."""
+    made = {
+        k.removeprefix("rollouts_"): v
+        for k, v in result.counters.items()
+        if k.startswith("rollouts_")
+    }
+    return {**result.replay, "rollouts": made}
 
 
 def _pending(result: TrainedSkill) -> list[dict[str, Any]]:
@@ -147,6 +161,7 @@ def skill_summary(job: Job, result: TrainedSkill, promotion: Promotion) -> dict[
         "promotion": promotion.to_dict(),
         "usage": result.usage,
         "counters": result.counters,
+        "replay": replay_summary(result),
         "outputs": result.outputs,
         "skill_tokens": SkillDoc.parse(result.best_text).n_tokens,
     }
@@ -166,6 +181,13 @@ def _history(db: sqlite_utils.Database, night_id: str, skills: list[dict[str, An
             if s.get("test"):
                 series.setdefault(s["name"], []).append({"night": nid, "score": s["test"]["after"]})
     return series
+
+
+def _gate(config: Mapping[str, Any]) -> dict[str, Any]:
+    """What the gate's level controls tonight, and at which level."""
+    alpha = TrainSettings.from_config(dict(config)).alpha
+    return {"controls": "family-wise false-accept rate per skill and night", "alpha": alpha,
+            "words": controls(alpha)}  # fmt: skip
 
 
 def build_summary(
@@ -218,6 +240,7 @@ def build_summary(
             "budget": {k: budget.get(k) for k in ("max_calls", "max_tokens", "max_cost_usd")},
         },
         "history": _history(db, night_id, skills),
+        "gate": _gate(config),
         "model_failure": model_failure,
         "problems": problems,
         "problems_need_action": bool(unreadable)

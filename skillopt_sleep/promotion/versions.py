@@ -20,6 +20,7 @@ from typing import Any
 
 import sqlite_utils
 
+from session_ingest.migrations import Step
 from skillopt_sleep import config as config_mod
 from skillopt_sleep import files
 from skillopt_sleep.promotion.dirs import SkillWriteError, check_name, describe, text_hash
@@ -114,7 +115,10 @@ def _v2(db: sqlite_utils.Database) -> None:
     )
 
 
-PROMOTION_MIGRATIONS = [_v1, _v2]
+PROMOTION_MIGRATIONS: list[Step] = [
+    ("versions-and-promotions", _v1),
+    ("events-and-managed-skills", _v2),
+]
 
 
 class PromotionError(Exception):

@@ -84,8 +84,8 @@ def for_skill(skill: Mapping[str, Any], summary: Mapping[str, Any]) -> Advice | 
     if _model_too_weak(skill) or "differ" in reason:
         return Advice(
             "The target model answered (nearly) the same with and without each edit: it is "
-            "probably too weak to follow a skill's instructions (the embedded SmolLM2-135M "
-            "ignores them).",
+            "probably too weak to follow a skill's instructions, or the edits did not change what "
+            "it does.",
             "point the target role at a stronger model (TARGET_MODEL, TARGET_BASE_URL, "
             "TARGET_API_KEY; `skillopt-sleep doctor` checks it).",
         )

@@ -21,6 +21,19 @@ OUTCOME_WORDS = {
 }
 
 
+def replay_line(replay: dict[str, Any]) -> str:
+    """ "Replayed: 9 tasks in claude-code, 3 as a chat (no workspace: 3)." """
+    tasks = replay.get("tasks") or {}
+    if not tasks or set(tasks) == {"chat"} and not replay.get("chat_reasons"):
+        return ""
+    parts = [
+        f"{n} task{'s' if n != 1 else ''} " + ("as a chat" if where == "chat" else f"in {where}")
+        for where, n in sorted(tasks.items(), key=lambda kv: kv[0] == "chat")
+    ]
+    reasons = ", ".join(f"{r}: {n}" for r, n in sorted((replay.get("chat_reasons") or {}).items()))
+    return f"Replayed: {', '.join(parts)}" + (f" ({reasons})." if reasons else ".")
+
+
 def _split_counts(n: dict[str, int]) -> str:
     return "/".join(str(n.get(split, 0)) for split in ("train", "val", "test"))
 
@@ -188,12 +201,20 @@ BUDGET_KINDS = (
 EDIT_HEADER = ["status", "kind", "edit", "effect", "evidence", "verdict"]
 
 
+def gate_sentence(summary: dict[str, Any]) -> str:
+    """What the gate controls, with its level ("" for reports written before it said)."""
+    words = (summary.get("gate") or {}).get("words")
+    return f"The gate controls the {words}." if words else ""
+
+
 def render_md(summary: dict[str, Any]) -> str:
     lines = [f"# skillopt-sleep night {summary['night']}", ""]
     if summary.get("simulation"):
         lines += ["> SIMULATION: the models in this night were simulated.", ""]
     lines += ["## Did my skills get better?", "", headline(summary), ""]
     lines += [f"- {skill_sentence(s, summary)}" for s in summary.get("skills", [])]
+    if gate_sentence(summary):
+        lines += ["", gate_sentence(summary)]
     lines += ["", "## What to do", ""]
     lines += [f"- {a}" for a in actions(summary)] or ["Nothing."]
     if models_line(summary):
@@ -219,6 +240,8 @@ def render_md(summary: dict[str, Any]) -> str:
             f"{'managed by skillopt-sleep' if skill.get('managed') else 'your skill'}; "
             f"tasks train/val/test: {_split_counts(skill.get('n_tasks', {}))}"
         )
+        if ran := replay_line(skill.get("replay") or {}):
+            lines.append(ran)
         promo = skill.get("promotion") or {}
         if promo:
             lines.append(promotion_line(promo))
@@ -338,6 +361,8 @@ def render_html(summary: dict[str, Any]) -> str:
     out.append("<ul class='answer'>")
     out += [f"<li>{_code(skill_sentence(s, summary))}</li>" for s in summary.get("skills", [])]
     out.append("</ul>")
+    if gate_sentence(summary):
+        out.append(f"<p class='gate'>{escape(gate_sentence(summary))}</p>")
     if models_line(summary):
         out.append(f"<p class='models'>{escape(models_line(summary))}</p>")
     out.append("<h2>What to do</h2>")

@@ -59,6 +59,9 @@ _CONFIG_FIELDS = {f.name for f in fields(RoleConfig)} - {"api_key"}
 def role_from_dict(cfg: Mapping[str, Any] | None) -> RoleConfig:
     """A RoleConfig from one role's mapping; unknown keys are an error, never ignored."""
     cfg = dict(cfg or {})
+    # `backend` says where the role runs (a chat backend or an agent harness); the
+    # settings here are its chat endpoint either way (a task without a workspace is a chat).
+    cfg.pop("backend", None)
     unknown = set(cfg) - _CONFIG_FIELDS
     if "api_key" in unknown:
         raise ValueError("put the key in an environment variable and name it in api_key_env")

@@ -31,6 +31,7 @@ import json
 import shutil
 import sys
 import uuid
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -173,8 +174,9 @@ COMMANDS = {
 class Claude:
     """Records in the Claude Code 2.1.x shape: one record per content block."""
 
-    def __init__(self, sid: str, start: datetime) -> None:
+    def __init__(self, sid: str, start: datetime, cwd: str = CWD) -> None:
         self.sid, self.t, self.parent, self.lines, self.n = sid, start, None, [], 0
+        self.cwd = cwd
 
     def _base(self, kind: str) -> dict:
         self.n += 1
@@ -183,7 +185,7 @@ class Claude:
             "parentUuid": self.parent,
             "isSidechain": False,
             "userType": "external",
-            "cwd": CWD,
+            "cwd": self.cwd,
             "sessionId": self.sid,
             "version": "2.1.42",
             "gitBranch": "main",
@@ -311,15 +313,21 @@ def claude_session(i: int, row: tuple) -> None:
         c.text(accepted)
         c.user("thanks, perfect")
         c.text("Glad it helps.")
-    folder = HERE / "claude" / "projects" / CWD.replace("/", "-")
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{sid}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in c.lines))
+    write_jsonl(HERE / "claude" / "projects" / CWD.replace("/", "-") / f"{sid}.jsonl", c.lines)
 
 
-def codex_session(i: int, row: tuple) -> None:
-    day, _source, kind, request, correction, first, accepted = row
-    sid = "019c" + uid("codex", i)[4:]
-    t = datetime(2026, 3, day, 14 + i % 6, 3 * (i % 17), 41)
+# One Codex exchange: (prompt, final answer, (shell command, its output)); an empty command
+# runs nothing.
+Exchange = tuple[str, str, tuple[str, str]]
+
+
+def codex_records(sid: str, start: datetime, cwd: str, exchanges: list[Exchange],
+                  ids: Callable[[str, int], str]) -> list[dict]:  # fmt: skip
+    """A Codex 0.12x rollout: ``session_meta``, then per exchange ``task_started``,
+    ``turn_context``, the user message, an ``exec_command`` call and its output, the final
+    answer, ``token_count`` and ``task_complete``. ``ids(what, n)`` is a uuid for the n-th
+    exchange's ``"codex-turn"`` or ``"call"`` (the caller's own, so its files stay stable)."""
+    t = start
     lines: list[dict] = []
 
     def add(typ: str, payload: dict, dt: float = 0.4) -> None:
@@ -327,123 +335,66 @@ def codex_session(i: int, row: tuple) -> None:
         t += timedelta(seconds=dt)
         lines.append({"timestamp": iso(t), "type": typ, "payload": payload})
 
-    add(
-        "session_meta",
-        {
-            "id": sid,
-            "timestamp": iso(t),
-            "cwd": CODEX_CWD,
-            "originator": "codex_cli_rs",
-            "cli_version": "0.128.0",
-            "source": "cli",
-            "model_provider": "openai",
-            "base_instructions": {"text": "You are Codex, a coding agent."},
-        },
-    )
-    turns = [(request, first)]
-    if correction:
-        turns.append((correction, accepted))
-    for n, (prompt, answer) in enumerate(turns):
-        turn_id = "019c" + uid("codex-turn", i, n)[4:]
-        add(
-            "event_msg",
-            {"type": "task_started", "turn_id": turn_id, "model_context_window": 258400},
-        )
+    meta = {"id": sid, "timestamp": iso(t), "cwd": cwd, "originator": "codex_cli_rs",
+            "cli_version": "0.128.0", "source": "cli", "model_provider": "openai",
+            "base_instructions": {"text": "You are Codex, a coding agent."}}  # fmt: skip
+    add("session_meta", meta)
+    for n, (prompt, answer, (cmd, out)) in enumerate(exchanges):
+        turn_id = "019c" + ids("codex-turn", n)[4:]
+        add("event_msg", {"type": "task_started", "turn_id": turn_id,
+                          "model_context_window": 258400})  # fmt: skip
         if n == 0:
-            add(
-                "response_item",
-                {
-                    "type": "message",
-                    "role": "user",
-                    "content": [
-                        {
-                            "type": "input_text",
-                            "text": f"<environment_context>\n  <cwd>{CODEX_CWD}</cwd>\n"
-                            f"  <shell>bash</shell>\n</environment_context>",
-                        }
-                    ],
-                },
-            )
-        add(
-            "turn_context",
-            {
-                "turn_id": turn_id,
-                "cwd": CODEX_CWD,
-                "approval_policy": "on-request",
-                "sandbox_policy": {"type": "workspace-write"},
-                "model": "gpt-5.2-codex",
-                "summary": "auto",
-            },
-        )
-        add(
-            "response_item",
-            {
-                "type": "message",
-                "role": "user",
-                "content": [{"type": "input_text", "text": prompt}],
-            },
-        )
+            env = f"<environment_context>\n  <cwd>{cwd}</cwd>\n  <shell>bash</shell>\n"
+            env += "</environment_context>"
+            add("response_item", {"type": "message", "role": "user",
+                                  "content": [{"type": "input_text", "text": env}]})  # fmt: skip
+        add("turn_context", {"turn_id": turn_id, "cwd": cwd, "approval_policy": "on-request",
+                             "sandbox_policy": {"type": "workspace-write"},
+                             "model": "gpt-5.2-codex", "summary": "auto"})  # fmt: skip
+        add("response_item", {"type": "message", "role": "user",
+                              "content": [{"type": "input_text", "text": prompt}]})  # fmt: skip
         add("event_msg", {"type": "user_message", "message": prompt, "images": []})
-        cmd, out = COMMANDS[kind]
-        call = f"call_{uid('call', i, n)[:24]}"
-        add(
-            "response_item",
-            {
-                "type": "function_call",
-                "name": "exec_command",
-                "arguments": json.dumps({"cmd": cmd, "workdir": CODEX_CWD}),
-                "call_id": call,
-            },
-            2.1,
-        )
-        add(
-            "response_item",
-            {
-                "type": "function_call_output",
-                "call_id": call,
-                "output": f"Chunk ID: 7f3a{n}1\nWall time: 0.8 seconds\nProcess "
-                f"exited with code 0\nOriginal token count: 40\nOutput:\n{out}\n",
-            },
-            1.2,
-        )
-        add("event_msg", {"type": "agent_message", "message": answer, "phase": "final_answer"}, 3.3)
-        add(
-            "response_item",
-            {
-                "type": "message",
-                "role": "assistant",
-                "phase": "final_answer",
-                "content": [{"type": "output_text", "text": answer}],
-            },
-        )
-        usage = {
-            "input_tokens": 20110,
-            "cached_input_tokens": 18944,
-            "output_tokens": 210,
-            "reasoning_output_tokens": 64,
-            "total_tokens": 20320,
-        }
-        add(
-            "event_msg",
-            {
-                "type": "token_count",
-                "info": {
-                    "total_token_usage": usage,
-                    "last_token_usage": usage,
-                    "model_context_window": 258400,
-                },
-            },
-        )
-        add(
-            "event_msg",
-            {"type": "task_complete", "turn_id": turn_id, "last_agent_message": answer},
-            0.1,
-        )
-    local = t.replace(microsecond=0) - timedelta(seconds=len(lines) * 0.4)
+        if cmd:
+            call = f"call_{ids('call', n)[:24]}"
+            args = json.dumps({"cmd": cmd, "workdir": cwd})
+            add("response_item", {"type": "function_call", "name": "exec_command",
+                                  "arguments": args, "call_id": call}, 2.1)  # fmt: skip
+            output = (f"Chunk ID: 7f3a{n}1\nWall time: 0.8 seconds\nProcess exited with code 0"
+                      f"\nOriginal token count: 40\nOutput:\n{out}\n")  # fmt: skip
+            add("response_item", {"type": "function_call_output", "call_id": call,
+                                  "output": output}, 1.2)  # fmt: skip
+        add("event_msg", {"type": "agent_message", "message": answer,
+                          "phase": "final_answer"}, 3.3)  # fmt: skip
+        add("response_item", {"type": "message", "role": "assistant", "phase": "final_answer",
+                              "content": [{"type": "output_text", "text": answer}]})  # fmt: skip
+        usage = {"input_tokens": 20110, "cached_input_tokens": 18944, "output_tokens": 210,
+                 "reasoning_output_tokens": 64, "total_tokens": 20320}  # fmt: skip
+        add("event_msg", {"type": "token_count",
+                          "info": {"total_token_usage": usage, "last_token_usage": usage,
+                                   "model_context_window": 258400}})  # fmt: skip
+        add("event_msg", {"type": "task_complete", "turn_id": turn_id,
+                          "last_agent_message": answer}, 0.1)  # fmt: skip
+    return lines
+
+
+def write_jsonl(path: Path, records: list[dict]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def codex_session(i: int, row: tuple) -> None:
+    day, _source, kind, request, correction, first, accepted = row
+    sid = "019c" + uid("codex", i)[4:]
+    t = datetime(2026, 3, day, 14 + i % 6, 3 * (i % 17), 41)
+    exchanges = [(request, first, COMMANDS[kind])]
+    if correction:
+        exchanges.append((correction, accepted, COMMANDS[kind]))
+    lines = codex_records(sid, t, CODEX_CWD, exchanges, lambda what, n: uid(what, i, n))
+    end = datetime.strptime(lines[-1]["timestamp"], "%Y-%m-%dT%H:%M:%S.%fZ")
+    local = end.replace(microsecond=0) - timedelta(seconds=len(lines) * 0.4)
     folder = HERE / "codex" / "sessions" / "2026" / "03" / f"{day:02d}"
-    folder.mkdir(parents=True, exist_ok=True)
-    name = f"rollout-{local.strftime('%Y-%m-%dT%H-%M-%S')}-{sid}.jsonl"
-    (folder / name).write_text("".join(json.dumps(r) + "\n" for r in lines))
+    write_jsonl(folder / f"rollout-{local.strftime('%Y-%m-%dT%H-%M-%S')}-{sid}.jsonl", lines)
 
 
 def main() -> None:

@@ -1,16 +1,18 @@
-"""A generated corpus of human requests with planted recurring task kinds, for the mining
-benchmark and tests.
+"""Tuning request corpus: mining's parameters are chosen on this one (see ``heldout``).
 
 Each planted kind is asked in several paraphrases, with varying details (files, numbers,
 names), typos, and spread over sessions and days. One-off requests are built from a large
 made-up vocabulary so that two of them rarely ask for the same thing, as in real logs
-where most requests are unique. Nothing here is real user data.
+where most requests are unique. With ``habit_rate`` the user's own filler ("btw", "… for
+the client") is said around kinds and one-offs alike; ``zipf`` sizes kinds by a Zipf law.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from collections import Counter
+
+from benchmarks.requests import Request, typo
 
 KINDS: dict[str, list[str]] = {
     "commit-message": [
@@ -89,6 +91,25 @@ KINDS: dict[str, list[str]] = {
         "refactor: rename {ident} -> {ident2} project wide",
     ],
 }
+
+# With ``hard``: paraphrases sharing no content word with the kind's other templates.
+PARAPHRASES: dict[str, list[str]] = {
+    "commit-message": ["describe what I did for git log"],
+    "regression-test": ["make sure bug {num} never comes back"],
+    "ci-log": ["why is the pipeline red"],
+    "changelog": ["what is new since {ver}? note it in the history file"],
+    "type-hints": ["make {file} pass mypy"],
+    "docstrings": ["explain each public function of {file} in its header comment"],
+    "pr-description": ["text for the merge page of {branch}"],
+    "flaky-test": ["{ident} passes locally but randomly dies on the build server"],
+    "dependency-bump": ["move {pkg} forward to {ver}"],
+    "sql-migration": ["schema change: {ident} on {tbl}"],
+    "explain-error": ["I keep seeing {err}"],
+    "rename-symbol": ["{ident} should be called {ident2} from now on"],
+}
+# With ``hard``: project names said with kinds and one-offs alike, sharing words.
+PROJECTS = ["pet-clinic", "pet-store", "todo-api", "todo-web", "blog-engine", "blog-admin",
+            "data-lake", "data-portal", "side-project", "client-portal"]  # fmt: skip
 
 _FILES = ["foo.py", "src/app/models.py", "lib/parser.ts", "tests/test_api.py", "cli/main.go"]
 _IDENTS = ["parse_config", "loadUser", "FooBarBaz", "compute_total", "retry_later", "httpClient"]
@@ -205,25 +226,8 @@ def _word(rng: random.Random) -> str:
     return "".join(rng.choice(_CONSONANTS) + rng.choice(_VOWELS) for _ in range(rng.randint(3, 4)))
 
 
-def typo(text: str, rng: random.Random, rate: float) -> str:
-    """Drop, double or swap a letter in some words, as hurried typing does."""
-    words = text.split(" ")
-    for i, w in enumerate(words):
-        if len(w) > 3 and w.isalpha() and rng.random() < rate:
-            j = rng.randrange(1, len(w) - 1)
-            op = rng.randrange(3)
-            if op == 0:
-                w = w[:j] + w[j + 1 :]
-            elif op == 1:
-                w = w[:j] + w[j] + w[j:]
-            else:
-                w = w[: j - 1] + w[j] + w[j - 1] + w[j + 1 :]
-            words[i] = w
-    return " ".join(words)
-
-
-def planted(kind: str, rng: random.Random) -> str:
-    template = rng.choice(KINDS[kind])
+def planted(kind: str, rng: random.Random, hard: bool = False) -> str:
+    template = rng.choice(KINDS[kind] + (PARAPHRASES[kind] if hard else []))
     text = template.format(
         file=rng.choice(_FILES),
         num=rng.randint(2, 9999),
@@ -262,12 +266,27 @@ def one_off(rng: random.Random, used: set[tuple[str, str]] | None = None) -> str
     return " ".join(words)
 
 
-@dataclass(frozen=True)
-class Request:
-    text: str
-    kind: str | None  # planted kind, None for a one-off
-    session_id: str
-    day: int
+def common_one_off(rng: random.Random, used: Counter[tuple[str, str]]) -> str | None:
+    """A one-off in common words ("trace the socket in pet-store"); a (verb, noun) pair is
+    used at most twice, fewer than the three sessions a recurring task needs."""
+    for _ in range(20):
+        verb, noun = rng.choice(_ONEOFF_VERBS), rng.choice(_NOUNS)
+        if used[(verb, noun)] < 2:
+            used[(verb, noun)] += 1
+            return f"{verb} the {noun} {rng.choice(['in', 'of', 'for'])} {rng.choice(PROJECTS)}"
+    return None
+
+
+HABIT_PREFIXES = ["btw", "real quick,", "fyi", "alright,", "question:"]
+HABIT_SUFFIXES = ["for the client", "in prod", "if possible", "cheers", "today"]
+
+
+def _habits(text: str, rng: random.Random, rate: float) -> str:
+    if rng.random() < rate:
+        text = f"{rng.choice(HABIT_PREFIXES)} {text}"
+    if rng.random() < rate:
+        text = f"{text} {rng.choice(HABIT_SUFFIXES)}"
+    return text
 
 
 def corpus(
@@ -279,12 +298,18 @@ def corpus(
     days: int = 30,
     turns_per_session: int = 6,
     typo_rate: float = 0.08,
+    habit_rate: float = 0.0,
+    zipf: bool = False,
+    hard: bool = False,
 ) -> list[Request]:
-    """``n_turns`` requests in sessions of about ``turns_per_session`` over ``days`` days."""
+    """``n_turns`` requests in sessions of about ``turns_per_session`` over ``days`` days.
+    ``hard`` adds paraphrases without shared words, project names and common-word one-offs."""
     rng = random.Random(seed)
     names = list(KINDS)[:kinds]
+    weights = [1.0 / (r + 1) if zipf else 1.0 for r in range(len(names))]
     out: list[Request] = []
     used: set[tuple[str, str]] = set()
+    used_common: Counter[tuple[str, str]] = Counter()
     session = 0
     while len(out) < n_turns:
         session += 1
@@ -293,9 +318,16 @@ def corpus(
             if len(out) >= n_turns:
                 break
             if rng.random() < one_off_share or not names:
-                text, kind = one_off(rng, used), None
+                text, kind = None, None
+                if hard and rng.random() < 0.5:
+                    text = common_one_off(rng, used_common)
+                text = text or one_off(rng, used)
             else:
-                kind = rng.choice(names)
-                text = typo(planted(kind, rng), rng, typo_rate)
+                kind = rng.choices(names, weights)[0]
+                text = planted(kind, rng, hard)
+                if hard and rng.random() < 0.3:
+                    text = f"{text} in {rng.choice(PROJECTS)}"
+                text = typo(text, rng, typo_rate)
+            text = _habits(text, rng, habit_rate) if habit_rate else text
             out.append(Request(text, kind, f"s{session}", day))
     return out

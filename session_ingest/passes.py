@@ -29,12 +29,13 @@ from typing import Any
 import orjson
 import sqlite_utils
 
-from session_ingest import claude, codex
+from session_ingest import registry, schema
 from session_ingest.checkpoint import PASS_AUTOCHECKPOINT, Checkpointer
-from session_ingest.discover import Found, discover, short, source_dirs, stat_paths
+from session_ingest.discover import Found, Roots, discover, short, stat_paths
 from session_ingest.lines import BIG_LINE, FileProblems, parse_careful
 from session_ingest.records import BadRecord, to_event
 from session_ingest.rows import groups_with_events, rebuild, store_sessions, totals
+from session_ingest.source import Source
 
 CHUNK = 4 << 20  # read size
 MAX_LINE_BYTES = 16 << 20  # longer lines are skipped and counted, never held in memory
@@ -42,8 +43,12 @@ BATCH_BYTES = 16 << 20  # flush (write events + rebuild sessions) after this muc
 BATCH_FILES = 500  # … or this many changed files
 COMMIT_BYTES = 128 << 20  # commit after this much input (and at the end of the pass)
 MAX_ERRORS = 200
+MAX_TEXT_CHARS = 4000  # turns.user_text / assistant_text are cut to this many characters
 TOO_LONG = f"line longer than {MAX_LINE_BYTES >> 20} MB"
 NOT_OBJECT = "not a JSON object"
+# A file as the last pass left it: (dev, inode, size, mtime_ns, offset, bad_lines,
+# session_id), the row as SQLite returns it (10k files: no dict per file on a re-scan).
+Known = tuple[int, int, int, int, int, int, "str | None"]
 
 Progress = Callable[[int, str], None]  # (bytes just processed, path)
 
@@ -72,10 +77,10 @@ class IngestReport:
 class _Pass:
     """One ingest pass over a set of files: flushes batches, commits every ``COMMIT_BYTES``."""
 
-    def __init__(self, db: sqlite_utils.Database, config: dict[str, Any], report: IngestReport):
+    def __init__(self, db: sqlite_utils.Database, max_chars: int, report: IngestReport):
         self.db = db
         self.conn = db.conn
-        self.max_chars = int(config.get("ingest", {}).get("max_text_chars", 4000))
+        self.max_chars = max_chars
         self.report = report
         self.rows: list[tuple[Any, ...]] = []
         self.file_rows: list[tuple[Any, ...]] = []
@@ -93,15 +98,14 @@ class _Pass:
 
     # ------------------------------------------------------------------ reading
 
-    def read_file(self, f: Found, known: dict[str, Any] | None) -> None:
+    def read_file(self, f: Found, known: Known | None) -> None:
         st = f.st
         start, bad, group = 0, 0, None
-        if known and known["dev"] == st.st_dev and known["inode"] == st.st_ino:
-            grew = st.st_size > known["size"] or (
-                st.st_size == known["size"] and st.st_mtime_ns == known["mtime_ns"]
-            )
-            if grew and known["offset"] <= st.st_size:
-                start, bad, group = known["offset"], known["bad_lines"] or 0, known["session_id"]
+        if known and known[0] == st.st_dev and known[1] == st.st_ino:
+            _dev, _ino, size, mtime_ns, offset, bad_lines, session_id = known
+            grew = st.st_size > size or (st.st_size == size and st.st_mtime_ns == mtime_ns)
+            if grew and offset <= st.st_size:
+                start, bad, group = offset, bad_lines or 0, session_id
         n_errors = len(self.report.errors)
         try:
             fh = open(f.path, "rb")  # noqa: SIM115 - closed below, errors handled per case
@@ -109,12 +113,13 @@ class _Pass:
             self.error(f"{short(f.path)}: cannot open ({exc.strerror})")
             return
         problems = FileProblems()
+        src = registry.get(f.source)
         with fh:
-            if f.source == "codex" and f.path.endswith(".json"):
-                end, group = self._read_ts_json(fh, f, problems)
+            if src.whole_file(f.path):
+                end, group = self._read_whole(fh, f, src, problems)
                 bad = 0  # re-read whole each time: its count replaces the old one
             else:
-                end, group = self._read_jsonl(fh, f, start, group, problems)
+                end, group = self._read_jsonl(fh, f, src, start, group, problems)
         if problems.count:
             bad += problems.count
             self.error(problems.summary(short(f.path)))
@@ -129,23 +134,23 @@ class _Pass:
         )  # fmt: skip
 
     def _take(
-        self, obj: Any, line: Any, off: int, f: Found, ctx: Any, group: str | None,
-        problems: FileProblems,
+        self, obj: Any, line: Any, off: int, f: Found, src: Source, ctx: Any,
+        group: str | None, problems: FileProblems,
     ) -> str | None:  # fmt: skip
         """Store one parsed record's event; a bad one is counted. Returns the file's group."""
         if type(obj) is not dict:
             problems.add(NOT_OBJECT, off)
             return group
         try:
-            grp, ident, data = to_event(f.source, obj, line, ctx, group, self.max_chars)
+            grp, ident, data = to_event(src, obj, line, ctx, group)
         except BadRecord as exc:
             problems.add(str(exc), off)
             return group
         except Exception as exc:  # noqa: BLE001 - one record never stops a pass
             problems.add(f"record not understood ({type(exc).__name__})", off)
             return group
-        if f.source == "codex" and group is None:
-            group = grp  # a rollout's first good record names its session
+        if group is None and src.file_is_session:
+            group = grp  # the file's first good record names its session
         if data is not None:
             self.rows.append((ident, grp, f.source, f.path, off, data))
             g = (f.source, grp)
@@ -156,11 +161,12 @@ class _Pass:
         return group
 
     def _read_jsonl(
-        self, fh: Any, f: Found, start: int, group: str | None, problems: FileProblems
-    ) -> tuple[int, str | None]:
-        source, path = f.source, f.path
-        ctx = claude.file_ctx(path, self.max_chars) if source == "claude" else path
-        skip = claude.skip_bytes if source == "claude" else codex.skip_bytes
+        self, fh: Any, f: Found, src: Source, start: int, group: str | None,
+        problems: FileProblems,
+    ) -> tuple[int, str | None]:  # fmt: skip
+        path = f.path
+        ctx = src.context(path, self.max_chars)
+        skip = src.skip_line
         loads, decode_error = orjson.loads, orjson.JSONDecodeError
         take = self._take
         fh.seek(start)
@@ -221,14 +227,16 @@ class _Pass:
                             except decode_error:
                                 obj = None
                             if obj is not None:
-                                group = take(obj, line, off, f, ctx, group, problems)
+                                group = take(obj, line, off, f, src, ctx, group, problems)
                             else:  # big, bad, glued to a fragment, or "null"
                                 found, err = parse_careful(line)
                                 if err:
                                     problems.add(err, off)
                                 for at, rec in found:
                                     rec_line = line[at:] if at else line
-                                    group = take(rec, rec_line, off + at, f, ctx, group, problems)
+                                    group = take(
+                                        rec, rec_line, off + at, f, src, ctx, group, problems
+                                    )
                     off += n + 1
                     i = nl + 1
                     nl = find(b"\n", i, k)
@@ -242,8 +250,10 @@ class _Pass:
                 self.progress(k - lo, path)
         return consumed, group  # a group still None is decided by a later first line
 
-    def _read_ts_json(self, fh: Any, f: Found, problems: FileProblems) -> tuple[int, str | None]:
-        """TypeScript-era Codex: one JSON object per file; re-read whole when it changes."""
+    def _read_whole(
+        self, fh: Any, f: Found, src: Source, problems: FileProblems
+    ) -> tuple[int, str | None]:
+        """A file that is one JSON object (TypeScript-era Codex): re-read whole when it changes."""
         path, size = f.path, f.st.st_size
         if size > 4 * MAX_LINE_BYTES:
             problems.add("JSON session file too large", 0)
@@ -253,14 +263,15 @@ class _Pass:
         obj = found[0][1] if len(found) == 1 else None
         if err:
             problems.add(err, 0)
-        if not isinstance(obj, dict):
+        if not isinstance(obj, dict) or src.whole_records is None:
             if not err:
-                problems.add("not a Codex session object", 0)
+                problems.add("not a session object", 0)
             return len(raw), None
-        group = codex.group_from_first(obj, path)
-        for i, rec in enumerate(codex.ts_json_records(obj)):
+        group, records = src.whole_records(obj, path)
+        ctx = src.context(path, self.max_chars)
+        for i, rec in enumerate(records):
             # an item has no line of its own: it is keyed by its JSON
-            self._take(rec, orjson.dumps(rec), i, f, path, group, problems)
+            self._take(rec, orjson.dumps(rec), i, f, src, ctx, group, problems)
         return len(raw), group
 
     progress: Progress | None = None
@@ -286,7 +297,10 @@ class _Pass:
                 " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (grp, id) DO UPDATE SET"
                 " path = excluded.path, offset = excluded.offset, data = excluded.data"
                 " WHERE (excluded.path, excluded.offset) < (events.path, events.offset)",
-                [(i, g, s, p, o, orjson.dumps(d)) for i, g, s, p, o, d in self.rows],
+                # A generator, not a list: each row is bound and dropped in turn. orjson
+                # gives every result a 4 KB buffer shrunk in place, and thousands of them
+                # alive at once left holes no next buffer fits (+120 MB on Codex batches).
+                ((i, g, s, p, o, orjson.dumps(d)) for i, g, s, p, o, d in self.rows),
             )
         if self.file_rows:
             conn.executemany(
@@ -328,37 +342,30 @@ class _Pass:
 _key = operator.itemgetter(1, 0)  # (group, id)
 
 
-def _unchanged(st: os.stat_result, known: dict[str, Any] | None) -> bool:
-    return bool(
-        known
-        and known["size"] == st.st_size
-        and known["mtime_ns"] == st.st_mtime_ns
-        and known["inode"] == st.st_ino
-        and known["dev"] == st.st_dev
-    )
+def _unchanged(st: os.stat_result, known: Known | None) -> bool:
+    return known is not None and known[:4] == (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def ingest_files(
     db: sqlite_utils.Database,
-    config: dict[str, Any],
     files: list[Found],
     *,
+    max_text_chars: int = MAX_TEXT_CHARS,
     progress: Progress | None = None,
     report: IngestReport | None = None,
 ) -> IngestReport:
-    """Ingest the given (already stat'ed) files; the core shared by full scans and the watcher."""
+    """Ingest the given (already stat'ed) files into tables ``schema.migrate`` made; the core
+    shared by full scans and the watcher."""
     t0 = time.perf_counter()
     report = report or IngestReport()
     conn = db.conn
     before = totals(conn)
-    known = {
-        r[0]: {"dev": r[1], "inode": r[2], "size": r[3], "mtime_ns": r[4], "offset": r[5],
-               "bad_lines": r[6], "session_id": r[7]}
-        for r in conn.execute(
+    known: dict[str, Known] = {
+        r[0]: r[1:] for r in conn.execute(
             "SELECT path, dev, inode, size, mtime_ns, offset, bad_lines, session_id FROM files")
     }  # fmt: skip
     conn.execute("PRAGMA cache_size = -16384")  # 16 MiB: index inserts stay in memory
-    work = _Pass(db, config, report)
+    work = _Pass(db, max_text_chars, report)
     work.progress = progress
     autocheckpoint = None
     # A pass allocates millions of short-lived, acyclic objects (parsed records, events,
@@ -395,7 +402,7 @@ def ingest_files(
             gc.enable()
         if autocheckpoint is not None:
             conn.execute(f"PRAGMA wal_autocheckpoint = {int(autocheckpoint)}")
-    after = totals(conn)
+    after = totals(conn) if autocheckpoint is not None else before  # no file read: as before
     for key, value in after.items():
         setattr(report, key, value)
     report.new_sessions = after["sessions"] - before["sessions"]
@@ -406,18 +413,20 @@ def ingest_files(
 
 def ingest(
     db: sqlite_utils.Database,
-    config: dict[str, Any],
-    sources: Iterable[str] = ("claude", "codex"),
-    progress: Progress | None = None,
+    roots: Roots,
+    *,
     paths: Iterable[str | Path] | None = None,
+    max_text_chars: int = MAX_TEXT_CHARS,
+    progress: Progress | None = None,
 ) -> IngestReport:
-    """One pass over the configured sources (or just ``paths``); returns the report."""
+    """One pass over the logs under ``roots`` (or just ``paths`` among them): creates or
+    upgrades the ingest tables of ``db`` first, then reads what changed."""
     t0 = time.perf_counter()
+    schema.migrate(db)
     report = IngestReport()
-    sources = list(sources)
     if paths is None:
-        files = discover(source_dirs(config, sources), report.errors)
+        files = discover(roots, report.errors)
     else:
-        files = stat_paths(config, paths, report.errors)
+        files = stat_paths(roots, paths, report.errors)
     report.seconds = time.perf_counter() - t0
-    return ingest_files(db, config, files, progress=progress, report=report)
+    return ingest_files(db, files, max_text_chars=max_text_chars, progress=progress, report=report)

@@ -1,0 +1,357 @@
+"""Request vectors whose overlap means "asks for the same thing", learnt from the corpus.
+
+Plain TF-IDF lets any shared word make two requests alike; on real logs the shared words
+are most often not the task: the user's own filler ("quick idea: …", "… in the admin
+panel"), the names of their projects ("habit-tracker"), the feature a one-off is about,
+or a generic verb. What those words have in common is that the rest of the requests they
+appear in is unrelated: they are said around *every* kind of task. The words that name a
+task ("changelog", "dockerfile", "release notes") come with requests that are alike.
+
+So every unit (a content word, or a collocation such as ``release_notes``) gets an
+*informativeness* in [0, 1]: the average similarity of the requests containing it once the
+unit itself (and the words that always come with it) are taken out, compared with the
+corpus' average similarity of two random requests. Vectors are (sublinear) term counts
+scaled by the square root of it and divided by the *plain* count norm, so the dot product
+of two rows is the share of their words that are shared *and* informative: two one-offs
+that share only a project name and filler score near zero, however short they are.
+
+There is no inverse document frequency: it weighs a word down for being common, and the
+words a recurring task is asked in ("regression test", "commit message") are common
+*because* the task recurs. With IDF, a kind asked in several phrasings that share only
+those words ("add a regression test covering the crash in …" / "write a regression test
+that reproduces issue …") was split into one cluster per phrasing; informativeness already
+does what IDF was a proxy for (it sends filler and generic verbs to 0).
+
+Typos are folded into the frequent word they are one edit from ("chnages" → "changes");
+character n-grams are not used: they made "habit-tracker" meet "flight-tracker".
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+# Politeness and glue words carry no task.
+STOP_WORDS = frozenset(ENGLISH_STOP_WORDS) | {"please", "pls", "thanks", "thank", "ok", "okay"}
+
+# What ``intents.normalize`` puts for a path, number, identifier …: "some file" says
+# nothing about the task, and without IDF to weigh it down it made "add type hints to
+# <file>" meet "add docstrings to <file>".
+SLOTS = frozenset({"zblob", "zurl", "zhash", "zpath", "zcode", "zident", "znum"})
+
+# No "ure": it made "texture" meet "text".
+_SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ed", "es", "s")
+
+
+@functools.lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    """A light stem so "failing", "failure" and "failed" meet, and British spellings meet
+    American ones ("summarise"); deliberately crude: a wrong merge of two rare words
+    costs less than a paraphrase that never meets its kind."""
+    if len(word) <= 4 or not word.isalpha():
+        return word
+    if word.endswith(("ise", "ised", "ises", "ising")):
+        word = word.replace("is", "iz", 1) if word.count("is") == 1 else word
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            word = word[: -len(suffix)]
+            break
+    if word.endswith("e") and len(word) > 5:
+        word = word[:-1]
+    return word
+
+
+def content_words(norm: str) -> list[str]:
+    """Stemmed words of a normalized intent without glue words."""
+    return [w for w in norm.split() if w not in STOP_WORDS and w not in SLOTS]
+
+
+@dataclass(frozen=True)
+class VectorParams:
+    min_df: int = 3  # requests a unit needs before its informativeness is measured
+    prior: float = 0.5  # informativeness of a unit seen too rarely to measure
+    # informativeness 1 when requests holding a unit are this much more alike among
+    # themselves (average cosine of the rest of their words) than to the other requests
+    full_lift: float = 0.25
+    collocation_share: float = 0.6  # each word of a pair in this share of the other's uses
+    rare_in_norm: float = 0.5  # share of a rarely seen unit's weight that counts in the norm
+    rounds: int = 1  # re-measure with the first round's weights (filler inflates round 1)
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Damerau distance exactly one (delete, insert, substitute or swap)."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    if len(a) < len(b):
+        return a[i:] == b[i + 1 :]
+    if a[i + 1 :] == b[i + 1 :]:
+        return True
+    return i + 1 < len(a) and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2 :] == b[i + 2 :]
+
+
+def typo_map(df: Counter[str], min_len: int = 5, ratio: int = 3) -> dict[str, str]:
+    """Word -> the word one edit away that is at least ``ratio`` times as common (ten times
+    for a word seen more than twice, which is less likely to be a slip)."""
+    frequent = {w: n for w, n in df.items() if n >= ratio and len(w) >= min_len - 1}
+    deletes: dict[str, list[str]] = {}
+    for w in frequent:
+        for i in range(len(w)):
+            deletes.setdefault(w[:i] + w[i + 1 :], []).append(w)
+    out: dict[str, str] = {}
+    for w, n in df.items():
+        if len(w) < min_len or not w.isalpha():
+            continue
+        need = ratio * n if n <= 2 else 10 * n
+        cands = set(deletes.get(w, ()))  # w lost a letter
+        for i in range(len(w)):
+            d = w[:i] + w[i + 1 :]
+            if d in frequent:  # w gained a letter
+                cands.add(d)
+            cands.update(deletes.get(d, ()))  # substitution or swap
+        best = max(
+            (c for c in cands if frequent[c] >= need and _one_edit(w, c)),
+            key=lambda c: (frequent[c], c),
+            default=None,
+        )
+        if best is not None:
+            out[w] = best
+    return out
+
+
+def _collocations(
+    docs: Sequence[list[str]], share: float, min_df: int
+) -> tuple[set[tuple[str, str]], dict[str, set[str]]]:
+    """Adjacent word pairs that mostly occur together ("release notes", "admin panel"), and
+    each word's phrase-mates: the neighbour it has in that share of its uses, even when
+    that neighbour has other partners ("ical" -> "export", though "export" also follows
+    "csv")."""
+    uni: Counter[str] = Counter()
+    bi: Counter[tuple[str, str]] = Counter()
+    for words in docs:
+        uni.update(set(words))
+        bi.update(set(zip(words, words[1:], strict=False)))
+    pairs: set[tuple[str, str]] = set()
+    mates: dict[str, set[str]] = {}
+    for (a, b), n in bi.items():
+        if n < min_df or a == b:
+            continue
+        if n >= share * uni[a]:
+            mates.setdefault(a, set()).add(b)
+        if n >= share * uni[b]:
+            mates.setdefault(b, set()).add(a)
+        if n >= share * uni[a] and n >= share * uni[b]:
+            pairs.add((a, b))
+    return pairs, mates
+
+
+def units(docs_words: Sequence[list[str]], pairs: set[tuple[str, str]]) -> list[list[str]]:
+    """Each request's units: its words plus ``a_b`` for each collocation it contains."""
+    out = []
+    for words in docs_words:
+        extra = [f"{a}_{b}" for a, b in zip(words, words[1:], strict=False) if (a, b) in pairs]
+        out.append(words + extra)
+    return out
+
+
+def _counts(docs: Sequence[list[str]]) -> tuple[sp.csr_matrix, list[str]]:
+    """Sublinear term counts (1 + log tf, not normalized) and the vocabulary."""
+    vocab: dict[str, int] = {}
+    rows, cols, vals = [], [], []
+    for i, toks in enumerate(docs):
+        for tok, c in Counter(toks).items():
+            rows.append(i)
+            cols.append(vocab.setdefault(tok, len(vocab)))
+            vals.append(1.0 + math.log(c))
+    x = sp.csr_matrix((np.asarray(vals, np.float32), (rows, cols)), shape=(len(docs), len(vocab)))
+    return x, list(vocab)
+
+
+def _row_normalize(x: sp.csr_matrix, norms: np.ndarray) -> sp.csr_matrix:
+    return (sp.diags((1.0 / np.maximum(norms, 1e-12)).astype(np.float32)) @ x).tocsr()
+
+
+def informativeness(
+    x: sp.csr_matrix,
+    b: sp.csr_matrix,
+    counts: np.ndarray,
+    partners: list[np.ndarray],
+    params: VectorParams,
+) -> np.ndarray:
+    """Per unit: how much more alike the requests holding it are to each other than to the
+    requests without it.
+
+    ``x`` rows are request vectors (norm <= 1), ``b`` which units each request holds (0/1),
+    ``counts`` how often each request occurs. For a unit
+    w the requests D_w holding it are compared on everything *but* w and ``partners[w]``
+    (its phrase-mates and collocations, or a collocation's own words), so a project name
+    or a feature ("ical export") does not look coherent only because its words come
+    together.
+    """
+    n_units = x.shape[1]
+    w = sp.diags(counts.astype(np.float32))
+    df = np.asarray((w @ b).sum(axis=0)).ravel()  # requests (with repeats) holding a unit
+    total = float(counts.sum())
+    summed = np.asarray((w @ x).sum(axis=0)).ravel().astype(np.float64)
+    sq_all = float((np.asarray(x.multiply(x).sum(axis=1)).ravel() * counts).sum())
+    bt = (b.T @ w).tocsr()  # units x requests, weighted by repeats
+    s = (bt @ x).tocsr()  # unit -> sum of the vectors of the requests holding it
+    q = (bt @ x.multiply(x)).tocsr()  # unit -> sum of squared entries of those vectors
+    # requests that are nothing but the unit and its partners ("show tools" for "show"):
+    # repeats of one request, alike by definition once the unit is taken out
+    member = sp.csr_matrix(
+        (
+            np.ones(sum(len(p) for p in partners), dtype=np.float32),
+            np.concatenate(partners) if partners else np.zeros(0, np.int32),
+            np.cumsum([0] + [len(p) for p in partners]),
+        ),
+        shape=(n_units, n_units),
+    )
+    inside = (b @ member.T).tocsr()  # request x unit: how many of its units are partners
+    n_of = np.asarray(b.sum(axis=1)).ravel()
+    inside.data = inside.data >= n_of[np.repeat(np.arange(b.shape[0]), np.diff(inside.indptr))]
+    inside.data = inside.data.astype(np.float32)
+    inside = inside.multiply(b).tocsr()  # only units the request holds
+    bare = np.asarray(inside.T @ counts).ravel()  # per unit: such requests, with repeats
+    out = np.full(n_units, params.prior, dtype=np.float64)
+    for u in range(n_units):
+        d = df[u]
+        if d < params.min_df:
+            continue
+        sa, se = s.indptr[u], s.indptr[u + 1]
+        cols, vals = s.indices[sa:se], s.data[sa:se].astype(np.float64)
+        keep = ~np.isin(cols, partners[u])
+        qa, qe = q.indptr[u], q.indptr[u + 1]
+        qkeep = ~np.isin(q.indices[qa:qe], partners[u])
+        self_terms = float(q.data[qa:qe][qkeep].sum())  # sum over D_w of |remainder|^2
+        e = float(bare[u])
+        if e >= d - 0.5 and e < 2:
+            continue  # nothing to compare
+        r = vals[keep]
+        pairs = e * (e - 1)
+        if self_terms > 1e-6 * d and d - e >= 1:
+            pairs += (float(r @ r) - self_terms) / (self_terms / (d - e))
+        within = pairs / (d * (d - 1))
+        rest = total - d
+        between = 0.0
+        if rest >= 1 and self_terms > 1e-6 * d:
+            others = summed[cols[keep]] - r  # the other requests, on the same columns
+            # the other requests' share of squares, over all columns
+            sq_rest = max(sq_all - float(q.data[qa:qe].sum()), 1e-9)
+            ne = max(d - e, 1.0)
+            between = float(r @ others) / (d * rest) / math.sqrt(self_terms / ne * sq_rest / rest)
+        lift = (within - max(between, 0.0)) / params.full_lift
+        out[u] = float(np.clip(lift, 0.0, 1.0))
+    return out
+
+
+def filler_words(
+    docs: Sequence[list[str]],
+    min_count: int = 3,
+    share: float = 0.25,
+    longest: int = 3,
+    diverse: float = 0.75,
+) -> set[tuple[str, ...]]:
+    """Phrases of up to ``longest`` words the user puts in front of requests that are
+    complete without them ("btw", "quick idea"): at least ``share`` of the requests they
+    begin are another request once the phrase is dropped, or (for phrases of two words or
+    more) the word after them differs in ``diverse`` of their uses, as nothing but filler
+    is followed by anything at all. A verb is never such a phrase: "cache the comment" is
+    no request without "cache", and one word is never filler by diversity alone ("add" is
+    followed by anything too)."""
+    have = {" ".join(ws) for ws in docs}
+    first: Counter[tuple[str, ...]] = Counter()
+    removable: Counter[tuple[str, ...]] = Counter()
+    after: dict[tuple[str, ...], set[str]] = {}
+    for ws in docs:
+        for k in range(1, min(longest, len(ws) - 1) + 1):
+            first[tuple(ws[:k])] += 1
+            removable[tuple(ws[:k])] += " ".join(ws[k:]) in have
+            after.setdefault(tuple(ws[:k]), set()).add(ws[k])
+    return {
+        p
+        for p, n in first.items()
+        if n >= min_count
+        and (removable[p] >= share * n or (len(p) >= 2 and len(after[p]) >= diverse * n))
+    }
+
+
+def lead_words(docs: Sequence[list[str]]) -> list[str]:
+    """What each request asks to be done, as far as one word tells: its first word after
+    the user's filler phrases (usually the verb: "write", "summarize", "rename")."""
+    filler = filler_words(docs)
+    longest = max((len(p) for p in filler), default=0)
+    out = []
+    for ws in docs:
+        i = 0
+        while i < len(ws):
+            k = next((k for k in range(longest, 0, -1) if tuple(ws[i : i + k]) in filler), 0)
+            if not k:
+                break
+            i += k
+        out.append(ws[i] if i < len(ws) else "")
+    return out
+
+
+@dataclass
+class Vectors:
+    matrix: sp.csr_matrix  # rows of norm <= 1; dot products are informative overlap
+    vocab: list[str]
+    weight: np.ndarray  # informativeness per unit
+    leads: list[str]  # per row: its lead word (``lead_words``)
+
+
+def build(
+    norms: Sequence[str], counts: Sequence[int] | None = None, params: VectorParams | None = None
+) -> Vectors:
+    """Vectors for distinct normalized intents (``counts``: how often each occurs)."""
+    params = params or VectorParams()
+    cnt = np.asarray(counts if counts is not None else [1] * len(norms), dtype=np.float64)
+    raw = [content_words(n) or ["zempty"] for n in norms]
+    df: Counter[str] = Counter()
+    for ws, c in zip(raw, cnt, strict=True):
+        for w in set(ws):
+            df[w] += int(c)
+    fold = typo_map(df)
+    words = [[stem(fold.get(w, w)) for w in ws] for ws in raw]
+    pairs, mates = _collocations(words, params.collocation_share, params.min_df)
+    x, vocab = _counts(units(words, pairs))
+    index = {t: i for i, t in enumerate(vocab)}
+    linked: dict[int, set[int]] = {i: {i} for i in range(len(vocab))}
+    for word, near in mates.items():
+        if word in index:
+            linked[index[word]] |= {index[m] for m in near if m in index}
+    for a, b in pairs:
+        ia, ib, iab = index.get(a), index.get(b), index.get(f"{a}_{b}")
+        group = {i for i in (ia, ib, iab) if i is not None}
+        for i in group:
+            linked[i] |= group
+    partners = [np.fromiter(sorted(linked[i]), dtype=np.int32) for i in range(len(vocab))]
+    plain = np.sqrt(np.asarray(x.multiply(x).sum(axis=1)).ravel())
+    holds = x.copy()
+    holds.data[:] = 1.0
+    weight = np.full(len(vocab), 1.0)
+    for _ in range(params.rounds):
+        scaled = _row_normalize(x @ sp.diags(np.sqrt(weight).astype(np.float32)), plain)
+        weight = informativeness(scaled, holds, cnt, partners, params)
+    # A unit too rare to measure counts at ``rare_in_norm`` of its weight in the norm: the
+    # one-time details of a request of a kind ("the leap year date bug") must not drown
+    # what it shares with the kind; units measured uninformative count in full, so two
+    # one-offs sharing a word but not their verb or project stay apart.
+    measured = np.asarray(holds.T @ cnt).ravel() >= params.min_df
+    in_norm = np.where(measured, 1.0, params.rare_in_norm)
+    norm = np.sqrt(np.asarray(x.multiply(x) @ in_norm).ravel())
+    matrix = _row_normalize(x @ sp.diags(np.sqrt(weight).astype(np.float32)), norm)
+    matrix.eliminate_zeros()
+    return Vectors(matrix.astype(np.float32), vocab, weight, lead_words(words))

@@ -1,0 +1,64 @@
+"""Which tasks run in the harness and which as a chat, as one rollout adapter.
+
+A task runs in the agent CLI when it has a workspace whose repository is still on disk;
+otherwise it is replayed as a chat, and the reason is kept for the report. The adapter's
+own identity is fixed: the chosen adapter's identity goes into each task's fingerprint,
+so a chat task's cache key does not change when the harness's flags do.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from trainer.rollout import CHAT, Outcome, RolloutAdapter
+from trainer.skill import SkillDoc
+from trainer.tasks import Task
+
+NO_WORKSPACE = "no workspace"
+REPO_GONE = "repository not on disk"
+
+
+def where(task: Task, harness_kind: str) -> tuple[str, str]:
+    """(where the task runs, why not in the harness; "" when it does)."""
+    ws = task.workspace
+    if not ws or not ws.get("repo") or not ws.get("commit"):
+        return CHAT, NO_WORKSPACE
+    if not Path(str(ws["repo"])).expanduser().is_dir():
+        return CHAT, REPO_GONE
+    return harness_kind, ""
+
+
+class Routed:
+    """`RolloutAdapter`: the harness for tasks it can run, the chat adapter for the rest."""
+
+    identity = "routed"
+
+    def __init__(self, harness: RolloutAdapter, kind: str, chat: RolloutAdapter) -> None:
+        self.harness, self.kind, self.chat = harness, kind, chat
+        self.concurrency = max(harness.concurrency, chat.concurrency)
+        self.simulation = getattr(chat, "simulation", False)
+
+    def _pick(self, task: Task) -> RolloutAdapter:
+        return self.chat if where(task, self.kind)[0] == CHAT else self.harness
+
+    def fingerprint(self, skill: SkillDoc, task: Task, max_tokens: int | None) -> Any:
+        adapter = self._pick(task)
+        return [adapter.identity, adapter.fingerprint(skill, task, max_tokens)]
+
+    def rollout(self, skill: SkillDoc, task: Task, *, max_tokens: int | None) -> Outcome:
+        return self._pick(task).rollout(skill, task, max_tokens=max_tokens)
+
+
+def routing(tasks: Iterable[Task], harness_kind: str | None) -> dict[str, Any]:
+    """For the report: tasks per place they run, and why tasks fell back to chat."""
+    places: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    for task in tasks:
+        place, reason = where(task, harness_kind) if harness_kind else (CHAT, "")
+        places[place] += 1
+        if reason:
+            reasons[reason] += 1
+    return {"tasks": dict(places), "chat_reasons": dict(reasons)}

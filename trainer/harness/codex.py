@@ -1,0 +1,139 @@
+"""The target inside Codex: `codex exec "$<skill> <request>"` in the slot's copy.
+
+Facts this relies on (Codex 0.171.0, checked against the embedded llama.cpp server, which
+speaks `/v1/responses`):
+
+* The skill goes to `<copy>/.agents/skills/<name>/SKILL.md`; `$<name>` in the prompt makes
+  Codex inject a user message `<skill>\\n<name>…</name>\\n<path>…</path>\\n<file text></skill>`
+  into the transcript (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`).
+* A custom endpoint needs a `model_providers` entry with `wire_api = "responses"` (0.171
+  refuses `"chat"`). Codex has no per-request output cap in 0.171 (`model_max_output_tokens`
+  is reported as an unknown key and ignored) and no turn limit: the wall clock bounds a
+  rollout, and the embedded server caps tokens per request on its side.
+* `approval_policy = "never"` with the `workspace-write` sandbox never prompts; commands
+  may write only the copy (and TMPDIR) and have no network (bubblewrap, bundled).
+* Features switched off here cut the tool list to `exec_command`, `write_stdin` and
+  `request_user_input` (multi-agent tools alone are ~11k characters of schema).
+* On a refused connection Codex retries forever ("Reconnecting... waiting for network"):
+  that line ends the rollout at once as an infrastructure error.
+* CODEX_HOME must not sit under TMPDIR (Codex then refuses to create its helper
+  binaries); TMPDIR is the slot's own `tmp/`, the home is `home/.codex`.
+* The prompt starts with ~17k characters of base instructions, then the skill list, which
+  names the home and the copy: fixed slot paths keep that prefix identical.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from trainer.backends.base import InfraError
+from trainer.harness.base import HarnessRollout
+from trainer.harness.cli import CODEX
+from trainer.harness.slots import Slot
+from trainer.harness.transcript import Transcript, parse_codex
+from trainer.skill import SkillDoc
+
+PROVIDER = "skillopt"
+KEY_VAR = "SKILLOPT_HARNESS_API_KEY"
+FEATURES_OFF = ("multi_agent", "goals", "apps", "plugins", "image_generation", "view_image",
+                "shell_snapshot", "hooks")  # fmt: skip
+
+
+def _toml(value: Any) -> str:
+    return json.dumps(value)  # TOML basic strings, ints and booleans read like JSON
+
+
+class CodexRollout(HarnessRollout):
+    kind = CODEX
+    default_hosts = ("api.openai.com", "chatgpt.com", "auth.openai.com")
+
+    def skill_path(self, name: str) -> str:
+        return f".agents/skills/{name}/SKILL.md"
+
+    def flags(self) -> list[str]:
+        return ["exec", "--json", "--skip-git-repo-check"]
+
+    def argv(self, slot: Slot, name: str, prompt: str) -> list[str]:
+        return [self.cli.path, *self.flags(), f"${name} {prompt}"]
+
+    def cli_env(self, slot: Slot) -> dict[str, str]:
+        env = {"CODEX_HOME": str(slot.home / ".codex")}
+        if self.settings.api_key:
+            env[KEY_VAR] = self.settings.api_key
+        return env
+
+    def config_toml(self) -> str:
+        s = self.settings
+        lines = []
+        if s.model:
+            lines.append(f"model = {_toml(s.model)}")
+        lines += ['approval_policy = "never"', 'sandbox_mode = "workspace-write"']
+        lines += ["check_for_update_on_startup = false", 'web_search = "disabled"']
+        if s.context_window:
+            lines.append(f"model_context_window = {int(s.context_window)}")
+        if s.base_url:
+            lines.append(f"model_provider = {_toml(PROVIDER)}")
+            lines += ["", f"[model_providers.{PROVIDER}]", f"name = {_toml(PROVIDER)}"]
+            lines += [f"base_url = {_toml(s.base_url)}", f"env_key = {_toml(KEY_VAR)}"]
+            lines += ['wire_api = "responses"']
+            # a slow local prefill must not look like a dead stream; retries are the
+            # night's business (an InfraError is retried by a resumed night)
+            lines += [f"stream_idle_timeout_ms = {int(s.timeout_s * 1000)}"]
+            lines += ["request_max_retries = 1", "stream_max_retries = 1"]
+        lines += ["", "[features]", *(f"{f} = false" for f in FEATURES_OFF)]
+        lines += ["", "[analytics]", "enabled = false", "", "[history]", 'persistence = "none"']
+        return "\n".join(lines) + "\n"
+
+    def build_template(self, home: Path) -> None:
+        codex = home / ".codex"
+        codex.mkdir(mode=0o700)
+        (codex / "config.toml").write_text(self.config_toml())
+        if self.settings.login_file:
+            dest = codex / "auth.json"
+            shutil.copyfile(self.settings.login_file, dest)
+            dest.chmod(0o600)
+
+    def _template_inputs(self) -> Any:
+        return [super()._template_inputs(), self.config_toml()]
+
+    def fatal_line(self, line: str) -> str | None:
+        if '"type":"error"' not in line and '"type": "error"' not in line:
+            return None
+        if "waiting for network" in line or "Connection failed" in line:
+            return "the model endpoint is unreachable"
+        return None
+
+    def read_transcript(self, slot: Slot, skill: SkillDoc, name: str) -> Transcript:
+        found = sorted((slot.home / ".codex" / "sessions").glob("*/*/*/rollout-*.jsonl"))
+        if not found:
+            raise InfraError(
+                f"codex wrote no transcript ({_last_error(slot.stdout) or 'no error'})"
+            )
+        return parse_codex(found[-1], name, skill.body)
+
+    def finish(self, slot: Slot, tr: Transcript) -> dict[str, Any]:
+        failed = _last_error(slot.stdout, kinds=("turn.failed",))
+        if failed and not tr.api_error:
+            tr.api_error = failed
+        return {}
+
+
+def _last_error(path: Path, kinds: tuple[str, ...] = ("error", "turn.failed")) -> str:
+    """The last error event of `codex exec --json` output ("" if none)."""
+    found = ""
+    try:
+        with open(path, "rb") as fh:
+            for raw in fh:
+                try:
+                    rec = json.loads(raw)
+                except ValueError:
+                    continue
+                if isinstance(rec, dict) and rec.get("type") in kinds:
+                    err = rec.get("error") if isinstance(rec.get("error"), dict) else rec
+                    found = str(err.get("message", rec.get("type")))[:300]
+    except OSError:
+        return ""
+    return found
