@@ -461,18 +461,11 @@ def test_proposal_schema_is_bounded_and_anchors_come_from_the_skill() -> None:
     doc = SkillDoc(name="s", description="d", body="# Top\n\n## Rules\n\n- Be brief.\n- x\n- x\n")
     schema = proposal_schema(2, 120, doc)
     edits = schema["properties"]["edits"]
-    add, change, describe = (f["properties"] for f in edits["items"]["anyOf"])
+    item = edits["items"]["properties"]
     assert edits["maxItems"] == 2 and edits["minItems"] == 1
-    assert add["kind"]["enum"] == ["add"]
-    assert add["anchor"]["enum"] == ["", "# Top", "## Rules", "- Be brief."]  # "- x" twice
-    assert add["section"]["enum"] == ["", "Top", "Rules"]
-    # a replace or delete must name one of the skill's content lines: it never misses its anchor
-    assert change["kind"]["enum"] == ["replace", "delete"]
-    assert change["anchor"]["enum"] == ["- Be brief."]  # content lines, not headings
-    assert describe["kind"]["enum"] == ["description"] and describe["anchor"]["enum"] == [""]
-    for form in (add, change, describe):
-        assert list(form)[:2] == ["why", "text"]  # written before choosing where it goes
-        assert all("maxLength" in form[k] for k in ("text", "why"))
+    assert item["anchor"]["enum"] == ["", "# Top", "## Rules", "- Be brief."]  # "- x" twice
+    assert item["section"]["enum"] == ["", "Top", "Rules"]
+    assert all("maxLength" in item[k] for k in ("text", "why"))
 
 
 def test_a_length_capped_edit_is_held_not_banned_and_compared_once_it_fits(

@@ -49,46 +49,15 @@ def proposal_schema(
     max_edits: int = 2, max_changed_tokens: int = 120, skill: SkillDoc | None = None
 ) -> dict[str, Any]:
     """The optimizer's answer: 1..max_edits edits, every string bounded. With a skill, the
-    anchor and section are chosen from its own lines and headings (enums), one form per edit
-    kind, so an edit never fails for an anchor the model misquoted or left out: a replace or
-    delete names one of the skill's lines (not a heading), an add may name none, a
-    description names nothing.
-
-    Fields are in writing order (a grammar writes them so): why, then the text, then where
-    it goes — a small model that first names the problem and writes the rule proposes a
-    rule, where one that first picks a line tends to copy it."""
-    text_chars = _edit_text_chars(max_edits, max_changed_tokens)
+    anchor and section are chosen from its own lines and headings (enums), so an edit never
+    fails for an anchor the model misquoted."""
+    anchor: dict[str, Any] = {"type": "string", "maxLength": ANCHOR_CHARS}
+    section: dict[str, Any] = {"type": "string", "maxLength": SECTION_CHARS}
     choices = anchor_choices(skill) if skill is not None else None
-
-    def form(kinds: list[str], anchor: dict[str, Any], section: dict[str, Any]) -> dict[str, Any]:
-        return {
-            "type": "object",
-            "properties": {
-                "why": {"type": "string", "maxLength": WHY_CHARS},
-                "text": {"type": "string", "maxLength": text_chars},
-                "kind": {"type": "string", "enum": kinds},
-                "anchor": anchor,
-                "section": section,
-            },
-            "required": ["why", "text", "kind", "anchor", "section"],
-            "additionalProperties": False,
-        }
-
-    if choices is None:
-        free = {"type": "string", "maxLength": ANCHOR_CHARS}
-        items = form(list(EDIT_KINDS), free, {"type": "string", "maxLength": SECTION_CHARS})
-    else:
-        anchors, sections = choices
-        none = {"type": "string", "enum": [""]}
-        anywhere = {"type": "string", "enum": ["", *sections]}
-        forms = [form(["add"], {"type": "string", "enum": ["", *anchors]}, anywhere)]
-        # a replace or delete changes a line of content, never a heading: the 1.5B replaced
-        # or deleted the title or "## Steps" with a new rule, losing the skill's structure
-        lines = [a for a in anchors if not a.startswith("#")]
-        if lines:
-            forms.append(form(["replace", "delete"], {"type": "string", "enum": lines}, none))
-        forms.append(form(["description"], none, none))
-        items = {"anyOf": forms}
+    if choices is not None:
+        anchor = {"type": "string", "enum": ["", *choices[0]]}
+        section = {"type": "string", "enum": ["", *choices[1]]}
+    text_chars = _edit_text_chars(max_edits, max_changed_tokens)
     return {
         "title": "skill_edits",
         "type": "object",
@@ -97,7 +66,20 @@ def proposal_schema(
                 "type": "array",
                 "minItems": 1,
                 "maxItems": max(1, max_edits),
-                "items": items,
+                "items": {
+                    "type": "object",
+                    # "why" before "text": a grammar writes fields in this order, and a
+                    # small model that first names the problem writes a rule, not a copy
+                    "properties": {
+                        "kind": {"type": "string", "enum": list(EDIT_KINDS)},
+                        "why": {"type": "string", "maxLength": WHY_CHARS},
+                        "anchor": anchor,
+                        "section": section,
+                        "text": {"type": "string", "maxLength": text_chars},
+                    },
+                    "required": ["kind", "why", "anchor", "section", "text"],
+                    "additionalProperties": False,
+                },
             }
         },
         "required": ["edits"],
@@ -137,15 +119,14 @@ def _system(max_edits: int, max_tokens: int) -> str:
         "imperative, written in your own words like a line of the skill. Never copy a task, "
         "an answer or a diff into the skill. For example, if answers used type hints and "
         'the user said "no type hints in examples", a good edit is '
-        '{"why": "the user wants examples without type hints", '
-        '"text": "- Leave type hints out of examples.", "kind": "add", "anchor": "", '
-        '"section": "Rules"}\n'
+        '{"kind": "add", "why": "the user wants examples without type hints", "anchor": "", '
+        '"section": "Rules", "text": "- Leave type hints out of examples."}\n'
         "Edit kinds: add (text goes after the `anchor` line, else at the end of `section`, "
         'else at the end when both are ""), replace (the `anchor` line becomes text), '
         "delete (the `anchor` line), description (text = new one-line description). "
         "An anchor is one line copied exactly from the skill.\n"
-        'Reply with JSON only: {"edits": [{"why": "...", "text": "- ...", "kind": "add", '
-        '"anchor": "", "section": ""}]}'
+        'Reply with JSON only: {"edits": [{"kind": "add", "why": "...", "anchor": "", '
+        '"section": "", "text": "- ..."}]}'
     )
 
 
