@@ -10,9 +10,12 @@ Three recurring task kinds over two weeks, with corrections that state the user'
 
 * commit messages (Claude Code, through the user's own ``commit-message`` Skill): 50
   requests, each with the staged diff pasted (``diffs.py``), so a replay has what it needs.
-  The agent's habit is a long message under a heading, with an explanation; seven times the
-  user corrects it ("keep the whole message under 12 words", "don't add ## headings"), and
-  those words are what mining turns into rule judges (``max_words``, ``not_contains``). A
+  The agent's habit is a long message under a heading, with an explanation, or the diff
+  pasted back; seven times the user corrects it ("keep the whole message under 12 words",
+  "don't add ## headings", "don't include diff lines"), and those words are what mining
+  turns into rule judges (``max_words``, ``not_contains``). The diff rule is there because
+  the 0.5B target often pastes the diff back, and a pasted diff cut at the answer's token
+  limit is short enough to pass the word limit: without it a failure scores as a pass. A
   "subject under 50 characters" correction was left out on purpose: the embedded 0.5B
   target keeps only about half its subjects that short even when the skill says so;
 * pytest regression tests (Claude Code and Codex); correction "use pytest not unittest";
@@ -62,6 +65,7 @@ COMMIT_CORRECTIONS = [
     "don't add ## headings, it's a commit message",
     "no explanation please, just the message. keep it under 12 words",
     "too long again: one line, under 12 words",
+    "don't include diff lines, I can see the diff. just the message",
 ]
 
 
@@ -71,8 +75,11 @@ def commit_request(i: int) -> str:
     return f"{ask}\n\n```diff\n{diff_text(*CHANGES[i])}\n```"
 
 
-def commit_habit(i: int) -> str:
-    """The long answer the agent gives before the user corrects it."""
+def commit_habit(i: int, correction: str) -> str:
+    """The answer the agent gives before the user corrects it: the diff pasted back, or a
+    long message under a heading."""
+    if "diff" in correction:
+        return f"```diff\n{diff_text(*CHANGES[i])}\n```"
     path, *_, topic, message = CHANGES[i]
     kind, _, subject = message.partition(": ")
     return (
@@ -140,8 +147,8 @@ def plan() -> list[tuple[int, str, str, str, str | None, str, str]]:
     """(day, source, kind, request, correction, first answer, accepted answer), by day."""
     rows = []
     for i, change in enumerate(CHANGES):
-        correction = COMMIT_CORRECTIONS[(i // 7) % 4] if i % 7 == 3 else None
-        first = commit_habit(i) if correction else change[-1]
+        correction = COMMIT_CORRECTIONS[(i // 7) % len(COMMIT_CORRECTIONS)] if i % 7 == 3 else None
+        first = commit_habit(i, correction) if correction else change[-1]
         rows.append((2 + i * 14 // len(CHANGES), "claude", "commit", commit_request(i),
                      correction, first, change[-1]))  # fmt: skip
     for j, (ask, correction) in enumerate(REGRESSION_ASKS):
