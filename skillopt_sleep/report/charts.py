@@ -6,7 +6,13 @@ from html import escape
 
 PALETTE = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#4d7c0f", "#be185d"]
 # Series whose meaning has a colour: what was (grey) and what is now (blue), kept and not.
-NAMED = {"before": "#9ca3af", "after": "#2563eb", "accepted": "#16a34a", "rejected": "#9ca3af"}
+NAMED = {
+    "before": "#9ca3af",
+    "after": "#2563eb",
+    "accepted": "#16a34a",
+    "rejected": "#9ca3af",
+    "pending": "#ea580c",
+}
 W, H, PAD = 560, 220, 40
 
 
