@@ -1,4 +1,5 @@
-"""The night's call meter: phase, calls done of planned, ETA; a line per tenth off a tty."""
+"""The night's call meter: phase, calls done of planned, ETA; off a tty the first call and a
+line per tenth."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ class Clock:
         return self.now
 
 
-def test_off_a_terminal_the_meter_says_a_line_per_tenth_with_an_eta() -> None:
+def test_off_a_terminal_the_meter_says_the_first_call_then_a_line_per_tenth() -> None:
     lines: list[str] = []
     clock = Clock()
     meter = CallMeter(40, lines.append, clock)
@@ -22,9 +23,18 @@ def test_off_a_terminal_the_meter_says_a_line_per_tenth_with_an_eta() -> None:
     for _ in range(40):
         clock.now += 3.0  # three seconds a call
         meter.tick()
-    assert len(lines) == 10
-    assert lines[0] == "training commit-message: 4 of at most 40 calls, ETA 1m48s"
+    assert len(lines) == 11
+    assert lines[0] == "training commit-message: 1 of at most 40 calls, ETA 1m57s"
+    assert lines[1] == "training commit-message: 4 of at most 40 calls, ETA 1m48s"
     assert lines[-1].endswith("40 of at most 40 calls, ETA 0s")
+
+
+def test_a_night_that_settles_far_below_its_plan_still_says_it_began() -> None:
+    lines: list[str] = []
+    meter = CallMeter(306, lines.append, Clock())  # the demo's plan; it may end after 14
+    for _ in range(14):
+        meter.tick()
+    assert lines == ["model calls: 1 of at most 306 calls, ETA 0s"]
 
 
 def test_on_a_terminal_every_call_updates_the_status_line() -> None:

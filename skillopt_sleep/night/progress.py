@@ -5,7 +5,9 @@ takes every look of the gate, then the test), so the count usually ends below it
 ETA — the mean time per call so far times the calls left — errs long. The meter speaks
 through the night's progress callback: when the callback has a ``status`` method (the CLI
 on a terminal, which redraws one line in place) every call updates it; otherwise it says
-one line at every tenth of the plan, so logs get a few lines, not one per call.
+a line at the first call (the night's model work began; a night that settles early, far below
+its plan, would say nothing else) and one at every tenth of the plan, so logs get a few lines,
+not one per call.
 """
 
 from __future__ import annotations
@@ -56,6 +58,6 @@ class CallMeter:
                 status(self.text())
                 return
             tenths = min(10, self.done * 10 // self.planned)
-            if tenths > self._tenths:
+            if tenths > self._tenths or self.done == 1:
                 self._tenths = tenths
                 self.say(self.text())
