@@ -108,7 +108,7 @@ def local_server():  # noqa: ANN201 - a LocalServer; imported lazily (extra 'loc
 @pytest.fixture
 def competent_optimizer(monkeypatch: pytest.MonkeyPatch) -> None:
     """`run --once` through the CLI with the competent simulated optimizer of
-    tests/test_night.py (a night that accepts an edit, whatever the seed)."""
+    tests/sim_helpers.py (a night that accepts an edit, whatever the seed)."""
     import functools
 
     from skillopt_sleep.night import run as night_run  # `run` imports run_night from here

@@ -120,54 +120,52 @@ def test_the_cycle_finder_finds_cycles() -> None:
     assert _cycles(graph) == [["a", "b", "c"]]
 
 
-def test_trainer_imports_nothing_of_the_other_packages() -> None:
-    bad = {
+def _imports_outside(package: str) -> set[tuple[str, str]]:
+    """(module, dependency) pairs where a module of ``package`` imports another package."""
+    return {
         (m, dep)
         for m, deps in _graph().items()
-        if m.startswith("trainer")
+        if m.startswith(package)
         for dep in deps
-        if not dep.startswith("trainer")
+        if not dep.startswith(package)
     }
-    assert bad == set()
+
+
+def _load_all_and_check_absent(package: str, banned: tuple[str, ...], then: str = "") -> None:
+    """Import every module of ``package`` in a fresh interpreter (then run ``then``); no
+    top-level package in ``banned`` may have been loaded."""
+    names = [m for m in _modules() if m.startswith(package)]
+    code = (
+        "import importlib, sys\n"
+        f"for name in {names!r}:\n"
+        "    importlib.import_module(name)\n"
+        f"{then}"
+        f"bad = [m for m in sys.modules if m.split('.')[0] in {banned!r}]\n"
+        "assert not bad, bad"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=PROJECT)
+
+
+def test_trainer_imports_nothing_of_the_other_packages() -> None:
+    assert _imports_outside("trainer") == set()
 
 
 def test_trainer_loads_no_daemon_ingest_or_sqlite_at_run_time() -> None:
-    names = [m for m in _modules() if m.startswith("trainer")]
-    code = (
-        "import importlib, sys\n"
-        f"for name in {names!r}:\n"
-        "    importlib.import_module(name)\n"
-        "bad = [m for m in sys.modules if m.split('.')[0] in "
-        "('session_ingest', 'skillopt_sleep', 'sqlite3', 'sqlite_utils')]\n"
-        "assert not bad, bad"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=PROJECT)
+    banned = ("session_ingest", "skillopt_sleep", "sqlite3", "sqlite_utils")
+    _load_all_and_check_absent("trainer", banned)
 
 
 def test_session_ingest_imports_nothing_of_the_other_packages() -> None:
-    bad = {
-        (m, dep)
-        for m, deps in _graph().items()
-        if m.startswith("session_ingest")
-        for dep in deps
-        if not dep.startswith("session_ingest")
-    }
-    assert bad == set()
+    assert _imports_outside("session_ingest") == set()
 
 
 def test_session_ingest_loads_no_skillopt_sleep_or_trainer_at_run_time() -> None:
-    names = [m for m in _modules() if m.startswith("session_ingest")]
-    code = (
-        "import importlib, sys\n"
-        f"for name in {names!r}:\n"
-        "    importlib.import_module(name)\n"
+    every_name = (
         "import session_ingest\n"
         "for name in session_ingest.__all__:\n"
         "    getattr(session_ingest, name)\n"
-        "bad = [m for m in sys.modules if m.split('.')[0] in ('skillopt_sleep', 'trainer')]\n"
-        "assert not bad, bad"
     )
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=PROJECT)
+    _load_all_and_check_absent("session_ingest", ("skillopt_sleep", "trainer"), every_name)
 
 
 def test_importing_session_ingest_or_its_schema_is_cheap() -> None:

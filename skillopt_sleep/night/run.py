@@ -137,7 +137,7 @@ def _where(roles: Roles) -> str:
     """``optimizer gpt-4o-mini at https://…; target …`` (one phrase when all are the same)."""
     parts = {}
     for role in ROLE_NAMES:
-        cfg = getattr(getattr(roles, role), "config", None)
+        cfg = _config_of(getattr(roles, role))
         if cfg is not None:
             parts[role] = f"{cfg.model} at {url_of(cfg)}"
     if len(parts) == len(ROLE_NAMES) and len(set(parts.values())) == 1:
