@@ -92,3 +92,27 @@ def test_a_new_skills_description_from_prompts_is_cleaned(tmp_path: Path) -> Non
     doc = SkillDoc.parse(text)
     assert "\n" not in doc.description and not set("<>`\u202e") & set(doc.description)
     assert len(doc.description) <= 1024 and spec.problems(text, "fix-tests") == []
+
+
+def test_a_skill_whose_test_split_cannot_measure_a_lift_is_not_trained() -> None:
+    """An accepted edit with fewer than 2 test tasks is never promoted: training it would
+    spend the night for nothing, and a well-evidenced skill behind it must get the place."""
+    from skillopt_sleep.night.model import Job
+    from skillopt_sleep.night.plan import MIN_TEST_TASKS, _ready
+    from trainer.tasks import Judge, Task
+
+    def job(name: str, n_test: int) -> Job:
+        splits = ["train"] * 6 + ["val"] * 12 + ["test"] * n_test
+        tasks = tuple(
+            Task(f"{name}-{i}", f"task {i}", s, (Judge("contains", "x"),))
+            for i, s in enumerate(splits)
+        )
+        return Job(name, True, (name,), "# s\n", {}, tasks)
+
+    config = config_mod.load(overrides={"night.max_skills": 1})
+    plan = _ready([job("small-test", MIN_TEST_TASKS - 1), job("measurable", 4)], [], config)
+    assert [j.skill for j in plan.jobs] == ["measurable"]
+    (skip,) = plan.skipped
+    assert skip.skill == "small-test" and "1 test task(s), the held-out lift needs >= 2" in (
+        skip.reason
+    )
