@@ -15,6 +15,7 @@ from trainer import JsonLedger, MemoryCache, TrainSettings, optimize
 from trainer.backends.base import Completion, InfraError, Roles
 from trainer.budget import BudgetLimits
 from trainer.calls import current_call_key
+from trainer.edits import EDIT_KINDS
 from trainer.engine import PENDING_NIGHTS
 from trainer.lr import LearningRate
 from trainer.reflect import build_messages, parse_proposals, proposal_schema, read_proposals
@@ -461,11 +462,31 @@ def test_proposal_schema_is_bounded_and_anchors_come_from_the_skill() -> None:
     doc = SkillDoc(name="s", description="d", body="# Top\n\n## Rules\n\n- Be brief.\n- x\n- x\n")
     schema = proposal_schema(2, 120, doc)
     edits = schema["properties"]["edits"]
-    item = edits["items"]["properties"]
     assert edits["maxItems"] == 2 and edits["minItems"] == 1
-    assert item["anchor"]["enum"] == ["", "# Top", "## Rules", "- Be brief."]  # "- x" twice
-    assert item["section"]["enum"] == ["", "Top", "Rules"]
-    assert all("maxLength" in item[k] for k in ("text", "why"))
+    by_kind = {
+        k: b["properties"] for b in edits["items"]["anyOf"] for k in b["properties"]["kind"]["enum"]
+    }
+    assert sorted(by_kind) == sorted(EDIT_KINDS)
+    lines = ["# Top", "## Rules", "- Be brief."]  # "- x" occurs twice: not an anchor
+    assert by_kind["add"]["anchor"]["enum"] == ["", *lines]
+    # a replace or delete without an anchor cannot be written, so it cannot fail for that
+    assert by_kind["replace"]["anchor"]["enum"] == lines == by_kind["delete"]["anchor"]["enum"]
+    assert by_kind["add"]["section"]["enum"] == ["", "Top", "Rules"]
+    assert all("maxLength" in by_kind["add"][k] for k in ("text", "why"))
+    assert by_kind["add"]["text"]["minLength"] == 1 == by_kind["replace"]["text"]["minLength"]
+
+
+def test_proposal_schema_without_a_skill_still_requires_an_anchor_to_replace() -> None:
+    branches = proposal_schema(1, 40)["properties"]["edits"]["items"]["anyOf"]
+    anchors = {b["properties"]["kind"]["enum"][0]: b["properties"]["anchor"] for b in branches}
+    assert anchors["replace"]["minLength"] == 1 == anchors["delete"]["minLength"]
+    assert "minLength" not in anchors["add"]
+    blank = SkillDoc(name="s", description="d", body="- x\n- x\n")  # no unique line at all
+    kinds = [
+        b["properties"]["kind"]["enum"]
+        for b in proposal_schema(1, 40, blank)["properties"]["edits"]["items"]["anyOf"]
+    ]
+    assert kinds == [["add", "description"]]
 
 
 def test_a_length_capped_edit_is_held_not_banned_and_compared_once_it_fits(

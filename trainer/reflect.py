@@ -50,14 +50,44 @@ def proposal_schema(
 ) -> dict[str, Any]:
     """The optimizer's answer: 1..max_edits edits, every string bounded. With a skill, the
     anchor and section are chosen from its own lines and headings (enums), so an edit never
-    fails for an anchor the model misquoted."""
+    fails for an anchor the model misquoted; a replace or delete must name an anchor, so it
+    never fails for a missing one."""
     anchor: dict[str, Any] = {"type": "string", "maxLength": ANCHOR_CHARS}
+    required_anchor: dict[str, Any] = {**anchor, "minLength": 1}
     section: dict[str, Any] = {"type": "string", "maxLength": SECTION_CHARS}
     choices = anchor_choices(skill) if skill is not None else None
     if choices is not None:
         anchor = {"type": "string", "enum": ["", *choices[0]]}
+        required_anchor = {"type": "string", "enum": choices[0]}
         section = {"type": "string", "enum": ["", *choices[1]]}
-    text_chars = _edit_text_chars(max_edits, max_changed_tokens)
+    text: dict[str, Any] = {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": _edit_text_chars(max_edits, max_changed_tokens),
+    }
+
+    def edit(kinds: list[str], anchor: dict[str, Any], text: dict[str, Any]) -> dict[str, Any]:
+        # "why" before "text": a grammar writes fields in this order, and a small model
+        # that first names the problem writes a rule, not a copy
+        return {
+            "type": "object",
+            "properties": {
+                "kind": {"type": "string", "enum": kinds},
+                "why": {"type": "string", "maxLength": WHY_CHARS},
+                "anchor": anchor,
+                "section": section,
+                "text": text,
+            },
+            "required": ["kind", "why", "anchor", "section", "text"],
+            "additionalProperties": False,
+        }
+
+    kinds = [k for k in EDIT_KINDS if k not in ("replace", "delete")]
+    branches = [edit(kinds, anchor, text), edit(["replace"], required_anchor, text)]
+    if required_anchor.get("enum") != []:  # a skill with no unique line has nothing to delete
+        branches.append(edit(["delete"], required_anchor, {"type": "string", "maxLength": 0}))
+    else:
+        branches.pop()  # nor anything to replace
     return {
         "title": "skill_edits",
         "type": "object",
@@ -66,20 +96,7 @@ def proposal_schema(
                 "type": "array",
                 "minItems": 1,
                 "maxItems": max(1, max_edits),
-                "items": {
-                    "type": "object",
-                    # "why" before "text": a grammar writes fields in this order, and a
-                    # small model that first names the problem writes a rule, not a copy
-                    "properties": {
-                        "kind": {"type": "string", "enum": list(EDIT_KINDS)},
-                        "why": {"type": "string", "maxLength": WHY_CHARS},
-                        "anchor": anchor,
-                        "section": section,
-                        "text": {"type": "string", "maxLength": text_chars},
-                    },
-                    "required": ["kind", "why", "anchor", "section", "text"],
-                    "additionalProperties": False,
-                },
+                "items": {"anyOf": branches},
             }
         },
         "required": ["edits"],
