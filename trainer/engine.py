@@ -1,7 +1,7 @@
 """The optimization loop: epochs × steps of rollout → score → reflect → bounded edits →
-gate. State lives in `_Run`; model access in `Caller`; the target is reached only through
-a `RolloutAdapter` (a chat call, or an agent CLI in a workspace); verdicts in
-`gate.decide`; the returned `RunResult` is plain data. The same code runs against real
+gate. State lives in `_Run`; model access in `Caller`; scores in `Measurer`; the target
+is reached only through a `RolloutAdapter` (a chat call, or an agent CLI in a workspace);
+verdicts in `gate.decide`; the returned `RunResult` is plain data. The same code runs against real
 models, agent harnesses and the simulation — nothing here knows which it is talking to.
 
 Statistical hygiene, in one place:
@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import math
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -54,20 +53,21 @@ from typing import Any
 from trainer.backends.base import Roles
 from trainer.budget import Budget, BudgetExhausted
 from trainer.cache import Cache, Ledger, MemoryCache, MemoryLedger
-from trainer.calls import Caller, Request, RolloutJob
+from trainer.calls import Caller, Request
 from trainer.edits import Edit, apply_edits, edit_set_hash
 from trainer.gate import Decision, Evidence, decide, sequential
 from trainer.lr import StepBudget
+from trainer.measure import Measurer, test_calls
 from trainer.reflect import (
-    Example,
     build_messages,
     proposal_max_tokens,
     proposal_schema,
     read_proposals,
+    split_examples,
 )
 from trainer.result import RunResult, TestLift
 from trainer.rollout import ChatRollout, RolloutAdapter
-from trainer.scoring import Firewall, Rollout, Scored, Scorer
+from trainer.scoring import Firewall
 from trainer.settings import TrainSettings
 from trainer.skill import SkillDoc
 from trainer.state import FIREWALL, LENGTH_CAP, RunState
@@ -77,7 +77,6 @@ log = logging.getLogger("trainer")
 
 GateFn = Callable[..., Decision]
 
-OVERFLOW_WORDS = "the skill and the task did not fit the model's context"
 # Nights a candidate may stay pending. An edit still undecided after this many nights of
 # sweeps has an effect too small to matter at this val set's size; it is dropped (not
 # banned: it may be proposed again), so samples go where they can still decide.
@@ -132,7 +131,6 @@ class _Run:
     ) -> None:
         self.s = settings
         self.gate = gate
-        self.rollout = rollout
         self.alpha_pot = 0.0  # alpha available to the next comparison
         self.start = self.incumbent = start
         self.epoch = 0  # accepted steps so far: names the incumbent's val stream
@@ -148,63 +146,11 @@ class _Run:
         self.budget = Budget(settings.budget)
         self.caller = Caller(roles, cache, self.budget)
         self.counters: Counter[str] = Counter()
-        self.scorer = Scorer(self.caller, self.counters)  # type: ignore[arg-type]
+        self.measure = Measurer(self.caller, rollout, self.counters, settings.max_answer_tokens)
         self.firewall = Firewall(j for t in tasks for j in t.judges)
         self.simulation = any(
             getattr(b, "simulation", False) for b in (roles.optimizer, rollout, roles.judge)
         )
-
-    # -- model work --------------------------------------------------------------------
-    def _rollouts(self, jobs: list[tuple[SkillDoc, Task, str]]) -> list[tuple[Scored, str] | None]:
-        """Roll out and score; per job (score, answer), or None if it could not be had. An
-        attempt that did not fit the target's context failed its task (score 0)."""
-        outcomes = self.caller.rollouts(
-            self.rollout,
-            [RolloutJob(doc, t, sample) for doc, t, sample in jobs],
-            self.s.max_answer_tokens,
-        )
-        live = [(i, o) for i, o in enumerate(outcomes) if o is not None and not o.overflow]
-        self.counters.update(f"rollouts_{o.where}" for _i, o in live)
-        scored = self.scorer.score(
-            [Rollout(jobs[i][1], jobs[i][2], jobs[i][0].hash, o) for i, o in live]
-        )
-        out: list[tuple[Scored, str] | None] = [None] * len(jobs)
-        for (i, o), sc in zip(live, scored, strict=True):
-            out[i] = (sc, o.answer) if sc is not None else None
-        for i, o in enumerate(outcomes):
-            if o is not None and o.overflow:
-                out[i] = (Scored(0.0, [OVERFLOW_WORDS]), "")
-                self.counters["context_overflows"] += 1
-        self.counters["skipped_samples"] += sum(x is None for x in out)
-        return out
-
-    def _evaluate(
-        self, docs: list[SkillDoc], tasks: list[Task], tag: str, samples: range
-    ) -> list[list[list[float]]]:
-        """Per doc, per task, the scores of the given fresh samples (failed ones left out)."""
-        index = [(d, t, j) for d in range(len(docs)) for t in range(len(tasks)) for j in samples]
-        scored = self._rollouts([(docs[d], tasks[t], f"{tag}:{j}") for d, t, j in index])
-        per: list[list[list[float]]] = [[[] for _ in tasks] for _ in docs]
-        for (d, t, _j), sc in zip(index, scored, strict=True):
-            if sc is not None:
-                per[d][t].append(sc[0].score)
-        return per
-
-    def _sweeps(self, docs: list[SkillDoc], tag: str, ks: range) -> list[list[list[float]]]:
-        """Per doc, per val task, the score of each sweep in `ks` (NaN: no score)."""
-        val = self.split["val"]
-        index = [(d, t, k) for d in range(len(docs)) for t in range(len(val)) for k in ks]
-        got = self._rollouts([(docs[d], val[t], f"{tag}:{k}") for d, t, k in index])
-        per = [[[math.nan] * len(ks) for _ in val] for _ in docs]
-        for (d, t, k), sc in zip(index, got, strict=True):
-            if sc is not None:
-                per[d][t][k - ks.start] = sc[0].score
-        return per
-
-    def _paired(self, a: list[list[float]], b: list[list[float]]):
-        """Keep the tasks scored on both sides (an endpoint failure is not a zero)."""
-        keep = [i for i in range(len(a)) if a[i] and b[i]]
-        return [a[i] for i in keep], [b[i] for i in keep], len(a) - len(keep)
 
     # -- one step ----------------------------------------------------------------------
     def _reject(self, edits: list[Edit], reason: str, where: str, *args: Any) -> None:
@@ -268,28 +214,18 @@ class _Run:
             for t in batch
             for j in range(self.s.train_samples)
         ]
-        scored = self._rollouts(jobs)
-        fails: list[tuple[float, str, Example]] = []
-        wins: list[tuple[str, Example]] = []
-        for (_doc, t, sample), got in zip(jobs, scored, strict=True):
-            if got is None:
-                continue
-            sc, answer = got
-            ex = Example(t.prompt, answer, tuple(dict.fromkeys(sc.feedback)))
-            if sc.score < 1.0:
-                fails.append((sc.score, f"{t.id}:{sample}", ex))
-            else:
-                wins.append((f"{t.id}:{sample}", ex))
+        scored = self.measure.jobs(jobs)
+        fails, wins = split_examples(
+            [(t, sample, *got) for (_d, t, sample), got in zip(jobs, scored, strict=True) if got]
+        )
         if not fails:
             self.counters["steps_without_failures"] += 1
             return None
-        fails = _one_per_task(sorted(fails, key=lambda x: (x[0], x[1])))
-        wins = _one_per_task(sorted(wins, key=lambda x: x[0]))
         lr = self.s.lr.at(epoch, self.s.epochs)
         messages = build_messages(
             self.incumbent,
-            [f[2] for f in fails[: self.s.max_failures_shown]],
-            [w[1] for w in wins[: self.s.max_successes_shown]],
+            fails[: self.s.max_failures_shown],
+            wins[: self.s.max_successes_shown],
             self.state.tried(),
             max_edits=lr.max_edits,
             max_changed_tokens=lr.max_changed_tokens,
@@ -371,7 +307,7 @@ class _Run:
     def _screen(self, candidate: SkillDoc, jobs: list, scored: list) -> bool:
         """Cheap pre-check on the train minibatch (never val): does the candidate do better
         on the very tasks that motivated it? Keeps gate calls and alpha for likely winners."""
-        mine = self._rollouts([(candidate, t, s) for _d, t, s in jobs])
+        mine = self.measure.jobs([(candidate, t, s) for _d, t, s in jobs])
         pairs = [(c[0].score, i[0].score) for c, i in zip(mine, scored, strict=True) if c and i]
         return bool(pairs) and sum(c - i for c, i in pairs) > 0
 
@@ -385,7 +321,7 @@ class _Run:
             ks = range(look_no * look, min((look_no + 1) * look, self.s.max_samples))
             fresh = range(len(self.stream), max(len(self.stream), ks.stop))
             docs = [candidate, self.incumbent] if len(fresh) else [candidate]
-            per = self._sweeps(docs, tag, ks)
+            per = self.measure.sweeps(docs, self.split["val"], tag, ks)
             for k in fresh:  # the incumbent's new sweeps join this epoch's stream
                 self.stream.append([scores[k - ks.start] for scores in per[1]])
             self.counters["incumbent_sweeps"] += len(fresh)
@@ -533,7 +469,7 @@ class _Run:
         train, val = self.split["train"], self.split["val"]
         if not train or not val:
             return "no train or val tasks"
-        self.budget.reserve_calls = self._test_calls()  # so the test is never squeezed out
+        self.budget.reserve_calls = test_calls(self.split["test"], self.s.test_samples)
         try:
             self._continue_pending()
             for epoch in range(self.s.epochs):
@@ -554,38 +490,10 @@ class _Run:
             self.counters["calls_to_learn"] = self.budget.usage.calls
         return "completed"
 
-    def _test_calls(self) -> int:
-        """The held-out test's calls: both skills, every sample, a rollout and one judge
-        call per rubric judge each."""
-        per_task = [1 + sum(j.kind == "rubric" for j in t.judges) for t in self.split["test"]]
-        return 2 * self.s.test_samples * sum(per_task)
-
     def _test(self) -> TestLift:
         if self.incumbent.hash == self.start.hash:
             return TestLift.unchanged()
-        if not self.split["test"]:
-            return TestLift.skipped("no test tasks")
-        try:
-            b, a = self._evaluate(
-                [self.incumbent, self.start],
-                self.split["test"],
-                f"test:{self.s.run_id}",
-                range(self.s.test_samples),
-            )
-        except BudgetExhausted as err:
-            return TestLift.skipped(f"budget {err.kind} ran out")
-        best, start, dropped = self._paired(b, a)
-        self.counters["dropped_test_tasks"] += dropped
-        return TestLift.measure(best, start)
-
-
-def _one_per_task(rows: list) -> list:
-    """Keep the first row per task (rows are keyed "<task id>:<sample>")."""
-    seen: set[str] = set()
-    out = []
-    for row in rows:
-        task_id = row[-2].rsplit(":", 3)[0]
-        if task_id not in seen:
-            seen.add(task_id)
-            out.append(row)
-    return out
+        tag = f"test:{self.s.run_id}"
+        return self.measure.lift(
+            self.incumbent, self.start, self.split["test"], tag, range(self.s.test_samples)
+        )

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from trainer.edits import EDIT_KINDS, Edit
-from trainer.scoring import read_json
+from trainer.scoring import Scored, read_json
 from trainer.skill import SkillDoc, count_tokens
+from trainer.tasks import Task
 
 # Bounds of an answer, in characters. llama.cpp compiles them (and the enums) into the
 # decoding grammar, so even a small model's answer is a short, complete object; real
@@ -120,6 +121,29 @@ class Example:
     prompt: str
     answer: str
     feedback: tuple[str, ...]  # words only: the firewall has been applied upstream
+
+
+def split_examples(
+    rows: list[tuple[Task, str, Scored, str]],
+) -> tuple[list[Example], list[Example]]:
+    """(failures, successes) of a minibatch's scored rollouts ``(task, sample, score,
+    answer)``, one per task — its worst sample failed, its first one passed — so the
+    optimizer sees each problem once, the worst first."""
+    fails: list[tuple[float, str, str, Example]] = []
+    wins: list[tuple[float, str, str, Example]] = []
+    for task, sample, sc, answer in rows:
+        ex = Example(task.prompt, answer, tuple(dict.fromkeys(sc.feedback)))
+        (fails if sc.score < 1.0 else wins).append((sc.score, f"{task.id}:{sample}", task.id, ex))
+    fails.sort(key=lambda x: x[:2])
+    wins.sort(key=lambda x: x[1])
+    return _one_per_task(fails), _one_per_task(wins)
+
+
+def _one_per_task(rows: list[tuple[float, str, str, Example]]) -> list[Example]:
+    first: dict[str, Example] = {}
+    for _score, _key, task_id, ex in rows:
+        first.setdefault(task_id, ex)
+    return list(first.values())
 
 
 def _cut(text: str, chars: int) -> str:

@@ -1,0 +1,109 @@
+"""Measurement: skills rolled out on tasks and scored, shaped the way the loop asks.
+
+The loop asks three shapes of the same thing: one score per job (a train minibatch), the
+scores of fresh samples per skill and task (the held-out test), and the score of each sweep
+per skill and val task (the gate). They differ in how a failed sample shows: a job gives
+None, an evaluation leaves the sample out, a sweep holds NaN — a call that could not be had
+is no evidence either way, while an attempt that overflowed the target's context failed its
+task (score 0).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+from trainer.budget import BudgetExhausted
+from trainer.calls import Caller, RolloutJob
+from trainer.result import TestLift
+from trainer.rollout import RolloutAdapter
+from trainer.scoring import Rollout, Scored, Scorer
+from trainer.skill import SkillDoc
+from trainer.tasks import Task
+
+OVERFLOW_WORDS = "the skill and the task did not fit the model's context"
+
+Job = tuple[SkillDoc, Task, str]  # (skill, task, sample id)
+
+
+class Measurer:
+    def __init__(
+        self,
+        caller: Caller,
+        rollout: RolloutAdapter,
+        counters: Counter[str],
+        max_answer_tokens: int,
+    ) -> None:
+        self.caller = caller
+        self.rollout = rollout
+        self.counters = counters
+        self.max_answer_tokens = max_answer_tokens
+        self.scorer = Scorer(caller, counters)  # type: ignore[arg-type]
+
+    def jobs(self, jobs: list[Job]) -> list[tuple[Scored, str] | None]:
+        """Per job (score, answer), or None if it could not be had."""
+        outcomes = self.caller.rollouts(
+            self.rollout,
+            [RolloutJob(doc, t, sample) for doc, t, sample in jobs],
+            self.max_answer_tokens,
+        )
+        live = [(i, o) for i, o in enumerate(outcomes) if o is not None and not o.overflow]
+        self.counters.update(f"rollouts_{o.where}" for _i, o in live)
+        scored = self.scorer.score(
+            [Rollout(jobs[i][1], jobs[i][2], jobs[i][0].hash, o) for i, o in live]
+        )
+        out: list[tuple[Scored, str] | None] = [None] * len(jobs)
+        for (i, o), sc in zip(live, scored, strict=True):
+            out[i] = (sc, o.answer) if sc is not None else None
+        for i, o in enumerate(outcomes):
+            if o is not None and o.overflow:
+                out[i] = (Scored(0.0, [OVERFLOW_WORDS]), "")
+                self.counters["context_overflows"] += 1
+        self.counters["skipped_samples"] += sum(x is None for x in out)
+        return out
+
+    def samples(
+        self, docs: list[SkillDoc], tasks: list[Task], tag: str, samples: range
+    ) -> list[list[list[float]]]:
+        """Per doc, per task, the scores of the given fresh samples (failed ones left out)."""
+        index = [(d, t, j) for d in range(len(docs)) for t in range(len(tasks)) for j in samples]
+        scored = self.jobs([(docs[d], tasks[t], f"{tag}:{j}") for d, t, j in index])
+        per: list[list[list[float]]] = [[[] for _ in tasks] for _ in docs]
+        for (d, t, _j), sc in zip(index, scored, strict=True):
+            if sc is not None:
+                per[d][t].append(sc[0].score)
+        return per
+
+    def sweeps(
+        self, docs: list[SkillDoc], tasks: list[Task], tag: str, ks: range
+    ) -> list[list[list[float]]]:
+        """Per doc, per task, the score of each sweep in `ks` (NaN: no score)."""
+        index = [(d, t, k) for d in range(len(docs)) for t in range(len(tasks)) for k in ks]
+        got = self.jobs([(docs[d], tasks[t], f"{tag}:{k}") for d, t, k in index])
+        per = [[[math.nan] * len(ks) for _ in tasks] for _ in docs]
+        for (d, t, k), sc in zip(index, got, strict=True):
+            if sc is not None:
+                per[d][t][k - ks.start] = sc[0].score
+        return per
+
+    def lift(
+        self, best: SkillDoc, start: SkillDoc, tasks: list[Task], tag: str, samples: range
+    ) -> TestLift:
+        """The held-out lift of `best` over `start` on the tasks both were scored on (an
+        endpoint failure is not a zero)."""
+        if not tasks:
+            return TestLift.skipped("no test tasks")
+        try:
+            b, a = self.samples([best, start], tasks, tag, samples)
+        except BudgetExhausted as err:
+            return TestLift.skipped(f"budget {err.kind} ran out")
+        keep = [i for i in range(len(tasks)) if a[i] and b[i]]
+        self.counters["dropped_test_tasks"] += len(tasks) - len(keep)
+        return TestLift.measure([b[i] for i in keep], [a[i] for i in keep])
+
+
+def test_calls(tasks: list[Task], samples: int) -> int:
+    """The held-out test's calls: both skills, every sample, a rollout and one judge call
+    per rubric judge each (reserved in the budget, so the test is never squeezed out)."""
+    per_task = [1 + sum(j.kind == "rubric" for j in t.judges) for t in tasks]
+    return 2 * samples * sum(per_task)
