@@ -73,6 +73,22 @@ def test_replace_and_delete() -> None:
     assert "Keep it short" not in gone.body and "- Run the tests.\n\n## Notes" in gone.body
 
 
+def test_an_edit_that_adds_nothing_new_is_not_applied() -> None:
+    """The embedded optimizer often re-proposes a line the skill already has (or replaces a
+    heading with one): applied, it would spend a comparison to learn nothing."""
+    for edit in (
+        Edit("add", text="- run the tests", section="Rules"),  # case and end punctuation aside
+        Edit("replace", text="- Keep it short.", anchor="- Run the tests."),
+        Edit("add", text="- Run the tests.\n\n- Keep it short."),
+    ):
+        with pytest.raises(EditError, match="nothing new"):
+            apply_edit(DOC, edit)
+    grown = apply_edit(
+        DOC, Edit("add", text="- Run the tests.\n- Say which failed.", section="Rules")
+    )
+    assert "- Say which failed." in grown.body
+
+
 def test_description_is_its_own_kind_and_name_is_immutable() -> None:
     new = apply_edit(DOC, Edit("description", text="  Use for   demos. "))
     assert new.description == "Use for demos." and new.body == DOC.body and new.name == "demo"

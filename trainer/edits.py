@@ -113,6 +113,14 @@ def _section_end(body: str, section: str) -> int:
     return sum(len(x) for x in lines[:end])
 
 
+def _nothing_new(body: str, text: str) -> bool:
+    """True when no line of `text` is missing from `body` (compared as the ledger compares:
+    case, spacing and end punctuation aside): such an edit changes nothing the agent reads,
+    or only removes its anchor, so it would spend a comparison to learn nothing."""
+    have = {_norm(line) for line in body.splitlines()}
+    return all(_norm(line) in have for line in text.splitlines() if line.strip())
+
+
 def _insert_at(body: str, pos: int, text: str) -> str:
     """Insert `text` as its own line(s) at a line boundary `pos`."""
     before, after = body[:pos], body[pos:]
@@ -138,9 +146,13 @@ def apply_edit(doc: SkillDoc, edit: Edit) -> SkillDoc:
             raise EditError("a description must not contain '<' or '>'")
         return doc.with_description(text)
     body = doc.body
+    if edit.kind == "add" and not edit.text.strip():
+        raise EditError("nothing to add")
+    if edit.kind == "replace" and not edit.text.strip():
+        raise EditError("empty replacement; use delete")
+    if edit.kind in ("add", "replace") and _nothing_new(body, edit.text):
+        raise EditError("nothing new: every line of the text is already in the skill")
     if edit.kind == "add":
-        if not edit.text.strip():
-            raise EditError("nothing to add")
         if edit.anchor:
             at = _find_once(body, edit.anchor) + len(edit.anchor)
             eol = body.find("\n", at)
@@ -153,8 +165,6 @@ def apply_edit(doc: SkillDoc, edit: Edit) -> SkillDoc:
             pos = len(body)
         new_body = _insert_at(body, pos, edit.text)
     elif edit.kind == "replace":
-        if not edit.text.strip():
-            raise EditError("empty replacement; use delete")
         at = _find_once(body, edit.anchor)
         new_body = body[:at] + edit.text + body[at + len(edit.anchor) :]
     else:  # delete
