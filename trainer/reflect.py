@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from trainer.edits import EDIT_KINDS, Edit
+from trainer.edits import EDIT_KINDS, Edit, is_heading
 from trainer.scoring import Scored, read_json
 from trainer.skill import SkillDoc, count_tokens
 from trainer.tasks import Task
@@ -51,15 +51,15 @@ def proposal_schema(
 ) -> dict[str, Any]:
     """The optimizer's answer: 1..max_edits edits, every string bounded. With a skill, the
     anchor and section are chosen from its own lines and headings (enums), so an edit never
-    fails for an anchor the model misquoted; a replace or delete must name an anchor, so it
-    never fails for a missing one."""
+    fails for an anchor the model misquoted; a replace or delete must name a line that is not
+    a heading, so it never fails for a missing anchor or takes the skill's structure apart."""
     anchor: dict[str, Any] = {"type": "string", "maxLength": ANCHOR_CHARS}
     required_anchor: dict[str, Any] = {**anchor, "minLength": 1}
     section: dict[str, Any] = {"type": "string", "maxLength": SECTION_CHARS}
     choices = anchor_choices(skill) if skill is not None else None
     if choices is not None:
         anchor = {"type": "string", "enum": ["", *choices[0]]}
-        required_anchor = {"type": "string", "enum": choices[0]}
+        required_anchor = {"type": "string", "enum": [a for a in choices[0] if not is_heading(a)]}
         section = {"type": "string", "enum": ["", *choices[1]]}
     text: dict[str, Any] = {
         "type": "string",
@@ -68,18 +68,20 @@ def proposal_schema(
     }
 
     def edit(kinds: list[str], anchor: dict[str, Any], text: dict[str, Any]) -> dict[str, Any]:
-        # "why" before "text": a grammar writes fields in this order, and a small model
-        # that first names the problem writes a rule, not a copy
+        # A grammar writes the fields in this order. The problem, then the rule that fixes
+        # it, then where the rule goes: written after an anchor, the embedded 1.5B copied
+        # the skill's lines near it (0 of 6 proposals on target); written right after the
+        # problem, 3 of 3 were (docs/models.md).
         return {
             "type": "object",
             "properties": {
-                "kind": {"type": "string", "enum": kinds},
                 "why": {"type": "string", "maxLength": WHY_CHARS},
+                "text": text,
+                "kind": {"type": "string", "enum": kinds},
                 "anchor": anchor,
                 "section": section,
-                "text": text,
             },
-            "required": ["kind", "why", "anchor", "section", "text"],
+            "required": ["why", "text", "kind", "anchor", "section"],
             "additionalProperties": False,
         }
 
@@ -160,14 +162,16 @@ def _system(max_edits: int, max_tokens: int) -> str:
         "imperative, written in your own words like a line of the skill. Never copy a task, "
         "an answer or a diff into the skill. For example, if answers used type hints and "
         'the user said "no type hints in examples", a good edit is '
-        '{"kind": "add", "why": "the user wants examples without type hints", "anchor": "", '
-        '"section": "Rules", "text": "- Leave type hints out of examples."}\n'
+        '{"why": "the user wants examples without type hints", '
+        '"text": "- Leave type hints out of examples.", "kind": "add", "anchor": "", '
+        '"section": "Rules"}\n'
         "Edit kinds: add (text goes after the `anchor` line, else at the end of `section`, "
         'else at the end when both are ""), replace (the `anchor` line becomes text), '
         "delete (the `anchor` line), description (text = new one-line description). "
-        "An anchor is one line copied exactly from the skill.\n"
-        'Reply with JSON only: {"edits": [{"kind": "add", "why": "...", "anchor": "", '
-        '"section": "", "text": "- ..."}]}'
+        "An anchor is one line copied exactly from the skill; headings are kept (add under "
+        "them).\n"
+        'Reply with JSON only: {"edits": [{"why": "...", "text": "- ...", "kind": "add", '
+        '"anchor": "", "section": ""}]}'
     )
 
 
