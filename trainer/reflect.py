@@ -71,7 +71,7 @@ def proposal_schema(
         # A grammar writes the fields in this order. The problem, then the rule that fixes
         # it, then where the rule goes: written after an anchor, the embedded 1.5B copied
         # the skill's lines near it (0 of 6 proposals on target); written right after the
-        # problem, 3 of 3 were (docs/models.md).
+        # problem, 3 of 3 were (docs/models.md, "field order").
         return {
             "type": "object",
             "properties": {
