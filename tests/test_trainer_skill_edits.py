@@ -89,19 +89,6 @@ def test_an_edit_that_adds_nothing_new_is_not_applied() -> None:
     assert "- Say which failed." in grown.body
 
 
-def test_headings_are_not_replaced_or_deleted() -> None:
-    for edit in (
-        Edit("replace", text="- Be brief.", anchor="## Notes"),
-        Edit("replace", text="Rules and more", anchor="Rules"),  # part of a heading line
-        Edit("delete", anchor="# Other"),
-        Edit("delete", anchor="- Keep it short.\n\n## Notes"),  # a span reaching one
-    ):
-        with pytest.raises(EditError, match="heading"):
-            apply_edit(DOC, edit)
-    under = apply_edit(DOC, Edit("add", text="- Be brief.", anchor="## Notes"))
-    assert "## Notes\n- Be brief.\n" in under.body
-
-
 def test_description_is_its_own_kind_and_name_is_immutable() -> None:
     new = apply_edit(DOC, Edit("description", text="  Use for   demos. "))
     assert new.description == "Use for demos." and new.body == DOC.body and new.name == "demo"

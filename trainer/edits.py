@@ -88,25 +88,6 @@ def _find_once(body: str, anchor: str) -> int:
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 
 
-def is_heading(line: str) -> bool:
-    return bool(_HEADING.match(line.strip()))
-
-
-def _touched_lines(body: str, at: int, anchor: str) -> list[str]:
-    start = body.rfind("\n", 0, at) + 1
-    end = body.find("\n", at + len(anchor))
-    return body[start : len(body) if end < 0 else end].splitlines()
-
-
-def _find_line_anchor(body: str, anchor: str) -> int:
-    """Where a replace or delete anchor starts; headings are not theirs to touch: a heading
-    replaced by a rule or deleted merges sections, so the skill loses its structure."""
-    at = _find_once(body, anchor)
-    if any(is_heading(line) for line in _touched_lines(body, at, anchor)):
-        raise EditError("the anchor is a heading: keep headings, add under them instead")
-    return at
-
-
 def _section_end(body: str, section: str) -> int:
     """Offset just after the last non-blank line of the named section."""
     lines = body.splitlines(keepends=True)
@@ -184,10 +165,10 @@ def apply_edit(doc: SkillDoc, edit: Edit) -> SkillDoc:
             pos = len(body)
         new_body = _insert_at(body, pos, edit.text)
     elif edit.kind == "replace":
-        at = _find_line_anchor(body, edit.anchor)
+        at = _find_once(body, edit.anchor)
         new_body = body[:at] + edit.text + body[at + len(edit.anchor) :]
     else:  # delete
-        at = _find_line_anchor(body, edit.anchor)
+        at = _find_once(body, edit.anchor)
         end = at + len(edit.anchor)
         line_start = body.rfind("\n", 0, at) + 1
         line_end = body.find("\n", end)

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from trainer.edits import EDIT_KINDS, Edit, is_heading
+from trainer.edits import EDIT_KINDS, Edit
 from trainer.scoring import Scored, read_json
 from trainer.skill import SkillDoc, count_tokens
 from trainer.tasks import Task
@@ -51,15 +51,15 @@ def proposal_schema(
 ) -> dict[str, Any]:
     """The optimizer's answer: 1..max_edits edits, every string bounded. With a skill, the
     anchor and section are chosen from its own lines and headings (enums), so an edit never
-    fails for an anchor the model misquoted; a replace or delete must name a line that is not
-    a heading, so it never fails for a missing anchor or takes the skill's structure apart."""
+    fails for an anchor the model misquoted; a replace or delete must name an anchor, so it
+    never fails for a missing one."""
     anchor: dict[str, Any] = {"type": "string", "maxLength": ANCHOR_CHARS}
     required_anchor: dict[str, Any] = {**anchor, "minLength": 1}
     section: dict[str, Any] = {"type": "string", "maxLength": SECTION_CHARS}
     choices = anchor_choices(skill) if skill is not None else None
     if choices is not None:
         anchor = {"type": "string", "enum": ["", *choices[0]]}
-        required_anchor = {"type": "string", "enum": [a for a in choices[0] if not is_heading(a)]}
+        required_anchor = {"type": "string", "enum": choices[0]}
         section = {"type": "string", "enum": ["", *choices[1]]}
     text: dict[str, Any] = {
         "type": "string",
@@ -168,8 +168,7 @@ def _system(max_edits: int, max_tokens: int) -> str:
         "Edit kinds: add (text goes after the `anchor` line, else at the end of `section`, "
         'else at the end when both are ""), replace (the `anchor` line becomes text), '
         "delete (the `anchor` line), description (text = new one-line description). "
-        "An anchor is one line copied exactly from the skill; headings are kept (add under "
-        "them).\n"
+        "An anchor is one line copied exactly from the skill.\n"
         'Reply with JSON only: {"edits": [{"why": "...", "text": "- ...", "kind": "add", '
         '"anchor": "", "section": ""}]}'
     )
