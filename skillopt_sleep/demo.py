@@ -33,9 +33,9 @@ from trainer.tasks import Task
 # Sized for a night within 10 minutes on a quiet 2-core machine (docs/models.md): one
 # skill, two steps of 4 train rollouts + one proposal by the 1.5B optimizer, a screen on
 # those 4 tasks, then up to two sweeps of the real gate (alpha unchanged) on 16 val tasks,
-# and 16 test tasks for the held-out interval. With one sweep a good edit (val effect
-# +0.35) stayed pending at e = 7 of 40; with two, one (+0.37) was accepted at e = 530 and
-# the night took 599 s here. Commit messages are short: 40 answer tokens show a long one fails.
+# and 16 test tasks for the held-out interval. With one sweep, edits stayed pending (e =
+# 1.8 of the 40 needed at val effect +0.17); with two, one (+0.37) was accepted at e = 530
+# and the night took 599 s here. Commit messages are short: 40 answer tokens show a long one fails.
 DEMO_SETTINGS: dict[str, Any] = {
     "trainer.epochs": 1,
     "trainer.steps_per_epoch": 2,
