@@ -53,6 +53,7 @@ def main(argv: list[str] | None = None) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
 
+    print(f"local_server: loading {args.model}", flush=True)
     server = xlc.Server(p)  # starts serving; it stops when the object is released
     print(f"local_server: listening on {args.host}:{args.port}", flush=True)
     # Stop on a signal, or when the parent died without stopping us (no orphaned servers).
