@@ -178,6 +178,15 @@ def _flat_gate() -> dict[str, Any]:
         (_skill(edits=[{"status": "rejected", "kind": "add", "summary": "x", "gate": _flat_gate()}
                        for _ in range(3)]), {},
          "too weak to follow a skill", "TARGET_MODEL"),
+        # a pending edit is named with its evidence even when most tasks answered alike
+        (_skill(outcome="not_enough_evidence", reason="1 candidate edit(s) still pending",
+                edits=[{"status": "pending", "kind": "replace", "summary": "x",
+                        "gate": {**_flat_gate(), "verdict": "pending", "effect": 0.167}}],
+                pending=[{"summary": "x", "since": "epoch 0 step 1", "nights": 1,
+                          "e_value": 5.01, "e_needed": 20.0, "effect": 0.167, "se": 0.1,
+                          "sweeps": 2, "pairs": 32, "n_tasks": 16,
+                          "decides": "accepted when its e-value reaches 20"}]),
+         {}, "effect +0.17 on the val tasks, e = 5.0 of the 20 needed", "trainer.max_samples"),
         (_skill(outcome="error", reason="the model endpoint failed every call (24 errors)"),
          {"model_failure": "target model m at http://127.0.0.1:9/v1: connection failed: "
                            "Connection refused"},

@@ -81,6 +81,16 @@ def for_skill(skill: Mapping[str, Any], summary: Mapping[str, Any]) -> Advice | 
             "keep using your agent for this task (each recurring request adds tasks), or "
             "raise mining.max_tasks_per_cluster.",
         )
+    pending = [p for p in skill.get("pending") or [] if p.get("e_value") is not None]
+    if pending and outcome == "not_enough_evidence":
+        best = max(pending, key=lambda p: p["e_value"])
+        return Advice(
+            f"{len(pending)} edit(s) still undecided after tonight's sweeps; the closest has "
+            f"effect {best['effect']:+.2f} on the val tasks, e = {best['e_value']:.1f} of the "
+            f"{best['e_needed']:.0f} needed.",
+            "nothing; the next night adds sweeps on the same val tasks and decides (more "
+            "sweeps a night: raise trainer.max_samples).",
+        )
     if _model_too_weak(skill) or "differ" in reason:
         return Advice(
             "The target model answered (nearly) the same with and without each edit: it is "
