@@ -66,13 +66,8 @@ class Measurer:
         self, docs: list[SkillDoc], tasks: list[Task], tag: str, samples: range
     ) -> list[list[list[float]]]:
         """Per doc, per task, the scores of the given fresh samples (failed ones left out)."""
-        index = [(d, t, j) for d in range(len(docs)) for t in range(len(tasks)) for j in samples]
-        scored = self.jobs([(docs[d], tasks[t], f"{tag}:{j}") for d, t, j in index])
-        per: list[list[list[float]]] = [[[] for _ in tasks] for _ in docs]
-        for (d, t, _j), sc in zip(index, scored, strict=True):
-            if sc is not None:
-                per[d][t].append(sc[0].score)
-        return per
+        grid = self.sweeps(docs, tasks, tag, samples)
+        return [[[x for x in row if not math.isnan(x)] for row in per_doc] for per_doc in grid]
 
     def sweeps(
         self, docs: list[SkillDoc], tasks: list[Task], tag: str, ks: range

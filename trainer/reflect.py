@@ -86,11 +86,10 @@ def proposal_schema(
         }
 
     kinds = [k for k in EDIT_KINDS if k not in ("replace", "delete")]
-    branches = [edit(kinds, anchor, text), edit(["replace"], required_anchor, text)]
-    if required_anchor.get("enum") != []:  # a skill with no unique line has nothing to delete
+    branches = [edit(kinds, anchor, text)]
+    if required_anchor.get("enum") != []:  # a skill with no unique line: nothing to point at
+        branches.append(edit(["replace"], required_anchor, text))
         branches.append(edit(["delete"], required_anchor, {"type": "string", "maxLength": 0}))
-    else:
-        branches.pop()  # nor anything to replace
     return {
         "title": "skill_edits",
         "type": "object",
