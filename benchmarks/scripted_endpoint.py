@@ -5,7 +5,8 @@ It speaks just enough of Anthropic's `/v1/messages` (streamed) and OpenAI's `/v1
 (streamed) for `claude -p` and `codex exec`: each request is answered with the next step of
 a fixed script, chosen by how many assistant turns the request already holds, so the
 server keeps no state between requests. A step is ``{"bash": "<command>"}`` (one shell
-tool call) or ``{"text": "<final answer>"}``. Every request body is kept in ``requests``
+tool call), ``{"text": "<final answer>"}``, or ``{"cut": "<text>"}`` (text stopped by the
+request's output-token cap). Every request body is kept in ``requests``
 for assertions.
 """
 
@@ -114,8 +115,10 @@ def _handler(ep: ScriptedEndpoint) -> type[BaseHTTPRequestHandler]:
                     {"command": step["bash"], "description": "run"})}  # fmt: skip
                 stop = "tool_use"
             else:
-                block, stop = {"type": "text", "text": ""}, "end_turn"
-                delta = {"type": "text_delta", "text": step["text"]}
+                text = step.get("text", step.get("cut", ""))
+                stop = "max_tokens" if "cut" in step else "end_turn"
+                block = {"type": "text", "text": ""}
+                delta = {"type": "text_delta", "text": text}
             usage = {"input_tokens": USAGE_IN, "output_tokens": USAGE_OUT}
             message = {"id": f"msg_{n}", "type": "message", "role": "assistant",
                        "model": req.get("model", "scripted"), "content": [],
@@ -125,7 +128,7 @@ def _handler(ep: ScriptedEndpoint) -> type[BaseHTTPRequestHandler]:
                 if "bash" in step:
                     full["input"] = json.loads(delta["partial_json"])
                 else:
-                    full["text"] = step["text"]
+                    full["text"] = text
                 message.update(content=[full], stop_reason=stop)
                 self._reply(200, "application/json", json.dumps(message).encode())
                 return
@@ -152,7 +155,8 @@ def _handler(ep: ScriptedEndpoint) -> type[BaseHTTPRequestHandler]:
                         "name": "exec_command", "status": "completed",
                         "arguments": json.dumps(args)}  # fmt: skip
             else:
-                text = {"type": "output_text", "text": step["text"], "annotations": []}
+                words = step.get("text", step.get("cut", ""))
+                text = {"type": "output_text", "text": words, "annotations": []}
                 item = {"type": "message", "id": f"msg_{n}", "role": "assistant",
                         "status": "completed", "content": [text]}  # fmt: skip
             usage = {"input_tokens": USAGE_IN, "input_tokens_details": {"cached_tokens": 0},
@@ -160,14 +164,19 @@ def _handler(ep: ScriptedEndpoint) -> type[BaseHTTPRequestHandler]:
                      "total_tokens": USAGE_IN + USAGE_OUT}  # fmt: skip
             resp = {"id": f"resp_{n}", "object": "response", "status": "in_progress",
                     "model": req.get("model", "scripted"), "output": []}  # fmt: skip
+            done = {"type": "response.completed", "response": dict(
+                resp, status="completed", output=[item], usage=usage)}  # fmt: skip
+            if "cut" in step:
+                done = {"type": "response.incomplete", "response": dict(
+                    done["response"], status="incomplete",
+                    incomplete_details={"reason": "max_output_tokens"})}  # fmt: skip
             self._sse([
                 ("response.created", {"type": "response.created", "response": resp}),
                 ("response.output_item.added",
                  {"type": "response.output_item.added", "output_index": 0, "item": item}),
                 ("response.output_item.done",
                  {"type": "response.output_item.done", "output_index": 0, "item": item}),
-                ("response.completed", {"type": "response.completed", "response": dict(
-                    resp, status="completed", output=[item], usage=usage)}),
+                (done["type"], done),
             ])  # fmt: skip
 
     return Handler

@@ -93,12 +93,15 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture(scope="session")
 def local_server():  # noqa: ANN201 - a LocalServer; imported lazily (extra 'local')
     """One real llama.cpp server on the embedded target model (0.5B), shared by the tests
-    that need a model; started and stopped by PID here, on 127.0.0.1. One thread, so the
-    tests stay frugal on a shared machine; skips when the 'local' extra is missing."""
+    that need a model; started and stopped by PID here, on 127.0.0.1. Two threads when both
+    cores are idle now (CI: twice as fast), else one, which never falls off the cliff next to
+    a busy process (trainer.backends.threads); skips when the 'local' extra is missing."""
     from trainer.backends.local import LocalModelUnavailable, LocalServer
+    from trainer.backends.threads import idle_cores
 
+    threads = 2 if idle_cores() >= 1.5 else 1
     try:
-        server = LocalServer.for_model("qwen2.5-coder-0.5b", threads=1, parallel=2).start()
+        server = LocalServer.for_model("qwen2.5-coder-0.5b", threads=threads, parallel=2).start()
     except LocalModelUnavailable as exc:
         pytest.skip(f"local model not available: {exc}")
     yield server

@@ -240,3 +240,18 @@ def test_a_cli_serves_a_chat_role_without_tools(cli: CliInfo, tmp_path: Path) ->
         assert tools == []
     else:  # Codex cannot drop its shell; its sandbox is read-only
         assert "exec_command" in tools and "view_image" not in tools
+
+
+def test_an_answer_past_the_output_cap_is_a_failed_attempt_not_an_endpoint_failure(
+    cli: CliInfo, repo, tmp_path: Path
+) -> None:
+    """A model that keeps writing past the per-request output cap (the embedded 0.5B does)
+    is the attempt's fault: the outcome says so and the judges score it; raising an
+    infrastructure error would drop the sample, hiding a skill that makes the agent ramble."""
+    with ScriptedEndpoint([{"cut": "I will now explain at length"}]) as ep:
+        outcome = harness(cli, tmp_path / "work", ep.base_url).rollout(
+            SkillDoc.parse(SKILL), task_for(repo), max_tokens=None
+        )
+    assert outcome.skill_injected is True and outcome.detail["output_capped"] is True
+    assert outcome.answer.startswith("I will now explain")
+    assert rule_score(Judge("file_changed", "CHANGES.md"), outcome) == 0.0

@@ -2,8 +2,9 @@
 0.5B), offline, on a small fixture repository.
 
 One server for the module, one slot per CLI, two rollouts per CLI: the first pays the
-prefill of the CLI's ~4-6k-token prompt, the second must find it in llama.cpp's prefix
-cache (the slot's paths are the same, so the prompt starts the same). The 0.5B model does
+prefill of the CLI's ~3.5-6k-token prompt (Claude Code with only its Bash tool), the second
+must find it in llama.cpp's prefix cache (the slot's paths are the same, so the prompt
+starts the same). The 0.5B model does
 not call tools through llama.cpp's parser (it writes tool-call-shaped JSON as text), so
 tool capture is covered by test_harness.py with a scripted provider; here the transcript
 must show the skill's body reaching the real model, and the user's repository and agent
@@ -52,8 +53,8 @@ def test_skill_reaches_the_embedded_model_and_the_prefix_is_cached(
     base = server.base_url if kind == CODEX else server.base_url.removesuffix("/v1")
     settings = HarnessSettings(
         work_dir=work, cli_path=cli.path, model=TARGET_MODEL, base_url=base,
-        endpoint=f"local:{TARGET_MODEL}", api_key="local", max_output_tokens=256,
-        context_window=16384, timeout_s=2400, max_turns=3,
+        endpoint=f"local:{TARGET_MODEL}", api_key="local", max_output_tokens=128,
+        context_window=16384, timeout_s=2400, max_turns=3, tools=("Bash",),
     )  # fmt: skip
     adapter = make_harness(kind, settings)
     task = Task(
@@ -66,7 +67,10 @@ def test_skill_reaches_the_embedded_model_and_the_prefix_is_cached(
     second = adapter.rollout(skill, task, max_tokens=None)
     for outcome in (first, second):
         assert outcome.where == kind and outcome.skill_injected is True
-        assert outcome.exit_status == 0 and outcome.detail["cli_version"] == cli.version
+        # the CLI ended on its own (what the 0.5B wrote, and whether it ran past the output
+        # cap, is the model's business: test_harness.py covers both ends exactly)
+        assert outcome.exit_status is not None and outcome.detail["timed_out"] is False
+        assert outcome.detail["cli_version"] == cli.version
         assert outcome.input_tokens > 3000  # the CLI's whole prompt, skill and request
     # the same prompt prefix: llama.cpp served (nearly) all of it from its cache
     assert second.detail["cached_input_tokens"] >= 0.9 * second.input_tokens

@@ -67,14 +67,14 @@ def test_a_skill_that_states_the_rules_changes_what_the_target_writes(
 ) -> None:
     """The user's own skill (read the diff, say what changed and why, mention the files)
     gets long answers; the same skill with the user's rules added gets short ones."""
-    tasks = commit_tasks(10)
+    tasks = commit_tasks(8)
     rules = START.rstrip() + (
         "\n- Reply with the commit message only: one line, no heading, no explanation.\n"
         "- Keep it under 12 words.\n"
     )
     before, after = passes(local_server, START, tasks), passes(local_server, rules, tasks)
-    print(f"\nrule-judged commit tasks, 0.5B, temperature 0: {before}/10 -> {after}/10")
-    assert after - before >= 5, (before, after)
+    print(f"\nrule-judged commit tasks, 0.5B, temperature 0: {before}/8 -> {after}/8")
+    assert after - before >= 4, (before, after)
 
 
 def test_local_model_answers_parse_and_edits_reach_the_gate(local_server: LocalServer) -> None:

@@ -196,6 +196,7 @@ class HarnessRollout:
             commit=ws["commit"],
             timed_out=timed_out,
             model_requests=tr.model_requests,
+            output_capped=tr.output_capped,
             cached_input_tokens=tr.cached_input_tokens,
             transcript_records=tr.records,
             seconds_prepare=round(t_cli - t0, 3),

@@ -9,7 +9,9 @@ which speaks `/v1/messages`):
 * `--tools` restricts the tool set (`--allowedTools` alone does not). `--permission-mode
   dontAsk` with the same list in `--allowedTools` never prompts and, unlike
   `bypassPermissions`, also runs as root. `--max-turns` bounds the agent loop;
-  `CLAUDE_CODE_MAX_OUTPUT_TOKENS` caps each model request; `API_TIMEOUT_MS` must cover a
+  `CLAUDE_CODE_MAX_OUTPUT_TOKENS` caps each model request (an answer that runs past it is
+  resumed three times, then the result says `"api_error": "max_output_tokens"`: the
+  attempt failed, not the endpoint); `API_TIMEOUT_MS` must cover a
   slow local prefill (the default 10 minutes does not, for a 1.5B model on one thread).
 * `--strict-mcp-config` without `--mcp-config`: no MCP servers, not even the repo's.
 * The transcript is `$HOME/.claude/projects/<sanitized cwd>/<--session-id>.jsonl`.
@@ -100,7 +102,12 @@ class ClaudeCodeRollout(HarnessRollout):
         result = _result_event(slot.stdout)
         if not result:
             return {"terminal_reason": "no result event"}
-        if isinstance(result.get("result"), str):
+        if result.get("api_error") == "max_output_tokens":
+            # The model kept writing past CLAUDE_CODE_MAX_OUTPUT_TOKENS, resumed and ran past
+            # it again until Claude Code gave up: the attempt failed, the endpoint did not.
+            # The answer is what the model last wrote (the result is Claude Code's complaint).
+            tr.output_capped, tr.api_error = True, ""
+        elif isinstance(result.get("result"), str):
             tr.answer = result["result"]
         usage = result.get("usage") if isinstance(result.get("usage"), dict) else {}
         if usage:
@@ -109,7 +116,7 @@ class ClaudeCodeRollout(HarnessRollout):
             tr.input_tokens = int(usage.get("input_tokens") or 0) + cached + created
             tr.cached_input_tokens = cached
             tr.output_tokens = int(usage.get("output_tokens") or 0)
-        if result.get("is_error") and result.get("api_error_status"):
+        if result.get("is_error") and result.get("api_error_status") and not tr.output_capped:
             tr.api_error = f"status {result['api_error_status']}: {str(result.get('result'))[:200]}"
         return {
             "terminal_reason": str(result.get("subtype", "")),

@@ -33,7 +33,7 @@ from trainer.backends.base import InfraError
 from trainer.harness.base import HarnessRollout
 from trainer.harness.cli import CODEX
 from trainer.harness.slots import Slot
-from trainer.harness.transcript import Transcript, parse_codex
+from trainer.harness.transcript import CODEX_CAPPED, Transcript, parse_codex
 from trainer.skill import SkillDoc
 
 PROVIDER = "skillopt"
@@ -116,7 +116,9 @@ class CodexRollout(HarnessRollout):
 
     def finish(self, slot: Slot, tr: Transcript) -> dict[str, Any]:
         failed = _last_error(slot.stdout, kinds=("turn.failed",))
-        if failed and not tr.api_error:
+        if CODEX_CAPPED in failed:  # the model wrote past model_max_output_tokens
+            tr.output_capped = True
+        elif failed and not tr.api_error:
             tr.api_error = failed
         return {}
 

@@ -23,6 +23,7 @@ _EXIT_LINE = re.compile(r"^(?:Exit code|Process exited with code):? (-?\d+)", re
 _RUNNING = re.compile(r"Process running with session ID (\d+)")
 _WS = re.compile(r"\s+")
 _SHELLS = ("bash", "sh", "zsh")
+CODEX_CAPPED = "reason: max_output_tokens"  # Codex's error for a response cut at the cap
 
 
 @dataclass
@@ -36,6 +37,7 @@ class Transcript:
     model_requests: int = 0
     model_answered: bool = False  # the model produced anything at all (text or a tool call)
     api_error: str = ""  # the endpoint failed: an infrastructure error, not the skill's
+    output_capped: bool = False  # the answer ran past a request's output cap: the attempt failed
     records: int = 0
     bad_lines: int = 0
 
@@ -199,7 +201,11 @@ def parse_codex(path: Path, name: str, body: str) -> Transcript:
         elif kind == "event_msg" and pt == "task_complete" and p.get("last_agent_message"):
             last_text = str(p["last_agent_message"])
         elif kind == "event_msg" and pt in ("error", "stream_error"):
-            out.api_error = str(p.get("message", "error"))[:300]
+            message = str(p.get("message", "error"))
+            if CODEX_CAPPED in message:  # the model wrote past model_max_output_tokens
+                out.output_capped = True
+            else:
+                out.api_error = message[:300]
     out.answer = last_text
     return out
 
