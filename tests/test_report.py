@@ -163,7 +163,7 @@ def _skill(**fields: Any) -> dict[str, Any]:
 
 def _flat_gate() -> dict[str, Any]:
     return {"verdict": "underpowered", "effect": 0.0, "p_value": 1.0, "n_tasks": 9,
-            "n_nonzero": 1, "reason": "only 1 of 9 tasks differ; cannot reach alpha"}  # fmt: skip
+            "n_differ": 1, "reason": "only 1 of 9 tasks differ; cannot reach alpha"}  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -187,6 +187,14 @@ def _flat_gate() -> dict[str, Any]:
                           "sweeps": 2, "pairs": 32, "n_tasks": 16,
                           "decides": "accepted when its e-value reaches 20"}]),
          {}, "effect +0.17 on the val tasks, e = 5.0 of the 20 needed", "trainer.max_samples"),
+        # an edit passed the gate (the target did follow it): the held-out test is the cause
+        (_skill(outcome="not_enough_evidence", reason="the held-out lift's 95% interval "
+                "includes zero", test={"n_tasks": 16, "lift": 0.06},
+                edits=[{"status": "accepted", "kind": "replace", "summary": "x",
+                        "gate": {"verdict": "accept", "effect": 0.29, "n_tasks": 16}},
+                       {"status": "rejected", "kind": "replace", "summary": "y",
+                        "gate": _flat_gate()}]),
+         {}, "held-out test (16 tasks) could not confirm the gain", "re-tried"),
         (_skill(outcome="error", reason="the model endpoint failed every call (24 errors)"),
          {"model_failure": "target model m at http://127.0.0.1:9/v1: connection failed: "
                            "Connection refused"},

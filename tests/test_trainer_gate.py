@@ -138,3 +138,11 @@ def test_input_validation() -> None:
         decide([[1.0]], [[0.0]], alpha=1.5)
     with pytest.raises(ValueError):
         decide([[1.0]], [[0.0]], min_effect=0.2)
+
+
+def test_the_verdict_says_on_how_many_tasks_the_skills_differed() -> None:
+    """The report's advice tells "the target ignores the skill" from this count."""
+    candidate = [[1.0, 1.0], [0.0, 1.0], [1.0, 1.0], [0.0, 0.0]]
+    incumbent = [[1.0, 1.0], [0.0, 0.0], [0.0, 1.0], [0.0, 0.0]]
+    d = decide(candidate, incumbent)
+    assert d.n_differ == 2 and d.to_dict()["n_differ"] == 2

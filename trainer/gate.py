@@ -116,7 +116,14 @@ class Decision:
             "method": self.method,
             "reason": self.reason,
             "decides": self.decides(),
+            "n_differ": self.n_differ,
         }
+
+    @property
+    def n_differ(self) -> int:
+        """Val tasks on which the two skills scored differently on average: few of them
+        means the target barely reacts to the skill's text (the report's advice)."""
+        return sum(1 for d in self.diffs if d == d and abs(d) > 1e-9)
 
     def decides(self) -> str:
         """What would settle an undecided comparison, in words for the report."""

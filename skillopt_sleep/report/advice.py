@@ -29,12 +29,18 @@ def _gate_looks(skill: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 def _model_too_weak(skill: Mapping[str, Any]) -> bool:
     """The gate saw (almost) no difference on most comparisons: candidate and incumbent
-    score alike on nearly every task, so the target is not following the skill's text."""
+    score alike on nearly every task, so the target is not following the skill's text. An
+    edit that passed the gate shows the opposite. A comparison that does not say how many
+    tasks differed (`n_differ`; `n_nonzero` in older reports) is not counted as flat."""
     looks = _gate_looks(skill)
-    if not looks:
+    if not looks or any(g.get("verdict") == "accept" for g in looks):
         return False
-    flat = [g for g in looks if g.get("n_tasks") and g.get("n_nonzero", 0) * 4 <= g["n_tasks"]]
-    return len(flat) * 2 > len(looks)
+
+    def flat(g: Mapping[str, Any]) -> bool:
+        differ = g.get("n_differ", g.get("n_nonzero"))
+        return bool(g.get("n_tasks")) and differ is not None and differ * 4 <= g["n_tasks"]
+
+    return sum(map(flat, looks)) * 2 > len(looks)
 
 
 def for_skill(skill: Mapping[str, Any], summary: Mapping[str, Any]) -> Advice | None:
