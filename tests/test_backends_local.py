@@ -1,6 +1,6 @@
 """The embedded local backend against the REAL embedded model on llama.cpp (extra 'local').
 
-One shared server (conftest ``local_server``: Qwen2.5-Coder-0.5B, one thread). These tests
+One shared server (conftest ``local_server``: Qwen2.5-Coder-0.5B). These tests
 check plumbing: calls succeed, every JSON answer is parsed or counted, odd output never
 crashes, the joined model is the pinned one, no process is left over.
 """
@@ -209,3 +209,21 @@ def test_child_stops_even_while_model_loads() -> None:
             proc.kill()
             proc.wait()
             pytest.fail("the server child ignored SIGTERM during loading")
+
+
+def test_threads_are_chosen_by_timing_the_real_server() -> None:
+    """With two idle cores both counts are timed on the real model and the choice follows
+    the timings (more threads only when MARGIN faster); with one idle core nothing is timed."""
+    from trainer.backends.threads import MARGIN, choose_threads
+
+    gguf = ensure_gguf(QWEN_05B)
+
+    def server(n: int) -> LocalServer:
+        return LocalServer(gguf, spec=QWEN_05B, threads=n, parallel=1, n_ctx=2048)
+
+    choice = choose_threads(server, idle=2.0)
+    t = choice.probe_seconds
+    assert set(t) == {1, 2} and min(t.values()) > 0
+    assert choice.threads == (2 if t[1] >= MARGIN * t[2] else 1), choice
+    alone = choose_threads(server, idle=1.0)
+    assert (alone.threads, alone.probe_seconds) == (1, {})

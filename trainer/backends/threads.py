@@ -9,9 +9,11 @@ on what else runs right now, and is measured:
 
 1. count the cores that are idle now (``/proc/stat`` over half a second; elsewhere the load
    average); with at most one idle core the answer is 1 thread, without probing;
-2. otherwise time one short fixed generation with 1 thread and with the idle-core count,
-   and keep the faster — the larger count only if it is at least ``MARGIN`` faster, because
-   one thread is the choice that never falls off the cliff if the load comes back.
+2. otherwise time one short fixed generation with 1 thread and with the idle-core count
+   (best of ``PROBE_RUNS``: a single timing once chose 1 thread on an idle machine and
+   doubled a night's time), and keep the faster — the larger count
+   only if it is at least ``MARGIN`` faster, because one thread is the choice that never
+   falls off the cliff if the load comes back.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Any, Protocol
 MARGIN = 1.2  # more threads must be this much faster to be chosen
 MAX_THREADS = 8  # llama.cpp gains little beyond this on small models
 PROBE_TOKENS = 24
+PROBE_RUNS = 2
 _PROBE_PROMPT = (
     "List the steps to review a pull request that changes a Python function's signature, "
     "its callers and its tests. Be concrete."
@@ -82,11 +85,17 @@ def idle_cores(interval_s: float = 0.5) -> float:
 
 
 def probe_seconds(base_url: str) -> float:
-    """Wall time of one short, fixed generation (temperature 0, PROBE_TOKENS tokens)."""
+    """Best wall time of PROBE_RUNS short, fixed generations (temperature 0, PROBE_TOKENS
+    tokens, the prompt prefilled each time): a moment's disturbance does not decide."""
+    return min(_generate(base_url, PROBE_TOKENS) for _ in range(PROBE_RUNS))
+
+
+def _generate(base_url: str, tokens: int) -> float:
     body = {
         "messages": [{"role": "user", "content": _PROBE_PROMPT}],
-        "max_tokens": PROBE_TOKENS,
+        "max_tokens": tokens,
         "temperature": 0,
+        "cache_prompt": False,  # every run prefills, as the night's calls mostly do
     }
     req = urllib.request.Request(
         f"{base_url}/chat/completions",
