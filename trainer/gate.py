@@ -123,7 +123,7 @@ class Decision:
     def n_differ(self) -> int:
         """Val tasks on which the two skills scored differently on average: few of them
         means the target barely reacts to the skill's text (the report's advice)."""
-        return sum(1 for d in self.diffs if d == d and abs(d) > 1e-9)
+        return sum(1 for d in self.diffs if not math.isnan(d) and abs(d) > 1e-9)
 
     def decides(self) -> str:
         """What would settle an undecided comparison, in words for the report."""

@@ -11,9 +11,9 @@ on what else runs right now, and is measured:
    average); with at most one idle core the answer is 1 thread, without probing;
 2. otherwise time one short fixed generation with 1 thread and with the idle-core count
    (best of ``PROBE_RUNS``: a single timing once chose 1 thread on an idle machine and
-   doubled a night's time), and keep the faster — the larger count
-   only if it is at least ``MARGIN`` faster, because one thread is the choice that never
-   falls off the cliff if the load comes back.
+   doubled a night's time), and keep the faster — the larger count only if it is at least
+   ``MARGIN`` faster, because one thread is the choice that never falls off the cliff if
+   the load comes back.
 """
 
 from __future__ import annotations
@@ -87,13 +87,13 @@ def idle_cores(interval_s: float = 0.5) -> float:
 def probe_seconds(base_url: str) -> float:
     """Best wall time of PROBE_RUNS short, fixed generations (temperature 0, PROBE_TOKENS
     tokens, the prompt prefilled each time): a moment's disturbance does not decide."""
-    return min(_generate(base_url, PROBE_TOKENS) for _ in range(PROBE_RUNS))
+    return min(_generate(base_url) for _ in range(PROBE_RUNS))
 
 
-def _generate(base_url: str, tokens: int) -> float:
+def _generate(base_url: str) -> float:
     body = {
         "messages": [{"role": "user", "content": _PROBE_PROMPT}],
-        "max_tokens": tokens,
+        "max_tokens": PROBE_TOKENS,
         "temperature": 0,
         "cache_prompt": False,  # every run prefills, as the night's calls mostly do
     }
