@@ -57,6 +57,11 @@ class ScriptedEndpoint:
         return self.script[min(n_done, len(self.script) - 1)]
 
 
+def _words(step: dict[str, str]) -> str:
+    """The text of a text step, or of one cut at the output cap."""
+    return step.get("text", step.get("cut", ""))
+
+
 def _turns_done(req: dict[str, Any]) -> int:
     """Assistant turns already in a request: Anthropic messages, or Responses tool calls."""
     if "messages" in req:
@@ -115,7 +120,7 @@ def _handler(ep: ScriptedEndpoint) -> type[BaseHTTPRequestHandler]:
                     {"command": step["bash"], "description": "run"})}  # fmt: skip
                 stop = "tool_use"
             else:
-                text = step.get("text", step.get("cut", ""))
+                text = _words(step)
                 stop = "max_tokens" if "cut" in step else "end_turn"
                 block = {"type": "text", "text": ""}
                 delta = {"type": "text_delta", "text": text}
@@ -155,8 +160,7 @@ def _handler(ep: ScriptedEndpoint) -> type[BaseHTTPRequestHandler]:
                         "name": "exec_command", "status": "completed",
                         "arguments": json.dumps(args)}  # fmt: skip
             else:
-                words = step.get("text", step.get("cut", ""))
-                text = {"type": "output_text", "text": words, "annotations": []}
+                text = {"type": "output_text", "text": _words(step), "annotations": []}
                 item = {"type": "message", "id": f"msg_{n}", "role": "assistant",
                         "status": "completed", "content": [text]}  # fmt: skip
             usage = {"input_tokens": USAGE_IN, "input_tokens_details": {"cached_tokens": 0},

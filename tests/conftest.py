@@ -96,12 +96,13 @@ def local_server():  # noqa: ANN201 - a LocalServer; imported lazily (extra 'loc
     that need a model; started and stopped by PID here, on 127.0.0.1. Two threads when both
     cores are idle now (CI: twice as fast), else one, which never falls off the cliff next to
     a busy process (trainer.backends.threads); skips when the 'local' extra is missing."""
-    from trainer.backends.local import LocalModelUnavailable, LocalServer
-    from trainer.backends.threads import idle_cores
+    from embedded_helpers import threads_now
 
-    threads = 2 if idle_cores() >= 1.5 else 1
+    from trainer.backends.local import LocalModelUnavailable, LocalServer
+
     try:
-        server = LocalServer.for_model("qwen2.5-coder-0.5b", threads=threads, parallel=2).start()
+        server = LocalServer.for_model("qwen2.5-coder-0.5b", threads=threads_now(), parallel=2)
+        server.start()
     except LocalModelUnavailable as exc:
         pytest.skip(f"local model not available: {exc}")
     yield server

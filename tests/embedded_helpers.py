@@ -18,6 +18,12 @@ from trainer.backends.local import LocalServer
 from trainer.backends.threads import idle_cores
 
 
+def threads_now() -> int:
+    """Threads for a test server: both cores when both are idle now, else one (a single
+    thread never falls off the cliff next to a busy process: trainer.backends.threads)."""
+    return 2 if idle_cores() >= 1.5 else 1
+
+
 @contextlib.contextmanager
 def embedded_server(model: str, *, n_ctx: int) -> Iterator[LocalServer]:
     """One slot (the harness tests want one prompt cache). The CLIs' first prompt is a
@@ -25,8 +31,7 @@ def embedded_server(model: str, *, n_ctx: int) -> Iterator[LocalServer]:
     thread (llama.cpp's threads spin at barriers, several times slower next to a busy
     process). Idle cores are measured now: the load average still counts the tests before
     (after the demo it says 2 on an idle machine, and one thread took 690 s here)."""
-    idle = idle_cores()
-    opts = {"n_ctx": n_ctx, "parallel": 1, "threads": 2 if idle >= 1.5 else 1}
+    opts = {"n_ctx": n_ctx, "parallel": 1, "threads": threads_now()}
     gguf = os.environ.get("SKILLOPT_TEST_GGUF")
     if gguf:
         server = LocalServer(model_path=gguf, **opts)

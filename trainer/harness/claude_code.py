@@ -116,7 +116,7 @@ class ClaudeCodeRollout(HarnessRollout):
             tr.input_tokens = int(usage.get("input_tokens") or 0) + cached + created
             tr.cached_input_tokens = cached
             tr.output_tokens = int(usage.get("output_tokens") or 0)
-        if result.get("is_error") and result.get("api_error_status") and not tr.output_capped:
+        if result.get("is_error") and result.get("api_error_status"):
             tr.api_error = f"status {result['api_error_status']}: {str(result.get('result'))[:200]}"
         return {
             "terminal_reason": str(result.get("subtype", "")),

@@ -33,10 +33,11 @@ from trainer.backends.base import InfraError
 from trainer.harness.base import HarnessRollout
 from trainer.harness.cli import CODEX
 from trainer.harness.slots import Slot
-from trainer.harness.transcript import CODEX_CAPPED, Transcript, parse_codex
+from trainer.harness.transcript import Transcript, parse_codex
 from trainer.skill import SkillDoc
 
 PROVIDER = "skillopt"
+CAPPED = "reason: max_output_tokens"  # turn.failed for a response cut at the output cap
 KEY_VAR = "SKILLOPT_HARNESS_API_KEY"
 FEATURES_OFF = ("multi_agent", "goals", "apps", "plugins", "image_generation", "view_image",
                 "shell_snapshot", "hooks")  # fmt: skip
@@ -116,7 +117,7 @@ class CodexRollout(HarnessRollout):
 
     def finish(self, slot: Slot, tr: Transcript) -> dict[str, Any]:
         failed = _last_error(slot.stdout, kinds=("turn.failed",))
-        if CODEX_CAPPED in failed:  # the model wrote past model_max_output_tokens
+        if CAPPED in failed:  # the model wrote past model_max_output_tokens
             tr.output_capped = True
         elif failed and not tr.api_error:
             tr.api_error = failed

@@ -23,7 +23,6 @@ _EXIT_LINE = re.compile(r"^(?:Exit code|Process exited with code):? (-?\d+)", re
 _RUNNING = re.compile(r"Process running with session ID (\d+)")
 _WS = re.compile(r"\s+")
 _SHELLS = ("bash", "sh", "zsh")
-CODEX_CAPPED = "reason: max_output_tokens"  # Codex's error for a response cut at the cap
 
 
 @dataclass
@@ -201,11 +200,7 @@ def parse_codex(path: Path, name: str, body: str) -> Transcript:
         elif kind == "event_msg" and pt == "task_complete" and p.get("last_agent_message"):
             last_text = str(p["last_agent_message"])
         elif kind == "event_msg" and pt in ("error", "stream_error"):
-            message = str(p.get("message", "error"))
-            if CODEX_CAPPED in message:  # the model wrote past model_max_output_tokens
-                out.output_capped = True
-            else:
-                out.api_error = message[:300]
+            out.api_error = str(p.get("message", "error"))[:300]
     out.answer = last_text
     return out
 
