@@ -256,7 +256,8 @@ def test_unrecoverable_json_is_counted_and_broken_json_recovered() -> None:
     r = optimize(
         WORLD.start_skill, WORLD.tasks, Roles(bad, roles.target, roles.judge), settings=SETTINGS
     )
-    assert r.counters["unparseable_proposals"] == len(bad.seen) > 0 and r.accepted == 0
+    reflections = [m for m in bad.seen if m[0]["content"].startswith("You improve a skill")]
+    assert r.counters["unparseable_proposals"] == len(reflections) > 0 and r.accepted == 0
     assert parse_proposals('{"edits": [{"kind": "add", "text": "- Lint."') == [
         parse_proposals('{"edits": [{"kind": "add", "text": "- Lint."}]}')[0]
     ]
@@ -301,13 +302,16 @@ def test_judge_firewall_hides_and_blocks_judge_internals() -> None:
 
 
 class Cycles(Scripted):
-    """An optimizer that proposes the given edits one per call, in turn."""
+    """An optimizer that proposes the given edits one per reflection, in turn (and has no
+    corrected answer to offer for a worked example)."""
 
     def __init__(self, *texts: str) -> None:
         super().__init__("")
         self.texts = texts
 
     def complete(self, messages, *, json_schema=None, max_tokens=None) -> Completion:
+        if not messages[0]["content"].startswith("You improve a skill"):
+            return Completion("")
         self.seen.append(messages)
         text = self.texts[(len(self.seen) - 1) % len(self.texts)]
         return Completion(json.dumps({"edits": [{"kind": "add", "text": text}]}), 10, 10)

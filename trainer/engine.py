@@ -53,24 +53,17 @@ from typing import Any
 from trainer.backends.base import Roles
 from trainer.budget import Budget, BudgetExhausted
 from trainer.cache import Cache, Ledger, MemoryCache, MemoryLedger
-from trainer.calls import Caller, Request
+from trainer.calls import Caller
 from trainer.edits import Edit, apply_edits, edit_set_hash
 from trainer.gate import Decision, Evidence, decide, sequential
-from trainer.lr import StepBudget
 from trainer.measure import Measurer, test_calls
-from trainer.reflect import (
-    build_messages,
-    proposal_max_tokens,
-    proposal_schema,
-    read_proposals,
-    split_examples,
-)
+from trainer.propose import Proposer
 from trainer.result import RunResult, TestLift
 from trainer.rollout import ChatRollout, RolloutAdapter
 from trainer.scoring import Firewall
 from trainer.settings import TrainSettings
 from trainer.skill import SkillDoc
-from trainer.state import FIREWALL, LENGTH_CAP, RunState
+from trainer.state import LENGTH_CAP, RunState
 from trainer.tasks import Task
 
 log = logging.getLogger("trainer")
@@ -147,7 +140,10 @@ class _Run:
         self.caller = Caller(roles, cache, self.budget)
         self.counters: Counter[str] = Counter()
         self.measure = Measurer(self.caller, rollout, self.counters, settings.max_answer_tokens)
-        self.firewall = Firewall(j for t in tasks for j in t.judges)
+        firewall = Firewall(j for t in tasks for j in t.judges)
+        self.proposer = Proposer(
+            settings, self.caller, self.measure, self.state, firewall, self.counters
+        )
         self.simulation = any(
             getattr(b, "simulation", False) for b in (roles.optimizer, rollout, roles.judge)
         )
@@ -156,110 +152,15 @@ class _Run:
     def _reject(self, edits: list[Edit], reason: str, where: str, *args: Any) -> None:
         self.state.reject(edits, reason, where, self.incumbent.hash, *args)
 
-    def _aggregate(self, edits: list[Edit], lr: StepBudget, where: str):
-        kept: list[Edit] = []
-        seen: set[str] = set()
-        for e in edits:
-            if e.hash in seen:
-                continue
-            seen.add(e.hash)
-            if self.state.known(e.hash):
-                self.counters["ledger_skipped"] += 1
-                continue
-            why = self.firewall.violation(f"{e.text}\n{e.section}")
-            if why:
-                self.counters["firewall_rejected"] += 1
-                self._reject([e], f"{FIREWALL}: {why}", where)
-                continue
-            kept.append(e)
-        chosen, dropped = lr.select(kept)
-        self.counters["lr_dropped"] += len(dropped)
-        cand, applied, failed = apply_edits(self.incumbent, chosen)
-        for e, reason in failed:
-            self.counters["edit_failed"] += 1
-            self._reject([e], f"not applied: {reason}", where, None, False)
-        if applied and cand.n_tokens > self.s.max_skill_tokens:
-            # not evidence against the edit: it may fit once the skill has changed
-            self.counters["length_capped"] += 1
-            self.state.hold(
-                applied,
-                where,
-                f"{LENGTH_CAP}: the skill would exceed {self.s.max_skill_tokens} tokens",
-                {"from_hash": self.incumbent.hash, "to_hash": cand.hash},
-            )
-            return self.incumbent, []
-        if applied and len(applied) > 1 and self.state.known(edit_set_hash(applied)):
-            self.counters["ledger_skipped"] += 1
-            return self.incumbent, []
-        return cand, applied
-
     def _step(self, epoch: int, step: int, batch: list[Task]) -> None:
         """Propose, screen and compare a candidate; a step with nothing new to compare gives
         its gate time to an undecided candidate instead (see _idle)."""
         where = f"epoch {epoch} step {step}"
-        proposed = self._propose(epoch, step, batch, where)
+        proposed = self.proposer.propose(self.incumbent, epoch, step, batch, where)
         if proposed is None:
             self._idle(where)
         else:
             self._new_comparison(*proposed, where)
-
-    def _propose(
-        self, epoch: int, step: int, batch: list[Task], where: str
-    ) -> tuple[SkillDoc, list[Edit]] | None:
-        """Roll out the incumbent on the minibatch, reflect, apply and screen: the step's
-        candidate and its edits, or None."""
-        rnd = epoch * self.s.steps_per_epoch + step
-        jobs = [
-            (self.incumbent, t, f"train:{self.s.run_id}:{rnd}:{j}")
-            for t in batch
-            for j in range(self.s.train_samples)
-        ]
-        scored = self.measure.jobs(jobs)
-        fails, wins = split_examples(
-            [(t, sample, *got) for (_d, t, sample), got in zip(jobs, scored, strict=True) if got]
-        )
-        if not fails:
-            self.counters["steps_without_failures"] += 1
-            return None
-        lr = self.s.lr.at(epoch, self.s.epochs)
-        messages = build_messages(
-            self.incumbent,
-            fails[: self.s.max_failures_shown],
-            wins[: self.s.max_successes_shown],
-            self.state.tried(),
-            max_edits=lr.max_edits,
-            max_changed_tokens=lr.max_changed_tokens,
-            max_prompt_tokens=self.s.max_prompt_tokens,
-        )
-        req = Request(
-            messages,
-            self.incumbent.hash,
-            f"reflect:{rnd}",
-            0,
-            json_schema=proposal_schema(lr.max_edits, lr.max_changed_tokens, self.incumbent),
-            max_tokens=proposal_max_tokens(lr.max_edits, lr.max_changed_tokens),
-        )
-        comp = self.caller.run("optimizer", [req])[0]
-        if comp is None:
-            return None
-        if comp.overflow:
-            self.counters["reflection_overflows"] += 1
-            return None
-        edits, recovered = read_proposals(comp.text)
-        if edits is None:
-            self.counters["unparseable_proposals"] += 1
-            log.info("%s: unparseable proposal: %.200r", where, comp.text)
-            return None
-        self.counters["repaired_proposals" if recovered else "parsed_proposals"] += 1
-        self.counters["proposed_edits"] += len(edits)
-        candidate, applied = self._aggregate(edits, lr, where)
-        if not applied:
-            return None
-        if self.s.screen and not self._screen(candidate, jobs, scored):
-            self.counters["screened_out"] += 1
-            self._reject(applied, "screen: no gain on the train minibatch", where, None, False)
-            return None
-        return candidate, applied
 
     def _new_comparison(self, candidate: SkillDoc, applied: list[Edit], where: str) -> None:
         """Compare a candidate not seen before: it gets the pot of alpha."""
@@ -303,13 +204,6 @@ class _Run:
             self.counters["rebased"] += 1
             self._new_comparison(candidate, applied, f"{where} (re-based from {origin})")
             return
-
-    def _screen(self, candidate: SkillDoc, jobs: list, scored: list) -> bool:
-        """Cheap pre-check on the train minibatch (never val): does the candidate do better
-        on the very tasks that motivated it? Keeps gate calls and alpha for likely winners."""
-        mine = self.measure.jobs([(candidate, t, s) for _d, t, s in jobs])
-        pairs = [(c[0].score, i[0].score) for c, i in zip(mine, scored, strict=True) if c and i]
-        return bool(pairs) and sum(c - i for c, i in pairs) > 0
 
     def _compare(self, candidate: SkillDoc, evidence: Evidence, alpha: float) -> Decision:
         """Up to `max_samples` more sweeps of the candidate (its own fresh samples) against

@@ -5,7 +5,8 @@ scores of fresh samples per skill and task (the held-out test), and the score of
 per skill and val task (the gate). They differ in how a failed sample shows: a job gives
 None, an evaluation leaves the sample out, a sweep holds NaN — a call that could not be had
 is no evidence either way, while an attempt that overflowed the target's context failed its
-task (score 0).
+task (score 0), and so did an answer that merely repeats one of the skill's worked examples
+(`trainer.demos`).
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+from trainer import demos
 from trainer.budget import BudgetExhausted
 from trainer.calls import Caller, RolloutJob
 from trainer.result import TestLift
-from trainer.rollout import RolloutAdapter
+from trainer.rollout import Outcome, RolloutAdapter
 from trainer.scoring import Rollout, Scored, Scorer
 from trainer.skill import SkillDoc
 from trainer.tasks import Task
@@ -39,6 +41,7 @@ class Measurer:
         self.counters = counters
         self.max_answer_tokens = max_answer_tokens
         self.scorer = Scorer(caller, counters)  # type: ignore[arg-type]
+        self._examples: dict[str, list[str]] = {}  # skill hash -> its worked examples
 
     def jobs(self, jobs: list[Job]) -> list[tuple[Scored, str] | None]:
         """Per job (score, answer), or None if it could not be had."""
@@ -54,6 +57,9 @@ class Measurer:
         )
         out: list[tuple[Scored, str] | None] = [None] * len(jobs)
         for (i, o), sc in zip(live, scored, strict=True):
+            if sc is not None and demos.copies_example(o.answer, self._examples_of(jobs[i][0])):
+                sc = Scored(0.0, [demos.COPIED_WORDS])
+                self.counters["copied_examples"] += 1
             out[i] = (sc, o.answer) if sc is not None else None
         for i, o in enumerate(outcomes):
             if o is not None and o.overflow:
@@ -61,6 +67,16 @@ class Measurer:
                 self.counters["context_overflows"] += 1
         self.counters["skipped_samples"] += sum(x is None for x in out)
         return out
+
+    def check(self, task: Task, answer: str, skill_hash: str, sample: str) -> Scored | None:
+        """The score a written answer (not a rollout: the optimizer's correction) gets on
+        `task`, as a chat answer."""
+        return self.scorer.score([Rollout(task, sample, skill_hash, Outcome(answer))])[0]
+
+    def _examples_of(self, doc: SkillDoc) -> list[str]:
+        if doc.hash not in self._examples:
+            self._examples[doc.hash] = demos.examples(doc)
+        return self._examples[doc.hash]
 
     def samples(
         self, docs: list[SkillDoc], tasks: list[Task], tag: str, samples: range

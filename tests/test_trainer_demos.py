@@ -1,0 +1,138 @@
+"""Worked examples (trainer.demos): a failed answer corrected by the optimizer, checked by
+its task's judges, gated like any edit; an answer that copies the example fails its task.
+
+The optimizer and the target are scripted backends — the model edge — that answer as the
+embedded models were measured to (docs/models.md): the target writes a long, headed answer
+until its skill shows an example, then a one-line message of its own for each task.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from trainer import TrainSettings, optimize
+from trainer.backends.base import Completion, Roles
+from trainer.demos import copies_example, example_edit, examples
+from trainer.edits import apply_edit
+from trainer.skill import SkillDoc
+from trainer.tasks import Judge, Task
+
+SKILL = (
+    "---\nname: commit\ndescription: Write commit messages.\n---\n# Commit\n\n- Say what changed.\n"
+)
+JUDGES = (Judge("not_contains", "##"), Judge("max_words", "12"))
+CORRECTED = "fix: keep csv line endings"
+
+
+def tasks(judges: tuple[Judge, ...] = JUDGES) -> list[Task]:
+    sizes = {"train": 4, "val": 12, "test": 12}
+    return [
+        Task(f"{split}-{i}", f"write the commit message for change {split}-{i}", split, judges)
+        for split, n in sizes.items()
+        for i in range(n)
+    ]
+
+
+class Scripted:
+    """A model edge answering from a function of (system, user); counts its calls."""
+
+    concurrency = 1
+
+    def __init__(self, name: str, answer) -> None:
+        self.identity, self.answer = f"scripted:{name}", answer
+        self.prompts: list[str] = []
+        self.lock = threading.Lock()
+
+    def complete(self, messages, *, json_schema=None, max_tokens=None) -> Completion:
+        with self.lock:
+            self.prompts.append(messages[-1]["content"])
+        return Completion(self.answer(messages[0]["content"], messages[-1]["content"]))
+
+
+def optimizer(correction: str) -> Scripted:
+    def answer(system: str, user: str) -> str:
+        if system.startswith("You correct"):
+            return f'"{correction}"'  # models often quote it: cleaned before it is checked
+        return "I would make the skill clearer."  # no JSON: reflection comes to nothing
+
+    return Scripted("optimizer", answer)
+
+
+def target(copy: bool = False) -> Scripted:
+    def answer(system: str, user: str) -> str:
+        if "## Example" not in system:
+            return "## Changes\n\n" + " ".join(["the diff shows edits to several files"] * 3)
+        if copy:
+            return CORRECTED
+        return f"fix: update {user.split()[-1]}"
+
+    return Scripted("target", answer)
+
+
+def run(opt: Scripted, tgt: Scripted, judges: tuple[Judge, ...] = JUDGES):
+    settings = TrainSettings(
+        epochs=1, steps_per_epoch=1, minibatch=4, train_samples=1, max_samples=2, test_samples=1
+    )
+    roles = Roles(opt, tgt, Scripted("judge", lambda s, u: '{"grade": 10, "reason": "ok"}'))
+    return optimize(SKILL, tasks(judges), roles, settings=settings)
+
+
+def test_a_corrected_answer_that_passes_its_judges_becomes_an_example_and_wins_the_gate() -> None:
+    opt = optimizer(CORRECTED)
+    result = run(opt, target())
+    assert result.counters["unparseable_proposals"] == 1
+    assert (result.counters["corrections"], result.counters["worked_examples"]) == (1, 1)
+    (step,) = result.history
+    assert step["edits"][0]["text"] == f"## Example\n\n{CORRECTED}"
+    assert step["evidence"]["verdict"] == "accept"
+    assert result.best_skill.body.rstrip().endswith(f"## Example\n\n{CORRECTED}")
+    assert (result.test.start_score, result.test.best_score) == (0.0, 1.0)
+    # the optimizer saw the failed answer and what went wrong, in words
+    correction = opt.prompts[-1]
+    assert "The agent answered:\n## Changes" in correction
+    assert "longer than the task wants" in correction and "write the commit message" in correction
+
+
+def test_a_correction_that_still_fails_its_judges_is_never_offered() -> None:
+    result = run(optimizer("## fix: keep csv line endings"), target())
+    assert result.counters["corrections"] == 1 and "worked_examples" not in result.counters
+    assert result.history == [] and result.counters.get("comparisons", 0) == 0
+    assert result.best_skill.hash == SkillDoc.parse(SKILL).hash
+
+
+def test_an_answer_that_copies_the_example_fails_its_task() -> None:
+    result = run(optimizer(CORRECTED), target(copy=True))
+    assert result.counters["worked_examples"] == 1
+    assert result.counters["copied_examples"] >= 4  # every screened answer was a copy
+    assert result.history == []
+    (rejected,) = result.rejected
+    assert rejected["reason"] == "screen: no gain on the train minibatch"
+
+
+def test_no_correction_is_asked_for_a_task_an_answer_cannot_pass() -> None:
+    opt = optimizer(CORRECTED)
+    result = run(opt, target(), judges=(Judge("max_words", "12"), Judge("exit_ok", "")))
+    assert result.counters.get("corrections", 0) == 0
+    assert not any(p.startswith("Task:") for p in opt.prompts)
+
+
+def test_examples_are_read_from_the_skill_and_new_ones_join_its_example_section() -> None:
+    doc = SkillDoc.parse(SKILL)
+    first = apply_edit(doc, example_edit(doc, CORRECTED))
+    assert examples(first) == [CORRECTED]
+    second = apply_edit(first, example_edit(first, "feat: add tide export"))
+    assert second.body.count("## Example") == 1
+    assert examples(second) == [f"{CORRECTED}\nfeat: add tide export"]
+    own_example = "`git commit -m 'docs: fix typo'`"
+    own = SkillDoc.parse(f"{SKILL}\n### Examples\n\n{own_example}\n\n## Notes\n\nx\n")
+    assert examples(own) == [own_example]
+    assert example_edit(own, CORRECTED).section == "Examples"
+
+
+def test_a_copy_is_the_example_verbatim_or_nearly_not_a_message_of_the_same_form() -> None:
+    blocks = [CORRECTED]
+    assert copies_example("Fix: keep CSV line endings", blocks)
+    assert copies_example("Here it is:\nfix: keep csv line endings", blocks)
+    assert copies_example("fix: keep csv line ending", blocks)
+    assert not copies_example("fix: clamp tide heights below datum", blocks)
+    assert not copies_example("anything", [])
