@@ -9,8 +9,10 @@ from dataclasses import replace
 import pytest
 
 from tests.test_trainer_loop import wrapped
-from trainer import TrainSettings, optimize
+from trainer import MemoryCache, TrainSettings, optimize
+from trainer.backends.base import Completion, Roles
 from trainer.budget import Budget, BudgetExhausted, BudgetLimits
+from trainer.calls import Caller, Request
 from trainer.sim import SimWorld
 from trainer.tasks import Judge
 
@@ -109,3 +111,34 @@ def test_reserves_scale_tokens_and_cost_by_the_average_call() -> None:
             budget.check(usage)
         assert caught.value.kind == kind
     budget.check((89, 0, 0.0))
+
+
+class Ticking:
+    """A model edge whose every call advances the clock: `seconds` per call."""
+
+    def __init__(self, name: str, clock: Clock, seconds: float, concurrency: int = 1) -> None:
+        self.identity, self.clock, self.seconds = name, clock, seconds
+        self.concurrency = concurrency
+
+    def complete(self, messages, *, json_schema=None, max_tokens=None) -> Completion:
+        self.clock.now += self.seconds
+        return Completion("ok", 10, 1)
+
+
+def test_the_deadline_reserve_is_timed_on_the_test_s_own_calls_not_the_optimizer_s() -> None:
+    """One 60 s proposal and ten 2 s target calls: 70 s for 11 calls. At that average the
+    10 reserved test calls would need ~64 s and training would stop; timed on the target's
+    own calls they need 20 s, which fits."""
+    clock = Clock()
+    budget = Budget(BudgetLimits(deadline=clock.now + 120.0), clock=clock)
+    roles = Roles(Ticking("opt", clock, 60.0), Ticking("tgt", clock, 2.0), Ticking("j", clock, 2.0))
+    caller = Caller(roles, MemoryCache(), budget)
+    ask = [{"role": "user", "content": "x"}]
+    caller.run("optimizer", [Request(ask, "h", "reflect", 0)])
+    caller.run("target", [Request(ask, "h", f"t{i}", 0) for i in range(10)])
+    assert clock.now == 1080.0
+    budget.reserve_calls = 10
+    budget.check()  # 1080 + 10 x 2 s < 1120
+    clock.now = 1101.0
+    with pytest.raises(BudgetExhausted, match="deadline"):
+        budget.check()  # 1101 + 20 s > 1120

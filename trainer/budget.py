@@ -13,8 +13,11 @@ check that reads the clock, by nature.
 
 A reserve keeps room for work that must follow (the held-out test after training): while
 `reserve_calls` is set, every limit is lowered by what that many calls cost at the run's
-average so far — calls, tokens, cost and wall-clock seconds per call — so training stops
-in time for the test under any budget, not only a call budget.
+average so far — calls, tokens and cost per call — so training stops in time for the test
+under any budget, not only a call budget. Its time is what the test's own calls (target
+rollouts and judge calls) took per call, batch by batch, so concurrency counts and the
+optimizer's slow proposals do not: at the run's overall average, a demo night on the
+embedded models stopped training after one proposal, three minutes into its ten.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 BUDGET_KINDS = ("calls", "tokens", "cost", "deadline")
+RESERVE_ROLES = ("target", "judge")  # the roles of the held-out test's calls
 
 
 class Metered(Protocol):
@@ -105,6 +109,17 @@ class Budget:
         self._clock = clock
         self._started = clock()
         self._lock = threading.Lock()
+        self._timed = [0.0, 0]  # wall seconds and live calls of RESERVE_ROLES' batches
+
+    def clock(self) -> float:
+        return self._clock()
+
+    def timed(self, role: str, seconds: float, live_calls: int) -> None:
+        """A batch of `role`'s calls took `seconds` of wall time for `live_calls` paid ones."""
+        if role in RESERVE_ROLES and live_calls:
+            with self._lock:
+                self._timed[0] += seconds
+                self._timed[1] += live_calls
 
     def snapshot(self) -> tuple[int, int, float]:
         with self._lock:
@@ -124,8 +139,12 @@ class Budget:
             raise BudgetExhausted("tokens", f"{lim.max_tokens} tokens{note}")
         if lim.max_cost_usd is not None and cost * (1 + share) >= lim.max_cost_usd:
             raise BudgetExhausted("cost", f"${lim.max_cost_usd}{note}")
+        if lim.deadline is None:
+            return
         now = self._clock()
-        if lim.deadline is not None and now + (now - self._started) * share >= lim.deadline:
+        seconds, live = self._timed
+        ahead = keep * seconds / live if live else (now - self._started) * share
+        if now + ahead >= lim.deadline:
             raise BudgetExhausted("deadline", note.removeprefix(", "))
 
     def charge(self, role: str, completion: Metered, *, cached: bool) -> None:

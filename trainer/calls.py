@@ -108,6 +108,7 @@ class Caller:
         encode: Callable[[Any], dict],
     ) -> list[Any]:
         snapshot = self.budget.snapshot()
+        started, paid = self.budget.clock(), self.budget.usage.live_calls
 
         def one(i: int) -> Any:
             try:
@@ -121,6 +122,8 @@ class Caller:
         else:
             with ThreadPoolExecutor(max_workers=workers) as pool:
                 results = list(pool.map(one, range(len(calls))))
+        # batches run one at a time, so the live calls since the start are this batch's
+        self.budget.timed(role, self.budget.clock() - started, self.budget.usage.live_calls - paid)
         for r in results:
             if isinstance(r, BaseException) and not isinstance(r, BudgetExhausted):
                 raise r
