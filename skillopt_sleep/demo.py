@@ -17,6 +17,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,9 @@ DEMO_SETTINGS: dict[str, Any] = {
 }
 
 
+MINUTES = 10  # the goal for a demo night on a quiet 2-core machine (docs/models.md)
+
+
 def prepare(workdir: Path) -> dict[str, Any]:
     """Copy the samples into ``workdir`` and return the demo's configuration."""
     samples = resources.files("skillopt_sleep").joinpath("data/samples")
@@ -64,7 +68,6 @@ def prepare(workdir: Path) -> dict[str, Any]:
         "sources.claude.roots": [str(workdir / "claude")],
         "sources.codex.roots": [str(workdir / "codex")],
         "promotion.targets": [str(workdir / "skills")],
-        "daemon.deadline": "23:59",
         "models.backend": "local",
         **DEMO_SETTINGS,
     }
@@ -92,9 +95,18 @@ def review_tasks(config: dict[str, Any], out: Path) -> int:
 
 
 def run_demo(
-    workdir: Path | None = None, progress: Callable[[str], None] | None = None, **kwargs: Any
+    workdir: Path | None = None,
+    progress: Callable[[str], None] | None = None,
+    *,
+    minutes: int = MINUTES,
+    **kwargs: Any,
 ) -> tuple[Path, NightOutcome]:
-    """Run the demo night; returns the scratch directory and the night's outcome."""
+    """Run the demo night; returns the scratch directory and the night's outcome.
+
+    Training stops in time for the night to end within `minutes` of its start (a deadline
+    at an hour of the clock would cut short a demo started just before it). Other keywords
+    go to ``run_night``."""
+    kwargs["deadline"] = datetime.now(UTC) + timedelta(minutes=minutes)
     workdir = workdir or Path(tempfile.mkdtemp(prefix="skillopt-sleep-demo-"))
     config = prepare(workdir)
     n = review_tasks(config, workdir / "tasks-reviewed.yaml")

@@ -171,7 +171,7 @@ def _flat_gate() -> dict[str, Any]:
     [
         (_skill(stopped_by="budget: calls", reason="training ended by budget: calls"), {},
          "calls budget ran out", "Raise budget.max_calls"),
-        (_skill(stopped_by="budget: deadline"), {}, "morning deadline came", "daemon.schedule"),
+        (_skill(stopped_by="budget: deadline"), {}, "deadline came before", "daemon.schedule"),
         (_skill(outcome="not_enough_evidence",
                 reason="underpowered: 3 val tasks cannot reach alpha=0.00625 (needs >= 8)"), {},
          "too few tasks of this kind", "Keep using your agent for this task"),

@@ -144,8 +144,15 @@ def run(app: App, once: bool, dry_run: bool, as_json: bool, quiet: bool) -> None
 
 @click.command()
 @click.option("--dir", "workdir", type=click.Path(file_okay=False), help="Scratch directory.")
+@click.option(
+    "--minutes",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Training stops in time for the night to end within this many minutes.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
-def demo(workdir: str | None, quiet: bool) -> None:
+def demo(workdir: str | None, minutes: int, quiet: bool) -> None:
     """Run a whole night on bundled sample sessions with the embedded local models.
 
     Needs no API key and no network. Everything goes to a temporary directory; your own
@@ -154,6 +161,7 @@ def demo(workdir: str | None, quiet: bool) -> None:
     \b
     Example:
       skillopt-sleep demo
+      skillopt-sleep demo --minutes 5   # a shorter night on a slow machine
     """
     from pathlib import Path
 
@@ -163,7 +171,12 @@ def demo(workdir: str | None, quiet: bool) -> None:
     say("demo: sample sessions, the embedded local models (Qwen2.5-Coder), a scratch directory")
     try:
         with _stop_on_signals() as stop:
-            scratch, outcome = run_demo(Path(workdir) if workdir else None, progress=say, stop=stop)
+            scratch, outcome = run_demo(
+                Path(workdir) if workdir else None,
+                progress=say,
+                stop=stop,
+                minutes=minutes,
+            )
     except Exception as exc:
         err = _local_model_error(exc)
         if err is None:

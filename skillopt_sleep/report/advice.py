@@ -72,7 +72,7 @@ def for_skill(skill: Mapping[str, Any], summary: Mapping[str, Any]) -> Advice | 
                 "start nights earlier (daemon.schedule) or move the morning deadline "
                 "(daemon.deadline / budget.deadline)."
             )
-            return Advice("The morning deadline came before an edit could pass the gate.", todo)
+            return Advice("The night's deadline came before an edit could pass the gate.", todo)
         key = {"calls": "budget.max_calls", "tokens": "budget.max_tokens"}.get(
             kind, "budget.max_cost_usd"
         )
