@@ -1,5 +1,5 @@
-"""Worked examples (trainer.demos): a failed answer corrected by the optimizer, checked by
-its task's judges, gated like any edit; an answer that copies the example fails its task.
+"""Worked examples (trainer.demos): the optimizer's answer to a failed task, checked by the
+task's judges, gated like any edit; an answer that copies the example fails its task.
 
 The optimizer and the target are scripted backends — the model edge — that answer as the
 embedded models were measured to (docs/models.md): the target writes a long, headed answer
@@ -12,7 +12,7 @@ import threading
 
 from trainer import TrainSettings, optimize
 from trainer.backends.base import Completion, Roles
-from trainer.demos import copies_example, example_edit, examples
+from trainer.demos import MARKER, copies_example, example_edit, examples
 from trainer.edits import apply_edit
 from trainer.skill import SkillDoc
 from trainer.tasks import Judge, Task
@@ -51,7 +51,7 @@ class Scripted:
 
 def optimizer(correction: str) -> Scripted:
     def answer(system: str, user: str) -> str:
-        if system.startswith("You correct"):
+        if system.startswith("You answer a task"):
             return f'"{correction}"'  # models often quote it: cleaned before it is checked
         return "I would make the skill clearer."  # no JSON: reflection comes to nothing
 
@@ -60,7 +60,7 @@ def optimizer(correction: str) -> Scripted:
 
 def target(copy: bool = False) -> Scripted:
     def answer(system: str, user: str) -> str:
-        if "## Example" not in system:
+        if MARKER not in system:
             return "## Changes\n\n" + " ".join(["the diff shows edits to several files"] * 3)
         if copy:
             return CORRECTED
@@ -69,33 +69,34 @@ def target(copy: bool = False) -> Scripted:
     return Scripted("target", answer)
 
 
-def run(opt: Scripted, tgt: Scripted, judges: tuple[Judge, ...] = JUDGES):
+def run(opt: Scripted, tgt: Scripted, judges: tuple[Judge, ...] = JUDGES, skill: str = SKILL):
     settings = TrainSettings(
         epochs=1, steps_per_epoch=1, minibatch=4, train_samples=1, max_samples=2, test_samples=1
     )
     roles = Roles(opt, tgt, Scripted("judge", lambda s, u: '{"grade": 10, "reason": "ok"}'))
-    return optimize(SKILL, tasks(judges), roles, settings=settings)
+    return optimize(skill, tasks(judges), roles, settings=settings)
 
 
-def test_a_corrected_answer_that_passes_its_judges_becomes_an_example_and_wins_the_gate() -> None:
+def test_a_skill_without_an_example_gets_one_first_and_it_wins_the_gate() -> None:
     opt = optimizer(CORRECTED)
     result = run(opt, target())
-    assert result.counters["unparseable_proposals"] == 1
-    assert (result.counters["corrections"], result.counters["worked_examples"]) == (1, 1)
+    assert "unparseable_proposals" not in result.counters  # no reflection was needed
+    assert (result.counters["example_answers"], result.counters["worked_examples"]) == (1, 1)
     (step,) = result.history
-    assert step["edits"][0]["text"] == f"## Example\n\n{CORRECTED}"
+    assert step["edits"][0]["text"] == f"{MARKER}\n\n{CORRECTED}"
     assert step["evidence"]["verdict"] == "accept"
-    assert result.best_skill.body.rstrip().endswith(f"## Example\n\n{CORRECTED}")
+    assert result.best_skill.body.rstrip().endswith(f"{MARKER}\n\n{CORRECTED}")
     assert (result.test.start_score, result.test.best_score) == (0.0, 1.0)
-    # the optimizer saw the failed answer and what went wrong, in words
-    correction = opt.prompts[-1]
-    assert "The agent answered:\n## Changes" in correction
-    assert "longer than the task wants" in correction and "write the commit message" in correction
+    # the optimizer saw the task and what went wrong as requirements, not the failed answer
+    asked = opt.prompts[-1]
+    assert asked.startswith("Task:\nwrite the commit message for change train-")
+    assert "- the answer was longer than the task wants" in asked and "## Changes" not in asked
 
 
-def test_a_correction_that_still_fails_its_judges_is_never_offered() -> None:
+def test_an_example_that_fails_its_judges_is_never_offered_and_rules_are_asked_next() -> None:
     result = run(optimizer("## fix: keep csv line endings"), target())
-    assert result.counters["corrections"] == 1 and "worked_examples" not in result.counters
+    assert result.counters["example_answers"] == 1 and "worked_examples" not in result.counters
+    assert result.counters["unparseable_proposals"] == 1
     assert result.history == [] and result.counters.get("comparisons", 0) == 0
     assert result.best_skill.hash == SkillDoc.parse(SKILL).hash
 
@@ -109,24 +110,30 @@ def test_an_answer_that_copies_the_example_fails_its_task() -> None:
     assert rejected["reason"] == "screen: no gain on the train minibatch"
 
 
-def test_no_correction_is_asked_for_a_task_an_answer_cannot_pass() -> None:
+def test_a_skill_with_an_example_asks_for_rules_first() -> None:
+    opt = optimizer(CORRECTED)
+    skill = SKILL + f"\n{MARKER}\n\nfeat: add tide export\n"
+    deaf = Scripted("target", lambda system, user: "## Changes\n\n" + "the diff shows " * 9)
+    result = run(opt, deaf, skill=skill)
+    assert result.counters["unparseable_proposals"] == 1
+    assert opt.prompts[0].startswith("SKILL") and opt.prompts[1].startswith("Task:")
+    assert result.counters["worked_examples"] == result.counters["screened_out"] == 1
+
+
+def test_no_example_is_asked_for_a_task_an_answer_cannot_pass() -> None:
     opt = optimizer(CORRECTED)
     result = run(opt, target(), judges=(Judge("max_words", "12"), Judge("exit_ok", "")))
-    assert result.counters.get("corrections", 0) == 0
+    assert result.counters.get("example_answers", 0) == 0
     assert not any(p.startswith("Task:") for p in opt.prompts)
 
 
-def test_examples_are_read_from_the_skill_and_new_ones_join_its_example_section() -> None:
+def test_examples_are_read_from_the_skill_after_their_marker_lines() -> None:
     doc = SkillDoc.parse(SKILL)
-    first = apply_edit(doc, example_edit(doc, CORRECTED))
+    first = apply_edit(doc, example_edit(CORRECTED))
     assert examples(first) == [CORRECTED]
-    second = apply_edit(first, example_edit(first, "feat: add tide export"))
-    assert second.body.count("## Example") == 1
-    assert examples(second) == [f"{CORRECTED}\nfeat: add tide export"]
-    own_example = "`git commit -m 'docs: fix typo'`"
-    own = SkillDoc.parse(f"{SKILL}\n### Examples\n\n{own_example}\n\n## Notes\n\nx\n")
-    assert examples(own) == [own_example]
-    assert example_edit(own, CORRECTED).section == "Examples"
+    second = apply_edit(first, example_edit("feat: add tide export\nwith a second line"))
+    assert examples(second) == [CORRECTED, "feat: add tide export\nwith a second line"]
+    assert examples(doc) == []
 
 
 def test_a_copy_is_the_example_verbatim_or_nearly_not_a_message_of_the_same_form() -> None:

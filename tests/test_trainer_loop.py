@@ -64,6 +64,11 @@ def wrapped(world: SimWorld, **kw) -> tuple[Roles, dict]:
     ), shared
 
 
+def reflections(seen: list) -> list:
+    """The reflection prompts among an optimizer's calls (not its worked-example answers)."""
+    return [m for m in seen if m[0]["content"].startswith("You improve a skill")]
+
+
 def fingerprint(r) -> tuple:
     return (
         r.best_skill.hash,
@@ -187,8 +192,8 @@ def test_ledger_persists_and_judged_edits_are_never_compared_anew(tmp_path: Path
     again = JsonLedger(tmp_path / "ledger.json").pending()[0]
     assert again["runs"] == ["night-1", "night-2"] and again["alpha"] == held["alpha"]
     assert (held["evidence"]["sweeps"], again["evidence"]["sweeps"]) == (1, 2)
-    assert "ALREADY TRIED" in opt.seen[0][-1]["content"]
-    assert "Be kind to reviewers" in opt.seen[0][-1]["content"]
+    reflection = reflections(opt.seen)[0][-1]["content"]
+    assert "ALREADY TRIED" in reflection and "Be kind to reviewers" in reflection
     # the same run id again has nothing fresh to add: the evidence is left as it is
     third = optimize(
         WORLD.start_skill,
@@ -256,8 +261,8 @@ def test_unrecoverable_json_is_counted_and_broken_json_recovered() -> None:
     r = optimize(
         WORLD.start_skill, WORLD.tasks, Roles(bad, roles.target, roles.judge), settings=SETTINGS
     )
-    reflections = [m for m in bad.seen if m[0]["content"].startswith("You improve a skill")]
-    assert r.counters["unparseable_proposals"] == len(reflections) > 0 and r.accepted == 0
+    assert r.counters["unparseable_proposals"] == len(reflections(bad.seen)) > 0
+    assert r.accepted == 0
     assert parse_proposals('{"edits": [{"kind": "add", "text": "- Lint."') == [
         parse_proposals('{"edits": [{"kind": "add", "text": "- Lint."}]}')[0]
     ]

@@ -1,35 +1,36 @@
-"""Worked examples: a failed answer, corrected by the optimizer and checked by its task's
+"""Worked examples: a failed task answered anew by the optimizer, checked by the task's
 own judges, offered to the skill as an example.
 
 Small targets follow an example far better than a rule (the embedded 0.5B on the demo's
 tasks: the rules stated 3 of 8, the rules and one worked example 8 of 8;
 benchmarks/skill_effect_local.py), yet an optimizer asked for rules almost never writes one.
-So the engine asks for the corrected answer of a step's worst failure, and only one that
-passes every judge of its task becomes an edit; then it is screened and gated like any
-other. An answer that merely repeats one of the skill's examples fails its task
-(`copies_example`): an example may teach a form, never stand in for the work.
+So the engine asks the optimizer to answer a step's worst failed task under what went
+wrong, stated as requirements, and only an answer that passes every judge of its task
+becomes an edit; then it is screened and gated like any other. An answer that merely
+repeats one of the skill's examples fails its task (`copies_example`): an example may teach
+a form, never stand in for the work.
 """
 
 from __future__ import annotations
 
 import difflib
-import re
 
 from trainer.edits import Edit
+from trainer.scoring import USER_SAID
 from trainer.skill import SkillDoc
 from trainer.tasks import OUTCOME_JUDGES, Task
 
-HEADING = "Example"
+MARKER = "Example of a good answer:"  # the line before each worked example in a skill
 COPIED_WORDS = "the answer copied the skill's example instead of answering this task"
 # Answers this close to an example (difflib ratio of their normalized text) are copies.
 COPY_RATIO = 0.9
-_SECTION = re.compile(r"^#{1,6}[ \t]+Examples?[ \t]*#*[ \t]*$", re.IGNORECASE)
-_ANY_HEADING = re.compile(r"^#{1,6}[ \t]+\S")
 
+# The failed answer is not shown: shown it, the embedded 1.5B rewrote it with its faults in
+# (0 of 8 passed); asked to answer the task under the user's stated requirements, 7 of 8
+# passed (docs/models.md, "worked examples").
 SYSTEM = (
-    "You correct an AI coding agent's answer. Rewrite it so that it fixes every problem "
-    "listed and still does the task; keep what was right. Reply with the corrected answer "
-    "only: no preface, no explanation, no quotes around it."
+    "You answer a task for a user who has said what they want. Meet every requirement "
+    "they stated. Reply with the answer only."
 )
 
 
@@ -39,14 +40,17 @@ def can_demonstrate(task: Task) -> bool:
     return bool(task.judges) and not any(j.kind in OUTCOME_JUDGES for j in task.judges)
 
 
-def correction_messages(
-    task: Task, answer: str, feedback: tuple[str, ...], excerpt: int = 1500
+def answer_messages(
+    task: Task, feedback: tuple[str, ...], excerpt: int = 1500
 ) -> list[dict[str, str]]:
-    """The optimizer's prompt: the task, the failed answer, what went wrong in words."""
+    """The optimizer's prompt: the task and, as requirements, what went wrong in words (the
+    user's own words where the feedback carries them)."""
     prompt = task.prompt if len(task.prompt) <= excerpt else task.prompt[:excerpt] + " [...]"
+    wants = [f.split(USER_SAID, 1)[-1] for f in dict.fromkeys(feedback)] or ["a better answer"]
     user = (
-        f"Task:\n{prompt}\n\nThe agent answered:\n{answer.strip() or '(nothing)'}\n\n"
-        f"What went wrong: {'; '.join(feedback) or 'low score'}"
+        f"Task:\n{prompt}\n\nRequirements (the user's own words where known):\n"
+        + "\n".join(f"- {w}" for w in wants)
+        + "\n\nAnswer:"
     )
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
@@ -59,30 +63,32 @@ def clean(text: str) -> str:
     return text
 
 
-def example_edit(skill: SkillDoc, answer: str) -> Edit:
-    """Add `answer` to the skill's Example section, or as a new one at the end."""
-    why = "a worked example: a failed answer, corrected, that passes its task's judges"
-    heading = _example_heading(skill)
-    if heading:
-        return Edit("add", text=answer, section=heading, rationale=why)
-    return Edit("add", text=f"## {HEADING}\n\n{answer}", rationale=why)
+def example_edit(answer: str) -> Edit:
+    """The worked example as an edit: the marker line and the answer, at the end of the
+    skill (a heading would be echoed: the 0.5B copied an "## Example" section's answer
+    in 5 of 16 tasks, a marker line's in 1 of 16)."""
+    why = "a worked example: the answer to a failed task that meets its judges"
+    return Edit("add", text=f"{MARKER}\n\n{answer}", rationale=why)
 
 
 def examples(skill: SkillDoc) -> list[str]:
-    """The blocks (runs of non-blank lines) under the skill's Example(s) headings."""
-    blocks: list[str] = []
-    inside, block = False, []
-    for line in [*skill.body.splitlines(), ""]:
-        if _ANY_HEADING.match(line):
-            inside = bool(_SECTION.match(line.strip()))
-            block = []
-        elif not line.strip():
-            if inside and block:
-                blocks.append("\n".join(block))
-            block = []
-        elif inside:
-            block.append(line)
-    return blocks
+    """The worked examples in a skill: the paragraph after each marker line."""
+    lines = skill.body.splitlines()
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if line.strip() != MARKER:
+            continue
+        rest = lines[i + 1 :]
+        while rest and not rest[0].strip():
+            rest = rest[1:]
+        block: list[str] = []
+        for ln in rest:
+            if not ln.strip() or ln.strip() == MARKER:
+                break
+            block.append(ln)
+        if block:
+            out.append("\n".join(block))
+    return out
 
 
 def copies_example(answer: str, blocks: list[str]) -> bool:
@@ -93,13 +99,6 @@ def copies_example(answer: str, blocks: list[str]) -> bool:
         if ex and (ex in said or difflib.SequenceMatcher(None, said, ex).ratio() >= COPY_RATIO):
             return True
     return False
-
-
-def _example_heading(skill: SkillDoc) -> str:
-    for line in skill.body.splitlines():
-        if _SECTION.match(line.strip()):
-            return line.strip().lstrip("#").strip()
-    return ""
 
 
 def _norm(text: str) -> str:

@@ -1,10 +1,13 @@
 """Where candidates come from: one step's minibatch, rolled out, reflected on, screened.
 
 The engine decides what a candidate is worth (the gate); this module makes them. A step
-rolls the incumbent out on its train minibatch and asks the optimizer for rules that fix
-the failures (reflection). When those come to nothing — unparseable, nothing applicable,
-no gain on the minibatch — it asks for a worked example instead (`trainer.demos`): the
-worst failure's answer, corrected, kept only if it passes its task's judges. Either way
+rolls the incumbent out on its train minibatch and asks the optimizer for two kinds of
+edit, the second only when the first comes to nothing (unparseable, nothing applicable, no
+gain on the minibatch): rules that fix the failures (reflection), and a worked example
+(`trainer.demos`: its own answer to the worst failed task, kept only if it passes that
+task's judges). A skill without an example tries one first: it costs a short prompt and a
+one-answer reply where reflection costs the whole failure report and a JSON proposal (on
+the embedded 1.5B ~10 s against ~100 s), and small targets follow an example best. Either way
 the edits pass the ledger, the judge firewall, the learning rate and the length cap, and
 the candidate must do better on the minibatch that motivated it before the gate spends val
 calls and alpha on it.
@@ -22,6 +25,7 @@ from trainer.edits import Edit, apply_edits, edit_set_hash
 from trainer.lr import StepBudget
 from trainer.measure import Job, Measurer
 from trainer.reflect import (
+    Example,
     build_messages,
     proposal_max_tokens,
     proposal_schema,
@@ -73,6 +77,29 @@ class Proposer:
             self.counters["steps_without_failures"] += 1
             return None
         lr = self.s.lr.at(epoch, self.s.epochs)
+        makers = [
+            lambda: self._rules(incumbent, fails, wins, lr, rnd, where),
+            lambda: self._example(incumbent, rows, rnd, where),
+        ]
+        if not demos.examples(incumbent):
+            makers.reverse()  # a skill's first example comes first: cheap, and it works best
+        for make in makers:
+            edits = make()
+            found = self._screened(incumbent, edits, lr, where, jobs, scored) if edits else None
+            if found is not None:
+                return found
+        return None
+
+    def _rules(
+        self,
+        incumbent: SkillDoc,
+        fails: list[Example],
+        wins: list[Example],
+        lr: StepBudget,
+        rnd: int,
+        where: str,
+    ) -> list[Edit] | None:
+        """The optimizer's reflection: rules that would fix the failures."""
         messages = build_messages(
             incumbent,
             fails[: self.s.max_failures_shown],
@@ -90,15 +117,6 @@ class Proposer:
             json_schema=proposal_schema(lr.max_edits, lr.max_changed_tokens, incumbent),
             max_tokens=proposal_max_tokens(lr.max_edits, lr.max_changed_tokens),
         )
-        edits = self._reflect(req, where)
-        found = self._screened(incumbent, edits, lr, where, jobs, scored) if edits else None
-        if found is None:
-            example = self._demonstrate(incumbent, rows, rnd, where)
-            if example is not None:
-                found = self._screened(incumbent, [example], lr, where, jobs, scored)
-        return found
-
-    def _reflect(self, req: Request, where: str) -> list[Edit] | None:
         comp = self.caller.run("optimizer", [req])[0]
         if comp is None:
             return None
@@ -114,32 +132,32 @@ class Proposer:
         self.counters["proposed_edits"] += len(edits)
         return edits
 
-    def _demonstrate(
+    def _example(
         self, incumbent: SkillDoc, rows: list[tuple[Task, str, Scored, str]], rnd: int, where: str
-    ) -> Edit | None:
-        """A worked example from the worst failure an answer alone can fix, corrected by the
-        optimizer; None unless the correction passes every judge of its task."""
+    ) -> list[Edit] | None:
+        """A worked example for the worst failure an answer alone can fix: the optimizer's
+        answer to it under what went wrong; None unless it passes every judge of its task."""
         fixable = [r for r in rows if r[2].score < 1.0 and demos.can_demonstrate(r[0])]
         if not fixable:
             return None
-        task, _sample, sc, answer = min(fixable, key=lambda r: (r[2].score, r[0].id, r[1]))
+        task, _sample, sc, _answer = min(fixable, key=lambda r: (r[2].score, r[0].id, r[1]))
         req = Request(
-            demos.correction_messages(task, answer, tuple(dict.fromkeys(sc.feedback))),
+            demos.answer_messages(task, tuple(sc.feedback)),
             incumbent.hash,
-            f"correct:{rnd}:{task.id}",
+            f"example:{rnd}:{task.id}",
             0,
             max_tokens=2 * self.s.max_answer_tokens,
         )
         comp = self.caller.run("optimizer", [req])[0]
         if comp is None or comp.overflow:
             return None
-        corrected = demos.clean(comp.text)
-        self.counters["corrections"] += 1
-        check = self.measure.check(task, corrected, incumbent.hash, f"correct:{rnd}")
-        if corrected and check is not None and check.score >= 1.0:
+        answer = demos.clean(comp.text)
+        self.counters["example_answers"] += 1
+        check = self.measure.check(task, answer, incumbent.hash, f"example:{rnd}")
+        if answer and check is not None and check.score >= 1.0:
             self.counters["worked_examples"] += 1
-            return demos.example_edit(incumbent, corrected)
-        log.info("%s: the corrected answer still fails: %.200r", where, corrected)
+            return [demos.example_edit(answer)]
+        log.info("%s: the optimizer's answer fails its task too: %.200r", where, answer)
         return None
 
     def _screened(

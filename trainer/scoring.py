@@ -49,6 +49,7 @@ VERDICT_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 JUDGE_MAX_TOKENS = 80
+USER_SAID = "; the user said: "  # feedback quotes the user's own words after this
 
 _WORDS = {
     "contains": "the answer left out something the task expected",
@@ -259,7 +260,7 @@ def _words(judge: Judge, reason: str) -> str:
     base = _WORDS[judge.kind]
     said = user_said(judge.source)
     if said and judge.kind != "rubric":
-        return f'{base}; the user said: "{said}"'
+        return f'{base}{USER_SAID}"{said}"'
     internal = _shingles(judge.value, 4) - _said(judge, 4) if judge.kind == "rubric" else set()
     if judge.kind == "rubric" and reason and not (_shingles(reason, 4) & internal):
         # the judge's own explanation helps, unless it quotes the rubric's internals

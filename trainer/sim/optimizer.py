@@ -7,8 +7,8 @@ rule the failed tasks need and the skill does not teach), a neutral one (sounds 
 changes nothing) or a harmful one (a plausible shortcut that undermines a needed rule),
 places it after an anchor, at the end of a section or at the end, and sometimes gets the
 anchor wrong or returns broken JSON — so the engine's error paths are exercised too.
-Asked to correct a failed answer for a worked example (`trainer.demos`), it hands the answer
-back unchanged: the simulated world models rules, not answers, so it has no examples.
+Asked to answer a task for a worked example (`trainer.demos`), it gives an empty answer:
+the simulated world models rules, not answers, so it has no examples to give.
 
 Harmful proposals come in three kinds, a third each when the failures point at a rule: a
 shortcut that undermines a needed rule, a broad shortcut that lowers every rule, and an
@@ -79,8 +79,7 @@ class SimOptimizer:
     ) -> Completion:
         system, user = messages[0]["content"], messages[-1]["content"]
         if system == demos.SYSTEM:
-            answer = user.split("The agent answered:\n", 1)[-1].rsplit("\n\nWhat went wrong:", 1)
-            return Completion(answer[0], count_tokens(user), count_tokens(answer[0]))
+            return Completion("", count_tokens(user), 0)
         rng = seeded_rng(self.world.seed, "optimizer", messages)
         m = re.search(r"(?:at most|\d+ to) (\d+) small edits", system)
         max_edits = int(m.group(1)) if m else 1
