@@ -12,7 +12,7 @@ import threading
 
 from trainer import TrainSettings, optimize
 from trainer.backends.base import Completion, Roles
-from trainer.demos import MARKER, copies_example, example_edit, examples
+from trainer.demos import MARKER, clean, copies_example, example_edit, examples
 from trainer.edits import apply_edit
 from trainer.skill import SkillDoc
 from trainer.tasks import Judge, Task
@@ -143,3 +143,15 @@ def test_a_copy_is_the_example_verbatim_or_nearly_not_a_message_of_the_same_form
     assert copies_example("fix: keep csv line ending", blocks)
     assert not copies_example("fix: clamp tide heights below datum", blocks)
     assert not copies_example("anything", [])
+
+
+def test_what_models_wrap_around_an_answer_is_not_part_of_the_example() -> None:
+    for wrapped in (
+        "```\nUpdate install docs\n```",
+        "```text\nUpdate install docs```",
+        '"Update install docs"',
+        "``Update install docs``",
+        "  `Update install docs`\n",
+    ):
+        assert clean(wrapped) == "Update install docs", wrapped
+    assert clean("fix: `parse()` handles commas") == "fix: `parse()` handles commas"

@@ -14,6 +14,7 @@ a form, never stand in for the work.
 from __future__ import annotations
 
 import difflib
+import re
 
 from trainer.edits import Edit
 from trainer.scoring import USER_SAID
@@ -56,9 +57,13 @@ def answer_messages(
 
 
 def clean(text: str) -> str:
-    """The answer without what models wrap around it: surrounding blank lines and quotes."""
+    """The answer without what models wrap around it: a code fence, quotes or backticks
+    around the whole of it, surrounding blank lines."""
     text = text.strip()
-    if len(text) > 1 and text[0] == text[-1] and text[0] in "\"'`":
+    fenced = re.fullmatch(r"```[\w+-]*\n(.*?)\n?```", text, re.DOTALL)
+    if fenced:
+        text = fenced.group(1).strip()
+    while len(text) > 1 and text[0] == text[-1] and text[0] in "\"'`":
         text = text[1:-1].strip()
     return text
 
