@@ -69,7 +69,7 @@ class Measurer:
         return out
 
     def check(self, task: Task, answer: str, skill_hash: str, sample: str) -> Scored | None:
-        """The score a written answer (not a rollout: the optimizer's correction) gets on
+        """The score a written answer (not a rollout: the optimizer's own answer) gets on
         `task`, as a chat answer."""
         return self.scorer.score([Rollout(task, sample, skill_hash, Outcome(answer))])[0]
 
