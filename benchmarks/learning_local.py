@@ -7,7 +7,7 @@ the same tasks with a seeded shuffle (same train/val/test sizes) and trains with
 Two arms per night, on the same servers and one shared call cache (so both see the same
 answers wherever they ask the same thing):
 
-  ours          the real gate (trainer.gate.decide: paired sign-flip test, alpha split)
+  ours          the real gate (trainer.gate.decide: a sequential e-process, alpha split)
   mean-went-up  the same loop, accepting when the val mean beats the incumbent's stored
                 score (benchmarks/learning.MeanWentUp, the usual practice)
 
