@@ -8,14 +8,12 @@ until its skill shows an example, then a one-line message of its own for each ta
 
 from __future__ import annotations
 
-import json
 import threading
 
 from trainer import TrainSettings, optimize
 from trainer.backends.base import Completion, Roles
 from trainer.demos import MARKER, clean, copies_example, example_edit, examples
 from trainer.edits import apply_edit
-from trainer.reflect import PROMPT_EXAMPLE
 from trainer.skill import SkillDoc
 from trainer.tasks import Judge, Task
 
@@ -71,11 +69,6 @@ def target(copy: bool = False) -> Scripted:
     return Scripted("target", answer)
 
 
-def deaf() -> Scripted:
-    """A target that ignores its skill: every answer fails."""
-    return Scripted("target", lambda system, user: "## Changes\n\n" + "the diff shows " * 9)
-
-
 def run(opt: Scripted, tgt: Scripted, judges: tuple[Judge, ...] = JUDGES, skill: str = SKILL):
     settings = TrainSettings(
         epochs=1, steps_per_epoch=1, minibatch=4, train_samples=1, max_samples=2, test_samples=1
@@ -120,7 +113,8 @@ def test_an_answer_that_copies_the_example_fails_its_task() -> None:
 def test_a_skill_with_an_example_asks_for_rules_first() -> None:
     opt = optimizer(CORRECTED)
     skill = SKILL + f"\n{MARKER}\n\nfeat: add tide export\n"
-    result = run(opt, deaf(), skill=skill)
+    deaf = Scripted("target", lambda system, user: "## Changes\n\n" + "the diff shows " * 9)
+    result = run(opt, deaf, skill=skill)
     assert result.counters["unparseable_proposals"] == 1
     assert opt.prompts[0].startswith("SKILL") and opt.prompts[1].startswith("Task:")
     assert result.counters["worked_examples"] == result.counters["screened_out"] == 1
@@ -161,12 +155,3 @@ def test_what_models_wrap_around_an_answer_is_not_part_of_the_example() -> None:
     ):
         assert clean(wrapped) == "Update install docs", wrapped
     assert clean("fix: `parse()` handles commas") == "fix: `parse()` handles commas"
-
-
-def test_the_reflection_prompt_s_own_example_edit_is_dropped_not_compared() -> None:
-    copied = json.dumps({"edits": [{"kind": "add", "text": PROMPT_EXAMPLE.upper()}]})
-    opt = Scripted("optimizer", lambda system, user: copied)
-    skill = SKILL + f"\n{MARKER}\n\nfeat: add tide export\n"  # rules are asked first
-    result = run(opt, deaf(), skill=skill)
-    assert result.counters["prompt_example_copies"] == 1
-    assert result.counters.get("comparisons", 0) == 0 and result.history == []

@@ -25,7 +25,6 @@ from trainer.edits import Edit, apply_edits, edit_set_hash
 from trainer.lr import StepBudget
 from trainer.measure import Job, Measurer
 from trainer.reflect import (
-    PROMPT_EXAMPLE,
     Example,
     build_messages,
     proposal_max_tokens,
@@ -131,9 +130,7 @@ class Proposer:
             return None
         self.counters["repaired_proposals" if recovered else "parsed_proposals"] += 1
         self.counters["proposed_edits"] += len(edits)
-        own = [e for e in edits if _norm(e.text) != _norm(PROMPT_EXAMPLE)]
-        self.counters["prompt_example_copies"] += len(edits) - len(own)
-        return own or None
+        return edits
 
     def _example(
         self, incumbent: SkillDoc, rows: list[tuple[Task, str, Scored, str]], rnd: int, where: str
@@ -228,7 +225,3 @@ class Proposer:
         mine = self.measure.jobs([(candidate, t, s) for _d, t, s in jobs])
         pairs = [(c[0].score, i[0].score) for c, i in zip(mine, scored, strict=True) if c and i]
         return bool(pairs) and sum(c - i for c, i in pairs) > 0
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.lower().split()).rstrip(".")

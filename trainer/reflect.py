@@ -25,9 +25,6 @@ from trainer.tasks import Task
 # endpoints that refuse size bounds get the schema without them (openai_backend).
 ANCHOR_CHARS, SECTION_CHARS, WHY_CHARS = 160, 80, 100
 MAX_ANCHOR_CHOICES = 60  # above this, the anchor is a free (bounded) string
-# The edit the prompt shows as an example. Small optimizers copy it whatever the failures
-# (the embedded 1.5B proposed it in 2 of 4 demo steps), so the proposer drops it.
-PROMPT_EXAMPLE = "- Leave type hints out of examples."
 
 
 def _edit_text_chars(max_edits: int, max_changed_tokens: int) -> int:
@@ -165,7 +162,7 @@ def _system(max_edits: int, max_tokens: int) -> str:
         "an answer or a diff into the skill. For example, if answers used type hints and "
         'the user said "no type hints in examples", a good edit is '
         '{"why": "the user wants examples without type hints", '
-        f'"text": "{PROMPT_EXAMPLE}", "kind": "add", "anchor": "", '
+        '"text": "- Leave type hints out of examples.", "kind": "add", "anchor": "", '
         '"section": "Rules"}\n'
         "Edit kinds: add (text goes after the `anchor` line, else at the end of `section`, "
         'else at the end when both are ""), replace (the `anchor` line becomes text), '
