@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from trainer.edits import Edit
+from trainer.edits import Edit, normalized
 from trainer.scoring import USER_SAID
 from trainer.skill import SkillDoc
 from trainer.tasks import OUTCOME_JUDGES, Task
@@ -98,13 +98,9 @@ def examples(skill: SkillDoc) -> list[str]:
 
 def copies_example(answer: str, blocks: list[str]) -> bool:
     """True when the answer is, or contains, one of the example blocks (near-verbatim)."""
-    said = _norm(answer)
+    said = normalized(answer)
     for block in blocks:
-        ex = _norm(block)
+        ex = normalized(block)
         if ex and (ex in said or difflib.SequenceMatcher(None, said, ex).ratio() >= COPY_RATIO):
             return True
     return False
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.lower().split())

@@ -49,7 +49,7 @@ class Edit:
     def hash(self) -> str:
         """Normalized hash for the ledger: case, whitespace and the rationale do not make
         an edit new, so a rephrased retry of a rejected edit is still recognised."""
-        parts = [self.kind, _norm(self.anchor), _norm(self.section), _norm(self.text)]
+        parts = [self.kind, *map(normalized, (self.anchor, self.section, self.text))]
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
 
     @property
@@ -62,7 +62,8 @@ class Edit:
         return count_tokens(self.text)
 
 
-def _norm(text: str) -> str:
+def normalized(text: str) -> str:
+    """Text as edits compare it: case, spacing and end punctuation aside."""
     return re.sub(r"\s+", " ", text).strip().lower().rstrip(".;:!")
 
 
@@ -91,11 +92,11 @@ _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 def _section_end(body: str, section: str) -> int:
     """Offset just after the last non-blank line of the named section."""
     lines = body.splitlines(keepends=True)
-    want = _norm(section.lstrip("#"))
+    want = normalized(section.lstrip("#"))
     hits = []
     for i, line in enumerate(lines):
         m = _HEADING.match(line.rstrip("\n"))
-        if m and _norm(m.group(2)) == want:
+        if m and normalized(m.group(2)) == want:
             hits.append((i, len(m.group(1))))
     if not hits:
         raise EditError(f"section {section!r} not found")
@@ -117,8 +118,8 @@ def _nothing_new(body: str, text: str) -> bool:
     """True when no line of `text` is missing from `body` (compared as the ledger compares:
     case, spacing and end punctuation aside): such an edit changes nothing the agent reads,
     or only removes its anchor, so it would spend a comparison to learn nothing."""
-    have = {_norm(line) for line in body.splitlines()}
-    return all(_norm(line) in have for line in text.splitlines() if line.strip())
+    have = {normalized(line) for line in body.splitlines()}
+    return all(normalized(line) in have for line in text.splitlines() if line.strip())
 
 
 def _insert_at(body: str, pos: int, text: str) -> str:
