@@ -81,7 +81,8 @@ def test_a_skill_without_an_example_gets_one_first_and_it_wins_the_gate() -> Non
     opt = optimizer(CORRECTED)
     result = run(opt, target())
     assert "unparseable_proposals" not in result.counters  # no reflection was needed
-    assert (result.counters["example_answers"], result.counters["worked_examples"]) == (1, 1)
+    # three failed tasks answered, the same answer each time: one candidate
+    assert (result.counters["example_answers"], result.counters["worked_examples"]) == (3, 1)
     (step,) = result.history
     assert step["edits"][0]["text"] == f"{MARKER}\n\n{CORRECTED}"
     assert step["evidence"]["verdict"] == "accept"
@@ -95,7 +96,7 @@ def test_a_skill_without_an_example_gets_one_first_and_it_wins_the_gate() -> Non
 
 def test_an_example_that_fails_its_judges_is_never_offered_and_rules_are_asked_next() -> None:
     result = run(optimizer("## fix: keep csv line endings"), target())
-    assert result.counters["example_answers"] == 1 and "worked_examples" not in result.counters
+    assert result.counters["example_answers"] == 3 and "worked_examples" not in result.counters
     assert result.counters["unparseable_proposals"] == 1
     assert result.history == [] and result.counters.get("comparisons", 0) == 0
     assert result.best_skill.hash == SkillDoc.parse(SKILL).hash
@@ -104,10 +105,45 @@ def test_an_example_that_fails_its_judges_is_never_offered_and_rules_are_asked_n
 def test_an_answer_that_copies_the_example_fails_its_task() -> None:
     result = run(optimizer(CORRECTED), target(copy=True))
     assert result.counters["worked_examples"] == 1
-    assert result.counters["copied_examples"] >= 4  # every screened answer was a copy
+    # every screened answer was a copy: the minibatch but the task the example answers
+    assert result.counters["copied_examples"] == 3
     assert result.history == []
     (rejected,) = result.rejected
     assert rejected["reason"] == "screen: no gain on the train minibatch"
+
+
+def test_of_several_worked_examples_the_screen_keeps_the_one_the_target_does_best_with() -> None:
+    # the worst failure's answer passes its judges but is no commit message: the target
+    # copies it on all tasks but one; the next task's answer is one the target follows
+    answers = {"train-0": "docs/install.md", "train-1": CORRECTED}
+
+    def answer(system: str, user: str) -> str:
+        if system.startswith("You answer a task"):
+            return answers.get(user.splitlines()[1].split()[-1], "## nothing")
+        return "I would make the skill clearer."
+
+    rolled: list[tuple[str, str]] = []
+
+    def follow(system: str, user: str) -> str:
+        rolled.append((system, user))
+        if "docs/install.md" in system:
+            return "fix: update train-2" if user.endswith("train-2") else "docs/install.md"
+        if CORRECTED in system:
+            return f"fix: update {user.split()[-1]}"
+        return "## Changes\n\n" + " ".join(["the diff shows edits to several files"] * 3)
+
+    result = run(Scripted("optimizer", answer), Scripted("target", follow))
+    (step,) = result.history
+    assert step["edits"][0]["text"] == f"{MARKER}\n\n{CORRECTED}"
+    assert step["evidence"]["verdict"] == "accept"
+    (set_aside,) = result.rejected
+    assert set_aside["edits"][0]["text"] == f"{MARKER}\n\ndocs/install.md"
+    assert (
+        set_aside["reason"] == "screen: another worked example gained more on the train minibatch"
+    )
+    # neither example was screened on the task it answers
+    assert not any("docs/install.md" in s and u.endswith("train-0") for s, u in rolled)
+    assert not any(CORRECTED in s and u.endswith("train-1") for s, u in rolled)
 
 
 def test_a_skill_with_an_example_asks_for_rules_first() -> None:

@@ -25,6 +25,11 @@ MARKER = "Example of a good answer:"  # the line before each worked example in a
 COPIED_WORDS = "the answer copied the skill's example instead of answering this task"
 # Answers this close to an example (difflib ratio of their normalized text) are copies.
 COPY_RATIO = 0.9
+# Failed tasks answered per step. Passing its task's judges does not make an answer a good
+# example: of 13 such answers by the embedded 1.5B to the demo's train tasks, 5 were not
+# commit messages at all ("docs/install.md", a line of code). Among three, one is likely of
+# the right kind, and the train screen picks the one the target does best with.
+TRIES = 3
 
 # The failed answer is not shown: shown it, the embedded 1.5B rewrote it with its faults in
 # (0 of 8 passed); asked to answer the task under the user's stated requirements, 7 of 8

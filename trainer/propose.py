@@ -4,8 +4,9 @@ The engine decides what a candidate is worth (the gate); this module makes them.
 rolls the incumbent out on its train minibatch and asks the optimizer for two kinds of
 edit, the second only when the first comes to nothing (unparseable, nothing applicable, no
 gain on the minibatch): rules that fix the failures (reflection), and a worked example
-(`trainer.demos`: its own answer to the worst failed task, kept only if it passes that
-task's judges). A skill without an example tries one first: it costs a short prompt and a
+(`trainer.demos`: its own answers to the worst failed tasks, each kept only if it passes its
+task's judges; of those, the one the target gains most with on the minibatch is the
+candidate). A skill without an example tries one first: it costs a short prompt and a
 one-answer reply where reflection costs the whole failure report and a JSON proposal (on
 the embedded 1.5B ~10 s against ~100 s), and small targets follow an example best. Either way
 the edits pass the ledger, the judge firewall, the learning rate and the length cap, and
@@ -21,7 +22,7 @@ from typing import Any
 
 from trainer import demos
 from trainer.calls import Caller, Request
-from trainer.edits import Edit, apply_edits, edit_set_hash
+from trainer.edits import Edit, apply_edits, edit_set_hash, normalized
 from trainer.lr import StepBudget
 from trainer.measure import Job, Measurer
 from trainer.reflect import (
@@ -41,6 +42,7 @@ from trainer.tasks import Task
 log = logging.getLogger("trainer")
 
 Scores = list[tuple[Scored, str] | None]  # per job: (score, answer), or None
+Screened = tuple[SkillDoc, list[Edit], float]  # a candidate, its edits, its gain on the screen
 
 
 class Proposer:
@@ -77,17 +79,25 @@ class Proposer:
             self.counters["steps_without_failures"] += 1
             return None
         lr = self.s.lr.at(epoch, self.s.epochs)
-        makers = [
-            lambda: self._rules(incumbent, fails, wins, lr, rnd, where),
-            lambda: self._example(incumbent, rows, rnd, where),
-        ]
+
+        def by_rules() -> Screened | None:
+            edits = self._rules(incumbent, fails, wins, lr, rnd, where)
+            return self._screened(incumbent, edits, lr, where, jobs, scored) if edits else None
+
+        def by_example() -> Screened | None:
+            found = [
+                self._screened(incumbent, [edit], lr, where, jobs, scored, own=task.id)
+                for task, edit in self._examples(incumbent, rows, rnd, where)
+            ]
+            return self._best(incumbent, [f for f in found if f is not None], where)
+
+        makers = [by_rules, by_example]
         if not demos.examples(incumbent):
             makers.reverse()  # a skill's first example comes first: cheap, and it works best
         for make in makers:
-            edits = make()
-            found = self._screened(incumbent, edits, lr, where, jobs, scored) if edits else None
+            found = make()
             if found is not None:
-                return found
+                return found[0], found[1]
         return None
 
     def _rules(
@@ -132,33 +142,60 @@ class Proposer:
         self.counters["proposed_edits"] += len(edits)
         return edits
 
-    def _example(
+    def _examples(
         self, incumbent: SkillDoc, rows: list[tuple[Task, str, Scored, str]], rnd: int, where: str
-    ) -> list[Edit] | None:
-        """A worked example for the worst failure an answer alone can fix: the optimizer's
-        answer to it under what went wrong; None unless it passes every judge of its task."""
-        fixable = [r for r in rows if r[2].score < 1.0 and demos.can_demonstrate(r[0])]
-        if not fixable:
-            return None
-        task, _sample, sc, _answer = min(fixable, key=lambda r: (r[2].score, r[0].id, r[1]))
-        req = Request(
-            demos.answer_messages(task, tuple(sc.feedback)),
-            incumbent.hash,
-            f"example:{rnd}:{task.id}",
-            0,
-            max_tokens=2 * self.s.max_answer_tokens,
+    ) -> list[tuple[Task, Edit]]:
+        """Worked examples for the worst failures an answer alone can fix (up to
+        `demos.TRIES` tasks): the optimizer's answer to each under what went wrong, kept only
+        if it passes every judge of its task."""
+        fixable = sorted(
+            (r for r in rows if r[2].score < 1.0 and demos.can_demonstrate(r[0])),
+            key=lambda r: (r[2].score, r[0].id, r[1]),
         )
-        comp = self.caller.run("optimizer", [req])[0]
-        if comp is None or comp.overflow:
+        first: dict[str, tuple[Task, str, Scored, str]] = {}
+        for r in fixable:
+            first.setdefault(r[0].id, r)  # a task's worst sample
+        worst = list(first.values())[: demos.TRIES]
+        reqs = [
+            Request(
+                demos.answer_messages(task, tuple(sc.feedback)),
+                incumbent.hash,
+                f"example:{rnd}:{task.id}",
+                0,
+                max_tokens=2 * self.s.max_answer_tokens,
+            )
+            for task, _sample, sc, _answer in worst
+        ]
+        out: list[tuple[Task, Edit]] = []
+        seen: set[str] = set()
+        comps = self.caller.run("optimizer", reqs) if reqs else []
+        for (task, *_), comp in zip(worst, comps, strict=True):
+            if comp is None or comp.overflow:
+                continue
+            answer = demos.clean(comp.text)
+            self.counters["example_answers"] += 1
+            if normalized(answer) in seen:
+                continue  # the same answer to another task: one candidate is enough
+            seen.add(normalized(answer))
+            check = self.measure.check(task, answer, incumbent.hash, f"example:{rnd}")
+            if answer and check is not None and check.score >= 1.0:
+                self.counters["worked_examples"] += 1
+                out.append((task, demos.example_edit(answer)))
+            else:
+                log.info("%s: the optimizer's answer fails its task too: %.200r", where, answer)
+        return out
+
+    def _best(self, incumbent: SkillDoc, found: list[Screened], where: str) -> Screened | None:
+        """The screened example the target did best with; the others are set aside (not
+        banned: they were not measured against the val set)."""
+        if not found:
             return None
-        answer = demos.clean(comp.text)
-        self.counters["example_answers"] += 1
-        check = self.measure.check(task, answer, incumbent.hash, f"example:{rnd}")
-        if answer and check is not None and check.score >= 1.0:
-            self.counters["worked_examples"] += 1
-            return [demos.example_edit(answer)]
-        log.info("%s: the optimizer's answer fails its task too: %.200r", where, answer)
-        return None
+        best = max(found, key=lambda f: f[2])  # the first (worst-failed task) on a tie
+        for f in found:
+            if f is not best:
+                reason = "screen: another worked example gained more on the train minibatch"
+                self._reject(incumbent, f[1], reason, where)
+        return best
 
     def _screened(
         self,
@@ -168,15 +205,20 @@ class Proposer:
         where: str,
         jobs: list[Job],
         scored: Scores,
-    ) -> tuple[SkillDoc, list[Edit]] | None:
+        own: str | None = None,
+    ) -> Screened | None:
+        """The candidate, its applied edits and its gain on the train minibatch, or None."""
         candidate, applied = self._aggregate(incumbent, edits, lr, where)
         if not applied:
             return None
-        if self.s.screen and not self._screen(candidate, jobs, scored):
+        if not self.s.screen:
+            return candidate, applied, 0.0
+        gain = self._screen(candidate, jobs, scored, own)
+        if gain is None:
             self.counters["screened_out"] += 1
             self._reject(incumbent, applied, "screen: no gain on the train minibatch", where)
             return None
-        return candidate, applied
+        return candidate, applied, gain
 
     def _reject(
         self, incumbent: SkillDoc, edits: list[Edit], reason: str, where: str, ledger: bool = False
@@ -219,9 +261,19 @@ class Proposer:
             return incumbent, []
         return cand, applied
 
-    def _screen(self, candidate: SkillDoc, jobs: list[Job], scored: Scores) -> bool:
+    def _screen(
+        self, candidate: SkillDoc, jobs: list[Job], scored: Scores, own: str | None
+    ) -> float | None:
         """Cheap pre-check on the train minibatch (never val): does the candidate do better
-        on the very tasks that motivated it? Keeps gate calls and alpha for likely winners."""
-        mine = self.measure.jobs([(candidate, t, s) for _d, t, s in jobs])
-        pairs = [(c[0].score, i[0].score) for c, i in zip(mine, scored, strict=True) if c and i]
-        return bool(pairs) and sum(c - i for c, i in pairs) > 0
+        on the very tasks that motivated it? Keeps gate calls and alpha for likely winners.
+        Returns the gain, or None. The task a worked example answers (`own`) is left out:
+        there the example is the answer, so repeating it is neither a copy nor evidence."""
+        keep = [i for i, (_d, t, _s) in enumerate(jobs) if t.id != own]
+        mine = self.measure.jobs([(candidate, jobs[i][1], jobs[i][2]) for i in keep])
+        pairs = [
+            (c[0].score, got[0].score)
+            for c, got in zip(mine, (scored[i] for i in keep), strict=True)
+            if c and got
+        ]
+        gain = sum(c - i for c, i in pairs)
+        return gain if pairs and gain > 0 else None
