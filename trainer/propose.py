@@ -174,11 +174,12 @@ class Proposer:
                 continue
             answer = demos.clean(comp.text)
             self.counters["example_answers"] += 1
-            if normalized(answer) in seen:
-                continue  # the same answer to another task: one candidate is enough
-            seen.add(normalized(answer))
+            key = normalized(answer)
+            if not key or key in seen:
+                continue  # nothing, or the same answer to another task: one candidate is enough
+            seen.add(key)
             check = self.measure.check(task, answer, incumbent.hash, f"example:{rnd}")
-            if answer and check is not None and check.score >= 1.0:
+            if check is not None and check.score >= 1.0:
                 self.counters["worked_examples"] += 1
                 out.append((task, demos.example_edit(answer)))
             else:
