@@ -83,21 +83,17 @@ def example_edit(answer: str) -> Edit:
 
 def examples(skill: SkillDoc) -> list[str]:
     """The worked examples in a skill: the paragraph after each marker line."""
-    lines = skill.body.splitlines()
     out: list[str] = []
-    for i, line in enumerate(lines):
-        if line.strip() != MARKER:
-            continue
-        rest = lines[i + 1 :]
-        while rest and not rest[0].strip():
-            rest = rest[1:]
-        block: list[str] = []
-        for ln in rest:
-            if not ln.strip() or ln.strip() == MARKER:
-                break
-            block.append(ln)
-        if block:
-            out.append("\n".join(block))
+    block: list[str] = []
+    inside = False
+    for line in [*skill.body.splitlines(), MARKER]:  # a last marker ends the last block
+        text = line.strip()
+        if text == MARKER or (not text and block):
+            if block:
+                out.append("\n".join(block))
+            block, inside = [], text == MARKER
+        elif text and inside:
+            block.append(line)
     return out
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from typing import Any
+from typing import Any, NamedTuple
 
 from trainer import demos
 from trainer.calls import Caller, Request
@@ -42,7 +42,14 @@ from trainer.tasks import Task
 log = logging.getLogger("trainer")
 
 Scores = list[tuple[Scored, str] | None]  # per job: (score, answer), or None
-Screened = tuple[SkillDoc, list[Edit], float]  # a candidate, its edits, its gain on the screen
+
+
+class Screened(NamedTuple):
+    """A candidate that passed the screen (or met no screen), with what it gained there."""
+
+    candidate: SkillDoc
+    edits: list[Edit]
+    gain: float
 
 
 class Proposer:
@@ -97,7 +104,7 @@ class Proposer:
         for make in makers:
             found = make()
             if found is not None:
-                return found[0], found[1]
+                return found.candidate, found.edits
         return None
 
     def _rules(
@@ -191,11 +198,11 @@ class Proposer:
         banned: they were not measured against the val set)."""
         if not found:
             return None
-        best = max(found, key=lambda f: f[2])  # the first (worst-failed task) on a tie
+        best = max(found, key=lambda f: f.gain)  # the first (worst-failed task) on a tie
         for f in found:
             if f is not best:
                 reason = "screen: another worked example gained more on the train minibatch"
-                self._reject(incumbent, f[1], reason, where)
+                self._reject(incumbent, f.edits, reason, where)
         return best
 
     def _screened(
@@ -213,13 +220,13 @@ class Proposer:
         if not applied:
             return None
         if not self.s.screen:
-            return candidate, applied, 0.0
+            return Screened(candidate, applied, 0.0)
         gain = self._screen(candidate, jobs, scored, own)
         if gain is None:
             self.counters["screened_out"] += 1
             self._reject(incumbent, applied, "screen: no gain on the train minibatch", where)
             return None
-        return candidate, applied, gain
+        return Screened(candidate, applied, gain)
 
     def _reject(
         self, incumbent: SkillDoc, edits: list[Edit], reason: str, where: str, ledger: bool = False
