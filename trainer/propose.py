@@ -1,12 +1,14 @@
 """Where candidates come from: one step's minibatch, rolled out, reflected on, screened.
 
 The engine decides what a candidate is worth (the gate); this module makes them. A step
-rolls the incumbent out on its train minibatch and asks the optimizer for two kinds of
-edit, the second only when the first comes to nothing (unparseable, nothing applicable, no
-gain on the minibatch): rules that fix the failures (reflection), and a worked example
+rolls the incumbent out on its train minibatch and tries up to three kinds of edit, each
+only when the ones before it come to nothing (unparseable, nothing applicable, no gain on
+the minibatch). First, when failed answers repeat the skill's own section headings, their
+deletion (`trainer.echo`, read off the answers, no optimizer call). Then it asks the
+optimizer for rules that fix the failures (reflection), and for a worked example
 (`trainer.demos`: its own answers to the worst failed tasks, each kept only if it passes its
 task's judges; of those, the one the target gains most with on the minibatch is the
-candidate). A skill without an example tries one first: it costs a short prompt and a
+candidate). A skill without an example tries one before rules: it costs a short prompt and a
 one-answer reply where reflection costs the whole failure report and a JSON proposal (on
 the embedded 1.5B ~10 s against ~100 s), and small targets follow an example best. Either way
 the edits pass the ledger, the judge firewall, the learning rate and the length cap, and
@@ -20,7 +22,7 @@ import logging
 from collections import Counter
 from typing import Any, NamedTuple
 
-from trainer import demos
+from trainer import demos, echo
 from trainer.calls import Caller, Request
 from trainer.edits import Edit, apply_edits, edit_set_hash, normalized
 from trainer.lr import StepBudget
@@ -98,10 +100,17 @@ class Proposer:
             ]
             return self._best(incumbent, [f for f in found if f is not None], where)
 
+        def by_echo() -> Screened | None:
+            found = echo.edits(incumbent, [ex.answer for ex in fails])
+            if not found:
+                return None
+            self.counters["echo_edits"] += len(found)
+            return self._screened(incumbent, found, lr, where, jobs, scored)
+
         makers = [by_rules, by_example]
         if not demos.examples(incumbent):
             makers.reverse()  # a skill's first example comes first: cheap, and it works best
-        for make in makers:
+        for make in [by_echo, *makers]:  # read off the answers: no optimizer call
             found = make()
             if found is not None:
                 return found.candidate, found.edits
