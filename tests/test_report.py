@@ -195,6 +195,15 @@ def _flat_gate() -> dict[str, Any]:
                        {"status": "rejected", "kind": "replace", "summary": "y",
                         "gate": _flat_gate()}]),
          {}, "held-out test (16 tasks) could not confirm the gain", "re-tried"),
+        # ... and so it is when a second edit is still pending: the accepted one decides
+        (_skill(outcome="not_enough_evidence", reason="the held-out lift's 95% interval "
+                "includes zero", test={"n_tasks": 16, "lift": 0.17},
+                edits=[{"status": "accepted", "kind": "delete", "summary": "## Steps",
+                        "gate": {"verdict": "accept", "effect": 0.46, "n_tasks": 16}}],
+                pending=[{"summary": "y", "since": "epoch 0 step 1", "nights": 1,
+                          "e_value": 0.4, "e_needed": 20.0, "effect": -0.11, "se": 0.1,
+                          "sweeps": 2, "pairs": 32, "n_tasks": 16, "decides": ""}]),
+         {}, "held-out test (16 tasks) could not confirm the gain", "re-tried"),
         (_skill(outcome="error", reason="the model endpoint failed every call (24 errors)"),
          {"model_failure": "target model m at http://127.0.0.1:9/v1: connection failed: "
                            "Connection refused"},
@@ -228,7 +237,7 @@ def test_what_to_do_names_the_review_commands_and_groups_the_same_advice() -> No
         "`skillopt-sleep diff commit-message`, then `skillopt-sleep adopt commit-message`" in todo
     )
     assert todo.count("budget.max_calls") == 1 and "- a, b: Raise budget.max_calls" in todo
-    assert "1 of them waits for your review" in md
+    assert "1 of 3 skill(s) got better tonight; 1 waits for your review." in md
 
 
 def test_no_empty_chart_boxes() -> None:

@@ -88,7 +88,8 @@ def for_skill(skill: Mapping[str, Any], summary: Mapping[str, Any]) -> Advice | 
             "raise mining.max_tasks_per_cluster.",
         )
     pending = [p for p in skill.get("pending") or [] if p.get("e_value") is not None]
-    if pending and outcome == "not_enough_evidence":
+    accepted = any(e.get("status") == "accepted" for e in skill.get("edits") or [])
+    if pending and outcome == "not_enough_evidence" and not accepted:
         best = max(pending, key=lambda p: p["e_value"])
         return Advice(
             f"{len(pending)} edit(s) still undecided after tonight's sweeps; the closest has "

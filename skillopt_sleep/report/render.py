@@ -139,7 +139,7 @@ def headline(summary: dict[str, Any]) -> str:
     better = sum(1 for s in skills if s.get("outcome") == "improved")
     staged = sum(1 for s in skills if (s.get("promotion") or {}).get("status") == "staged")
     verb = "waits" if staged == 1 else "wait"
-    waiting = f"; {staged} of them {verb} for your review" if staged else ""
+    waiting = f"; {staged} {verb} for your review" if staged else ""
     return f"{better} of {len(skills)} skill(s) got better tonight{waiting}."
 
 
