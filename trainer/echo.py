@@ -1,9 +1,9 @@
 """Echoed headings: failed answers that repeat the skill's own section headings.
 
 Small targets often answer with their instructions' outline instead of the work: given the
-demo's sample skill, the embedded 0.5B began 8 of 16 answers with the skill's "## Steps"
-heading and the steps under it; with the section headings gone (every instruction kept) its
-mean score on those tasks went from 0.29 to 0.63 (docs/models.md, "echoed headings"). A
+demo's sample skill, the embedded 0.5B answered 9 of 16 tasks with the skill's "## Steps"
+heading and the steps under it; with the section headings gone (every instruction kept), 1,
+and its mean score on those tasks went from 0.29 to 0.63 (docs/models.md, "echoed headings"). A
 section heading is structure, not an instruction, so deleting the ones the failed answers
 repeated loses no rule. The edit is read off the answers (no optimizer call) and then
 screened and gated like any other.
