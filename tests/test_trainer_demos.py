@@ -8,45 +8,21 @@ until its skill shows an example, then a one-line message of its own for each ta
 
 from __future__ import annotations
 
-import threading
+from scripted_helpers import Scripted
+from scripted_helpers import tasks as commit_tasks
 
 from trainer import TrainSettings, optimize
-from trainer.backends.base import Completion, Roles
+from trainer.backends.base import Roles
 from trainer.demos import MARKER, clean, copies_example, example_edit, examples
 from trainer.edits import apply_edit
 from trainer.skill import SkillDoc
-from trainer.tasks import Judge, Task
+from trainer.tasks import Judge
 
 SKILL = (
     "---\nname: commit\ndescription: Write commit messages.\n---\n# Commit\n\n- Say what changed.\n"
 )
 JUDGES = (Judge("not_contains", "##"), Judge("max_words", "12"))
 CORRECTED = "fix: keep csv line endings"
-
-
-def tasks(judges: tuple[Judge, ...] = JUDGES) -> list[Task]:
-    sizes = {"train": 4, "val": 12, "test": 12}
-    return [
-        Task(f"{split}-{i}", f"write the commit message for change {split}-{i}", split, judges)
-        for split, n in sizes.items()
-        for i in range(n)
-    ]
-
-
-class Scripted:
-    """A model edge answering from a function of (system, user); counts its calls."""
-
-    concurrency = 1
-
-    def __init__(self, name: str, answer) -> None:
-        self.identity, self.answer = f"scripted:{name}", answer
-        self.prompts: list[str] = []
-        self.lock = threading.Lock()
-
-    def complete(self, messages, *, json_schema=None, max_tokens=None) -> Completion:
-        with self.lock:
-            self.prompts.append(messages[-1]["content"])
-        return Completion(self.answer(messages[0]["content"], messages[-1]["content"]))
 
 
 def optimizer(correction: str) -> Scripted:
@@ -74,7 +50,7 @@ def run(opt: Scripted, tgt: Scripted, judges: tuple[Judge, ...] = JUDGES, skill:
         epochs=1, steps_per_epoch=1, minibatch=4, train_samples=1, max_samples=2, test_samples=1
     )
     roles = Roles(opt, tgt, Scripted("judge", lambda s, u: '{"grade": 10, "reason": "ok"}'))
-    return optimize(skill, tasks(judges), roles, settings=settings)
+    return optimize(skill, commit_tasks(judges), roles, settings=settings)
 
 
 def test_a_skill_without_an_example_gets_one_first_and_it_wins_the_gate() -> None:

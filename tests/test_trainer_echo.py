@@ -9,7 +9,7 @@ the lines under them; without them it writes a short message of its own.
 
 from __future__ import annotations
 
-from test_trainer_demos import Scripted, tasks
+from scripted_helpers import Scripted, tasks
 
 from trainer import TrainSettings, optimize
 from trainer.backends.base import Roles
