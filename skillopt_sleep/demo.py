@@ -34,11 +34,12 @@ from trainer.tasks import Task
 # Sized for a night within 10 minutes on a quiet 2-core machine (docs/models.md): one
 # skill, two steps of 4 train rollouts + one proposal by the 1.5B optimizer, a screen on
 # those 4 tasks, then up to two sweeps of the real gate (alpha unchanged) on 16 val tasks,
-# and 16 test tasks, two answers each, for the held-out interval. With one sweep, edits stayed pending (e =
-# 1.8 of the 40 needed at val effect +0.17); with two, one (+0.37) was accepted at e = 530
-# and the night took 599 s here. Commit messages are short: 40 answer tokens show a long one fails.
-# Two test samples a task: with one, an edit accepted at val effect +0.46 measured test
-# lift +0.17 with a 95% interval of -0.10 to +0.43 (answers at temperature 0.7 are noisy).
+# and 16 test tasks, two answers each, for the held-out interval. With one sweep, edits
+# stayed pending (e = 1.8 of the 40 needed at val effect +0.17); with two, one (+0.37) was
+# accepted at e = 530 and the night took 599 s here. With one test answer a task, an edit
+# accepted at val effect +0.46 measured a test lift of +0.17 with a 95% interval of -0.10
+# to +0.43 (answers at temperature 0.7 are noisy). Commit messages are short: 40 answer
+# tokens show a long one fails.
 DEMO_SETTINGS: dict[str, Any] = {
     "trainer.epochs": 1,
     "trainer.steps_per_epoch": 2,
