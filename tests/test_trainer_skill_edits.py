@@ -71,6 +71,11 @@ def test_replace_and_delete() -> None:
     assert "- Run all tests.\n" in rep.body and "Run the tests" not in rep.body
     gone = apply_edit(DOC, Edit("delete", anchor="- Keep it short."))
     assert "Keep it short" not in gone.body and "- Run the tests.\n\n## Notes" in gone.body
+    # a line between blank lines (a section heading) leaves one blank line, not two
+    heading = apply_edit(DOC, Edit("delete", anchor="## Notes"))
+    assert "- Keep it short.\n\n- Note one." in heading.body
+    title = apply_edit(DOC, Edit("delete", anchor="# Rules"))
+    assert title.body.startswith("- Run the tests.")
 
 
 def test_an_edit_that_adds_nothing_new_is_not_applied() -> None:

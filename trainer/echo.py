@@ -2,8 +2,8 @@
 
 Small targets often answer with their instructions' outline instead of the work: given the
 demo's sample skill, the embedded 0.5B answered 9 of 16 tasks with the skill's "## Steps"
-heading and the steps under it; with the section headings gone (every instruction kept), 1,
-and its mean score on those tasks went from 0.29 to 0.63 (docs/models.md, "echoed headings"). A
+heading and the steps under it; with the section headings gone (every instruction kept)
+1 of 16 did, and the mean score went from 0.29 to 0.63 (docs/models.md, "echoed headings"). A
 section heading is structure, not an instruction, so deleting the ones the failed answers
 repeated loses no rule. The edit is read off the answers (no optimizer call) and then
 screened and gated like any other.

@@ -175,7 +175,10 @@ def apply_edit(doc: SkillDoc, edit: Edit) -> SkillDoc:
         line_end = body.find("\n", end)
         line_end = len(body) if line_end < 0 else line_end + 1
         if not (body[line_start:at] + body[end:line_end]).strip():
-            new_body = body[:line_start] + body[line_end:]  # the whole line goes
+            before, after = body[:line_start], body[line_end:]
+            if after.startswith("\n") and (not before or before.endswith("\n\n")):
+                after = after[1:]  # a line between blank lines: one blank line stays
+            new_body = before + after  # the whole line goes
         else:
             new_body = body[:at] + body[end:]
     new = doc.with_body(new_body)
