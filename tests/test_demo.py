@@ -59,7 +59,11 @@ def test_demo_runs_a_real_night_and_reports_the_held_out_result(tmp_path: Path) 
     assert skill["usage"]["live_calls"] > 0 and skill["usage"]["infra_errors"] == 0
     assert skill["n_tasks"]["val"] >= 12 and skill["n_tasks"]["test"] >= 12
     by_role = skill["usage"]["by_role"]
-    assert by_role["optimizer"]["calls"] >= 1 and "judge" not in by_role  # rule judges only
+    assert "judge" not in by_role  # rule judges only
+    # something proposed an edit: the optimizer, or the echoed headings read off the answers
+    # (then a 5-minute night may end before a step asks the optimizer)
+    optimizer_calls = by_role.get("optimizer", {}).get("calls", 0)
+    assert optimizer_calls + skill["counters"].get("echo_edits", 0) >= 1
     if skill["outcome"] == "improved":  # an accepted edit is measured on the test split
         assert skill["test"]["n_tasks"] == skill["n_tasks"]["test"]
         assert skill["test"]["ci_low"] is not None
