@@ -11,22 +11,19 @@ screened and gated like any other.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
-from trainer.edits import Edit
+from trainer.edits import HEADING, Edit, normalized
 from trainer.skill import SkillDoc
-
-HEADING = re.compile(r"\s*(#{1,6})\s+(.+?)\s*#*\s*$")
 
 
 def _headings(text: str, min_level: int = 1) -> dict[str, str]:
-    """Heading text (case and spacing aside) -> the line, for headings at `min_level`+."""
+    """Heading text (as edits compare sections) -> the line, for headings at `min_level`+."""
     out: dict[str, str] = {}
-    for line in text.splitlines():
-        m = HEADING.fullmatch(line)
+    for line in map(str.strip, text.splitlines()):
+        m = HEADING.match(line)
         if m and len(m.group(1)) >= min_level:
-            out.setdefault(" ".join(m.group(2).lower().split()), line.strip())
+            out.setdefault(normalized(m.group(2)), line)
     return out
 
 

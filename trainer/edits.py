@@ -86,7 +86,8 @@ def _find_once(body: str, anchor: str) -> int:
     return body.index(anchor)
 
 
-_HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
+# A Markdown heading line: (the hashes, the heading text).
+HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 
 
 def _section_end(body: str, section: str) -> int:
@@ -95,7 +96,7 @@ def _section_end(body: str, section: str) -> int:
     want = normalized(section.lstrip("#"))
     hits = []
     for i, line in enumerate(lines):
-        m = _HEADING.match(line.rstrip("\n"))
+        m = HEADING.match(line.rstrip("\n"))
         if m and normalized(m.group(2)) == want:
             hits.append((i, len(m.group(1))))
     if not hits:
@@ -105,7 +106,7 @@ def _section_end(body: str, section: str) -> int:
     start, level = hits[0]
     end = len(lines)
     for j in range(start + 1, len(lines)):
-        m = _HEADING.match(lines[j].rstrip("\n"))
+        m = HEADING.match(lines[j].rstrip("\n"))
         if m and len(m.group(1)) <= level:
             end = j
             break

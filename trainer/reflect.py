@@ -10,12 +10,11 @@ what it can and the engine counts what it cannot.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from trainer.edits import EDIT_KINDS, Edit
+from trainer.edits import EDIT_KINDS, HEADING, Edit
 from trainer.scoring import Scored, read_json
 from trainer.skill import SkillDoc, count_tokens
 from trainer.tasks import Task
@@ -39,7 +38,7 @@ def anchor_choices(skill: SkillDoc) -> tuple[list[str], list[str]] | None:
     its headings; None when there are too many to list (then anchors are free strings)."""
     lines = [ln.strip() for ln in skill.body.splitlines()]
     anchors = [ln for ln in dict.fromkeys(lines) if ln and skill.body.count(ln) == 1]
-    sections = [m.group(1) for ln in lines if (m := re.match(r"#{1,6}\s+(.+?)\s*#*$", ln))]
+    sections = [m.group(2) for ln in lines if (m := HEADING.match(ln))]
     anchors = [a for a in anchors if len(a) <= ANCHOR_CHARS]
     if len(anchors) > MAX_ANCHOR_CHOICES:
         return None
