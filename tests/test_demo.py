@@ -2,10 +2,12 @@
 optimizer, 0.5B target; servers started and stopped by the demo on 127.0.0.1), real model
 calls, no simulation. The models are joined once into the shared model cache (conftest).
 
-The night gets 5 of the demo's 10 minutes (`--minutes 5`): the whole path runs (ingest,
-mining, the models, training, the report, stopping in time for the held-out test), and CI
-keeps its half hour; what a full demo night learns is measured by hand and by
-benchmarks/learning_local.py (docs/models.md)."""
+The night is the demo's own (`--minutes 10`, what a user runs): the whole path runs (ingest,
+mining, the models, training, the report, stopping in time for the held-out test). How far
+training gets in that time depends on the machine: on one about half as fast as a quiet
+2-core box the deadline can come before the first proposal, and then the night must say
+so. What a full demo night learns is measured by hand and by benchmarks/learning_local.py
+(docs/models.md)."""
 
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ def test_demo_runs_a_real_night_and_reports_the_held_out_result(tmp_path: Path) 
     env["PYTHONPATH"] = str(PROJECT)
     start = time.monotonic()
     proc = subprocess.run(
-        [*CLI, "demo", "--dir", str(tmp_path / "demo"), "--minutes", "5"],
+        [*CLI, "demo", "--dir", str(tmp_path / "demo"), "--minutes", "10"],
         cwd=PROJECT,
         env=env,
         capture_output=True,
@@ -61,9 +63,14 @@ def test_demo_runs_a_real_night_and_reports_the_held_out_result(tmp_path: Path) 
     by_role = skill["usage"]["by_role"]
     assert "judge" not in by_role  # rule judges only
     # something proposed an edit: the optimizer, or the echoed headings read off the answers
-    # (then a 5-minute night may end before a step asks the optimizer)
     optimizer_calls = by_role.get("optimizer", {}).get("calls", 0)
-    assert optimizer_calls + skill["counters"].get("echo_edits", 0) >= 1
+    if optimizer_calls + skill["counters"].get("echo_edits", 0) == 0:
+        # a slow machine: the time the held-out test needs was kept, so training stopped
+        # after the first minibatch's rollouts, and the report and the summary say why
+        assert skill["stopped_by"] == "budget: deadline", skill["stopped_by"]
+        assert skill["outcome"] == "unchanged" and "deadline" in skill["reason"]
+        assert skill["counters"]["calls_to_learn"] <= skill["n_tasks"]["train"]
+        assert "deadline came before an edit could pass the gate" in proc.stdout
     if skill["outcome"] == "improved":  # an accepted edit is measured on the test split
         assert skill["test"]["n_tasks"] == skill["n_tasks"]["test"]
         assert skill["test"]["ci_low"] is not None
