@@ -161,7 +161,7 @@ def demo(workdir: str | None, minutes: int, quiet: bool) -> None:
     \b
     Example:
       skillopt-sleep demo
-      skillopt-sleep demo --minutes 5   # a shorter night on a slow machine
+      skillopt-sleep demo --minutes 20  # a longer night on a slow machine
     """
     from pathlib import Path
 
