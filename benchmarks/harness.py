@@ -38,6 +38,8 @@ from trainer.harness.cli import COMMANDS  # noqa: E402
 from trainer.skill import SkillDoc  # noqa: E402
 from trainer.tasks import Judge, Task  # noqa: E402
 
+MAX_OUTPUT_TOKENS = 256  # per model request, for both CLIs
+
 SKILL = """\
 ---
 name: changelog-entry
@@ -108,8 +110,8 @@ def embedded(kind: str, n: int, work: Path, repo: str, commit: str, server: Any,
     base = server.base_url if kind == CODEX else server.base_url.removesuffix("/v1")
     adapter = make_harness(kind, HarnessSettings(
         work_dir=work, cli_path=cli_path(kind), base_url=base, endpoint=f"local:{model}",
-        api_key="local", model=model, max_output_tokens=256, context_window=server.n_ctx,
-        timeout_s=3600, max_turns=3))  # fmt: skip
+        api_key="local", model=model, max_output_tokens=MAX_OUTPUT_TOKENS,
+        context_window=server.n_ctx, timeout_s=3600, max_turns=3))  # fmt: skip
     skill = SkillDoc.parse(SKILL)
     runs = []
     for i in range(n + 1):
@@ -135,10 +137,10 @@ def embedded(kind: str, n: int, work: Path, repo: str, commit: str, server: Any,
 def start_server(model: str, gguf: str | None, n_ctx: int, threads: int) -> Any:
     from trainer.backends.local import LocalServer
 
-    if gguf:  # a GGUF file given directly
-        server = LocalServer(model_path=gguf, n_ctx=n_ctx, parallel=1, threads=threads)
-    else:
-        server = LocalServer.for_model(model, n_ctx=n_ctx, parallel=1, threads=threads)
+    # the rollouts' output cap, on the server's side too: Codex sends none of its own
+    opts = {"n_ctx": n_ctx, "parallel": 1, "threads": threads, "max_tokens": MAX_OUTPUT_TOKENS}
+    # a GGUF file given directly, or an embedded model by key
+    server = LocalServer(model_path=gguf, **opts) if gguf else LocalServer.for_model(model, **opts)
     return server.start()
 
 

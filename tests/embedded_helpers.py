@@ -25,13 +25,13 @@ def threads_now() -> int:
 
 
 @contextlib.contextmanager
-def embedded_server(model: str, *, n_ctx: int) -> Iterator[LocalServer]:
+def embedded_server(model: str, *, n_ctx: int, max_tokens: int) -> Iterator[LocalServer]:
     """One slot (the harness tests want one prompt cache). The CLIs' first prompt is a
     4-6k-token prefill: on an idle machine (CI) both cores take it, on a busy one a single
     thread (llama.cpp's threads spin at barriers, several times slower next to a busy
     process). Idle cores are measured now: the load average still counts the tests before
     (after the demo it says 2 on an idle machine, and one thread took 690 s here)."""
-    opts = {"n_ctx": n_ctx, "parallel": 1, "threads": threads_now()}
+    opts = {"n_ctx": n_ctx, "parallel": 1, "threads": threads_now(), "max_tokens": max_tokens}
     gguf = os.environ.get("SKILLOPT_TEST_GGUF")
     if gguf:
         server = LocalServer(model_path=gguf, **opts)

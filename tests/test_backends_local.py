@@ -227,3 +227,32 @@ def test_threads_are_chosen_by_timing_the_real_server() -> None:
     assert choice.threads == (2 if t[1] >= MARGIN * t[2] else 1), choice
     alone = choose_threads(server, idle=1.0)
     assert (alone.threads, alone.probe_seconds) == (1, {})
+
+
+def test_the_server_cuts_a_request_that_sends_no_output_cap() -> None:
+    """Codex sends no max_tokens: a server started with ``max_tokens`` stops the answer
+    there, while a request's own smaller cap still holds. Greedy decoding: the same
+    answer both times, long enough that only a cap ends it."""
+    import json
+    import urllib.request
+
+    gguf = ensure_gguf(QWEN_05B)
+    with LocalServer(gguf, spec=QWEN_05B, parallel=1, n_ctx=2048, max_tokens=12) as server:
+
+        def ask(**extra: int) -> dict:
+            content = "Write the numbers from 1 to 100, separated by commas."  # 141 tokens
+            body = {"messages": [{"role": "user", "content": content}], "temperature": 0, **extra}
+            req = urllib.request.Request(
+                f"{server.base_url}/chat/completions",
+                data=json.dumps(body).encode(),
+                headers={"Content-Type": "application/json"},
+            )
+            with urllib.request.urlopen(req, timeout=300) as resp:
+                return json.loads(resp.read())
+
+        uncapped = ask()
+        assert uncapped["usage"]["completion_tokens"] == 12
+        assert uncapped["choices"][0]["finish_reason"] == "length"
+        own = ask(max_tokens=5)
+        assert own["usage"]["completion_tokens"] == 5
+        assert own["choices"][0]["finish_reason"] == "length"

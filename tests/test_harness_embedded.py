@@ -27,13 +27,14 @@ from trainer.tasks import Judge, Task
 pytestmark = [pytest.mark.harness, pytest.mark.local_model, pytest.mark.timeout(5400)]
 
 TARGET_MODEL = "qwen2.5-coder-0.5b"
+MAX_OUTPUT = 128  # per request: Claude Code is told, the server cuts Codex's
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[object]:
     from embedded_helpers import embedded_server
 
-    with embedded_server(TARGET_MODEL, n_ctx=16384) as srv:
+    with embedded_server(TARGET_MODEL, n_ctx=16384, max_tokens=MAX_OUTPUT) as srv:
         yield srv
 
 
@@ -53,7 +54,7 @@ def test_skill_reaches_the_embedded_model_and_the_prefix_is_cached(
     base = server.base_url if kind == CODEX else server.base_url.removesuffix("/v1")
     settings = HarnessSettings(
         work_dir=work, cli_path=cli.path, model=TARGET_MODEL, base_url=base,
-        endpoint=f"local:{TARGET_MODEL}", api_key="local", max_output_tokens=128,
+        endpoint=f"local:{TARGET_MODEL}", api_key="local", max_output_tokens=MAX_OUTPUT,
         context_window=16384, timeout_s=2400, max_turns=3, tools=("Bash",),
     )  # fmt: skip
     adapter = make_harness(kind, settings)

@@ -50,7 +50,8 @@ def with_clis(
 @contextlib.contextmanager
 def embedded_server(config: Mapping[str, Any]) -> Iterator[Any]:
     """The embedded llama.cpp server for the CLIs: the target's local model, a context
-    long enough for their prompts, one slot per concurrent rollout."""
+    long enough for their prompts, one slot per concurrent rollout, and the per-request
+    output cap enforced on the server's side (Codex sends none)."""
     from skillopt_sleep.replay.settings import local_model
     from trainer.backends.local import LocalModelUnavailable, LocalServer
 
@@ -66,6 +67,7 @@ def embedded_server(config: Mapping[str, Any]) -> Iterator[Any]:
         n_ctx=int(h["local_n_ctx"]),
         parallel=int(h["concurrency"]),
         threads=int(local.get("threads") or 1),
+        max_tokens=int(h["max_output_tokens"]),
     )
     with server:
         yield server

@@ -66,6 +66,8 @@ class LocalServer:
     ``parallel`` slots decode at once (batched together); backends built on a server share a
     limiter of that size, so callers never queue inside llama.cpp. ``threads``: see
     ``trainer.backends.threads`` for why it is measured rather than taken from ``nproc``.
+    ``max_tokens`` caps every request's output on the server's side, for clients that send
+    no cap of their own (Codex 0.171 has none: a rambling answer ran to the context's end).
     """
 
     def __init__(
@@ -75,6 +77,7 @@ class LocalServer:
         n_ctx: int = 8192,
         parallel: int = 2,
         threads: int = 1,
+        max_tokens: int | None = None,
         log_path: str | Path | None = None,
         startup_timeout_s: float = 180.0,
         spec: ModelSpec | None = None,
@@ -84,6 +87,7 @@ class LocalServer:
         self.n_ctx = n_ctx
         self.parallel = parallel
         self.threads = threads
+        self.max_tokens = max_tokens
         self.log_path = Path(log_path) if log_path else None
         self.startup_timeout_s = startup_timeout_s
         self.port: int | None = None
@@ -126,6 +130,8 @@ class LocalServer:
         cmd = [sys.executable, "-m", "trainer.backends.local_server", "--port", str(self.port)]
         cmd += ["--model", str(self.model_path), "--n-ctx", str(self.n_ctx)]
         cmd += ["--parallel", str(self.parallel), "--threads", str(self.threads)]
+        if self.max_tokens is not None:
+            cmd += ["--max-tokens", str(self.max_tokens)]
         cmd += ["--parent-pid", str(os.getpid())]
         # The child must import this package even when it is not installed (a checkout).
         env = dict(os.environ)

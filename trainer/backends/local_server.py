@@ -22,6 +22,9 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--n-ctx", type=int, default=8192)
     ap.add_argument("--parallel", type=int, default=2, help="slots decoding at once")
     ap.add_argument("--threads", type=int, default=1, help="CPU threads for decoding")
+    ap.add_argument(
+        "--max-tokens", type=int, default=-1, help="output tokens per request at most (-1: none)"
+    )
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--parent-pid", type=int, default=0, help="exit when this process is gone")
     return ap.parse_args(argv)
@@ -42,6 +45,8 @@ def main(argv: list[str] | None = None) -> None:
     # One KV cache shared by the slots: every request may use the whole context, and
     # memory stays that of a single context.
     p.kv_unified = True
+    # A cap for clients that send none (Codex): llama.cpp cuts every request to it.
+    p.n_predict = args.max_tokens
     p.cpuparams.n_threads = args.threads
     p.cpuparams_batch.n_threads = args.threads
     p.hostnames = [args.host]
