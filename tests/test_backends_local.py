@@ -233,26 +233,38 @@ def test_the_server_cuts_a_request_that_sends_no_output_cap() -> None:
     """Codex sends no max_tokens: a server started with ``max_tokens`` stops the answer
     there, while a request's own smaller cap still holds. Greedy decoding: the same
     answer both times, long enough that only a cap ends it."""
+    gguf = ensure_gguf(QWEN_05B)
+    with LocalServer(gguf, spec=QWEN_05B, parallel=1, n_ctx=2048, max_tokens=12) as server:
+        uncapped = _count_to_100(server.base_url)
+        assert uncapped["usage"]["completion_tokens"] == 12
+        assert uncapped["choices"][0]["finish_reason"] == "length"
+        own = _count_to_100(server.base_url, max_tokens=5)
+        assert own["usage"]["completion_tokens"] == 5
+        assert own["choices"][0]["finish_reason"] == "length"
+
+
+def _count_to_100(base_url: str, **extra: int) -> dict:
+    """A greedy chat request whose uncapped answer is 141 tokens long."""
     import json
     import urllib.request
 
-    gguf = ensure_gguf(QWEN_05B)
-    with LocalServer(gguf, spec=QWEN_05B, parallel=1, n_ctx=2048, max_tokens=12) as server:
+    content = "Write the numbers from 1 to 100, separated by commas."
+    body = {"messages": [{"role": "user", "content": content}], "temperature": 0, **extra}
+    req = urllib.request.Request(
+        f"{base_url}/chat/completions",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req, timeout=300) as resp:
+        return json.loads(resp.read())
 
-        def ask(**extra: int) -> dict:
-            content = "Write the numbers from 1 to 100, separated by commas."  # 141 tokens
-            body = {"messages": [{"role": "user", "content": content}], "temperature": 0, **extra}
-            req = urllib.request.Request(
-                f"{server.base_url}/chat/completions",
-                data=json.dumps(body).encode(),
-                headers={"Content-Type": "application/json"},
-            )
-            with urllib.request.urlopen(req, timeout=300) as resp:
-                return json.loads(resp.read())
 
-        uncapped = ask()
-        assert uncapped["usage"]["completion_tokens"] == 12
-        assert uncapped["choices"][0]["finish_reason"] == "length"
-        own = ask(max_tokens=5)
-        assert own["usage"]["completion_tokens"] == 5
-        assert own["choices"][0]["finish_reason"] == "length"
+def test_the_nights_harness_server_caps_output_at_the_harness_setting() -> None:
+    """The server a night starts for the agent CLIs enforces harness.max_output_tokens."""
+    from skillopt_sleep.config import defaults
+    from skillopt_sleep.replay.build import embedded_server
+
+    config = defaults()
+    config["harness"] = {**config["harness"], "max_output_tokens": 9, "local_n_ctx": 2048}
+    with embedded_server(config) as server:
+        assert _count_to_100(server.base_url)["usage"]["completion_tokens"] == 9
