@@ -11,6 +11,7 @@ from skillopt_sleep.mining.vectors import (
     content_words,
     filler_words,
     lead_words,
+    open_words,
     stem,
     typo_map,
 )
@@ -56,3 +57,18 @@ def test_a_phrase_followed_by_anything_is_filler_but_a_verb_is_not() -> None:
     docs += [["add", x, "test"] for x in ("unit", "smoke", "load", "fuzz")]
     assert filler_words(docs) == {("quick", "idea")}
     assert lead_words(docs)[:4] == ["add", "hide", "price", "audit"]
+
+
+def test_a_verb_before_a_bare_object_name_is_what_is_asked() -> None:
+    """Where object names alone are requests ("left handed layout asap"), dropping a verb
+    leaves a request, but not one that begins with an open word: the verb is no filler."""
+    objects = [["left", "hand", "layout"], ["file", "preview"], ["gift", "card"]]
+    tails = [[], ["asap"], ["admin", "panel"]]
+    docs = [o + t for o in objects for t in tails]
+    docs += [[v, *o] for v in ("revert", "price", "renam") for o in objects]
+    docs += [["hey", "price", "gift", "card"], ["hey", "renam", "file", "preview"],
+             ["hey", "revert", "left", "hand", "layout"]]  # fmt: skip
+    assert open_words(docs) >= {"revert", "price", "renam", "hey"}
+    assert not open_words(docs) & {"left", "file", "gift"}
+    assert ("revert",) not in filler_words(docs) and ("price",) not in filler_words(docs)
+    assert lead_words(docs)[-3:] == ["price", "renam", "revert"]

@@ -262,22 +262,26 @@ def filler_words(
     share: float = 0.25,
     longest: int = 3,
     diverse: float = 0.75,
+    opens: set[str] | None = None,
 ) -> set[tuple[str, ...]]:
     """Phrases of up to ``longest`` words the user puts in front of requests that are
     complete without them ("btw", "quick idea"): at least ``share`` of the requests they
     begin are another request once the phrase is dropped, or (for phrases of two words or
     more) the word after them differs in ``diverse`` of their uses, as nothing but filler
-    is followed by anything at all. A verb is never such a phrase: "cache the comment" is
-    no request without "cache", and one word is never filler by diversity alone ("add" is
-    followed by anything too)."""
+    is followed by anything at all. A verb is seldom such a phrase: "cache the comment" is
+    no request without "cache", and where a bare object name is a request ("left handed
+    layout"), what is left begins with no open word (``open_words``) and does not count;
+    one word is never filler by diversity alone ("add" is followed by anything too).
+    ``opens``: ``open_words(docs)``, when the caller has it."""
     have = {" ".join(ws) for ws in docs}
+    opens = open_words(docs) if opens is None else opens
     first: Counter[tuple[str, ...]] = Counter()
     removable: Counter[tuple[str, ...]] = Counter()
     after: dict[tuple[str, ...], set[str]] = {}
     for ws in docs:
         for k in range(1, min(longest, len(ws) - 1) + 1):
             first[tuple(ws[:k])] += 1
-            removable[tuple(ws[:k])] += " ".join(ws[k:]) in have
+            removable[tuple(ws[:k])] += ws[k] in opens and " ".join(ws[k:]) in have
             after.setdefault(tuple(ws[:k]), set()).add(ws[k])
     return {
         p
@@ -287,16 +291,45 @@ def filler_words(
     }
 
 
+def open_words(docs: Sequence[list[str]], diverse: float = 0.75, min_endings: int = 1) -> set[str]:
+    """Words followed by a different word in ``diverse`` of the distinct request endings
+    they begin (at least ``min_endings`` of them): verbs are ("secure the login", "secure
+    the upload"), the first word of an object's name is not ("left handed layout asap",
+    "left handed layout in the admin panel"). A word that begins one ending only ("write
+    the commit message", with or without the user's "btw") cannot be told apart: it is
+    open at ``min_endings`` 1 and not at 2."""
+    endings = {tuple(ws[i:]) for ws in docs for i in range(len(ws) - 1)}
+    uses: Counter[str] = Counter(e[0] for e in endings)
+    after: dict[str, set[str]] = {}
+    for e in endings:
+        after.setdefault(e[0], set()).add(e[1])
+    return {w for w, n in uses.items() if n >= min_endings and len(after[w]) >= diverse * n}
+
+
 def lead_words(docs: Sequence[list[str]]) -> list[str]:
     """What each request asks to be done, as far as one word tells: its first word after
-    the user's filler phrases (usually the verb: "write", "summarize", "rename")."""
-    filler = filler_words(docs)
+    the user's filler phrases (usually the verb: "write", "summarize", "rename").
+
+    A filler phrase is passed over only when an open word follows it: where bare object
+    names are requests too, "revert left handed layout" is "left handed layout" without
+    its verb, which makes the verb look like filler; the verb is what is asked."""
+    # a filler phrase's beginning is filler too: "small thing backfill" is filler where
+    # "left handed layout" is a request, and "small thing" is what "backfill" follows
+    opens = open_words(docs)
+    filler = {p[:j] for p in filler_words(docs, opens=opens) for j in range(1, len(p) + 1)}
     longest = max((len(p) for p in filler), default=0)
     out = []
     for ws in docs:
         i = 0
         while i < len(ws):
-            k = next((k for k in range(longest, 0, -1) if tuple(ws[i : i + k]) in filler), 0)
+            k = next(
+                (
+                    k
+                    for k in range(min(longest, len(ws) - i - 1), 0, -1)
+                    if tuple(ws[i : i + k]) in filler and ws[i + k] in opens
+                ),
+                0,
+            )
             if not k:
                 break
             i += k
@@ -310,6 +343,7 @@ class Vectors:
     vocab: list[str]
     weight: np.ndarray  # informativeness per unit
     leads: list[str]  # per row: its lead word (``lead_words``)
+    acts: list[bool]  # per row: its lead is open in two endings or more: an action
 
 
 def build(
@@ -354,4 +388,7 @@ def build(
     norm = np.sqrt(np.asarray(x.multiply(x) @ in_norm).ravel())
     matrix = _row_normalize(x @ sp.diags(np.sqrt(weight).astype(np.float32)), norm)
     matrix.eliminate_zeros()
-    return Vectors(matrix.astype(np.float32), vocab, weight, lead_words(words))
+    leads = lead_words(words)
+    verbs = open_words(words, min_endings=2)
+    acts = [lead in verbs for lead in leads]
+    return Vectors(matrix.astype(np.float32), vocab, weight, leads, acts)
