@@ -123,3 +123,27 @@ def test_a_kind_asked_in_several_phrasings_is_one_cluster() -> None:
     one_off_labels = {lab for lab, k in zip(labels, kinds, strict=True) if k is None}
     kind_labels = {lab for lab, k in zip(labels, kinds, strict=True) if k is not None}
     assert not one_off_labels & kind_labels
+
+
+def test_one_object_asked_for_different_things_is_no_kind() -> None:
+    """Where bare object names are requests too ("file preview"), a verb looks like filler
+    ("revert file preview" is another request without it); requests about one object that
+    ask different things of it are still no kind. A small kind asked without a verb
+    ("French / Spanish … version of the onboarding copy") still is one."""
+    verbs = ["revert", "benchmark", "price", "rename", "secure", "hide", "animate", "audit"]
+    objects = ["file preview", "usage quota", "seat picker", "coupon code", "share link",
+               "gift card", "price alert"]  # fmt: skip
+    tails = ("", " asap", " in the admin panel")
+    bare = [f"{o}{tail}" for o in objects for tail in tails]
+    one_offs = [f"{v} {objects[(i + j) % len(objects)]}" for i, v in enumerate(verbs)
+                for j in range(3)]  # fmt: skip
+    about_one = [f"{v} left handed layout{tails[i % 3]}" for i, v in enumerate(verbs[:5])]
+    verbless = [f"{lang} version of the onboarding copy"
+                for lang in ("French", "Spanish", "German", "Korean")]  # fmt: skip
+    kind = [f"write the release notes for version 2.{i}" for i in range(6)]
+    labels = _labels(bare + one_offs + about_one + verbless + kind).tolist()
+    start = len(bare) + len(one_offs)
+    assert max(Counter(labels[start : start + len(about_one)]).values()) < 3
+    start += len(about_one)
+    assert len(set(labels[start : start + len(verbless)])) == 1
+    assert len(set(labels[-len(kind) :])) == 1

@@ -20,9 +20,9 @@ user has. It runs in two stages:
    attach to the joined cluster they resemble at ``attach_threshold``. Only steady cores
    take part in the low-threshold joins, which is what keeps one-off requests from
    chaining into a false "recurring" task.
-3. *Agreement on the action*: a large cluster whose requests begin with many different
-   verbs ("cache the comment", "log the comment", "mock the comment") is one-offs about
-   one object, not a task kind; it is dissolved (``agree_on_action``).
+3. *Agreement on the action*: a cluster whose requests begin with many different verbs
+   ("cache the comment", "log the comment", "mock the comment") is one-offs about one
+   object, not a task kind; it is dissolved (``agree_on_action``).
 
 Everything is computed on the exact vectors; the projection only chooses blocks.
 """
@@ -222,28 +222,50 @@ def cluster_texts(texts: list[str], params: ClusterParams | None = None) -> np.n
         np.asarray(texts, dtype=object), return_inverse=True, return_counts=True
     )
     vec = build(list(uniq), counts)
-    labels = agree_on_action(cluster_vectors(vec.matrix, params), vec.leads, counts, params)
+    labels = cluster_vectors(vec.matrix, params)
+    labels = agree_on_action(labels, vec.leads, vec.acts, counts, params)
     return labels[inverse]
 
 
 AGREE_MIN_SIZE = 10  # smaller clusters carry too few requests to judge agreement by share
+AGREE_SMALL = 3  # a smaller one with this many different actions and none shared is one-offs
+SMALL_ACTS = 0.75  # ... when at least this share of its requests lead with an action
 
 
 def agree_on_action(
-    labels: np.ndarray, leads: list[str], counts: np.ndarray, params: ClusterParams
+    labels: np.ndarray,
+    leads: list[str],
+    acts: list[bool],
+    counts: np.ndarray,
+    params: ClusterParams,
 ) -> np.ndarray:
-    """Dissolve clusters whose requests do not agree on what is to be done: a cluster of
-    ``AGREE_MIN_SIZE`` requests or more whose most common lead word starts fewer than
-    ``action_share`` of them becomes singletons."""
+    """Dissolve clusters whose requests do not agree on what is to be done, as singletons:
+    one of ``AGREE_MIN_SIZE`` requests or more whose most common lead word starts fewer
+    than ``action_share`` of them, and a smaller one in which ``AGREE_SMALL`` or more
+    requests, and ``SMALL_ACTS`` of all, lead with an action and no two with the same
+    ("revert / benchmark / price left handed layout": one object, different asks). A small
+    kind asked without a verb ("French / Spanish version of the onboarding copy") leads
+    with no action, and stays; so does one whose verb the corpus cannot tell from filler
+    ("hey, make X faster" / "small thing: make Y faster"). ``action_share`` 0: no check."""
     k = int(labels.max()) + 1 if len(labels) else 0
     per: list[Counter[str]] = [Counter() for _ in range(k)]
-    for lab, lead, c in zip(labels, leads, counts, strict=True):
+    actions: list[Counter[str]] = [Counter() for _ in range(k)]
+    for lab, lead, act, c in zip(labels, leads, acts, counts, strict=True):
         per[lab][lead] += int(c)
+        if act:
+            actions[lab][lead] += int(c)
     out = labels.copy()
     nxt = k
     for lab in range(k):
         total = sum(per[lab].values())
-        if total >= AGREE_MIN_SIZE and max(per[lab].values()) < params.action_share * total:
+        asks = actions[lab]
+        dissolve = False
+        if total >= AGREE_MIN_SIZE:
+            dissolve = max(per[lab].values()) < params.action_share * total
+        elif params.action_share > 0:
+            acting = sum(asks.values())
+            dissolve = acting >= max(AGREE_SMALL, SMALL_ACTS * total) and max(asks.values()) < 2
+        if dissolve:
             idx = np.flatnonzero(labels == lab)
             out[idx] = nxt + np.arange(len(idx))
             nxt += len(idx)
