@@ -172,6 +172,18 @@ def _flat_gate() -> dict[str, Any]:
         (_skill(stopped_by="budget: calls", reason="training ended by budget: calls"), {},
          "calls budget ran out", "Raise budget.max_calls"),
         (_skill(stopped_by="budget: deadline"), {}, "deadline came before", "daemon.schedule"),
+        # an edit passed the gate before the deadline; the held-out test found no time
+        (_skill(stopped_by="budget: deadline", outcome="not_enough_evidence",
+                reason="the held-out test was not measured (budget deadline ran out); not "
+                "promoted", edits=[{"status": "accepted", "kind": "delete", "summary": "x",
+                                    "gate": {"verdict": "accept", "effect": 0.35}}]), {},
+         "an edit passed the gate, but the held-out test was not measured (budget deadline ran "
+         "out), so it was not promoted", "daemon.schedule"),
+        (_skill(stopped_by="budget: calls", outcome="not_enough_evidence",
+                reason="the held-out test was not measured (budget calls ran out); not promoted",
+                edits=[{"status": "accepted", "kind": "delete", "summary": "x",
+                        "gate": {"verdict": "accept", "effect": 0.35}}]), {},
+         "an edit passed the gate, but the held-out test was not measured", "budget.max_calls"),
         (_skill(outcome="not_enough_evidence",
                 reason="underpowered: 3 val tasks cannot reach alpha=0.00625 (needs >= 8)"), {},
          "too few tasks of this kind", "Keep using your agent for this task"),

@@ -17,6 +17,12 @@ from typing import Any
 _VAL_TASKS = re.compile(r"(\d+) val tasks")
 
 
+_LATER = (
+    "start nights earlier (daemon.schedule) or move the morning deadline "
+    "(daemon.deadline / budget.deadline)."
+)
+
+
 @dataclass(frozen=True)
 class Advice:
     why: str
@@ -65,14 +71,11 @@ def for_skill(skill: Mapping[str, Any], summary: Mapping[str, Any]) -> Advice | 
             "so nothing was written.",
             "nothing; tomorrow's night tries other edits (this one is remembered as tried).",
         )
-    if stopped.startswith("budget"):
+    accepted = any(e.get("status") == "accepted" for e in skill.get("edits") or [])
+    if stopped.startswith("budget") and not accepted:
         kind = stopped.split(":", 1)[-1].strip() or "budget"
         if kind == "deadline":
-            todo = (
-                "start nights earlier (daemon.schedule) or move the morning deadline "
-                "(daemon.deadline / budget.deadline)."
-            )
-            return Advice("The night's deadline came before an edit could pass the gate.", todo)
+            return Advice("The night's deadline came before an edit could pass the gate.", _LATER)
         key = {"calls": "budget.max_calls", "tokens": "budget.max_tokens"}.get(
             kind, "budget.max_cost_usd"
         )
@@ -88,7 +91,6 @@ def for_skill(skill: Mapping[str, Any], summary: Mapping[str, Any]) -> Advice | 
             "raise mining.max_tasks_per_cluster.",
         )
     pending = [p for p in skill.get("pending") or [] if p.get("e_value") is not None]
-    accepted = any(e.get("status") == "accepted" for e in skill.get("edits") or [])
     if pending and outcome == "not_enough_evidence" and not accepted:
         best = max(pending, key=lambda p: p["e_value"])
         return Advice(
@@ -107,13 +109,16 @@ def for_skill(skill: Mapping[str, Any], summary: Mapping[str, Any]) -> Advice | 
             "TARGET_API_KEY; `skillopt-sleep doctor` checks it).",
         )
     if "not measured" in reason:
-        budget = "budget" in reason or "deadline" in reason
-        return Advice(
-            f"An edit passed the gate, but {reason.split('; ')[0]}, so it was not written.",
-            "raise the night's budget (budget.max_calls, budget.max_cost_usd) so the test fits."
-            if budget
-            else "nothing now; the change is re-tried as more sessions of this task arrive.",
-        )
+        if "deadline" in reason:
+            todo = _LATER
+        elif "budget" in reason:
+            todo = (
+                "raise the night's budget (budget.max_calls, budget.max_cost_usd) so the test fits."
+            )
+        else:
+            todo = "nothing now; the change is re-tried as more sessions of this task arrive."
+        why = reason.split("; ")[0]
+        return Advice(f"An edit passed the gate, but {why}, so it was not promoted.", todo)
     if outcome == "not_enough_evidence":
         n = (skill.get("test") or {}).get("n_tasks") or (skill.get("n_tasks") or {}).get("test")
         return Advice(
