@@ -4,6 +4,7 @@ it is on held-out tasks (a skill whose test was not measured is never promoted).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 import pytest
@@ -13,6 +14,8 @@ from trainer import MemoryCache, TrainSettings, optimize
 from trainer.backends.base import Completion, Roles
 from trainer.budget import Budget, BudgetExhausted, BudgetLimits
 from trainer.calls import Caller, Request
+from trainer.measure import Measurer
+from trainer.rollout import ChatRollout
 from trainer.sim import SimWorld
 from trainer.tasks import Judge
 
@@ -142,3 +145,69 @@ def test_the_deadline_reserve_is_timed_on_the_test_s_own_calls_not_the_optimizer
     clock.now = 1101.0
     with pytest.raises(BudgetExhausted, match="deadline"):
         budget.check()  # 1101 + 20 s > 1120
+
+
+def test_a_call_that_would_run_into_the_test_s_time_is_not_started() -> None:
+    """A 60 s proposal and ten 2 s target calls timed: 10 reserved test calls need 20 s. At
+    50 s before the deadline a target call (2 s) still fits, another proposal does not: it
+    would end 30 s past the point where the test has to begin."""
+    clock = Clock()
+    budget = Budget(BudgetLimits(deadline=clock.now + 200.0), clock=clock)
+    roles = Roles(Ticking("opt", clock, 60.0), Ticking("tgt", clock, 2.0), Ticking("j", clock, 2.0))
+    caller = Caller(roles, MemoryCache(), budget)
+    ask = [{"role": "user", "content": "x"}]
+    caller.run("optimizer", [Request(ask, "h", "reflect", 0)])
+    caller.run("target", [Request(ask, "h", f"t{i}", 0) for i in range(10)])
+    budget.reserve_calls = 10
+    clock.now = 1150.0  # 50 s left: 20 s for the test, then 30 s
+    budget.check(role="target")
+    with pytest.raises(BudgetExhausted, match="deadline"):
+        budget.check(role="optimizer")
+    with pytest.raises(BudgetExhausted, match="deadline"):  # through the caller, as training does
+        caller.run("optimizer", [Request(ask, "h", "reflect-2", 0)])
+    assert clock.now == 1150.0  # the proposal was not made
+    budget.reserve_calls = 0  # the test itself: its 2 s calls fit in the 50 s left
+    caller.run("target", [Request(ask, "h", f"test{i}", 0) for i in range(10)])
+    assert clock.now == 1170.0
+
+
+class TickingTarget:
+    """The simulation's target, each of its calls advancing the clock by `seconds`."""
+
+    def __init__(self, inner, clock: Clock, seconds: float) -> None:
+        self.inner, self.clock, self.seconds = inner, clock, seconds
+        self.identity, self.concurrency, self.simulation = inner.identity, 1, True
+
+    def complete(self, messages, *, json_schema=None, max_tokens=None) -> Completion:
+        self.clock.now += self.seconds
+        return self.inner.complete(messages, json_schema=json_schema, max_tokens=max_tokens)
+
+
+def _test_lift(budget: Budget, clock: Clock, skill, tasks):
+    roles = WORLD.roles()
+    measure = Measurer(
+        Caller(roles, MemoryCache(), budget),
+        ChatRollout(TickingTarget(roles.target, clock, 1.0)),
+        Counter(),
+        200,
+    )
+    return measure.lift(skill, WORLD.start_skill, tasks, "test:cut", range(1))
+
+
+def test_a_test_the_deadline_cuts_short_is_measured_on_the_tasks_both_skills_got(full) -> None:
+    """40 test calls of 1 s (the best skill's 20, then the start's) and 35.5 s left: the
+    start skill's last 4 tasks get no answer. The 16 tasks both were scored on measure the
+    lift, exactly as a test of those 16 would; before, the 36 answers were thrown away and
+    the accepted edit stayed unmeasured."""
+    tasks = [t for t in WORLD.tasks if t.split == "test"]
+    assert len(tasks) == 20
+    clock = Clock()
+    cut = _test_lift(Budget(BudgetLimits(deadline=clock.now + 35.5), clock=clock), clock,
+                     full.best_skill, tasks)  # fmt: skip
+    assert clock.now == 1036.0  # 36 calls were made, the 37th refused
+    assert cut.n_tasks == 16
+    assert cut.method.endswith("(16 of 20 test tasks: budget deadline ran out)")
+    clock = Clock()
+    whole = _test_lift(Budget(clock=clock), clock, full.best_skill, tasks[:16])
+    assert (cut.lift, cut.ci_low, cut.ci_high) == (whole.lift, whole.ci_low, whole.ci_high)
+    assert whole.method == "paired t-interval over test tasks"

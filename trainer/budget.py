@@ -17,7 +17,11 @@ average so far — calls, tokens and cost per call — so training stops in time
 under any budget, not only a call budget. Its time is what the test's own calls (target
 rollouts and judge calls) took per call, batch by batch, so concurrency counts and the
 optimizer's slow proposals do not: at the run's overall average, a demo night on the
-embedded models stopped training after one proposal, three minutes into its ten.
+embedded models stopped training after one proposal, three minutes into its ten. A call is
+also not started when it would itself end past that line: its role's calls so far tell how
+long one takes (an optimizer proposal on a small CPU takes a minute or more). The estimate
+can still fall short on a machine that gets busier; the test then measures the tasks both
+skills were scored on (`Caller.partial`).
 """
 
 from __future__ import annotations
@@ -109,25 +113,39 @@ class Budget:
         self._clock = clock
         self._started = clock()
         self._lock = threading.Lock()
-        self._timed = [0.0, 0]  # wall seconds and live calls of RESERVE_ROLES' batches
+        self._timed: dict[str, list[float]] = {}  # role -> [wall seconds, live calls]
 
     def clock(self) -> float:
         return self._clock()
 
     def timed(self, role: str, seconds: float, live_calls: int) -> None:
         """A batch of `role`'s calls took `seconds` of wall time for `live_calls` paid ones."""
-        if role in RESERVE_ROLES and live_calls:
+        if live_calls:
             with self._lock:
-                self._timed[0] += seconds
-                self._timed[1] += live_calls
+                t = self._timed.setdefault(role, [0.0, 0])
+                t[0] += seconds
+                t[1] += live_calls
+
+    def _per_call(self, roles: tuple[str, ...]) -> float | None:
+        """Wall seconds per paid call of `roles`' batches so far; None before the first."""
+        with self._lock:
+            seconds = sum(self._timed[r][0] for r in roles if r in self._timed)
+            live = sum(self._timed[r][1] for r in roles if r in self._timed)
+        return seconds / live if live else None
 
     def snapshot(self) -> tuple[int, int, float]:
         with self._lock:
             u = self.usage
             return u.calls, u.input_tokens + u.output_tokens, u.cost_usd
 
-    def check(self, snapshot: tuple[int, int, float] | None = None, position: int = 0) -> None:
-        """Raise BudgetExhausted if the next call would exceed a limit (less the reserve)."""
+    def check(
+        self,
+        snapshot: tuple[int, int, float] | None = None,
+        position: int = 0,
+        role: str | None = None,
+    ) -> None:
+        """Raise BudgetExhausted if the next call would exceed a limit (less the reserve);
+        `role`: the next call's, so that its own expected time counts against the deadline."""
         calls, toks, cost = snapshot if snapshot is not None else self.snapshot()
         lim = self.limits
         keep = self.reserve_calls
@@ -142,9 +160,10 @@ class Budget:
         if lim.deadline is None:
             return
         now = self._clock()
-        seconds, live = self._timed
-        ahead = keep * seconds / live if live else (now - self._started) * share
-        if now + ahead >= lim.deadline:
+        test = self._per_call(RESERVE_ROLES)
+        ahead = keep * test if test is not None else (now - self._started) * share
+        own = self._per_call((role,)) if role is not None else None
+        if now + ahead + (own or 0.0) >= lim.deadline:
             raise BudgetExhausted("deadline", note.removeprefix(", "))
 
     def charge(self, role: str, completion: Metered, *, cached: bool) -> None:

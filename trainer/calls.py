@@ -11,9 +11,10 @@ uninterrupted one.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,6 +68,19 @@ class Caller:
         self.roles = roles
         self.cache = cache
         self.budget = budget
+        self._refused: list[BudgetExhausted] | None = None  # inside `partial()`
+
+    @contextlib.contextmanager
+    def partial(self) -> Iterator[list[BudgetExhausted]]:
+        """Inside, a call the budget refuses gives None (like a failed one) instead of
+        ending its batch; the refusals are collected in the list this yields. For work
+        whose finished part is still worth having: the held-out test, when the deadline
+        comes a few calls before its end."""
+        self._refused = refused = []
+        try:
+            yield refused
+        finally:
+            self._refused = None
 
     def backend(self, role: str) -> ChatBackend:
         return getattr(self.roles, role)
@@ -127,9 +141,12 @@ class Caller:
         for r in results:
             if isinstance(r, BaseException) and not isinstance(r, BudgetExhausted):
                 raise r
-        for r in results:
-            if isinstance(r, BudgetExhausted):
-                raise r
+        refused = [r for r in results if isinstance(r, BudgetExhausted)]
+        if refused and self._refused is None:
+            raise refused[0]
+        if refused:
+            self._refused.extend(refused)
+            results = [None if isinstance(r, BudgetExhausted) else r for r in results]
         return results
 
     def _one(
@@ -141,7 +158,7 @@ class Caller:
         decode: Callable[[dict], Any],
         encode: Callable[[Any], dict],
     ) -> Any:
-        self.budget.check(snapshot, position)
+        self.budget.check(snapshot, position, role)
         hit = self.cache.get(call.key)
         if hit is not None:
             value = decode(hit)

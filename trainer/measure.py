@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import replace
 
 from trainer import demos
-from trainer.budget import BudgetExhausted
 from trainer.calls import Caller, RolloutJob
 from trainer.result import TestLift
 from trainer.rollout import Outcome, RolloutAdapter
@@ -104,13 +104,19 @@ class Measurer:
         endpoint failure is not a zero)."""
         if not tasks:
             return TestLift.skipped("no test tasks")
-        try:
+        # The calls a budget refuses (the deadline came early) are missing samples: the
+        # tasks both skills were scored on still measure the lift, on fewer tasks.
+        with self.caller.partial() as refused:
             b, a = self.samples([best, start], tasks, tag, samples)
-        except BudgetExhausted as err:
-            return TestLift.skipped(f"budget {err.kind} ran out")
         keep = [i for i in range(len(tasks)) if a[i] and b[i]]
         self.counters["dropped_test_tasks"] += len(tasks) - len(keep)
-        return TestLift.measure([b[i] for i in keep], [a[i] for i in keep])
+        if refused and not keep:
+            return TestLift.skipped(f"budget {refused[0].kind} ran out")
+        lift = TestLift.measure([b[i] for i in keep], [a[i] for i in keep])
+        if refused:
+            cut = f"{len(keep)} of {len(tasks)} test tasks: budget {refused[0].kind} ran out"
+            lift = replace(lift, method=f"{lift.method} ({cut})")
+        return lift
 
 
 def test_calls(tasks: list[Task], samples: int) -> int:
