@@ -151,6 +151,7 @@ def skill_summary(job: Job, result: TrainedSkill, promotion: Promotion) -> dict[
             "ci_low": _num(test.get("ci_low")),
             "ci_high": _num(test.get("ci_high")),
             "n_tasks": test.get("n_tasks", 0),
+            "method": test.get("method"),  # says how many tasks a budget cut left, if it did
         }
         if measured
         else None,
