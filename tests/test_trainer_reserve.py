@@ -128,17 +128,25 @@ class Ticking:
         return Completion("ok", 10, 1)
 
 
+ASK = [{"role": "user", "content": "x"}]
+
+
+def _timed(deadline_in: float) -> tuple[Clock, Budget, Caller]:
+    """A caller whose budget has timed one 60 s proposal and ten 2 s target calls."""
+    clock = Clock()
+    budget = Budget(BudgetLimits(deadline=clock.now + deadline_in), clock=clock)
+    roles = Roles(Ticking("opt", clock, 60.0), Ticking("tgt", clock, 2.0), Ticking("j", clock, 2.0))
+    caller = Caller(roles, MemoryCache(), budget)
+    caller.run("optimizer", [Request(ASK, "h", "reflect", 0)])
+    caller.run("target", [Request(ASK, "h", f"t{i}", 0) for i in range(10)])
+    return clock, budget, caller
+
+
 def test_the_deadline_reserve_is_timed_on_the_test_s_own_calls_not_the_optimizer_s() -> None:
     """One 60 s proposal and ten 2 s target calls: 70 s for 11 calls. At that average the
     10 reserved test calls would need ~64 s and training would stop; timed on the target's
     own calls they need 20 s, which fits."""
-    clock = Clock()
-    budget = Budget(BudgetLimits(deadline=clock.now + 120.0), clock=clock)
-    roles = Roles(Ticking("opt", clock, 60.0), Ticking("tgt", clock, 2.0), Ticking("j", clock, 2.0))
-    caller = Caller(roles, MemoryCache(), budget)
-    ask = [{"role": "user", "content": "x"}]
-    caller.run("optimizer", [Request(ask, "h", "reflect", 0)])
-    caller.run("target", [Request(ask, "h", f"t{i}", 0) for i in range(10)])
+    clock, budget, _caller = _timed(deadline_in=120.0)
     assert clock.now == 1080.0
     budget.reserve_calls = 10
     budget.check()  # 1080 + 10 x 2 s < 1120
@@ -151,23 +159,17 @@ def test_a_call_that_would_run_into_the_test_s_time_is_not_started() -> None:
     """A 60 s proposal and ten 2 s target calls timed: 10 reserved test calls need 20 s. At
     50 s before the deadline a target call (2 s) still fits, another proposal does not: it
     would end 30 s past the point where the test has to begin."""
-    clock = Clock()
-    budget = Budget(BudgetLimits(deadline=clock.now + 200.0), clock=clock)
-    roles = Roles(Ticking("opt", clock, 60.0), Ticking("tgt", clock, 2.0), Ticking("j", clock, 2.0))
-    caller = Caller(roles, MemoryCache(), budget)
-    ask = [{"role": "user", "content": "x"}]
-    caller.run("optimizer", [Request(ask, "h", "reflect", 0)])
-    caller.run("target", [Request(ask, "h", f"t{i}", 0) for i in range(10)])
+    clock, budget, caller = _timed(deadline_in=200.0)
     budget.reserve_calls = 10
     clock.now = 1150.0  # 50 s left: 20 s for the test, then 30 s
     budget.check(role="target")
     with pytest.raises(BudgetExhausted, match="deadline"):
         budget.check(role="optimizer")
     with pytest.raises(BudgetExhausted, match="deadline"):  # through the caller, as training does
-        caller.run("optimizer", [Request(ask, "h", "reflect-2", 0)])
+        caller.run("optimizer", [Request(ASK, "h", "reflect-2", 0)])
     assert clock.now == 1150.0  # the proposal was not made
     budget.reserve_calls = 0  # the test itself: its 2 s calls fit in the 50 s left
-    caller.run("target", [Request(ask, "h", f"test{i}", 0) for i in range(10)])
+    caller.run("target", [Request(ASK, "h", f"test{i}", 0) for i in range(10)])
     assert clock.now == 1170.0
 
 
