@@ -51,20 +51,30 @@ def corpus(generator: str, size: int, seed: int) -> list[Request]:
     return tuning.corpus(size, seed=seed, habit_rate=0.3, zipf=True, hard=True)
 
 
-def score(reqs: list[Request], labels, min_sessions: int, min_days: int) -> dict:
-    """Pairwise quality against the planted kinds, and recurring clusters right or false."""
+def score(reqs: list[Request], labels, norms: list[str], min_sessions: int, min_days: int) -> dict:
+    """Pairwise quality against the planted kinds, and recurring clusters right or false
+    (recurring as mining decides it, on the normalized texts)."""
+    from skillopt_sleep.mining.pipeline import is_recurring
+
     truth = [r.kind or f"one-off-{i}" for i, r in enumerate(reqs)]
     (_, fp), (fn, tp) = pair_confusion_matrix(truth, labels) // 2
     precision = tp / (tp + fp) if tp + fp else 1.0
     recall = tp / (tp + fn) if tp + fn else 1.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    sessions, days, kinds = defaultdict(set), defaultdict(set), defaultdict(Counter)
-    for r, lab in zip(reqs, labels, strict=True):
-        sessions[lab].add(r.session_id)
-        days[lab].add(r.day)
+    members, kinds = defaultdict(list), defaultdict(Counter)
+    for i, (r, lab) in enumerate(zip(reqs, labels, strict=True)):
+        members[lab].append(i)
         kinds[lab][r.kind] += 1
     recurring = [
-        lab for lab in sessions if len(sessions[lab]) >= min_sessions and len(days[lab]) >= min_days
+        lab
+        for lab, idx in members.items()
+        if is_recurring(
+            [norms[i] for i in idx],
+            [reqs[i].session_id for i in idx],
+            [str(reqs[i].day) for i in idx],
+            min_sessions,
+            min_days,
+        )  # fmt: skip
     ]
     majority = {lab: kinds[lab].most_common(1)[0][0] for lab in recurring}
     planted = {r.kind for r in reqs if r.kind}
@@ -89,7 +99,7 @@ def _cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def mine_labels(reqs: list[Request]) -> tuple[list[int], dict]:
+def mine_labels(reqs: list[Request]) -> tuple[list[int], list[str], dict]:
     """What ``mine`` does to a corpus' requests, without the store: clean, then group."""
     from skillopt_sleep.config import defaults
     from skillopt_sleep.mining.cluster import cluster_texts
@@ -104,15 +114,19 @@ def mine_labels(reqs: list[Request]) -> tuple[list[int], dict]:
     c2, t2 = _cpu(), time.perf_counter()
     timing = {"seconds_intents": round(t1 - t0, 2), "seconds_clustering": round(t2 - t1, 2),
               "cpu_seconds": round(c2 - c0, 2)}  # fmt: skip
-    return list(labels), {**timing, "min_sessions": p["min_sessions"], "min_days": p["min_days"]}
+    return (
+        list(labels),
+        norms,
+        {**timing, "min_sessions": p["min_sessions"], "min_days": p["min_days"]},
+    )
 
 
 def child(generator: str, size: int, seed: int) -> dict:
     """Generate one corpus, mine it, score it; RSS figures are this process's."""
     reqs = corpus(generator, size, seed)
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    labels, info = mine_labels(reqs)
-    row = score(reqs, labels, info.pop("min_sessions"), info.pop("min_days"))
+    labels, norms, info = mine_labels(reqs)
+    row = score(reqs, labels, norms, info.pop("min_sessions"), info.pop("min_days"))
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {"generator": generator, "seed": seed, **row, **info,
             "peak_rss_mb": round(rss), "rss_before_mining_mb": round(rss_before)}  # fmt: skip

@@ -217,3 +217,21 @@ def test_judges_use_only_their_own_split_or_train(tmp_path: Path) -> None:
         assert sees_val == (t.split == "val"), (t.split, text)
     stored = next(c for c in db.query("select rules from clusters where recurring = 1"))
     assert not any(w in stored["rules"] for ws in words.values() for w in ws)
+
+
+def test_a_one_off_asked_twice_and_a_neighbour_wait_for_more_evidence(tmp_path: Path) -> None:
+    """Three sessions on three days, but only two texts joined once: not yet a task kind.
+    A third session asking one of them again makes it one."""
+    db = store(tmp_path)
+    seed(db)
+    add_turn(db, "p1", 0, "announce the new seat picker", 1)
+    add_turn(db, "p2", 0, "announce the new font picker", 2)
+    add_turn(db, "p3", 0, "announce the new seat picker", 3)
+    mine(db, CONFIG)
+    (picker,) = [c for c in cluster_dicts(db) if "picker" in c["sample_intents"][0]]
+    assert (picker["n_turns"], picker["n_sessions"], picker["n_days"]) == (3, 3, 3)
+    assert not picker["recurring"]
+    add_turn(db, "p4", 0, "announce the new seat picker", 4)
+    mine(db, CONFIG)
+    (picker,) = [c for c in cluster_dicts(db) if "picker" in c["sample_intents"][0]]
+    assert picker["n_turns"] == 4 and picker["recurring"]

@@ -85,9 +85,10 @@ def test_real_fixtures_mine_without_crashing(tmp_path: Path) -> None:
     assert result.n_requests > 0
     clusters = cluster_dicts(db)
     assert sum(c["n_turns"] for c in clusters) == result.n_requests
-    for c in clusters:  # the definition, exactly
-        assert c["recurring"] == (c["n_sessions"] >= 3 and c["n_days"] >= 2)
+    for c in clusters:  # recurring needs 3 sessions on 2 days (and more: is_recurring)
+        assert not c["recurring"] or (c["n_sessions"] >= 3 and c["n_days"] >= 2)
     # fixture 06 is one session captured twice; with another it asks "show tools" thrice
+    # (once as "show tools and store response in file", which says it and more)
     recurring = [c for c in clusters if c["recurring"]]
     assert [c["sample_intents"][0] for c in recurring] == ["show tools"]
     assert result.report["subagent_turns"] > 0  # sidechains are not human requests

@@ -68,6 +68,30 @@ def params_from(config: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def is_recurring(
+    texts: list[str], sessions: list[str], days: list[str], min_sessions: int, min_days: int
+) -> bool:
+    """Whether a cluster's requests (their normalized texts, sessions and days) are a task
+    the user keeps asking for: they span ``min_sessions`` sessions on ``min_days`` days, and
+    that does not rest on one doubtful join. Either the cluster holds ``min_sessions``
+    different texts, or one text was asked in ``min_sessions`` sessions, counting the
+    requests that say it and more ("show tools" x2, "show tools and store response in
+    file"). A one-off asked twice plus a near neighbour ("announce seat picker" x2,
+    "announce font picker") is two texts joined once; it waits for a later night."""
+    if len(set(sessions)) < min_sessions or len({d for d in days if d}) < min_days:
+        return False
+    per_text: dict[str, set[str]] = {}
+    for text, session in zip(texts, sessions, strict=True):
+        per_text.setdefault(text, set()).add(session)
+    if len(per_text) >= min_sessions:
+        return True
+    words = {t: set(t.split()) for t in per_text}
+    return any(
+        len(set().union(*(s for u, s in per_text.items() if words[t] <= words[u]))) >= min_sessions
+        for t in per_text
+    )
+
+
 def is_stale(db: sqlite_utils.Database) -> bool:
     """True when ingest has new input since the last mining run (or mining never ran)."""
     run = last_run(db)
@@ -179,7 +203,10 @@ def mine(db: sqlite_utils.Database, config: Mapping[str, Any]) -> MiningResult:
     for cid, rs in sorted(zip(ids, groups, strict=True), key=lambda x: -len(x[1])):
         sessions = {r.session_id for r in rs}
         days = {r.day for r in rs if r.day}
-        recurring = len(sessions) >= p["min_sessions"] and len(days) >= p["min_days"]
+        recurring = is_recurring(
+            [r.norm for r in rs], [r.session_id for r in rs], [r.day for r in rs],
+            p["min_sessions"], p["min_days"],
+        )  # fmt: skip
         n_recurring += recurring
         failure = sum(r.failed for r in rs) / len(rs)
         invoked = Counter(s for r in rs for s in dict.fromkeys(r.skills))
