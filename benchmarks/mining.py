@@ -74,7 +74,7 @@ def score(reqs: list[Request], labels, norms: list[str], min_sessions: int, min_
             [str(reqs[i].day) for i in idx],
             min_sessions,
             min_days,
-        )  # fmt: skip
+        )
     ]
     majority = {lab: kinds[lab].most_common(1)[0][0] for lab in recurring}
     planted = {r.kind for r in reqs if r.kind}
