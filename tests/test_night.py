@@ -474,8 +474,18 @@ def test_undecided_candidates_are_carried_to_the_next_night_with_their_evidence(
             assert p["sweeps"] == 2 * n and p["pairs"] <= p["sweeps"] * p["n_tasks"]
             assert "accepted when its e-value reaches" in p["decides"]
             assert f"over {n} night(s)" in md
+            # the second night pairs with the skill's val sweeps the first one kept
+            carried = s["counters"].get("incumbent_sweeps_carried", 0)
+            assert carried == 2 * (n - 1)
+            calls = 2 * s["n_tasks"]["val"]
+            reused = f"reused 2 val sweeps of this skill from an earlier night ({calls} calls"
+            assert (reused in md) == (n == 2)
+            assert s["counters"]["incumbent_sweeps"] == 2
     rows = query(tmp_path / "state", "SELECT skill, kind FROM edits")
     assert {kind for _skill, kind in rows} == {"pending"} and len(rows) == len(skills)
+    kept = query(tmp_path / "state", "SELECT skill, record FROM streams")
+    assert sorted(k for k, _ in kept) == sorted(s["name"] for s in skills)
+    assert all(len(json.loads(r)["sweeps"]) == 4 for _, r in kept)
 
 
 def test_a_night_never_reuses_an_id_taken_in_the_same_second(tmp_path: Path) -> None:

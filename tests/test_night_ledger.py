@@ -8,7 +8,7 @@ from pathlib import Path
 import sqlite_utils
 
 from session_ingest import migrations
-from skillopt_sleep.night.store import MIGRATIONS, SqliteLedger
+from skillopt_sleep.night.store import KEPT_STREAMS, MIGRATIONS, SqliteLedger
 from skillopt_sleep.store import db_path, open_store
 
 
@@ -43,3 +43,25 @@ def test_an_older_store_is_upgraded_and_an_edit_is_recorded_for_every_skill(
     assert b.recent(5)[0]["text"] == "y"  # the newest record first
     b.forget("h2")
     assert "h2" not in b and b.pending() == [] and "h1" in b
+
+
+def test_incumbent_sweeps_are_kept_per_skill_and_only_the_newest_few(tmp_path: Path) -> None:
+    tmp_path.mkdir(exist_ok=True)
+    old = sqlite_utils.Database(db_path(tmp_path))
+    migrations.apply(old, "night", MIGRATIONS[:2])  # a store from before streams were kept
+    old.close()
+    db = open_store(tmp_path)
+    a, b = SqliteLedger(db, "a", "n1"), SqliteLedger(db, "b", "n1")
+    a.keep_stream("s0", {"origin": "n1:0", "sweeps": [[1.0, None]], "beaten": None})
+    assert a.stream("s0") == {"origin": "n1:0", "sweeps": [[1.0, None]], "beaten": None}
+    assert b.stream("s0") is None and a.stream("other") is None
+    a.keep_stream("s0", {"origin": "n1:0", "sweeps": [], "beaten": "n2"})  # replaced
+    assert a.stream("s0")["beaten"] == "n2"
+    for i in range(1, KEPT_STREAMS + 2):
+        a.keep_stream(f"s{i}", {"sweeps": [[float(i)]]})
+    b.keep_stream("s0", {"sweeps": []})
+    left = {r[0] for r in db.execute("SELECT key FROM streams WHERE skill = 'a'").fetchall()}
+    assert left == {f"s{i}" for i in range(2, KEPT_STREAMS + 2)}
+    assert b.stream("s0") == {"sweeps": []}
+    # streams are not edits: the optimizer's "already tried" list never sees them
+    assert a.recent(5) == [] and a.pending() == []

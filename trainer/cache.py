@@ -8,7 +8,10 @@ The daemon supplies SQLite implementations of the same protocols.
 The ledger keeps judged edits of one skill across nights by normalized hash. A record's
 "status" is "rejected" (the gate's evidence, the judge firewall: never evaluated again, and
 shown to the optimizer as "already tried") or "pending" (the gate could not decide yet: the
-record carries its evidence, and a later night against the same skill continues it).
+record carries its evidence, and a later night against the same skill continues it). It also
+keeps incumbents' val sweeps ("streams", keyed by skill hash and val set), so that a night
+starting from the skill an earlier night ended with pairs its candidates with those samples
+instead of paying for them again (trainer.engine says when that is allowed).
 """
 
 from __future__ import annotations
@@ -39,6 +42,10 @@ class Ledger(Protocol):
     def pending(self) -> list[dict]: ...  # records with status "pending", oldest first
 
     def forget(self, edit_hash: str) -> None: ...  # drop a record (a pending one that lapsed)
+
+    def stream(self, key: str) -> dict | None: ...  # an incumbent's kept val sweeps
+
+    def keep_stream(self, key: str, record: dict) -> None: ...  # replaces the key's record
 
 
 def cache_key(
@@ -74,6 +81,7 @@ class MemoryCache:
 class MemoryLedger:
     def __init__(self) -> None:
         self._records: dict[str, dict] = {}
+        self._streams: dict[str, dict] = {}
 
     def __contains__(self, edit_hash: object) -> bool:
         return edit_hash in self._records
@@ -91,16 +99,28 @@ class MemoryLedger:
     def forget(self, edit_hash: str) -> None:
         self._records.pop(edit_hash, None)
 
+    def stream(self, key: str) -> dict | None:
+        rec = self._streams.get(key)
+        return json.loads(json.dumps(rec)) if rec is not None else None
+
+    def keep_stream(self, key: str, record: dict) -> None:
+        self._streams[key] = json.loads(json.dumps(record))
+
 
 class JsonLedger(MemoryLedger):
-    """A ledger in one JSON file (written atomically), for use without the daemon."""
+    """A ledger in one JSON file (written atomically), for use without the daemon. The file
+    holds {"edits": [...], "streams": {...}}; a bare list (edits only) is read too."""
 
     def __init__(self, path: str | Path) -> None:
         super().__init__()
         self.path = Path(path)
         if self.path.exists():
-            for rec in json.loads(self.path.read_text() or "[]"):
+            data = json.loads(self.path.read_text() or "[]")
+            if isinstance(data, list):
+                data = {"edits": data}
+            for rec in data.get("edits", []):
                 self._records[rec["edit_hash"]] = rec
+            self._streams.update(data.get("streams", {}))
 
     def add(self, edit_hash: str, record: dict) -> None:
         super().add(edit_hash, record)
@@ -110,7 +130,12 @@ class JsonLedger(MemoryLedger):
         super().forget(edit_hash)
         self._save()
 
+    def keep_stream(self, key: str, record: dict) -> None:
+        super().keep_stream(key, record)
+        self._save()
+
     def _save(self) -> None:
         tmp = self.path.with_suffix(self.path.suffix + ".tmp")
-        tmp.write_text(json.dumps(list(self._records.values()), indent=1, ensure_ascii=False))
+        data = {"edits": list(self._records.values()), "streams": self._streams}
+        tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False))
         os.replace(tmp, self.path)

@@ -35,7 +35,16 @@ Statistical hygiene, in one place:
     `run_id`, so another night never replays this one's samples), which Ville's inequality
     allows; when the skill or the val set has changed, its evidence no longer applies and it
     is dropped, as it is after PENDING_NIGHTS nights undecided (not rejected: it may be
-    proposed again);
+    proposed again). A continued candidate pairs its new sweeps with incumbent sweeps it has
+    not used yet (`stream_at`): one incumbent sample twice in one e-process would count the
+    same evidence twice;
+  * the incumbent's stream outlives the night: the ledger keeps the val sweeps of the skill
+    a run ends with, and a run that starts from that skill on the same val set pairs its
+    candidates with them (fresh sweeps are drawn only past their end). The argument above
+    carries over: those sweeps are conditioned only on "not beaten" (an increasing event),
+    biased against the candidates. A skill beaten in a run (accepted away) and then started
+    from again (its successor was not promoted) was conditioned on the opposite, which would
+    bias its samples *for* candidates: its stream is marked beaten and never paired again;
   * candidates are screened on the train minibatch that motivated them (cheap, and train
     data never decides acceptance), so gate calls and alpha go to likely winners;
   * the test split is touched once, after training, to report the lift.
@@ -45,6 +54,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -128,6 +138,8 @@ class _Run:
         self.start = self.incumbent = start
         self.epoch = 0  # accepted steps so far: names the incumbent's val stream
         self.stream: list[list[float]] = []  # the incumbent's val sweeps in this epoch
+        self.origin = f"{settings.run_id}:0"  # the run and epoch that began the stream
+        self.beaten: dict[str, Any] | None = None  # the start's stream, once accepted away
         self.rebase: list[tuple[list[Edit], str]] = []  # promising edits of replaced incumbents
         self.split = {
             sp: sorted((t for t in tasks if t.split == sp), key=lambda t: t.id)
@@ -167,10 +179,10 @@ class _Run:
         self.counters["comparisons"] += 1
         alpha, self.alpha_pot = self.alpha_pot, 0.0
         evidence = Evidence.empty(len(self.split["val"]))
-        decision = self._compare(candidate, evidence, alpha)
+        decision, at = self._compare(candidate, evidence, alpha)
         if decision.verdict == "accept":
             self.alpha_pot += alpha  # fallback: an accepted edit passes its alpha on
-        self._settle(candidate, applied, where, decision, evidence, runs=[self.s.run_id])
+        self._settle(candidate, applied, where, decision, evidence, [self.s.run_id], at)
 
     def _idle(self, where: str) -> None:
         """Give a step's gate time to the undecided candidate closest to a decision: first
@@ -191,8 +203,10 @@ class _Run:
                 self.incumbent, [Edit.from_dict(e) for e in entry["edits"]]
             )
             evidence = Evidence.from_dict(entry["scores"])
-            decision = self._compare(candidate, evidence, float(entry["alpha"]))
-            self._settle(candidate, applied, entry["where"], decision, evidence, runs=entry["runs"])
+            decision, at = self._compare(
+                candidate, evidence, float(entry["alpha"]), self._unused(entry)
+            )
+            self._settle(candidate, applied, entry["where"], decision, evidence, entry["runs"], at)
             return
         while self.rebase:
             edits, origin = self.rebase.pop(0)
@@ -205,14 +219,24 @@ class _Run:
             self._new_comparison(candidate, applied, f"{where} (re-based from {origin})")
             return
 
-    def _compare(self, candidate: SkillDoc, evidence: Evidence, alpha: float) -> Decision:
+    def _unused(self, entry: dict[str, Any]) -> int:
+        """The first incumbent sweep a pending candidate has not been paired with."""
+        origin, at = entry.get("stream_at") or (None, 0)
+        return int(at) if origin == self.origin else 0
+
+    def _compare(
+        self, candidate: SkillDoc, evidence: Evidence, alpha: float, start: int = 0
+    ) -> tuple[Decision, int]:
         """Up to `max_samples` more sweeps of the candidate (its own fresh samples) against
-        the incumbent's sweeps of this epoch, deciding after every `samples` sweeps."""
+        the incumbent's sweeps `start`, `start + 1`, … of this stream, deciding after every
+        `samples` sweeps. Returns the decision and the first incumbent sweep left unused."""
         tag = f"val:{self.s.run_id}:{self.epoch}"
         look = max(1, self.s.samples)
+        before = evidence.sweeps
 
         def draw(look_no: int) -> tuple[list[list[float]], list[list[float]]]:
-            ks = range(look_no * look, min((look_no + 1) * look, self.s.max_samples))
+            lo = start + look_no * look
+            ks = range(lo, min(lo + look, start + self.s.max_samples))
             fresh = range(len(self.stream), max(len(self.stream), ks.stop))
             docs = [candidate, self.incumbent] if len(fresh) else [candidate]
             per = self.measure.sweeps(docs, self.split["val"], tag, ks)
@@ -233,7 +257,7 @@ class _Run:
             verdict=self.gate,
         )
         self.counters[f"gate_{decision.verdict}"] += 1
-        return decision
+        return decision, start + evidence.sweeps - before
 
     def _settle(
         self,
@@ -242,11 +266,12 @@ class _Run:
         where: str,
         decision: Decision,
         evidence: Evidence,
-        *,
         runs: list[str],
+        at: int,
     ) -> None:
         """Record a comparison's verdict; an accepted candidate becomes the incumbent.
-        `runs`: the run ids whose samples the evidence holds (this one last)."""
+        `runs`: the run ids whose samples the evidence holds (this one last); `at`: the
+        first incumbent sweep of this stream the evidence has not used."""
         edit_hash = edit_set_hash(applied)
         if decision.verdict == "accept":
             self.state.accept(
@@ -269,8 +294,11 @@ class _Run:
                         self.rebase.append((edits, entry["where"]))
                     self.state.forget(entry["edit_hash"])
                     self.counters["pending_superseded"] += 1
+            if self.incumbent.hash == self.start.hash and self.beaten is None:
+                self.beaten = self._stream_record(beaten=True)
             self.incumbent = candidate
             self.epoch += 1
+            self.origin = f"{self.s.run_id}:{self.epoch}"
             # its samples become the new incumbent's stream: biased upward by its selection,
             # which can only make later candidates' tests stricter (see the module docstring)
             self.stream = [list(col) for col in zip(*evidence.candidate, strict=True)]
@@ -289,6 +317,7 @@ class _Run:
                     "val_digest": self.val_digest,
                     "alpha": decision.alpha,
                     "runs": runs,
+                    "stream_at": [self.origin, at],
                     "evidence": decision.to_dict(),
                     "scores": evidence.to_dict(),
                 },
@@ -326,9 +355,10 @@ class _Run:
                 continue
             self.counters["pending_continued"] += 1
             evidence = Evidence.from_dict(rec["scores"])
-            decision = self._compare(candidate, evidence, float(rec["alpha"]))
+            alpha = float(rec["alpha"])
+            decision, at = self._compare(candidate, evidence, alpha, self._unused(rec))
             runs = [*rec["runs"], self.s.run_id]
-            self._settle(candidate, applied, rec["where"], decision, evidence, runs=runs)
+            self._settle(candidate, applied, rec["where"], decision, evidence, runs, at)
 
     def _fits(self, rec: dict[str, Any]) -> bool:
         """A length-capped edit that fits this run's cap: no longer held, it may be compared
@@ -340,10 +370,43 @@ class _Run:
         )
         return not failed and cand.n_tokens <= self.s.max_skill_tokens
 
+    # -- the incumbent's stream across runs -------------------------------------------
+    def _stream_key(self, doc: SkillDoc) -> str:
+        return f"{doc.hash}:{self.val_digest}"
+
+    def _stream_record(self, *, beaten: bool = False) -> dict[str, Any]:
+        return {
+            "origin": self.origin,
+            "sweeps": [[None if math.isnan(v) else v for v in sweep] for sweep in self.stream],
+            "run_id": self.s.run_id,
+            "beaten": self.s.run_id if beaten else None,
+        }
+
+    def _carry_stream(self) -> None:
+        """Start from the val sweeps an earlier run kept for this skill and val set, unless
+        a run other than this one (a rerun after a kill) accepted an edit over it."""
+        rec = self.state.ledger.stream(self._stream_key(self.start))
+        n_val = len(self.split["val"])
+        if not rec or rec.get("beaten") not in (None, self.s.run_id):
+            return
+        if any(len(sweep) != n_val for sweep in rec["sweeps"]):
+            return
+        self.stream = [[math.nan if v is None else float(v) for v in s] for s in rec["sweeps"]]
+        self.origin = str(rec["origin"])
+        self.counters["incumbent_sweeps_carried"] = len(self.stream)
+
+    def _keep_streams(self) -> None:
+        """Keep the final incumbent's sweeps for the next run; mark the start's beaten."""
+        if self.beaten is not None:
+            self.state.ledger.keep_stream(self._stream_key(self.start), self.beaten)
+        if self.stream:
+            self.state.ledger.keep_stream(self._stream_key(self.incumbent), self._stream_record())
+
     # -- the run -----------------------------------------------------------------------
     def run(self) -> RunResult:
         stop = self._train()
         self.counters["pending_superseded"] += self.state.flush(self.incumbent.hash)
+        self._keep_streams()
         test = self._test()
         return RunResult(
             start_skill=self.start,
@@ -365,6 +428,7 @@ class _Run:
             return "no train or val tasks"
         self.budget.reserve_calls = test_calls(self.split["test"], self.s.test_samples)
         try:
+            self._carry_stream()
             self._continue_pending()
             for epoch in range(self.s.epochs):
                 order = list(train)

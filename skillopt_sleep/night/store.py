@@ -55,10 +55,23 @@ def _v2(db: sqlite_utils.Database) -> None:
     db["edits"].create_index(["skill", "kind"], if_not_exists=True)
 
 
+def _streams(db: sqlite_utils.Database) -> None:
+    """Incumbents' val sweeps kept across nights (the trainer's Ledger.stream)."""
+    db["streams"].create(
+        {"skill": str, "key": str, "night_id": str, "record": str, "created_at": str},
+        pk=("skill", "key"),
+    )
+
+
 MIGRATIONS: list[Step] = [
     ("tables", _v1),
     ("edits-by-skill-and-hash", _v2),
+    ("incumbent-streams", _streams),
 ]
+
+# Streams kept per skill: the newest few cover a rollback to a recent version; an older
+# version's samples are only a saving, never needed for a verdict.
+KEPT_STREAMS = 10
 
 
 class SqliteCache:
@@ -147,6 +160,25 @@ class SqliteLedger:
         with self.db.conn:
             self.db.execute(
                 "DELETE FROM edits WHERE skill = ? AND hash = ?", [self.skill, edit_hash]
+            )
+
+    def stream(self, key: str) -> dict[str, Any] | None:
+        row = self.db.execute(
+            "SELECT record FROM streams WHERE skill = ? AND key = ?", [self.skill, key]
+        ).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def keep_stream(self, key: str, record: dict[str, Any]) -> None:
+        with self.db.conn:
+            self.db.execute(
+                "INSERT OR REPLACE INTO streams (skill, key, night_id, record, created_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [self.skill, key, self.night_id, json.dumps(record), now_iso()],
+            )
+            self.db.execute(
+                "DELETE FROM streams WHERE skill = ? AND rowid NOT IN (SELECT rowid FROM "
+                "streams WHERE skill = ? ORDER BY rowid DESC LIMIT ?)",
+                [self.skill, self.skill, KEPT_STREAMS],
             )
 
 

@@ -21,6 +21,18 @@ OUTCOME_WORDS = {
 }
 
 
+def carried_line(skill: dict[str, Any]) -> str:
+    """ "The gate reused 9 val sweeps of this skill from an earlier night (144 calls)." """
+    sweeps = int((skill.get("counters") or {}).get("incumbent_sweeps_carried") or 0)
+    if not sweeps:
+        return ""
+    calls = sweeps * int((skill.get("n_tasks") or {}).get("val") or 0)
+    return (
+        f"The gate reused {sweeps} val sweep{'s' if sweeps != 1 else ''} of this skill from an "
+        f"earlier night ({calls} calls not paid again)."
+    )
+
+
 def replay_line(replay: dict[str, Any]) -> str:
     """ "Replayed: 9 tasks in claude-code, 3 as a chat (no workspace: 3)." """
     tasks = replay.get("tasks") or {}
@@ -242,6 +254,8 @@ def render_md(summary: dict[str, Any]) -> str:
         )
         if ran := replay_line(skill.get("replay") or {}):
             lines.append(ran)
+        if reused := carried_line(skill):
+            lines.append(reused)
         promo = skill.get("promotion") or {}
         if promo:
             lines.append(promotion_line(promo))
@@ -383,6 +397,8 @@ def render_html(summary: dict[str, Any]) -> str:
         promo = skill.get("promotion") or {}
         if promo:
             out.append(f"<p>{escape(promotion_line(promo))}</p>")
+        if reused := carried_line(skill):
+            out.append(f"<p>{escape(reused)}</p>")
         rows = _edit_rows(skill)
         if rows:
             out.append(_table(EDIT_HEADER, rows))
