@@ -17,7 +17,13 @@ drops a harmful one), harmful (teaches a harmful one), neutral (teaches nothing 
 "neutral_accept_nights" is the share of nights (seeds) that accepted at least one neutral
 step — the gate's false-accept rate on edits that change nothing.
 
-Usage: python benchmarks/learning.py [--json] [--seeds N] [--first-seed K]
+Nights. `--nights N` runs N nights per seed, each starting from the skill the night before
+ended with (as if promoted), with the ledger kept between them: pending candidates go on,
+and the incumbent's val sweeps are carried (trainer.engine). "mean-went-up" keeps its stored
+score across nights. Lift is then the last night's skill over the first night's start, and
+calls are per night.
+
+Usage: python benchmarks/learning.py [--json] [--seeds N] [--first-seed K] [--nights N]
 
 The gate's constants were chosen on seeds 0-99; `--first-seed 100` runs seeds nobody tuned
 on, which is how to check that a change to the gate holds beyond them.
@@ -37,7 +43,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from trainer import TrainSettings, optimize  # noqa: E402
+from trainer import MemoryLedger, TrainSettings, optimize  # noqa: E402
 from trainer.edits import Edit, apply_edits  # noqa: E402
 from trainer.gate import Decision  # noqa: E402
 from trainer.sim import SimWorld  # noqa: E402
@@ -63,11 +69,11 @@ class MeanWentUp:
         return Decision(verdict, effect, math.nan, math.nan, len(candidate))
 
 
-def _unused_incumbent_calls(r, world: SimWorld) -> int:
-    """Val samples of the incumbent the stored-score rule never looks at (every incumbent
-    sweep after the first; one sample per task)."""
+def _unused_incumbent_calls(r, world: SimWorld, first_night: bool) -> int:
+    """Val samples of the incumbent the stored-score rule never looks at: every incumbent
+    sweep but the first night's first (one sample per task)."""
     n_val = sum(t.split == "val" for t in world.tasks)
-    return max(0, r.counters.get("incumbent_sweeps", 0) - 1) * n_val
+    return max(0, r.counters.get("incumbent_sweeps", 0) - first_night) * n_val
 
 
 def classify(world: SimWorld, r) -> list[str]:
@@ -88,7 +94,7 @@ def classify(world: SimWorld, r) -> list[str]:
     return kinds
 
 
-def one(seed: int) -> dict:
+def one(seed: int, nights: int = 1) -> dict:
     world = SimWorld.generate(seed)
     ours = TrainSettings(seed=seed)
     arms = {
@@ -99,27 +105,51 @@ def one(seed: int) -> dict:
     out = {}
     for name, (settings, gate) in arms.items():
         kw = {"gate": gate} if gate else {}
-        r = optimize(world.start_skill, world.tasks, world.roles(), settings=settings, **kw)
-        after = world.expected_score(r.best_skill)
-        kinds = classify(world, r)
-        learn = r.counters.get("calls_to_learn", r.usage["calls"])
-        unused = _unused_incumbent_calls(r, world) if gate else 0
+        skill, ledger, per_night = world.start_skill, MemoryLedger(), []
+        for night in range(nights):
+            # the first night is the single night of `--nights 1`, sample for sample
+            later = {"seed": seed + 1000 * night, "run_id": f"night-{night}"} if night else {}
+            night_settings = replace(settings, **later)
+            r = optimize(
+                skill, world.tasks, world.roles(), settings=night_settings, ledger=ledger, **kw
+            )
+            per_night.append((r, world.expected_score(r.start_skill)))
+            skill = r.best_skill
+        after = world.expected_score(skill)
+        kinds = [k for r, _ in per_night for k in classify(world, r)]
+        learn = test_calls = calls_all = 0
+        for night, (r, _) in enumerate(per_night):
+            learned = r.counters.get("calls_to_learn", r.usage["calls"])
+            left_out = _unused_incumbent_calls(r, world, night == 0) if gate else 0
+            learn += learned - left_out
+            calls_all += r.usage["calls"] - left_out
+            test_calls += r.usage["calls"] - learned
+        last = per_night[-1][0]
         out[name] = {
             "test_before": start,
             "test_after": after,
             "lift": after - start,
-            "measured_lift": r.test.lift,
-            "measured_ci": [r.test.ci_low, r.test.ci_high],
-            "calls": learn - unused,
-            "calls_all": r.usage["calls"] - unused,
-            "test_calls": r.usage["calls"] - learn,
-            "accepted_edits": sum(len(h["edits"]) for h in r.history),
+            "nights_below_start": sum(
+                world.expected_score(r.best_skill) < before - 1e-12 for r, before in per_night
+            ),
+            "neutral_nights": sum("neutral" in classify(world, r) for r, _ in per_night),
+            "measured_lift": last.test.lift,
+            "measured_ci": [last.test.ci_low, last.test.ci_high],
+            "calls": learn / nights,
+            "calls_all": calls_all / nights,
+            "test_calls": test_calls / nights,
+            "incumbent_sweeps_carried": sum(
+                r.counters.get("incumbent_sweeps_carried", 0) for r, _ in per_night
+            ),
+            "accepted_edits": sum(len(h["edits"]) for r, _ in per_night for h in r.history),
             "accepted_steps": {k: kinds.count(k) for k in ("helpful", "neutral", "harmful")},
-            "comparisons": r.counters.get("comparisons", 0),
-            "rejected_at_gate": sum(1 for x in r.rejected if x["reason"].startswith("gate")),
-            "pending_at_end": len(r.pending),
-            "unparseable": r.counters.get("unparseable_proposals", 0),
-            "stop": r.stop_reason,
+            "comparisons": sum(r.counters.get("comparisons", 0) for r, _ in per_night) / nights,
+            "rejected_at_gate": sum(
+                1 for r, _ in per_night for x in r.rejected if x["reason"].startswith("gate")
+            ),
+            "pending_at_end": len(last.pending),
+            "unparseable": sum(r.counters.get("unparseable_proposals", 0) for r, _ in per_night),
+            "stop": last.stop_reason,
         }
     return out
 
@@ -129,10 +159,11 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--first-seed", type=int, default=0)
+    ap.add_argument("--nights", type=int, default=1)
     args = ap.parse_args()
     t0 = time.time()
     seeds = range(args.first_seed, args.first_seed + args.seeds)
-    runs = [one(s) for s in seeds]
+    runs = [one(s, args.nights) for s in seeds]
     summary = {}
     for arm in ("ours", "mean-went-up"):
         rows = [r[arm] for r in runs]
@@ -143,12 +174,13 @@ def main() -> None:
             "mean_lift": float(lifts.mean()),
             "min_lift": float(lifts.min()),
             "seeds_below_start": int(np.sum(lifts < -1e-12)),
+            "nights_below_start": int(sum(x["nights_below_start"] for x in rows)),
             "mean_calls": float(np.mean([x["calls"] for x in rows])),
             "mean_calls_all": float(np.mean([x["calls_all"] for x in rows])),
             "mean_test_calls": float(np.mean([x["test_calls"] for x in rows])),
             "mean_comparisons": float(np.mean([x["comparisons"] for x in rows])),
             "neutral_accept_nights": float(
-                np.mean([x["accepted_steps"]["neutral"] > 0 for x in rows])
+                np.mean([x["neutral_nights"] for x in rows]) / args.nights
             ),
             "harmful_accept_nights": float(
                 np.mean([x["accepted_steps"]["harmful"] > 0 for x in rows])
@@ -158,6 +190,9 @@ def main() -> None:
             "rejected_at_gate": int(sum(x["rejected_at_gate"] for x in rows)),
             "unparseable": int(sum(x["unparseable"] for x in rows)),
             "pending_at_end": int(sum(x["pending_at_end"] for x in rows)),
+            "incumbent_sweeps_carried": float(
+                np.mean([x["incumbent_sweeps_carried"] for x in rows]) / args.nights
+            ),
         }
     o, b = summary["ours"], summary["mean-went-up"]
     ratios = {
@@ -180,6 +215,7 @@ def main() -> None:
                     "label": "SIMULATION",
                     "seeds": args.seeds,
                     "first_seed": args.first_seed,
+                    "nights": args.nights,
                     "summary": summary,
                     "ratios": ratios,
                     "checks": checks,
@@ -190,8 +226,8 @@ def main() -> None:
         )
         return
     print(
-        f"SIMULATION — learning benchmark over {args.seeds} seeds from {args.first_seed} "
-        "(default settings; "
+        f"SIMULATION — learning benchmark over {args.seeds} seeds from {args.first_seed}, "
+        f"{args.nights} night(s) each (default settings; calls per night; "
         "test = exact expected score on the held-out split)"
     )
     keys = list(o)
