@@ -480,6 +480,7 @@ def test_undecided_candidates_are_carried_to_the_next_night_with_their_evidence(
             calls = 2 * s["n_tasks"]["val"]
             reused = f"reused 2 val sweeps of this skill from an earlier night ({calls} calls"
             assert (reused in md) == (n == 2)
+            assert (reused in night.reports["html"].read_text()) == (n == 2)
             assert s["counters"]["incumbent_sweeps"] == 2
     rows = query(tmp_path / "state", "SELECT skill, kind FROM edits")
     assert {kind for _skill, kind in rows} == {"pending"} and len(rows) == len(skills)
