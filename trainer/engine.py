@@ -140,6 +140,7 @@ class _Run:
         self.stream: list[list[float]] = []  # the incumbent's val sweeps in this epoch
         self.origin = f"{settings.run_id}:0"  # the run and epoch that began the stream
         self.beaten: dict[str, Any] | None = None  # the start's stream, once accepted away
+        self.carried = 0  # sweeps of the stream kept from an earlier run (epoch 0 only)
         self.rebase: list[tuple[list[Edit], str]] = []  # promising edits of replaced incumbents
         self.split = {
             sp: sorted((t for t in tasks if t.split == sp), key=lambda t: t.id)
@@ -238,6 +239,11 @@ class _Run:
             lo = start + look_no * look
             ks = range(lo, min(lo + look, start + self.s.max_samples))
             fresh = range(len(self.stream), max(len(self.stream), ks.stop))
+            if self.epoch == 0 and self.carried:  # kept sweeps paired tonight: not paid for
+                reused = min(ks.stop, self.carried)
+                self.counters["incumbent_sweeps_carried"] = max(
+                    reused, self.counters["incumbent_sweeps_carried"]
+                )
             docs = [candidate, self.incumbent] if len(fresh) else [candidate]
             per = self.measure.sweeps(docs, self.split["val"], tag, ks)
             for k in fresh:  # the incumbent's new sweeps join this epoch's stream
@@ -393,7 +399,7 @@ class _Run:
             return
         self.stream = [[math.nan if v is None else float(v) for v in s] for s in rec["sweeps"]]
         self.origin = str(rec["origin"])
-        self.counters["incumbent_sweeps_carried"] = len(self.stream)
+        self.carried = len(self.stream)
 
     def _keep_streams(self) -> None:
         """Keep the final incumbent's sweeps for the next run; mark the start's beaten."""
