@@ -113,12 +113,13 @@ def one(seed: int, nights: int = 1) -> dict:
             r = optimize(
                 skill, world.tasks, world.roles(), settings=night_settings, ledger=ledger, **kw
             )
-            per_night.append((r, world.expected_score(r.start_skill)))
+            scores = (world.expected_score(r.start_skill), world.expected_score(r.best_skill))
+            per_night.append((r, scores, classify(world, r)))
             skill = r.best_skill
-        after = world.expected_score(skill)
-        kinds = [k for r, _ in per_night for k in classify(world, r)]
+        after = per_night[-1][1][1]
+        kinds = [k for *_, night_kinds in per_night for k in night_kinds]
         learn = test_calls = calls_all = 0
-        for night, (r, _) in enumerate(per_night):
+        for night, (r, *_) in enumerate(per_night):
             learned = r.counters.get("calls_to_learn", r.usage["calls"])
             left_out = _unused_incumbent_calls(r, world, night == 0) if gate else 0
             learn += learned - left_out
@@ -129,26 +130,24 @@ def one(seed: int, nights: int = 1) -> dict:
             "test_before": start,
             "test_after": after,
             "lift": after - start,
-            "nights_below_start": sum(
-                world.expected_score(r.best_skill) < before - 1e-12 for r, before in per_night
-            ),
-            "neutral_nights": sum("neutral" in classify(world, r) for r, _ in per_night),
+            "nights_below_start": sum(b < a - 1e-12 for _, (a, b), _ in per_night),
+            "neutral_nights": sum("neutral" in night_kinds for *_, night_kinds in per_night),
             "measured_lift": last.test.lift,
             "measured_ci": [last.test.ci_low, last.test.ci_high],
             "calls": learn / nights,
             "calls_all": calls_all / nights,
             "test_calls": test_calls / nights,
             "incumbent_sweeps_carried": sum(
-                r.counters.get("incumbent_sweeps_carried", 0) for r, _ in per_night
+                r.counters.get("incumbent_sweeps_carried", 0) for r, *_ in per_night
             ),
-            "accepted_edits": sum(len(h["edits"]) for r, _ in per_night for h in r.history),
+            "accepted_edits": sum(len(h["edits"]) for r, *_ in per_night for h in r.history),
             "accepted_steps": {k: kinds.count(k) for k in ("helpful", "neutral", "harmful")},
-            "comparisons": sum(r.counters.get("comparisons", 0) for r, _ in per_night) / nights,
+            "comparisons": sum(r.counters.get("comparisons", 0) for r, *_ in per_night) / nights,
             "rejected_at_gate": sum(
-                1 for r, _ in per_night for x in r.rejected if x["reason"].startswith("gate")
+                1 for r, *_ in per_night for x in r.rejected if x["reason"].startswith("gate")
             ),
             "pending_at_end": len(last.pending),
-            "unparseable": sum(r.counters.get("unparseable_proposals", 0) for r, _ in per_night),
+            "unparseable": sum(r.counters.get("unparseable_proposals", 0) for r, *_ in per_night),
             "stop": last.stop_reason,
         }
     return out
