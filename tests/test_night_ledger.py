@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import sqlite_utils
 
 from session_ingest import migrations
-from skillopt_sleep.night.store import KEPT_STREAMS, MIGRATIONS, SqliteLedger
+from skillopt_sleep.night.store import MIGRATIONS, SqliteLedger
 from skillopt_sleep.store import db_path, open_store
+from trainer.cache import KEPT_STREAMS, JsonLedger, MemoryLedger
 
 
 def test_an_older_store_is_upgraded_and_an_edit_is_recorded_for_every_skill(
@@ -65,3 +67,28 @@ def test_incumbent_sweeps_are_kept_per_skill_and_only_the_newest_few(tmp_path: P
     assert b.stream("s0") == {"sweeps": []}
     # streams are not edits: the optimizer's "already tried" list never sees them
     assert a.recent(5) == [] and a.pending() == []
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "json", "memory"])
+def test_every_ledger_keeps_the_same_newest_streams(tmp_path: Path, kind: str) -> None:
+    """A ledger kept across nights gains a stream a night: each implementation keeps the
+    newest KEPT_STREAMS, a replaced stream counting as new, and the JSON file stays bounded."""
+    memory = MemoryLedger()
+    store = open_store(tmp_path) if kind == "sqlite" else None
+
+    def ledger():  # a fresh handle on the same ledger, as the next night gets
+        if store is not None:
+            return SqliteLedger(store, "a", "n1")
+        if kind == "json":
+            return JsonLedger(tmp_path / "ledger.json")
+        return memory
+
+    for night in range(3 * KEPT_STREAMS):
+        ledger().keep_stream(f"s{night}", {"sweeps": [[float(night)]]})
+        ledger().keep_stream("s0", {"sweeps": [[-1.0]]})  # the rolled-back-to version
+    kept = {f"s{i}" for i in range(2 * KEPT_STREAMS + 1, 3 * KEPT_STREAMS)} | {"s0"}
+    reopened = ledger()
+    assert {f"s{i}" for i in range(3 * KEPT_STREAMS) if reopened.stream(f"s{i}")} == kept
+    assert reopened.stream("s0") == {"sweeps": [[-1.0]]}
+    if kind == "json":
+        assert len(json.loads((tmp_path / "ledger.json").read_text())["streams"]) == KEPT_STREAMS

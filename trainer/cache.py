@@ -11,7 +11,8 @@ shown to the optimizer as "already tried") or "pending" (the gate could not deci
 record carries its evidence, and a later night against the same skill continues it). It also
 keeps incumbents' val sweeps ("streams", keyed by skill hash and val set), so that a night
 starting from the skill an earlier night ended with pairs its candidates with those samples
-instead of paying for them again (trainer.engine says when that is allowed).
+instead of paying for them again (trainer.engine says when that is allowed). Only the
+newest ``KEPT_STREAMS`` of them are kept, whatever the implementation.
 """
 
 from __future__ import annotations
@@ -22,6 +23,11 @@ import os
 import threading
 from pathlib import Path
 from typing import Any, Protocol
+
+# Streams kept per ledger (one skill): the newest few cover a rollback to a recent version;
+# an older version's samples are only a saving, never needed for a verdict. Without a bound
+# a ledger kept across nights would grow by one stream a night.
+KEPT_STREAMS = 10
 
 
 class Cache(Protocol):
@@ -45,7 +51,7 @@ class Ledger(Protocol):
 
     def stream(self, key: str) -> dict | None: ...  # an incumbent's kept val sweeps
 
-    def keep_stream(self, key: str, record: dict) -> None: ...  # replaces the key's record
+    def keep_stream(self, key: str, record: dict) -> None: ...  # the newest KEPT_STREAMS
 
 
 def cache_key(
@@ -104,7 +110,10 @@ class MemoryLedger:
         return json.loads(json.dumps(rec)) if rec is not None else None
 
     def keep_stream(self, key: str, record: dict) -> None:
+        self._streams.pop(key, None)  # a replaced stream is the newest
         self._streams[key] = json.loads(json.dumps(record))
+        for old in list(self._streams)[:-KEPT_STREAMS]:
+            del self._streams[old]
 
 
 class JsonLedger(MemoryLedger):

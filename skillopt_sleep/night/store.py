@@ -15,6 +15,7 @@ from typing import Any
 import sqlite_utils
 
 from session_ingest.migrations import Step
+from trainer.cache import KEPT_STREAMS
 
 
 def now_iso() -> str:
@@ -68,10 +69,6 @@ MIGRATIONS: list[Step] = [
     ("edits-by-skill-and-hash", _v2),
     ("incumbent-streams", _streams),
 ]
-
-# Streams kept per skill: the newest few cover a rollback to a recent version; an older
-# version's samples are only a saving, never needed for a verdict.
-KEPT_STREAMS = 10
 
 
 class SqliteCache:
