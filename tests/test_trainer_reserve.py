@@ -116,6 +116,27 @@ def test_reserves_scale_tokens_and_cost_by_the_average_call() -> None:
     budget.check((89, 0, 0.0))
 
 
+def test_a_batch_is_cut_where_its_calls_would_spend_the_token_or_cost_limit() -> None:
+    """Checked against the usage at the batch start, a batch of 100 calls was all allowed or
+    all refused on tokens and cost: one large batch could spend the test's reserve and more.
+    Each position now counts the batch's earlier calls at the average call so far."""
+    budget = Budget(BudgetLimits(max_tokens=1000, max_cost_usd=1.0))
+    start = (10, 500, 0.1)  # 10 calls so far, 50 tokens and $0.01 each
+    budget.check(start, position=9)  # 500 + 9 x 50 = 950 tokens
+    with pytest.raises(BudgetExhausted) as caught:
+        budget.check(start, position=10)  # 1,000 tokens
+    assert caught.value.kind == "tokens"
+    budget.reserve_calls = 4  # the reserve and the batch add up
+    budget.check(start, position=5)
+    with pytest.raises(BudgetExhausted):
+        budget.check(start, position=6)
+    cheap = Budget(BudgetLimits(max_cost_usd=0.2))
+    cheap.check((10, 0, 0.1), position=9)
+    with pytest.raises(BudgetExhausted) as caught:
+        cheap.check((10, 0, 0.1), position=10)
+    assert caught.value.kind == "cost"
+
+
 class Ticking:
     """A model edge whose every call advances the clock: `seconds` per call."""
 

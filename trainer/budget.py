@@ -7,9 +7,10 @@ endpoint reported (Completion tokens and cost), not an estimate.
 Cache replays are charged too (their recorded usage), so a killed run that is resumed
 stops at the same point as an uninterrupted one; `live_calls` counts what was really paid.
 Within one concurrent batch the check uses the usage at the batch start plus the call's
-position in the batch, so which call is refused does not depend on completion order (a
-batch may overrun the token/cost limit by at most its own size). The deadline is the one
-check that reads the clock, by nature.
+position in the batch (for tokens and cost, that many calls at the run's average per call),
+so which call is refused does not depend on completion order, and a large batch cannot run
+through a token or cost limit (and the test's reserve below it) on one early check. The
+deadline is the one check that reads the clock, by nature.
 
 A reserve keeps room for work that must follow (the held-out test after training): while
 `reserve_calls` is set, every limit is lowered by what that many calls cost at the run's
@@ -150,12 +151,14 @@ class Budget:
         lim = self.limits
         keep = self.reserve_calls
         share = keep / calls if keep and calls else 0.0  # the reserve, per call made so far
+        # the reserve and this batch's earlier calls, at the average call so far
+        ahead = (keep + position) / calls if calls else 0.0
         note = f", {keep} kept for the held-out test" if keep else ""
         if lim.max_calls is not None and calls + position >= lim.max_calls - keep:
             raise BudgetExhausted("calls", f"{lim.max_calls} calls{note}")
-        if lim.max_tokens is not None and toks * (1 + share) >= lim.max_tokens:
+        if lim.max_tokens is not None and toks * (1 + ahead) >= lim.max_tokens:
             raise BudgetExhausted("tokens", f"{lim.max_tokens} tokens{note}")
-        if lim.max_cost_usd is not None and cost * (1 + share) >= lim.max_cost_usd:
+        if lim.max_cost_usd is not None and cost * (1 + ahead) >= lim.max_cost_usd:
             raise BudgetExhausted("cost", f"${lim.max_cost_usd}{note}")
         if lim.deadline is None:
             return
