@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from trainer.backends.base import Completion, ContextOverflow, Roles
+from trainer.backends.base import Completion, ContextOverflow, Roles, seeded_sample
 from trainer.backends.factory import build_roles
 from trainer.backends.local import LocalServer, _free_port, local_roles
 from trainer.backends.models import MODELS, QWEN_05B, ensure_gguf, installed, verify
@@ -115,6 +115,20 @@ def test_concurrent_short_calls(roles: Roles, server: LocalServer) -> None:
     assert all(c.cost_usd == 0.0 for c in results)
     assert roles.target.usage["calls"] == 6
     print(f"\nlocal: {per_call * 1000:.0f} ms per short call (wall, {server.parallel} slots)")
+
+
+def test_one_seed_gives_one_sampled_answer(server: LocalServer) -> None:
+    """At temperature 0.7, the same paired seed draws the same answer (what pairs two skills'
+    attempts), and other seeds draw others (the target still samples)."""
+    target = local_roles(server, {"target": {"temperature": 0.7, "max_tokens": 24}}).target
+    prompt = user("Invent a name for a pet turtle and say why, in one sentence.")
+
+    def draw(seed: int) -> str:
+        with seeded_sample(seed):
+            return target.complete(prompt).text
+
+    assert draw(7) == draw(7)
+    assert len({draw(seed) for seed in range(8, 12)}) > 1
 
 
 def test_json_schema_answers_are_parsed_or_counted(roles: Roles) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from trainer.backends.base import ContextOverflow, InfraError
+from trainer.backends.base import ContextOverflow, InfraError, seeded_sample
 from trainer.backends.config import RoleConfig
 from trainer.backends.openai_backend import OpenAIBackend, split_schema, strict_schema
 
@@ -145,6 +145,19 @@ def test_success_usage_and_cost(provider: tuple[FakeProvider, str]) -> None:
     assert fake.headers[0]["authorization"] == "Bearer sk-test"
     assert b.usage["calls"] == 1 and b.usage["cost_usd"] == pytest.approx(0.007)
     assert "m1" in b.identity and url in b.identity and "t=0.3" in b.identity
+
+
+def test_a_sampled_answer_carries_the_trainers_paired_seed(
+    provider: tuple[FakeProvider, str],
+) -> None:
+    """The seed of the task and sample reaches a sampling endpoint; a greedy one (temperature
+    0) and a call outside any sample get none."""
+    fake, url = provider
+    with seeded_sample(1234):
+        backend(url, temperature=0.7).complete(USER)
+        backend(url, temperature=0.0).complete(USER)
+    backend(url, temperature=0.7).complete(USER)
+    assert [body.get("seed") for body in fake.requests] == [1234, None, None]
 
 
 def test_missing_usage_and_null_content(provider: tuple[FakeProvider, str]) -> None:

@@ -26,6 +26,8 @@ from trainer.backends.base import (
     InfraError,
     Message,
     Roles,
+    paired_seed,
+    seeded_sample,
 )
 from trainer.budget import Budget, BudgetExhausted
 from trainer.cache import Cache, cache_key
@@ -103,11 +105,16 @@ class Caller:
         self, adapter: RolloutAdapter, jobs: list[RolloutJob], max_tokens: int | None
     ) -> list[Outcome | None]:
         """The target's outcomes in job order, cached and budgeted like calls (role
-        "target"); None where the adapter raised InfraError."""
+        "target"); None where the adapter raised InfraError. Each attempt is drawn with the
+        seed of its task and sample (`paired_seed`), whatever the skill."""
         calls = [
             _Call(
                 job.key(adapter, max_tokens),
-                functools.partial(adapter.rollout, job.skill, job.task, max_tokens=max_tokens),
+                functools.partial(
+                    _seeded,
+                    paired_seed(job.task.id, job.sample),
+                    functools.partial(adapter.rollout, job.skill, job.task, max_tokens=max_tokens),
+                ),
             )
             for job in jobs
         ]
@@ -200,6 +207,11 @@ class RolloutJob:
 class _Call:
     key: str
     compute: Callable[[], Any]
+
+
+def _seeded(seed: int, fn: Callable[[], Outcome]) -> Outcome:
+    with seeded_sample(seed):
+        return fn()
 
 
 def _complete(fn: Callable[..., Completion], req: Request) -> Completion:

@@ -3,6 +3,10 @@
 Data. The gate works in sweeps: one sweep is one fresh sample of the candidate and one of
 the incumbent on every val task. `candidate[i][s]` and `incumbent[i][s]` are the scores of
 task i in sweep s (NaN: no score, e.g. the endpoint failed), x = candidate − incumbent.
+Both sides of one (task, sweep) are drawn with the same sampler seed where the endpoint
+takes one (`trainer.backends.base.sample_seed`): the pair is still one draw of each skill,
+so E[x] is the same, but two similar skills then answer alike and x carries less noise.
+Seeds differ between tasks and sweeps, so what follows holds as it would without them.
 
 Null. H0: the mean over the val tasks of E[x] is <= `min_effect` — the candidate is no
 better on average. This is the weak null: an edit that helps some tasks and hurts more of

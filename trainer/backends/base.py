@@ -2,10 +2,47 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import hashlib
+from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
 Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": str}
+
+_SAMPLE_SEED: contextvars.ContextVar[int | None] = contextvars.ContextVar(
+    "sample_seed", default=None
+)
+
+
+def sample_seed() -> int | None:
+    """The sampler seed for the answer being drawn in this thread, if the trainer set one.
+
+    It depends on the task and the sample only, never on the skill: a backend that seeds its
+    sampler with it draws two skills' answers to one task and sample from the same random
+    stream (common random numbers). Where the skills barely differ the answers then barely
+    differ, so the paired difference the gate tests has far less noise; the pair is still one
+    draw per skill, so every mean and test stays what it was. Backends that cannot seed
+    ignore it."""
+    return _SAMPLE_SEED.get()
+
+
+def paired_seed(task_id: str, sample: int | str) -> int:
+    """The seed of (task, sample), the same for every skill (a 31-bit int: llama.cpp and the
+    OpenAI API both take it)."""
+    digest = hashlib.sha256(f"{task_id}\x00{sample}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+@contextlib.contextmanager
+def seeded_sample(seed: int | None) -> Iterator[None]:
+    """Within, `sample_seed()` in this thread is `seed`."""
+    token = _SAMPLE_SEED.set(seed)
+    try:
+        yield
+    finally:
+        _SAMPLE_SEED.reset(token)
 
 
 class InfraError(Exception):

@@ -19,7 +19,7 @@ from typing import Any
 
 import openai
 
-from trainer.backends.base import Completion, ContextOverflow, InfraError, Message
+from trainer.backends.base import Completion, ContextOverflow, InfraError, Message, sample_seed
 from trainer.backends.config import RoleConfig
 
 # Sent instead of response_format to endpoints that reject it.
@@ -200,6 +200,9 @@ class OpenAIBackend:
             "temperature": self.config.temperature,
             "max_tokens": max_tokens or self.config.max_tokens,
         }
+        seed = sample_seed()
+        if seed is not None and self.config.temperature > 0:
+            params["seed"] = seed  # paired draws across skills (base.sample_seed)
         if json_schema is not None and self.json_mode:
             name = split_schema(json_schema)[0]
             full = strict_schema(json_schema)
