@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.sim_helpers import COMPETENT
 from trainer import JsonLedger, MemoryCache, TrainSettings, optimize
 from trainer.backends.base import Completion, InfraError, Roles
 from trainer.budget import BudgetLimits
@@ -52,8 +53,10 @@ class Wrap:
 
 
 def wrapped(world: SimWorld, **kw) -> tuple[Roles, dict]:
+    """The world's roles with a competent optimizer (tests.sim_helpers): these tests follow a
+    run that accepts edits, which must not hang on the default optimizer's luck."""
     shared = {"lock": threading.Lock(), "count": 0, "keys": [], **kw}
-    base = world.roles(concurrency=shared.get("concurrency", 1))
+    base = world.roles(concurrency=shared.get("concurrency", 1), rates=COMPETENT)
     cost = kw.get("cost", 0.0)
     jitter = kw.get("jitter", False)
     return Roles(

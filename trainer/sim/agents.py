@@ -6,10 +6,11 @@ Both are ordinary ChatBackends. They read the world they belong to; the world bu
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any
 
-from trainer.backends.base import Completion, Message
-from trainer.sim.text import content, seeded_rng
+from trainer.backends.base import Completion, Message, sample_seed
+from trainer.sim.text import LABEL, content, seeded_rng
 from trainer.skill import count_tokens
 
 if TYPE_CHECKING:
@@ -17,7 +18,15 @@ if TYPE_CHECKING:
 
 
 class SimTarget:
-    """SIMULATION target: follows taught rules with high probability."""
+    """SIMULATION target: follows taught rules with high probability.
+
+    Paired seeds (`base.sample_seed`): a real sampler given one seed answers two similar
+    skills alike until their token distributions part, so some paired answers coincide and
+    the rest are as good as independent. Here a share `SimParams.paired_share` of the
+    (task, sample) draws use the seed's random stream for whichever skill asks, so where both
+    skills give a rule the same compliance the two answers agree on it; the other draws use
+    the call's own stream. 0 is a target that cannot be seeded (the agent CLIs, an API
+    without a seed parameter)."""
 
     simulation = True
 
@@ -35,7 +44,7 @@ class SimTarget:
     ) -> Completion:
         system = "\n".join(m["content"] for m in messages if m["role"] == "system")
         user = "\n".join(m["content"] for m in messages if m["role"] == "user")
-        rng = seeded_rng(self.world.seed, "target", messages)
+        rng = self._rng(messages)
         task = self.world.by_prompt.get(" ".join(user.split()))
         followed = []
         if task is not None:
@@ -44,6 +53,14 @@ class SimTarget:
                     followed.append(self.world.by_id[rid].marker)
         text = "Done. " + " ".join(followed) + " I made the change and checked it."
         return Completion(text, count_tokens(system + user), count_tokens(text), 0.0)
+
+    def _rng(self, messages: list[Message]) -> random.Random:
+        seed = sample_seed()
+        if seed is not None:
+            paired = random.Random(f"{LABEL}:{self.world.seed}:paired:{seed}")
+            if paired.random() < self.world.params.paired_share:
+                return paired
+        return seeded_rng(self.world.seed, "target", messages)
 
 
 class SimJudge:

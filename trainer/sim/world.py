@@ -162,6 +162,10 @@ class SimParams:
     dilution_start: int = 0  # tokens the target sees before compliance starts to drop
     dilution_scale: int = 1500  # compliance falls linearly by 1 per this many more (floor 0.3)
     overreach_factor: float = 0.6  # an over-reaching rule multiplies every *other* rule
+    # Share of (task, sample) draws a paired seed couples across skills (SimTarget): one
+    # minus the variance ratio of a neutral edit's paired difference measured on the embedded
+    # target, 0.44 (benchmarks/paired_seeds.py, 240 pairs). 0: a target that cannot be seeded.
+    paired_share: float = 0.55
 
 
 @dataclass
