@@ -20,7 +20,7 @@ and mixed rates check the level of the test itself. The baseline sees one sample
 per side and accepts if the mean rose. Calls are per comparison, both sides drawn fresh (in
 a night the incumbent's sweeps are shared by the comparisons against it: about half this).
 
-Usage: python benchmarks/gate.py [--json] [--trials N] [--sweep]
+Usage: python benchmarks/gate.py [--json] [--trials N] [--sweep] [--paired-share S]
 """
 
 from __future__ import annotations
@@ -80,7 +80,8 @@ def mixed(inc: list[np.ndarray]) -> list[np.ndarray]:
 
 
 def _sampler(probs: list[np.ndarray], idx: np.ndarray):
-    """Scores of one sweep on tasks `idx` (mean over each task's judges), vectorized."""
+    """Scores of one sweep on tasks `idx` (mean over each task's judges) from uniforms `u`
+    of shape (tasks, judges), vectorized; `draw.shape` is that shape."""
     width = max(len(probs[i]) for i in idx)
     p = np.zeros((len(idx), width))
     mask = np.zeros((len(idx), width), dtype=bool)
@@ -89,22 +90,34 @@ def _sampler(probs: list[np.ndarray], idx: np.ndarray):
         mask[row, : len(probs[i])] = True
     count = mask.sum(axis=1)
 
-    def draw(rng: np.random.Generator) -> np.ndarray:
-        return ((rng.random(p.shape) < p) & mask).sum(axis=1) / count
+    def draw(u: np.ndarray) -> np.ndarray:
+        return ((u < p) & mask).sum(axis=1) / count
 
+    draw.shape = p.shape  # type: ignore[attr-defined]
     return draw
 
 
-def _ours(rng, cand, inc, n: int, alpha: float, sweeps: int) -> tuple[str, int]:
+def _sweep(rng, cand, inc, paired: float) -> tuple[np.ndarray, np.ndarray]:
+    """One sweep of both sides. A share `paired` of the tasks draw both sides from the same
+    uniforms (a paired seed an endpoint honours, see benchmarks/paired_seeds.py); the rest
+    draw each side on its own."""
+    u_cand, u_inc = rng.random(cand.shape), rng.random(inc.shape)
+    shared = rng.random(cand.shape[0]) < paired
+    u_inc[shared] = u_cand[shared]
+    return cand(u_cand), inc(u_inc)
+
+
+def _ours(rng, cand, inc, n: int, alpha: float, sweeps: int, paired: float) -> tuple[str, int]:
     def draw(_look: int):
-        return [[x] for x in cand(rng)], [[x] for x in inc(rng)]
+        c, i = _sweep(rng, cand, inc, paired)
+        return [[x] for x in c], [[x] for x in i]
 
     evidence = Evidence.empty(n)
     d = sequential(draw, evidence, looks=sweeps, alpha=alpha)
     return d.verdict, evidence.sweeps
 
 
-def run(trials: int, settings: TrainSettings, seed: int = 0) -> dict:
+def run(trials: int, settings: TrainSettings, seed: int = 0, paired: float = 0.0) -> dict:
     pool = pools(seed)
     inc_mean = float(np.mean([p.mean() for p in pool["incumbent"]]))
     pool["mixed"] = mixed(pool["incumbent"])  # for the printed effect; trials remake it
@@ -126,12 +139,13 @@ def run(trials: int, settings: TrainSettings, seed: int = 0) -> dict:
                     cand = _sampler(drawn, np.arange(n))
                 else:
                     cand = _sampler(pool[cond], idx)
-                verdict, sweeps = _ours(rng, cand, inc, n, share, top)
+                verdict, sweeps = _ours(rng, cand, inc, n, share, top, paired)
                 acc["ours"] += verdict == "accept"
                 held += verdict == "pending"
                 used += 2 * n * sweeps
-                acc["ours@0.05"] += _ours(rng, cand, inc, n, 0.05, top)[0] == "accept"
-                acc["mean-went-up"] += cand(rng).mean() > inc(rng).mean()
+                acc["ours@0.05"] += _ours(rng, cand, inc, n, 0.05, top, paired)[0] == "accept"
+                c, i = _sweep(rng, cand, inc, paired)
+                acc["mean-went-up"] += c.mean() > i.mean()
             for g in res:
                 res[g][f"{cond}@{n}"] = acc[g] / trials
             pending[f"{cond}@{n}"] = held / trials
@@ -158,14 +172,21 @@ def main() -> None:
     ap.add_argument(
         "--sweep", action="store_true", help="also sweep max_samples to justify the default"
     )
+    ap.add_argument(
+        "--paired-share",
+        type=float,
+        default=0.0,
+        help="share of tasks whose two sides draw from one seed (0: independent draws)",
+    )
     args = ap.parse_args()
     s = TrainSettings()
     t0 = time.time()
-    out = run(args.trials, s)
+    out = run(args.trials, s, paired=args.paired_share)
     sweep = {}
     if args.sweep:
         for cap in (8, 16, 24, 40, 64):
-            r = run(max(200, args.trials // 4), replace(s, max_samples=cap))
+            capped = replace(s, max_samples=cap)
+            r = run(max(200, args.trials // 4), capped, paired=args.paired_share)
             sweep[cap] = {
                 c: (r["results"]["ours"][c], r["ours_calls_per_comparison"][c])
                 for c in ("neutral@50", "helpful+5@50", "helpful+10@50", "helpful+20@50")
@@ -178,6 +199,7 @@ def main() -> None:
             "max_samples": s.max_samples,
             "night_alpha_share": s.alpha_per_comparison,
             "trials": args.trials,
+            "paired_share": args.paired_share,
             "effects": out["effects"],
             "ours_pending": out["ours_pending"],
             "ours_calls_per_comparison": out["ours_calls_per_comparison"],
@@ -189,7 +211,7 @@ def main() -> None:
     print(
         f"SIMULATION — gate benchmark, {args.trials} trials per cell. ours: a look after every "
         f"sweep, at most {s.max_samples} sweeps, alpha share {s.alpha_per_comparison:.4g}; "
-        "baseline: 1 sample/task/side"
+        f"baseline: 1 sample/task/side; paired draws on {args.paired_share:.0%} of tasks"
     )
     print(
         "exact expected effects on the pool: "

@@ -23,7 +23,15 @@ and the incumbent's val sweeps are carried (trainer.engine). "mean-went-up" keep
 score across nights. Lift is then the last night's skill over the first night's start, and
 calls are per night.
 
+Paired seeds. The trainer draws both skills' attempts at one task and sample with the same
+seed; an endpoint that takes a seed (the embedded llama.cpp, OpenAI-compatible APIs) then
+answers similar skills alike. `--paired-share` is the simulated target's share of such
+paired draws (`SimParams.paired_share`; its default was measured on the embedded target by
+benchmarks/paired_seeds.py); `--paired-share 0` is an endpoint that cannot seed (the agent
+CLIs). Both arms get the same target.
+
 Usage: python benchmarks/learning.py [--json] [--seeds N] [--first-seed K] [--nights N]
+       [--paired-share S]
 
 The gate's constants were chosen on seeds 0-99; `--first-seed 100` runs seeds nobody tuned
 on, which is how to check that a change to the gate holds beyond them.
@@ -47,6 +55,7 @@ from trainer import MemoryLedger, TrainSettings, optimize  # noqa: E402
 from trainer.edits import Edit, apply_edits  # noqa: E402
 from trainer.gate import Decision  # noqa: E402
 from trainer.sim import SimWorld  # noqa: E402
+from trainer.sim.world import SimParams  # noqa: E402
 
 
 class MeanWentUp:
@@ -94,8 +103,8 @@ def classify(world: SimWorld, r) -> list[str]:
     return kinds
 
 
-def one(seed: int, nights: int = 1) -> dict:
-    world = SimWorld.generate(seed)
+def one(seed: int, nights: int = 1, paired_share: float = SimParams.paired_share) -> dict:
+    world = SimWorld.generate(seed, params=SimParams(paired_share=paired_share))
     ours = TrainSettings(seed=seed)
     arms = {
         "ours": (ours, None),
@@ -159,10 +168,11 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--first-seed", type=int, default=0)
     ap.add_argument("--nights", type=int, default=1)
+    ap.add_argument("--paired-share", type=float, default=SimParams.paired_share)
     args = ap.parse_args()
     t0 = time.time()
     seeds = range(args.first_seed, args.first_seed + args.seeds)
-    runs = [one(s, args.nights) for s in seeds]
+    runs = [one(s, args.nights, args.paired_share) for s in seeds]
     summary = {}
     for arm in ("ours", "mean-went-up"):
         rows = [r[arm] for r in runs]
@@ -215,6 +225,7 @@ def main() -> None:
                     "seeds": args.seeds,
                     "first_seed": args.first_seed,
                     "nights": args.nights,
+                    "paired_share": args.paired_share,
                     "summary": summary,
                     "ratios": ratios,
                     "checks": checks,
@@ -226,7 +237,8 @@ def main() -> None:
         return
     print(
         f"SIMULATION — learning benchmark over {args.seeds} seeds from {args.first_seed}, "
-        f"{args.nights} night(s) each (default settings; calls per night; "
+        f"{args.nights} night(s) each, paired draws {args.paired_share:g} (default settings; "
+        "calls per night; "
         "test = exact expected score on the held-out split)"
     )
     keys = list(o)
