@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from trainer.edits import Edit, apply_edit  # noqa: E402
 from trainer.gate import Evidence, sequential  # noqa: E402
 from trainer.settings import TrainSettings  # noqa: E402
-from trainer.sim import SimWorld  # noqa: E402
+from trainer.sim import SimParams, SimWorld  # noqa: E402
 
 CONDITIONS = ("neutral", "harmful", "mixed", "helpful+5", "helpful+10", "helpful+20")
 TARGETS = {
@@ -175,7 +175,7 @@ def main() -> None:
     ap.add_argument(
         "--paired-share",
         type=float,
-        default=0.0,
+        default=SimParams.paired_share,
         help="share of tasks whose two sides draw from one seed (0: independent draws)",
     )
     args = ap.parse_args()
