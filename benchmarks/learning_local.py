@@ -2,7 +2,9 @@
 
 Each night trains the user's own ``commit-message`` skill on the bundled demo tasks (mined
 from the sample sessions and reviewed to rule judges, exactly as ``skillopt-sleep demo``
-does) with the demo's trainer settings. Night 0 uses the mined splits; night s > 0 re-splits
+does) with the demo's trainer settings and its roles' sampling (target and optimizer at
+temperature 0.7, the judge at 0, as a night configures them; each attempt drawn with its
+task's and sample's paired seed). Night 0 uses the mined splits; night s > 0 re-splits
 the same tasks with a seeded shuffle (same train/val/test sizes) and trains with seed s.
 Two arms per night, on the same servers and one shared call cache (so both see the same
 answers wherever they ask the same thing):
@@ -43,6 +45,7 @@ from skillopt_sleep.mining import load_tasks  # noqa: E402
 from skillopt_sleep.store import open_store  # noqa: E402
 from trainer import MemoryCache, TrainSettings, optimize  # noqa: E402
 from trainer.backends.config import local_from_config  # noqa: E402
+from trainer.backends.factory import local_overrides  # noqa: E402
 from trainer.backends.local import LocalModels  # noqa: E402
 from trainer.budget import Budget  # noqa: E402
 from trainer.calls import Caller, RolloutJob  # noqa: E402
@@ -132,7 +135,9 @@ def main() -> None:
         base = TrainSettings.from_config(config)
         local = local_from_config(config["models"])
         say = (lambda m: None) if args.json else (lambda m: print(f"  {m}", file=sys.stderr))
-        with LocalModels(local, progress=say) as models:
+        # the roles as a night runs them (target and optimizer sample at 0.7, the judge at 0)
+        overrides = local_overrides(config["models"])
+        with LocalModels(local, overrides, progress=say) as models:
             roles = models.roles()
             servers = models.describe()
             runs = []

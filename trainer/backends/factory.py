@@ -48,11 +48,8 @@ def build_roles(
     elif kind == "local":
         from trainer.backends.local import LocalModels
 
-        overrides = {}  # resolve_backend validated the section already
-        for role in ROLE_NAMES:
-            raw = dict((models_cfg or {}).get(role) or {})
-            overrides[role] = {k: raw[k] for k in _LOCAL_KEEPS if k in raw}
         local = local_from_config(models_cfg)
+        overrides = local_overrides(models_cfg)
         with LocalModels(local, overrides, log_dir=local_log_dir, progress=progress) as models:
             yield models.roles()
     else:  # sim: the world owns the tasks too, so the caller builds it and passes it in
@@ -82,3 +79,14 @@ def describe_config(
     return {
         r: {"model": model_spec(getattr(local, r)).label, "backend": "local"} for r in ROLE_NAMES
     }
+
+
+def local_overrides(models_cfg: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
+    """Per role, the configured settings that still apply on the embedded models
+    (temperature, max_tokens): a benchmark that starts `LocalModels` itself passes these to
+    run the roles as a night does."""
+    out = {}
+    for role in ROLE_NAMES:
+        raw = dict((models_cfg or {}).get(role) or {})
+        out[role] = {k: raw[k] for k in _LOCAL_KEEPS if k in raw}
+    return out
