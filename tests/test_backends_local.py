@@ -118,8 +118,11 @@ def test_concurrent_short_calls(roles: Roles, server: LocalServer) -> None:
 
 
 def test_one_seed_gives_one_sampled_answer(server: LocalServer) -> None:
-    """At temperature 0.7, the same paired seed draws the same answer (what pairs two skills'
-    attempts), and other seeds draw others (the target still samples)."""
+    """At temperature 0.7 the server honours the paired seed: the same seed draws the same
+    answer (what pairs two skills' attempts), other seeds draw others. The first call is a
+    warm-up: llama.cpp's logits for a prompt read afresh and for one served from its prompt
+    cache differ in the last bits, enough to change a sampled token now and then, so the
+    pairing is partial (benchmarks/paired_seeds.py measures how much)."""
     target = local_roles(server, {"target": {"temperature": 0.7, "max_tokens": 24}}).target
     prompt = user("Invent a name for a pet turtle and say why, in one sentence.")
 
@@ -127,7 +130,8 @@ def test_one_seed_gives_one_sampled_answer(server: LocalServer) -> None:
         with seeded_sample(seed):
             return target.complete(prompt).text
 
-    assert draw(7) == draw(7)
+    draw(0)
+    assert draw(7) == draw(7) == draw(7)
     assert len({draw(seed) for seed in range(8, 12)}) > 1
 
 
