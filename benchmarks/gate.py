@@ -79,22 +79,22 @@ def mixed(inc: list[np.ndarray]) -> list[np.ndarray]:
     return [u if h else p * (1 - cut) for u, p, h in zip(up, inc, helped, strict=True)]
 
 
-def _sampler(probs: list[np.ndarray], idx: np.ndarray):
-    """Scores of one sweep on tasks `idx` (mean over each task's judges) from uniforms `u`
-    of shape (tasks, judges), vectorized; `draw.shape` is that shape."""
-    width = max(len(probs[i]) for i in idx)
-    p = np.zeros((len(idx), width))
-    mask = np.zeros((len(idx), width), dtype=bool)
-    for row, i in enumerate(idx):
-        p[row, : len(probs[i])] = probs[i]
-        mask[row, : len(probs[i])] = True
-    count = mask.sum(axis=1)
+class _Sampler:
+    """Scores of one sweep on tasks `idx` (mean over each task's judges), from uniforms of
+    shape `shape` (tasks, judges), vectorized."""
 
-    def draw(u: np.ndarray) -> np.ndarray:
-        return ((u < p) & mask).sum(axis=1) / count
+    def __init__(self, probs: list[np.ndarray], idx: np.ndarray) -> None:
+        width = max(len(probs[i]) for i in idx)
+        self.p = np.zeros((len(idx), width))
+        self.mask = np.zeros((len(idx), width), dtype=bool)
+        for row, i in enumerate(idx):
+            self.p[row, : len(probs[i])] = probs[i]
+            self.mask[row, : len(probs[i])] = True
+        self.count = self.mask.sum(axis=1)
+        self.shape = self.p.shape
 
-    draw.shape = p.shape  # type: ignore[attr-defined]
-    return draw
+    def __call__(self, u: np.ndarray) -> np.ndarray:
+        return ((u < self.p) & self.mask).sum(axis=1) / self.count
 
 
 def _sweep(rng, cand, inc, paired: float) -> tuple[np.ndarray, np.ndarray]:
@@ -133,12 +133,12 @@ def run(trials: int, settings: TrainSettings, seed: int = 0, paired: float = 0.0
             held = used = 0
             for _ in range(trials):
                 idx = rng.choice(len(pool["incumbent"]), size=n, replace=False)
-                inc = _sampler(pool["incumbent"], idx)
+                inc = _Sampler(pool["incumbent"], idx)
                 if cond == "mixed":  # exactly no better on these very tasks
                     drawn = mixed([pool["incumbent"][i] for i in idx])
-                    cand = _sampler(drawn, np.arange(n))
+                    cand = _Sampler(drawn, np.arange(n))
                 else:
-                    cand = _sampler(pool[cond], idx)
+                    cand = _Sampler(pool[cond], idx)
                 verdict, sweeps = _ours(rng, cand, inc, n, share, top, paired)
                 acc["ours"] += verdict == "accept"
                 held += verdict == "pending"

@@ -54,8 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from trainer import MemoryLedger, TrainSettings, optimize  # noqa: E402
 from trainer.edits import Edit, apply_edits  # noqa: E402
 from trainer.gate import Decision  # noqa: E402
-from trainer.sim import SimWorld  # noqa: E402
-from trainer.sim.world import SimParams  # noqa: E402
+from trainer.sim import SimParams, SimWorld  # noqa: E402
 
 
 class MeanWentUp:

@@ -29,6 +29,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,11 +40,13 @@ from learning_local import demo_tasks  # noqa: E402
 from skill_effect_local import RULES  # noqa: E402
 
 from skillopt_sleep.demo import DEMO_SETTINGS  # noqa: E402
-from trainer.backends.base import paired_seed, seeded_sample  # noqa: E402
 from trainer.backends.local import LocalServer, local_roles  # noqa: E402
 from trainer.backends.threads import choose_threads  # noqa: E402
-from trainer.rollout import Outcome, rollout_messages  # noqa: E402
-from trainer.scoring import rule_score  # noqa: E402
+from trainer.budget import Budget  # noqa: E402
+from trainer.cache import MemoryCache  # noqa: E402
+from trainer.calls import Caller  # noqa: E402
+from trainer.measure import Measurer  # noqa: E402
+from trainer.rollout import ChatRollout  # noqa: E402
 from trainer.skill import SkillDoc  # noqa: E402
 
 LABEL = "REAL MODELS: embedded Qwen2.5-Coder-0.5B target (llama.cpp on this machine)."
@@ -52,58 +55,42 @@ TEMPERATURE = 0.7  # the target's default (skillopt_sleep/data/default.yaml)
 NEUTRAL = "\nWrite for the people who will read the history later.\n"
 
 
-def score(task, text: str) -> float:
-    """The trainer's score for rule judges: the weighted mean of the judges met."""
-    got = [(j.weight, rule_score(j, Outcome(text))) for j in task.judges]
-    got = [(w, s) for w, s in got if s is not None]
-    return sum(w * s for w, s in got) / sum(w for w, _ in got) if got else 0.0
-
-
-def answer(target, doc: SkillDoc, task, seed: int, max_tokens: int) -> str:
-    with seeded_sample(seed):
-        return target.complete(rollout_messages(doc, task), max_tokens=max_tokens).text
-
-
 def variance(xs: list[float]) -> float:
     return statistics.pvariance(xs) if len(xs) > 1 else 0.0
 
 
 def measure(server: LocalServer, tasks: list, samples: int, start: str, max_tokens: int) -> dict:
-    target = local_roles(server, {"target": {"temperature": TEMPERATURE}}).target
+    """Through the trainer's own rollouts and scoring: sample `k` of a task is drawn with the
+    task's paired seed for k, whatever the skill; sample `k:own` with a seed of its own."""
+    roles = local_roles(server, {"target": {"temperature": TEMPERATURE}})
+    caller = Caller(roles, MemoryCache(), Budget())
+    measurer = Measurer(caller, ChatRollout(roles.target), Counter(), max_tokens)
     a = SkillDoc.parse(start)
     edits = {
         "helpful (rules stated)": SkillDoc.parse(start.rstrip() + RULES),
         "neutral (one line)": SkillDoc.parse(start.rstrip() + "\n" + NEUTRAL),
     }
+    cells = [(t, k) for t in tasks for k in range(samples)]
+    t0 = time.monotonic()
+    base = measurer.jobs([(a, t, str(k)) for t, k in cells])
     rows: dict[str, dict] = {}
-    t0, calls = time.monotonic(), 0
-    base: dict[tuple[int, int], tuple[str, float]] = {}
-    for ti, task in enumerate(tasks):
-        for k in range(samples):
-            text = answer(target, a, task, paired_seed(task.id, k), max_tokens)
-            base[ti, k] = (text, score(task, text))
-            calls += 1
     for name, b in edits.items():
-        paired, indep, same = [], [], 0
-        for ti, task in enumerate(tasks):
-            for k in range(samples):
-                a_text, a_score = base[ti, k]
-                p_text = answer(target, b, task, paired_seed(task.id, k), max_tokens)
-                i_text = answer(target, b, task, paired_seed(task.id, f"{k}:own"), max_tokens)
-                calls += 2
-                same += p_text == a_text
-                paired.append(score(task, p_text) - a_score)
-                indep.append(score(task, i_text) - a_score)
-        vp, vi = variance(paired), variance(indep)
+        paired = measurer.jobs([(b, t, str(k)) for t, k in cells])
+        own = measurer.jobs([(b, t, f"{k}:own") for t, k in cells])
+        got = [(x, p, o) for x, p, o in zip(base, paired, own, strict=True) if x and p and o]
+        xs_paired = [p[0].score - x[0].score for x, p, _ in got]
+        xs_own = [o[0].score - x[0].score for x, _, o in got]
+        vp, vi = variance(xs_paired), variance(xs_own)
         rows[name] = {
-            "pairs": len(paired),
-            "identical_answers": round(same / len(paired), 3),
-            "effect_paired": round(statistics.fmean(paired), 3),
-            "effect_independent": round(statistics.fmean(indep), 3),
+            "pairs": len(got),
+            "identical_answers": round(sum(p[1] == x[1] for x, p, _ in got) / len(got), 3),
+            "effect_paired": round(statistics.fmean(xs_paired), 3),
+            "effect_independent": round(statistics.fmean(xs_own), 3),
             "var_paired": round(vp, 4),
             "var_independent": round(vi, 4),
             "variance_ratio": round(vp / vi, 3) if vi else None,
         }
+    calls = caller.budget.usage.calls
     return {"edits": rows, "calls": calls, "seconds": round(time.monotonic() - t0, 1)}
 
 

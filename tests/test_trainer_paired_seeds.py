@@ -95,7 +95,6 @@ def test_without_paired_draws_two_skills_answer_independently() -> None:
     leaves far fewer answers equal than paired draws do."""
     coupled = SimWorld.generate(2, params=SimParams(paired_share=1.0))
     apart = replace(coupled, params=SimParams(paired_share=0.0))
-    apart.__post_init__()
     counts = []
     for world in (coupled, apart):
         start = world.start_skill

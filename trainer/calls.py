@@ -110,11 +110,8 @@ class Caller:
         calls = [
             _Call(
                 job.key(adapter, max_tokens),
-                functools.partial(
-                    _seeded,
-                    paired_seed(job.task.id, job.sample),
-                    functools.partial(adapter.rollout, job.skill, job.task, max_tokens=max_tokens),
-                ),
+                functools.partial(adapter.rollout, job.skill, job.task, max_tokens=max_tokens),
+                paired_seed(job.task.id, job.sample),
             )
             for job in jobs
         ]
@@ -173,7 +170,8 @@ class Caller:
             return value
         token = _CALL_KEY.set(call.key)
         try:
-            value = call.compute()
+            with seeded_sample(call.seed):
+                value = call.compute()
         except InfraError:  # failures are not cached: a resumed run retries them
             self.budget.infra_error()
             return None
@@ -207,11 +205,7 @@ class RolloutJob:
 class _Call:
     key: str
     compute: Callable[[], Any]
-
-
-def _seeded(seed: int, fn: Callable[[], Outcome]) -> Outcome:
-    with seeded_sample(seed):
-        return fn()
+    seed: int | None = None  # the sampler seed the call runs under (base.sample_seed)
 
 
 def _complete(fn: Callable[..., Completion], req: Request) -> Completion:
