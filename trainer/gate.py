@@ -265,6 +265,20 @@ class Evidence:
             for row, add in zip(side, new, strict=True):
                 row.extend(float(v) for v in add)
 
+    def promising(self, min_effect: float = 0.0) -> bool:
+        """Whether the mean effect over the first sweeps that hold FUTILITY_PAIRS paired
+        samples (the gate's first chance to stop for futility) is above `min_effect`. It reads
+        a fixed stretch of samples, however the comparison went on, so "not promising" is an
+        increasing event in the incumbent's scores (the engine's argument needs that)."""
+        x = np.array(self.candidate, dtype=float) - np.array(self.incumbent, dtype=float)
+        if x.size == 0:
+            return False
+        paired = np.cumsum((~np.isnan(x)).sum(axis=0))
+        reached = np.flatnonzero(paired >= FUTILITY_PAIRS)
+        if not len(reached):
+            return False
+        return float(np.nanmean(x[:, : reached[0] + 1])) > min_effect
+
     def to_dict(self) -> dict[str, Any]:
         def dump(rows: list[list[float]]) -> list[list[float | None]]:
             return [[None if math.isnan(v) else v for v in r] for r in rows]
