@@ -155,3 +155,30 @@ def test_the_floor_is_kept_with_the_stream() -> None:
     assert Stream.carried_from(stream.record("night-1", beaten=True), 2, "night-2") is None
     old = {k: v for k, v in rec.items() if k != "floor"}  # kept before floors existed
     assert Stream.carried_from(old, 2, "night-2").floor == 0
+
+
+def test_a_base_continued_and_rejected_is_not_built_on(tmp_path: Path) -> None:
+    # step 1 has nothing new (its line is step 0's), so it goes on with step 0's candidate,
+    # which the gate then rejects: step 2 starts afresh from the incumbent, and pairs past
+    # the samples that decided step 0's fate
+    def pending_then_reject(candidate, incumbent, **kw) -> Decision:
+        verdict = "reject" if len(candidate[0]) > SWEEPS else "pending"
+        return replace(decide(candidate, incumbent, **kw), verdict=verdict, more_sweeps=1.0)
+
+    path = tmp_path / "ledger.json"
+    first, second = lines("helpful")[:2]
+    roles = WORLD.roles()
+    r = optimize(
+        WORLD.start_skill,
+        WORLD.tasks,
+        Roles(Scripted(first, first, second), roles.target, roles.judge),
+        settings=SETTINGS,
+        ledger=JsonLedger(path),
+        gate=pending_then_reject,
+    )
+    assert r.counters["pending_continued"] == 1 and "built_on_pending" not in r.counters
+    (rejected,) = [x for x in r.rejected if x["reason"].startswith("gate")]
+    assert [e["text"] for e in rejected["edits"]] == [first]
+    (c,) = JsonLedger(path).pending()
+    assert [e["text"] for e in c["edits"]] == [second] and c["where"] == "epoch 0 step 2"
+    assert c["stream_at"][1] == 2 * SWEEPS + 1  # past step 0's sweeps and its continuation
