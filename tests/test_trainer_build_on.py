@@ -59,13 +59,13 @@ def lines(kind: str) -> list[str]:
     return ranked if kind == "helpful" else ranked[::-1]
 
 
-def night(path: Path, *texts: str):
+def night(path: Path, *texts: str, run_id: str = "night-1"):
     roles = WORLD.roles()
     return optimize(
         WORLD.start_skill,
         WORLD.tasks,
         Roles(Scripted(*texts), roles.target, roles.judge),
-        settings=SETTINGS,
+        settings=replace(SETTINGS, run_id=run_id),
         ledger=JsonLedger(path),
         gate=undecided,
     )
@@ -105,6 +105,16 @@ def test_the_next_step_builds_on_a_promising_candidate_with_samples_it_did_not_s
     assert b["stream_at"][1] == 2 * SWEEPS
     assert [e["text"] for e in c["edits"]] == [third]
     assert incumbent_sweeps(c) == stream["sweeps"][SWEEPS : 2 * SWEEPS]
+
+    # the floor outlives the night: the next one goes on with all three past it
+    again = night(path, first, first, first, run_id="night-2")
+    assert again.counters["pending_continued"] == 3
+    kept = JsonLedger(path).stream(f"{WORLD.start_skill.hash}:{a['val_digest']}")
+    floor = stream["floor"]
+    assert kept["floor"] == floor and kept["sweeps"][:floor] == stream["sweeps"][:floor]
+    for record in JsonLedger(path).pending():
+        assert record["stream_at"][1] == floor + 1
+        assert incumbent_sweeps(record)[-1] == kept["sweeps"][floor]
 
 
 def test_a_candidate_that_looks_no_better_is_not_built_on(tmp_path: Path) -> None:
