@@ -17,6 +17,10 @@ Per arm: held-out test score before and after with the 95% interval (the trainer
 measurement on test tasks the run never saw), accepted and rejected edits, calls (all, and
 paid: not replayed from the shared cache), wall time.
 
+At the demo's `max_samples` (2 sweeps of 16 val tasks) no comparison reaches the gate's
+futility look (FUTILITY_PAIRS), so the give-up rule and building on a promising candidate
+never come into play here: benchmarks/learning.py measures those.
+
 Usage: python benchmarks/learning_local.py [--json] [--nights N]
 """
 

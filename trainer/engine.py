@@ -218,8 +218,7 @@ class _Run:
         if decision.verdict == "accept":
             self.alpha_pot += alpha  # fallback: an accepted edit passes its alpha on
         elif decision.verdict == "pending" and not built and evidence.promising(self.s.min_effect):
-            self.base = _Base(candidate, applied, where)
-            self.stream.raise_floor(at)
+            self.base = _Base(candidate, applied, where)  # _settle raises the floor past it
         self._settle(candidate, applied, where, decision, evidence, [self.s.run_id], at)
 
     def _idle(self, where: str) -> None:
@@ -319,7 +318,8 @@ class _Run:
         first incumbent sweep of this stream the evidence has not used."""
         edit_hash = edit_set_hash(applied)
         if self.base and self.base.candidate.hash == candidate.hash:
-            # continued by an idle step: its new samples now decide whether it is built on
+            # the base's samples (its own comparison, or an idle step's continuation) decide
+            # whether it is built on: none of their incumbent sweeps is paired again
             self.stream.raise_floor(at)
             if decision.verdict == "reject":
                 self.base = None

@@ -281,17 +281,23 @@ class Evidence:
         return float(np.nanmean(x[:, : reached[0] + 1])) > min_effect
 
     def to_dict(self) -> dict[str, Any]:
-        def dump(rows: list[list[float]]) -> list[list[float | None]]:
-            return [[None if math.isnan(v) else v for v in r] for r in rows]
-
-        return {"candidate": dump(self.candidate), "incumbent": dump(self.incumbent)}
+        return {
+            "candidate": rows_to_json(self.candidate),
+            "incumbent": rows_to_json(self.incumbent),
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Evidence:
-        def load(rows: list[list[float | None]]) -> list[list[float]]:
-            return [[math.nan if v is None else float(v) for v in r] for r in rows]
+        return cls(rows_from_json(data["candidate"]), rows_from_json(data["incumbent"]))
 
-        return cls(load(data["candidate"]), load(data["incumbent"]))
+
+def rows_to_json(rows: list[list[float]]) -> list[list[float | None]]:
+    """Score rows as JSON holds them: a missing score (NaN) is null."""
+    return [[None if math.isnan(v) else v for v in r] for r in rows]
+
+
+def rows_from_json(rows: list[list[float | None]]) -> list[list[float]]:
+    return [[math.nan if v is None else float(v) for v in r] for r in rows]
 
 
 def sequential(

@@ -6,11 +6,10 @@ docstring; this module only holds the sweeps and the two marks that argument nee
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from trainer.gate import Evidence
+from trainer.gate import Evidence, rows_from_json, rows_to_json
 
 
 @dataclass
@@ -35,7 +34,7 @@ class Stream:
         so its sweeps are conditioned on losing and must never be paired again."""
         return {
             "origin": self.origin,
-            "sweeps": [[None if math.isnan(v) else v for v in sweep] for sweep in self.sweeps],
+            "sweeps": rows_to_json(self.sweeps),
             "floor": self.floor,
             "run_id": run_id,
             "beaten": run_id if beaten else None,
@@ -49,5 +48,5 @@ class Stream:
             return None
         if any(len(sweep) != n_val for sweep in rec["sweeps"]):
             return None
-        sweeps = [[math.nan if v is None else float(v) for v in s] for s in rec["sweeps"]]
+        sweeps = rows_from_json(rec["sweeps"])
         return cls(str(rec["origin"]), sweeps, len(sweeps), int(rec.get("floor", 0)))
