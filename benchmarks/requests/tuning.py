@@ -94,18 +94,62 @@ KINDS: dict[str, list[str]] = {
 
 # With ``hard``: paraphrases sharing no content word with the kind's other templates.
 PARAPHRASES: dict[str, list[str]] = {
-    "commit-message": ["describe what I did for git log"],
-    "regression-test": ["make sure bug {num} never comes back"],
-    "ci-log": ["why is the pipeline red"],
-    "changelog": ["what is new since {ver}? note it in the history file"],
-    "type-hints": ["make {file} pass mypy"],
-    "docstrings": ["explain each public function of {file} in its header comment"],
-    "pr-description": ["text for the merge page of {branch}"],
-    "flaky-test": ["{ident} passes locally but randomly dies on the build server"],
-    "dependency-bump": ["move {pkg} forward to {ver}"],
-    "sql-migration": ["schema change: {ident} on {tbl}"],
-    "explain-error": ["I keep seeing {err}"],
-    "rename-symbol": ["{ident} should be called {ident2} from now on"],
+    "commit-message": [
+        "describe what I did for git log",
+        "one line for the history about this work",
+        "sum up my pending edits so I can record them",
+    ],
+    "regression-test": [
+        "make sure bug {num} never comes back",
+        "guard against #{num} returning",
+        "lock in the fix for {num} so nobody reintroduces it",
+    ],
+    "ci-log": [
+        "why is the pipeline red",
+        "the build broke again, what happened",
+        "tell me what went wrong on the build server",
+    ],
+    "changelog": [
+        "what is new since {ver}? note it in the history file",
+        "list user-visible improvements shipped in {ver}",
+        "what changed in {ver}, for users",
+    ],
+    "type-hints": [
+        "make {file} pass mypy",
+        "static typing for {file}",
+        "annotate signatures so the checker is happy with {file}",
+    ],
+    "docstrings": [
+        "explain each public function of {file} in its header comment",
+        "{ident} has no comments, describe what it does",
+        "every exported helper in {file} needs a short explanation",
+    ],
+    "pr-description": [
+        "text for the merge page of {branch}",
+        "help reviewers of {branch} understand it",
+        "what should reviewers know about {branch}",
+    ],
+    "flaky-test": [
+        "{ident} passes locally but randomly dies on the build server",
+        "{ident} is unreliable, sometimes red sometimes green",
+        "intermittent failure in {ident}, find the race",
+    ],
+    "dependency-bump": [
+        "move {pkg} forward to {ver}",
+        "we are behind on {pkg}, get us current",
+        "newer {pkg} please, {ver} or later",
+    ],
+    "sql-migration": [
+        "schema change: {ident} on {tbl}",
+        "{tbl} needs a {ident} field",
+        "store {ident} for each row of {tbl}",
+    ],
+    "explain-error": ["I keep seeing {err}", "{err} ??", "got {err} on startup, no idea"],
+    "rename-symbol": [
+        "{ident} should be called {ident2} from now on",
+        "{ident} is a bad name, go with {ident2}",
+        "call it {ident2} instead of {ident}",
+    ],
 }
 # With ``hard``: project names said with kinds and one-offs alike, sharing words.
 PROJECTS = ["pet-clinic", "pet-store", "todo-api", "todo-web", "blog-engine", "blog-admin",
