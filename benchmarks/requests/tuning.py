@@ -5,6 +5,10 @@ names), typos, and spread over sessions and days. One-off requests are built fro
 made-up vocabulary so that two of them rarely ask for the same thing, as in real logs
 where most requests are unique. With ``habit_rate`` the user's own filler ("btw", "… for
 the client") is said around kinds and one-offs alike; ``zipf`` sizes kinds by a Zipf law.
+With ``hard``, each kind is also asked in three paraphrases that share no content word
+with its templates, and some one-offs are in common words: tech nouns ("trace the socket
+in pet-store") or plain product language about a few screens ("hide bulk delete from the
+billing screen"), so unrelated one-offs share topic words as real ones do.
 """
 
 from __future__ import annotations
@@ -321,6 +325,49 @@ def common_one_off(rng: random.Random, used: Counter[tuple[str, str]]) -> str | 
     return None
 
 
+# With ``hard``: one-offs in plain product language. Each names a screen and something
+# about it, so unrelated one-offs share topic words ("the billing screen"), as real ones do.
+_ASKS = [
+    "add {feature} to the {screen}",
+    "why does the {screen} {symptom}",
+    "the {screen} {symptom} on {platform}, can you look",
+    "show {feature} on the {screen} for {audience}",
+    "hide {feature} from the {screen} for {audience}",
+    "make the {screen} feel {quality}",
+    "what would it take to support {feature} in the {screen}",
+    "redesign the {screen} so it looks {quality}",
+]
+_SCREENS = ["billing screen", "signup form", "search results page", "onboarding wizard",
+            "team settings", "notification center", "admin dashboard", "invoice list",
+            "profile editor", "file browser", "chat window", "map view", "calendar widget",
+            "pricing table", "order history", "help center", "activity log",
+            "media gallery"]  # fmt: skip
+_FEATURES = ["dark mode", "keyboard shortcuts", "bulk delete", "a csv download",
+             "inline editing", "drag and drop", "an undo button", "infinite scroll",
+             "a progress bar", "saved filters", "emoji reactions", "a share link",
+             "two factor prompts", "offline support", "a usage chart", "live previews"]  # fmt: skip
+_SYMPTOMS = ["flicker on load", "lose my input", "freeze after a minute", "show stale data",
+             "jump to the top", "render twice", "crash when empty", "ignore my clicks"]  # fmt: skip
+_PLATFORMS = ["safari", "android", "an old ipad", "firefox", "windows", "slow networks"]
+_AUDIENCES = ["guests", "admins", "new users", "paying customers", "managers", "everyone"]
+_QUALITIES = ["snappier", "calmer", "more modern", "less cluttered", "friendlier", "denser"]
+
+
+def plain_one_off(rng: random.Random, used: Counter[tuple[str, str]]) -> str | None:
+    """A one-off in plain product language ("add dark mode to the billing screen"); an
+    (ask, screen) pair is used at most twice, fewer than a recurring task's sessions."""
+    for _ in range(20):
+        ask, screen = rng.choice(_ASKS), rng.choice(_SCREENS)
+        if used[(ask, screen)] < 2:
+            used[(ask, screen)] += 1
+            return ask.format(
+                screen=screen, feature=rng.choice(_FEATURES), symptom=rng.choice(_SYMPTOMS),
+                platform=rng.choice(_PLATFORMS), audience=rng.choice(_AUDIENCES),
+                quality=rng.choice(_QUALITIES),
+            )  # fmt: skip
+    return None
+
+
 HABIT_PREFIXES = ["btw", "real quick,", "fyi", "alright,", "question:"]
 HABIT_SUFFIXES = ["for the client", "in prod", "if possible", "cheers", "today"]
 
@@ -354,6 +401,7 @@ def corpus(
     out: list[Request] = []
     used: set[tuple[str, str]] = set()
     used_common: Counter[tuple[str, str]] = Counter()
+    used_plain: Counter[tuple[str, str]] = Counter()
     session = 0
     while len(out) < n_turns:
         session += 1
@@ -365,6 +413,8 @@ def corpus(
                 text, kind = None, None
                 if hard and rng.random() < 0.5:
                     text = common_one_off(rng, used_common)
+                elif hard and rng.random() < 0.5:
+                    text = plain_one_off(rng, used_plain)
                 text = text or one_off(rng, used)
             else:
                 kind = rng.choices(names, weights)[0]
