@@ -317,11 +317,24 @@ def one_off(rng: random.Random, used: set[tuple[str, str]] | None = None) -> str
 def common_one_off(rng: random.Random, used: Counter[tuple[str, str]]) -> str | None:
     """A one-off in common words ("trace the socket in pet-store"); a (verb, noun) pair is
     used at most twice, fewer than the three sessions a recurring task needs."""
+    pair = _rare_pair(rng, used, _ONEOFF_VERBS, _NOUNS)
+    if pair is None:
+        return None
+    verb, noun = pair
+    return f"{verb} the {noun} {rng.choice(['in', 'of', 'for'])} {rng.choice(PROJECTS)}"
+
+
+def _rare_pair(
+    rng: random.Random, used: Counter[tuple[str, str]], firsts: list[str], seconds: list[str]
+) -> tuple[str, str] | None:
+    """A (first, second) pair drawn at random and taken at most twice in ``used``, so a
+    one-off is never said in the three sessions a recurring task needs; None when 20
+    draws find none free."""
     for _ in range(20):
-        verb, noun = rng.choice(_ONEOFF_VERBS), rng.choice(_NOUNS)
-        if used[(verb, noun)] < 2:
-            used[(verb, noun)] += 1
-            return f"{verb} the {noun} {rng.choice(['in', 'of', 'for'])} {rng.choice(PROJECTS)}"
+        pair = rng.choice(firsts), rng.choice(seconds)
+        if used[pair] < 2:
+            used[pair] += 1
+            return pair
     return None
 
 
@@ -356,16 +369,15 @@ _QUALITIES = ["snappier", "calmer", "more modern", "less cluttered", "friendlier
 def plain_one_off(rng: random.Random, used: Counter[tuple[str, str]]) -> str | None:
     """A one-off in plain product language ("add dark mode to the billing screen"); an
     (ask, screen) pair is used at most twice, fewer than a recurring task's sessions."""
-    for _ in range(20):
-        ask, screen = rng.choice(_ASKS), rng.choice(_SCREENS)
-        if used[(ask, screen)] < 2:
-            used[(ask, screen)] += 1
-            return ask.format(
-                screen=screen, feature=rng.choice(_FEATURES), symptom=rng.choice(_SYMPTOMS),
-                platform=rng.choice(_PLATFORMS), audience=rng.choice(_AUDIENCES),
-                quality=rng.choice(_QUALITIES),
-            )  # fmt: skip
-    return None
+    pair = _rare_pair(rng, used, _ASKS, _SCREENS)
+    if pair is None:
+        return None
+    ask, screen = pair
+    return ask.format(
+        screen=screen, feature=rng.choice(_FEATURES), symptom=rng.choice(_SYMPTOMS),
+        platform=rng.choice(_PLATFORMS), audience=rng.choice(_AUDIENCES),
+        quality=rng.choice(_QUALITIES),
+    )  # fmt: skip
 
 
 HABIT_PREFIXES = ["btw", "real quick,", "fyi", "alright,", "question:"]
