@@ -176,12 +176,11 @@ def test_setup_runs_in_the_copy_and_is_not_the_agents_work(
     cli: CliInfo, repo, tmp_path: Path
 ) -> None:
     task = task_for(repo)
-    # setup keeps the network (it installs dependencies); the agent's commands do not
-    ws = dict(task.workspace or {}, setup=["echo generated > build.txt", 'test -z "$HTTPS_PROXY"'])
+    # (that setup keeps the network and the agent has none: test_harness_sandbox.py)
+    ws = dict(task.workspace or {}, setup=["echo generated > build.txt"])
     task = Task(task.id, task.prompt, task.split, (Judge("check", "test -f build.txt"),),
                 workspace=ws)  # fmt: skip
-    agent = 'cat build.txt && test "$HTTPS_PROXY" = http://127.0.0.1:9'
-    with ScriptedEndpoint([{"bash": agent}, {"text": "DONE"}]) as ep:
+    with ScriptedEndpoint([{"bash": "cat build.txt"}, {"text": "DONE"}]) as ep:
         outcome = harness(cli, tmp_path / "work", ep.base_url).rollout(
             SkillDoc.parse(SKILL), task, max_tokens=None
         )

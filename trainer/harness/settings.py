@@ -41,6 +41,8 @@ class HarnessSettings:
     env_passthrough: tuple[str, ...] = ("PATH",)  # variables the agent's commands inherit
     price_in_per_mtok: float = 0.0
     price_out_per_mtok: float = 0.0
+    sandbox: bool = True  # confine every command (sandbox.py); False only by the user's choice
+    read_only: tuple[str, ...] = ()  # more folders the confined commands may read
 
     def __post_init__(self) -> None:
         if self.concurrency < 1:
@@ -53,7 +55,7 @@ class HarnessSettings:
         d = asdict(self)
         for k in ("work_dir", "cli_path", "base_url", "api_key", "login_file", "concurrency"):
             d.pop(k)
-        for k in ("price_in_per_mtok", "price_out_per_mtok", "setup_timeout_s"):
+        for k in ("price_in_per_mtok", "price_out_per_mtok", "setup_timeout_s", "read_only"):
             d.pop(k)
         d["login"] = self.login_file is not None
         return d
