@@ -78,12 +78,13 @@ def _stop_on_signals() -> Iterator[threading.Event]:
 
 
 def _local_model_error(exc: Exception) -> UserError | None:
-    """The embedded model or a configured agent CLI missing is something the user fixes
-    by installing: say how."""
+    """The embedded model, a configured agent CLI or bubblewrap missing is something the
+    user fixes by installing: say how."""
     from trainer.backends.local import LocalModelUnavailable
     from trainer.harness import CliNotFound
+    from trainer.harness.sandbox import SandboxUnavailable
 
-    if isinstance(exc, LocalModelUnavailable | CliNotFound):
+    if isinstance(exc, LocalModelUnavailable | CliNotFound | SandboxUnavailable):
         return UserError(str(exc))
     return None
 

@@ -419,7 +419,9 @@ class _Night:
             pending=[{k: v for k, v in p.items() if k != "scores"} for p in result.pending],
             simulation=result.simulation,
             outputs=str(out),
-            replay=routing(job.tasks, cli_backend(self.config, "target")),
+            replay=routing(
+                job.tasks, cli_backend(self.config, "target"), self.config["harness"]["sandbox"]
+            ),
         )
 
     def _promote(self, job: Job, trained: dict[str, TrainedSkill]) -> Promotion:

@@ -52,8 +52,11 @@ class Routed:
         return self._pick(task).rollout(skill, task, max_tokens=max_tokens)
 
 
-def routing(tasks: Iterable[Task], harness_kind: str | None) -> dict[str, Any]:
-    """For the report: tasks per place they run, and why tasks fell back to chat."""
+def routing(
+    tasks: Iterable[Task], harness_kind: str | None, confined: bool = True
+) -> dict[str, Any]:
+    """For the report: tasks per place they run, why tasks fell back to chat, and (with a
+    harness) whether its agents ran in the sandbox."""
     places: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     for task in tasks:
@@ -61,4 +64,7 @@ def routing(tasks: Iterable[Task], harness_kind: str | None) -> dict[str, Any]:
         places[place] += 1
         if reason:
             reasons[reason] += 1
-    return {"tasks": dict(places), "chat_reasons": dict(reasons)}
+    out: dict[str, Any] = {"tasks": dict(places), "chat_reasons": dict(reasons)}
+    if harness_kind:
+        out["confined"] = confined
+    return out

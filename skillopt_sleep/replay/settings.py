@@ -93,6 +93,8 @@ def cli_settings(
         "concurrency": int(h["concurrency"]),
         "tools": tuple(h["tools"]),
         "env_passthrough": tuple(h["env_passthrough"]),
+        "sandbox": bool(h["sandbox"]),
+        "read_only": tuple(str(p) for p in h["sandbox_read_only"]),
         "price_in_per_mtok": float(prices.get("price_in_per_mtok") or 0.0),
         "price_out_per_mtok": float(prices.get("price_out_per_mtok") or 0.0),
     }

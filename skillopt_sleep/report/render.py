@@ -43,7 +43,10 @@ def replay_line(replay: dict[str, Any]) -> str:
         for where, n in sorted(tasks.items(), key=lambda kv: kv[0] == "chat")
     ]
     reasons = ", ".join(f"{r}: {n}" for r, n in sorted((replay.get("chat_reasons") or {}).items()))
-    return f"Replayed: {', '.join(parts)}" + (f" ({reasons})." if reasons else ".")
+    line = f"Replayed: {', '.join(parts)}" + (f" ({reasons})." if reasons else ".")
+    if replay.get("confined") is False:
+        line += " The agent ran UNCONFINED (harness.sandbox: false): your files were in its reach."
+    return line
 
 
 def _split_counts(n: dict[str, int]) -> str:
