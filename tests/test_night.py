@@ -31,13 +31,14 @@ from skillopt_sleep import lock
 from skillopt_sleep.cli import main
 from skillopt_sleep.night.run import default_roles, run_night
 from skillopt_sleep.store import db_path
+from tests.cli_helpers import console_script
 from tests.ingest_helpers import lay_out
 from tests.sim_helpers import competent_roles
 from trainer.backends.base import Roles
 
 PROJECT = Path(__file__).resolve().parents[1]
 CHILD = PROJECT / "tests" / "night_child.py"
-CLI = [str(Path(sys.executable).parent / "skillopt-sleep")]
+CLI = [str(console_script())]
 USER_SKILL = PROJECT / "skillopt_sleep" / "data" / "samples" / "skills" / "commit-message"
 
 # Small and fast, yet powered: val >= 8 tasks for the top skills of the 30-session corpus.
