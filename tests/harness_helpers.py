@@ -14,10 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from trainer.harness import CLAUDE_CODE, CODEX, CliInfo, CliNotFound, find_cli
+from trainer.harness import CliInfo, CliNotFound, find_cli
 from trainer.harness.cli import COMMANDS
-
-PINNED = {CLAUDE_CODE: "2.1.332", CODEX: "0.171.0"}
 
 SKILL = """\
 ---

@@ -86,11 +86,6 @@ def read_json(text: str) -> tuple[dict[str, Any] | None, bool]:
     return (value, True) if isinstance(value, dict) and value else (None, False)
 
 
-def parse_json(text: str) -> dict[str, Any] | None:
-    """A JSON object from a model answer, repaired if needed; None if unrecoverable."""
-    return read_json(text)[0]
-
-
 def rule_score(judge: Judge, outcome: Outcome) -> float | None:
     """1.0 pass, 0.0 fail; None where the judge does not apply (an outcome judge on a
     chat rollout)."""

@@ -179,14 +179,6 @@ def assign_cluster(
     return SplitResult(split, group, too_small, excluded)
 
 
-def group_splits(splits: Mapping[str, str], groups: Mapping[str, str]) -> dict[str, set[str]]:
-    """Group id -> the set of splits its keys are in (a leak shows as a set of two)."""
-    out: dict[str, set[str]] = {}
-    for key, gid in groups.items():
-        out.setdefault(gid, set()).add(splits[key])
-    return out
-
-
 def newest_first(keys: Sequence[str], times: Sequence[str]) -> list[str]:
     order = np.argsort(np.asarray(times, dtype=object), kind="stable")[::-1]
     return [keys[i] for i in order]

@@ -31,8 +31,6 @@ from trainer.scoring import (
 from trainer.skill import SkillDoc
 from trainer.tasks import Task
 
-BACKENDS = ("claude-code", "codex", CHAT)
-
 
 class ReplayError(Exception):
     """The task cannot be replayed as asked (one line for the user)."""

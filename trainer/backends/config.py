@@ -48,10 +48,6 @@ class RoleConfig:
         """The settings without the key: safe to write into run outputs and logs."""
         return {name: getattr(self, name) for name in sorted(_CONFIG_FIELDS)}
 
-    def resolved_key(self, environ: Mapping[str, str] = os.environ) -> str | None:
-        """The key: the resolved value if set, else the named environment variable."""
-        return self.api_key or environ.get(self.api_key_env) or None
-
 
 _CONFIG_FIELDS = {f.name for f in fields(RoleConfig)} - {"api_key"}
 
