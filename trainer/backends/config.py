@@ -126,7 +126,7 @@ class LocalConfig:
     judge: str = "qwen2.5-coder-1.5b"
     threads: int | None = None  # None = measured when the servers start
     parallel: int = 2  # slots per server, decoded together
-    n_ctx: int = 8192  # context shared by the slots
+    n_ctx: int = 8192  # context shared by the slots; its bound is the config's `valid:` line
 
     def __post_init__(self) -> None:
         from trainer.backends.models import MODELS
@@ -140,8 +140,6 @@ class LocalConfig:
             raise ValueError(f"models.local.threads must be null or >= 1, got {self.threads!r}")
         if not _whole(self.parallel, 1):
             raise ValueError(f"models.local.parallel must be >= 1, got {self.parallel!r}")
-        if not _whole(self.n_ctx, 1024):
-            raise ValueError(f"models.local.n_ctx must be >= 1024, got {self.n_ctx!r}")
 
 
 def _whole(value: object, minimum: int) -> bool:
