@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from mining_helpers import add_turn, store
 
 from skillopt_sleep import config as config_mod
@@ -116,3 +117,25 @@ def test_a_skill_whose_test_split_cannot_measure_a_lift_is_not_trained() -> None
     assert skip.skill == "small-test" and "1 test task(s), the held-out lift needs >= 2" in (
         skip.reason
     )
+
+
+def test_a_replay_starts_from_the_nights_text_or_says_why_not(tmp_path: Path) -> None:
+    """`tasks replay` without --skill once made up a new skill for a user's skill that is
+    on no skill target, which the night skips; it now asks the night's own job_start."""
+    from skillopt_sleep.mining import load_tasks
+    from skillopt_sleep.replay.one import ReplayError, task_skill
+
+    db = store(tmp_path)
+    _recurring(db, "release-helper", "a", "write the changelog entry for the release")
+    _recurring(db, None, "b", "bump the numpy dependency version in pyproject")
+    config = config_mod.load(overrides={"promotion.targets": [str(tmp_path / "skills")]},
+                             environ={})  # fmt: skip
+    mine(db, config)
+    by_skill = {c["skill"]: c for c in cluster_dicts(db) if c["recurring"]}
+    tasks = {t.meta["cluster_id"]: t for t in load_tasks(db)}
+    user = by_skill.pop("release-helper")
+    with pytest.raises(ReplayError, match="its SKILL.md is in no skill target"):
+        task_skill(db, config, tasks[user["id"]])
+    (managed,) = by_skill.values()
+    start = job_start(db, config, managed)
+    assert task_skill(db, config, tasks[managed["id"]]) == start["start_text"]

@@ -105,8 +105,10 @@ def test_tasks_replay_refuses_a_harness_for_a_task_without_workspace(
     mine(db, CONFIG)
     task_id = load_tasks(db)[0].id
     db.close()
+    skill = tmp_path / "SKILL.md"
+    skill.write_text(SKILL)
     args = ["--config", str(cfg), "--state-dir", str(tmp_path / "state"), "tasks", "replay",
-            task_id, "--backend", "claude-code"]  # fmt: skip
+            task_id, "--backend", "claude-code", "--skill", str(skill)]  # fmt: skip
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2
     assert "has no workspace on disk; use --backend chat" in result.output
