@@ -16,7 +16,7 @@ from skillopt_sleep import config as config_mod
 from skillopt_sleep.replay import Routed, cli_backend, routing, where, with_clis
 from skillopt_sleep.replay.settings import cli_settings, endpoint_mode
 from skillopt_sleep.report.render import replay_line
-from trainer.backends.base import Completion, Roles
+from trainer.backends.base import Completion, InfraError, Roles
 from trainer.harness import CLAUDE_CODE, CODEX, make_harness
 from trainer.harness.chat import CliChat
 from trainer.rollout import ChatRollout
@@ -72,16 +72,19 @@ def test_tasks_without_a_workspace_on_disk_run_as_a_chat(tmp_path: Path) -> None
         Task("a", "p", "val", workspace={"repo": str(repo), "commit": commit}),
         Task("b", "p", "val"),
         Task("c", "p", "val", workspace={"repo": str(tmp_path / "gone"), "commit": commit}),
+        # a folder, but no git repository: the router sent it to the harness, which failed
+        Task("d", "p", "val", workspace={"repo": str(tmp_path), "commit": commit}),
     ]
     assert [where(t, CODEX) for t in tasks] == [
-        (CODEX, ""), ("chat", "no workspace"), ("chat", "repository not on disk")
+        (CODEX, ""), ("chat", "no workspace"), ("chat", "repository not on disk"),
+        ("chat", "repository not on disk"),
     ]  # fmt: skip
     assert routing(tasks, CODEX) == {
-        "tasks": {CODEX: 1, "chat": 2},
-        "chat_reasons": {"no workspace": 1, "repository not on disk": 1},
+        "tasks": {CODEX: 1, "chat": 3},
+        "chat_reasons": {"no workspace": 1, "repository not on disk": 2},
         "confined": True,
     }
-    assert routing(tasks, None) == {"tasks": {"chat": 3}, "chat_reasons": {}}
+    assert routing(tasks, None) == {"tasks": {"chat": 4}, "chat_reasons": {}}
     unconfined = replay_line(routing(tasks, CODEX, confined=False))
     assert "UNCONFINED" in unconfined and "UNCONFINED" not in replay_line(routing(tasks, CODEX))
     # a chat task's cache key does not depend on the harness's identity
@@ -93,6 +96,10 @@ def test_tasks_without_a_workspace_on_disk_run_as_a_chat(tmp_path: Path) -> None
     other = Routed(make_harness(CODEX, replace(settings, max_turns=2)), CODEX, chat)
     skill = SkillDoc.parse("---\nname: s\ndescription: d\n---\nbody\n")
     assert one.fingerprint(skill, tasks[1], 10) == other.fingerprint(skill, tasks[1], 10)
+    # the harness asks the router's question, and refuses before starting anything
+    for task in tasks[1:]:
+        with pytest.raises(InfraError, match=f"cannot run in codex: {where(task, CODEX)[1]}"):
+            one.harness.rollout(skill, task, max_tokens=None)
     assert one.rollout(skill, tasks[1], max_tokens=10).answer == "chat answer"
 
 

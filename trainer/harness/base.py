@@ -46,6 +46,7 @@ from trainer.harness.sandbox import Jail, Network
 from trainer.harness.settings import HarnessSettings, short_hash
 from trainer.harness.slots import Slot, SlotPool, template_home
 from trainer.harness.transcript import Transcript
+from trainer.harness.workspace import workspace_problem
 from trainer.rollout import Outcome
 from trainer.skill import SkillDoc
 from trainer.tasks import Task
@@ -190,8 +191,8 @@ class HarnessRollout:
 
     def rollout(self, skill: SkillDoc, task: Task, *, max_tokens: int | None) -> Outcome:
         ws = task.workspace
-        if not ws or not ws.get("repo") or not ws.get("commit"):
-            raise InfraError(f"task {task.id} has no workspace (repo and commit)")
+        if problem := workspace_problem(ws):
+            raise InfraError(f"task {task.id} cannot run in {self.kind}: {problem}")
         with self.pool.slot() as slot:
             slot.new_token()
             try:

@@ -31,6 +31,7 @@ import stat
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from trainer.backends.base import InfraError
 from trainer.harness.procs import kill_group
@@ -54,8 +55,28 @@ if [ -n "$1" ]; then git diff-tree -r -z --name-only --no-renames "$1" "$tree"; 
 """
 
 
+NO_WORKSPACE = "no workspace"
+REPO_GONE = "repository not on disk"
+
+
 class WorkspaceError(InfraError):
     """The copy could not be made or inspected: the rollout cannot be attempted."""
+
+
+def workspace_problem(workspace: Mapping[str, Any] | None) -> str | None:
+    """Why a task's workspace cannot be replayed in an agent CLI, or None when it can: it
+    names a repository and a commit, and the repository is a git repository on disk. The
+    one answer the router (harness or chat) and the harness itself both use."""
+    if not workspace or not workspace.get("repo") or not workspace.get("commit"):
+        return NO_WORKSPACE
+    if not is_git_repository(Path(str(workspace["repo"])).expanduser()):
+        return REPO_GONE
+    return None
+
+
+def is_git_repository(path: Path) -> bool:
+    """A work tree (``.git`` inside) or a bare repository (``HEAD`` at the top)."""
+    return (path / ".git").exists() or (path / "HEAD").is_file()
 
 
 def git_env() -> dict[str, str]:
@@ -121,7 +142,7 @@ class Workspace:
 
     def create(self, repo: str | Path, commit: str) -> None:
         repo = Path(repo).expanduser()
-        if not (repo / ".git").exists() and not (repo / "HEAD").is_file():
+        if not is_git_repository(repo):
             raise WorkspaceError(f"{repo} is not a git repository (or is gone)")
         self.remove()
         self.mirror = mirror_of(repo, self.mirrors, commit)
