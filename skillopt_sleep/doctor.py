@@ -176,6 +176,17 @@ def check_endpoints(cfg: dict[str, Any], environ: Mapping[str, str] = os.environ
     ]
 
 
+def check_cost(cfg: dict[str, Any], environ: Mapping[str, str] = os.environ) -> list[Check]:
+    """A cost budget over a model with no known price would not bound it: say so."""
+    from skillopt_sleep.endpoints import cost_warning
+
+    try:
+        line = cost_warning(cfg, environ)
+    except ValueError:  # a bad models section: check_model and check_harness say it
+        return []
+    return [Check(WARN, "cost budget", line)] if line else []
+
+
 def check_harness(cfg: dict[str, Any]) -> list[Check]:
     from skillopt_sleep.replay.doctor import check_clis
 
@@ -220,6 +231,7 @@ def run_checks(config_path: Path | None, overrides: dict[str, Any] | None = None
         *check_sources(cfg),
         *check_model(cfg),
         *check_endpoints(cfg),
+        *check_cost(cfg),
         *check_scheduled_env(cfg),
         *check_harness(cfg),
     ]

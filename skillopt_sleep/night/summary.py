@@ -202,9 +202,11 @@ def build_summary(
     promoted: Mapping[str, Promotion],
     *,
     model_failure: str | None = None,
+    cost_unknown: list[str] | None = None,
 ) -> dict[str, Any]:
     """``model_failure``: the night's first failed model call in one line (role, model,
-    URL, error), reported first: it is usually why everything after it went wrong."""
+    URL, error), reported first: it is usually why everything after it went wrong.
+    ``cost_unknown``: the roles whose model has no known price (their calls count as $0)."""
     skills = [skill_summary(j, trained[j.skill], promoted[j.skill]) for j in plan.jobs]
     total = usage_total(trained.values())
     budget = config.get("budget", {})
@@ -238,6 +240,7 @@ def build_summary(
             "live_calls": int(total["live_calls"]),
             "tokens": int(total["tokens"]),
             "cost_usd": total["cost_usd"],
+            "cost_unknown": list(cost_unknown or []),
             "budget": {k: budget.get(k) for k in ("max_calls", "max_tokens", "max_cost_usd")},
         },
         "history": _history(db, night_id, skills),

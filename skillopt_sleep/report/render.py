@@ -119,9 +119,13 @@ def cost_sentence(summary: dict[str, Any]) -> str:
             "cost unlimited" if cost is None else f"${cost:g}",
         ]
     )
+    unknown = usage.get("cost_unknown") or []
+    cost_note = (
+        f" counted; cost unknown for {', '.join(unknown)} (no price known)" if unknown else ""
+    )
     return (
         f"{usage.get('calls', 0)} model calls, {usage.get('tokens', 0)} tokens, "
-        f"${usage.get('cost_usd', 0.0):.4f} (the night's budget: {limits})."
+        f"${usage.get('cost_usd', 0.0):.4f}{cost_note} (the night's budget: {limits})."
     )
 
 

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from trainer.backends.prices import Price, role_price
+
 ROLE_NAMES: tuple[str, ...] = ("optimizer", "target", "judge")
 BACKEND_KINDS: tuple[str, ...] = ("auto", "openai", "local", "sim")
 MODELS_KEYS = {"backend", "local", *ROLE_NAMES}
@@ -27,8 +29,9 @@ class RoleConfig:
     temperature: float = 0.0
     max_tokens: int = 1024
     concurrency: int = 4
-    price_in_per_mtok: float = 0.0  # USD per million input tokens
-    price_out_per_mtok: float = 0.0  # USD per million output tokens
+    # USD per million input / output tokens; None = from trainer.backends.prices by model
+    price_in_per_mtok: float | None = None
+    price_out_per_mtok: float | None = None
     timeout_s: float = 60.0
     max_retries: int = 5
     # Resolved key value; never read from a file, never printed (repr=False).
@@ -43,6 +46,14 @@ class RoleConfig:
             raise ValueError(f"timeout_s must be > 0, got {self.timeout_s}")
         if not self.model:
             raise ValueError("model must not be empty")
+
+    @property
+    def price(self) -> Price | None:
+        """What this role's tokens cost; None when neither the config nor the price table
+        knows (the calls then count as $0 and the cost is reported unknown)."""
+        return role_price(
+            self.model, self.base_url, self.price_in_per_mtok, self.price_out_per_mtok
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The settings without the key: safe to write into run outputs and logs."""

@@ -133,6 +133,7 @@ class OpenAIBackend:
         self._limiter = limiter or threading.BoundedSemaphore(config.concurrency)
         self._lock = threading.Lock()
         self.description = self.describe(config)
+        self.price = config.price  # None: unknown, counted as $0 (trainer.backends.prices)
         self.json_mode = True  # False once the endpoint rejected response_format
         self.schema_bounds = True  # False once it rejected a schema for its size bounds
         self.usage: dict[str, float] = {
@@ -233,7 +234,7 @@ class OpenAIBackend:
         usage = getattr(response, "usage", None)
         n_in = int(getattr(usage, "prompt_tokens", 0) or 0)
         n_out = int(getattr(usage, "completion_tokens", 0) or 0)
-        cost = (n_in * self.config.price_in_per_mtok + n_out * self.config.price_out_per_mtok) / 1e6
+        cost = self.price.cost(n_in, n_out) if self.price is not None else 0.0
         with self._lock:
             self.usage["calls"] += 1
             self.usage["input_tokens"] += n_in
