@@ -44,6 +44,7 @@ LIBRARY = (
     "feat: add the change",
     "fix: the change",
     "ABC-123",
+    "(#123)",
     "Signed-off-by: A Person <a.person@example.com>",
     (_FILLER * 3).strip(),  # a long line
     (_FILLER * 40).strip(),  # long text
