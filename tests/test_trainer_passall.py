@@ -189,6 +189,9 @@ def test_the_end_of_night_test_measures_pass_all_on_the_test_split() -> None:
     p = lift.pass_all
     assert p is not None and p.n_tasks == len(tasks) == lift.n_tasks
     assert p.ci_low > 0 and p.after > p.before
+    # 120 answers a side: near the world's exact expectation (SE about 0.04)
+    assert abs(p.before - world.expected_pass_all(world.start_skill)) < 0.12
+    assert abs(p.after - world.expected_pass_all(best)) < 0.12
     # the same samples again (cached): pass-all is the answers' every-judge pass
     b, s = measurer.grid([best, world.start_skill], tasks, "test:x", range(4))
     share = np.mean([np.mean([x.score == 1.0 for x in row]) for row in s])

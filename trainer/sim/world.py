@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 import re
 import threading
@@ -364,6 +365,18 @@ class SimWorld:
                 frag = shows.follow if rid in followed else shows.broken
                 fragments += [frag] if frag else []
         return compose(fragments)
+
+    def expected_pass_all(self, skill: SkillDoc, split: str = "test") -> float:
+        """Exact expected share of `skill`'s answers on a split that pass every rule judge
+        (the target follows each rule independently), over the tasks that have one."""
+        probs = self.task_probs(skill, split)
+        tasks = sorted((t for t in self.tasks if t.split == split), key=lambda t: t.id)
+        shares = [
+            math.prod(p for p, j in zip(ps, t.judges, strict=False) if j.kind != "rubric")
+            for ps, t in zip(probs, tasks, strict=True)
+            if any(j.kind != "rubric" for j in t.judges)
+        ]
+        return sum(shares) / max(1, len(shares))
 
     def expected_score(self, skill: SkillDoc, split: str = "test") -> float:
         """Exact expected score of `skill` on a split (equal judge weights)."""
