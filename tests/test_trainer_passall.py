@@ -70,6 +70,11 @@ def test_real_answers_are_not_non_answers(answer: str) -> None:
     assert non_answer(chat(answer), PROMPT) is None
 
 
+def test_an_answer_that_starts_with_a_short_request_is_not_its_echo() -> None:
+    assert non_answer(chat("commit message: fix the parser crash"), "commit message") is None
+    assert non_answer(chat("Commit message."), "commit message") == ECHO
+
+
 def test_an_agent_that_did_the_work_silently_answered() -> None:
     worked = Outcome("", where="claude-code", files_changed=("parser.py",))
     ran = Outcome("", where="codex", tool_calls=(ToolCall("bash", "pytest -x"),))

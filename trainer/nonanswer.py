@@ -9,8 +9,8 @@ non-answers, each of which the user would have rejected:
   ran a command or changed a file did work even with no final words; only an attempt
   that did nothing at all is empty there.
 * **the request echoed back**: the answer is the request (or its first 80% or more),
-  possibly behind a few words ("Sure: <request>"). A short answer that happens to quote
-  part of the request is not an echo.
+  possibly with a few words around it ("Sure: <request>"; at most five, and at most a
+  third of the request's). A short answer that quotes part of the request is not an echo.
 * **a refusal**: a short answer (at most two sentences and 40 words) that opens with a
   refusal ("I can't help with that", "I'm sorry, but I cannot assist …", "As an AI …")
   and offers nothing after it (no "here is", no colon followed by text, no code). An
@@ -41,7 +41,9 @@ _REFUSAL = re.compile(
 # A short answer that opens with a refusal but goes on to give something is an answer.
 _OFFERS = re.compile(r"\bhere(?:'s| is| are)\b|:\s*\S|```", re.IGNORECASE)
 ECHO_SHARE = 0.8  # an answer that is this much of the request, verbatim, is an echo
-ECHO_EXTRA_WORDS = 5  # words an echo may add around the request ("Sure, here it is:")
+# Words an echo may add around the request ("Sure, here it is:"): at most a third of the
+# request's, so "commit message: fix the parser" is an answer to "commit message".
+ECHO_EXTRA_WORDS = 5
 REFUSAL_MAX_WORDS = 40
 REFUSAL_MAX_SENTENCES = 2
 
@@ -57,8 +59,8 @@ def _request(prompt: str) -> str:
 def _is_echo(answer: list[str], request: list[str]) -> bool:
     if not request or not answer:
         return False
-    if f" {' '.join(request)} " in f" {' '.join(answer)} ":
-        return len(answer) - len(request) <= ECHO_EXTRA_WORDS  # a few words around it
+    if f" {' '.join(request)} " in f" {' '.join(answer)} ":  # a few words around it
+        return len(answer) - len(request) <= min(ECHO_EXTRA_WORDS, len(request) // 3)
     # most of the request, verbatim from its start: a truncated echo
     return len(answer) >= ECHO_SHARE * len(request) and request[: len(answer)] == answer
 
