@@ -53,8 +53,8 @@ DEMO_SETTINGS: dict[str, Any] = {
     # val decides and test reports: both need more tasks than train, which only feeds reflection
     "mining.split_fractions": {"train": 0.2, "val": 0.4, "test": 0.4},
     # the sizes above: every sample request is a task, val and test hold 16 each
-    "mining.max_val_tasks_per_cluster": 16,
-    "mining.max_test_tasks_per_cluster": 16,
+    "mining.max_val_tasks": 16,
+    "mining.max_test_tasks": 16,
     "budget.max_calls": 400,
 }
 

@@ -65,7 +65,7 @@ def test_every_distinct_request_is_a_task_and_val_and_test_are_capped(tmp_path: 
         text = f"fix the failing {kinds[i % 7]} test in the {areas[i % 8]} module and rerun it"
         add_turn(db, f"s{i}", 0, text, 1 + i % 20, minute=i)
     add_turn(db, "s56", 0, "fix the failing timeout test in the parser module and rerun it", 21)
-    caps = {"max_val_tasks_per_cluster": 5, "max_test_tasks_per_cluster": 4}
+    caps = {"max_val_tasks": 5, "max_test_tasks": 4}
     config = {"mining": {**CONFIG["mining"], **caps}}
     mine(db, config)
     (cluster,) = [c for c in cluster_dicts(db) if c["recurring"]]

@@ -63,8 +63,8 @@ def params_from(config: Mapping[str, Any]) -> dict[str, Any]:
             dup_threshold=float(m["near_duplicate_threshold"]),
             min_groups=int(m["min_groups_to_split"]),
             caps={
-                "val": int(m["max_val_tasks_per_cluster"]),
-                "test": int(m["max_test_tasks_per_cluster"]),
+                "val": int(m["max_val_tasks"]),
+                "test": int(m["max_test_tasks"]),
             },
         ),
         "context_chars": int(m["max_context_chars"]),
@@ -330,9 +330,10 @@ def _tasks_for(
     p: dict[str, Any],
 ) -> list[dict]:
     """One task per distinct request that has a split (a request whose words bridge
-    groups in two splits has none). Nothing is capped here: the night's cost is bounded
-    by the val and test caps of the splits (``mining.max_val_tasks_per_cluster``, …) and
-    by the trainer's minibatches on train. A task's cluster rules and rubric come from
+    groups in two splits has none). Nothing is dropped here: a night's cost is bounded by
+    how many val and test tasks it replays (``mining.max_val_tasks`` / ``max_test_tasks``:
+    the splits fill up to them, ``night.plan.replay_set`` takes at most that many) and by
+    the trainer's minibatches on train. A task's cluster rules and rubric come from
     requests of ``EVIDENCE_SPLITS`` only."""
     evidence = {
         split: _kind_evidence([r for r in rs if split_of[r.turn_id] in allowed])
