@@ -160,9 +160,12 @@ class _KindEvidence:
 
 def _kind_evidence(pool: list[Request]) -> _KindEvidence:
     ran = [r.commands for r in pool]
+    said: dict[str, judges.Correction] = {}  # each correction once, where first said
+    for c in (c for r in pool for c in r.corrections):
+        said.setdefault(c.text, c)
     return _KindEvidence(
         _cluster_rules(pool) + judges.command_rules(ran),
-        [c for r in pool for c in r.corrections],
+        list(said.values()),
         next((r.accepted for r in reversed(pool) if r.accepted), None),
         judges.common_commands(ran),
     )

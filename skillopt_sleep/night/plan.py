@@ -71,6 +71,9 @@ def plan_night(db: sqlite_utils.Database, config: Mapping[str, Any]) -> Plan:
     """Jobs (one per skill, most valuable first) and the skills set aside, with reasons."""
     found: dict[str, dict[str, Any]] = {}
     skipped: list[Skip] = []
+    tasks: dict[str, list[Task]] = {}  # cluster id -> its tasks, read once
+    for t in load_tasks(db):
+        tasks.setdefault(str(t.meta.get("cluster_id", "")), []).append(t)
     for cluster in cluster_dicts(db):
         if not cluster["recurring"]:
             continue
@@ -85,7 +88,7 @@ def plan_night(db: sqlite_utils.Database, config: Mapping[str, Any]) -> Plan:
                 continue
             job = found[name] = start
         job["clusters"].append(cluster["id"])
-        job["tasks"] += load_tasks(db, cluster_id=cluster["id"])
+        job["tasks"] += tasks.get(cluster["id"], [])
     caps = {"val": int(config["mining"]["max_val_tasks"]),
             "test": int(config["mining"]["max_test_tasks"])}  # fmt: skip
     jobs = [
