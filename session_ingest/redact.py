@@ -425,7 +425,7 @@ def redact(text: str) -> str:
 
 _WHITESPACE = re.compile(r"\s")
 CLIP_MARGIN = 512
-CLIP_CONTEXT = 256  # the rest of the window's last line that is redacted with it
+CLIP_CONTEXT = 64  # at most this much of the rest of the window's last line is redacted with it
 
 
 def _line_end(text: str, end: int) -> int:
