@@ -206,12 +206,20 @@ def _v5(db: sqlite_utils.Database) -> None:
         conn.execute(f"PRAGMA secure_delete = {int(secure)}")
 
 
+def _v6(db: sqlite_utils.Database) -> None:
+    # A fingerprint of the bytes before ``offset`` (``prefix.py``): a file rewritten in
+    # place and grown is read again from 0 instead of from an offset into other bytes.
+    # Rows from before have none: their file is read again from 0 the next time it grows.
+    db["files"].add_column("prefix", int)
+
+
 MIGRATIONS: list[migrations.Step] = [
     ("tables", _v1),
     ("events", _v2),
     ("events-per-session-redacted", _v3),
     ("sessions-git-commit", _v4),
     ("events-redacted-again-signatures-cli-passwords-base64", _v5),
+    ("files-prefix-fingerprint", _v6),
 ]
 
 
