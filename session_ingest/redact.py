@@ -5,12 +5,13 @@ the database. The shapes follow the rule sets of the well-known detectors (detec
 plugins, gitleaks' rules): provider tokens with fixed prefixes, private key blocks,
 credentials in URLs and headers, passwords given to a command on its command line,
 base64 that decodes to any of these, and values assigned to secret-named keys (among
-them the signatures of pre-signed URLs: Azure SAS ``sig=``, ``X-Amz-Signature=``). Those detectors
-scan files for a report; they run at about 0.01–0.2 MB/s here, while ingest redacts tens of
-MB per pass, so the rules are written here as anchored regexes: each runs only when a
-cheap literal of its shape occurs in the text, which keeps ordinary text (no secret at all)
-to a handful of substring checks. Text holding JSON escapes (``\\u0073k-…``, ``:\\/\\/``)
-is also checked in decoded form. ``RULES`` lists the shapes in the order they apply.
+them pre-signed URLs' signatures: Azure SAS ``sig=``, ``X-Amz-Signature=``). Those
+detectors scan files for a report; they run at about 0.01–0.2 MB/s here, while ingest
+redacts tens of MB per pass, so the rules are written here as anchored regexes: each runs
+only when a cheap literal of its shape occurs in the text, which keeps ordinary text (no
+secret at all) to a handful of substring checks. Text holding JSON escapes
+(``\\u0073k-…``, ``:\\/\\/``) is also checked in decoded form. ``RULES`` lists the shapes
+in the order they apply.
 """
 
 from __future__ import annotations
@@ -119,6 +120,18 @@ def _cli_password(m: re.Match[str]) -> str:
     return m.group(1) + placeholder("password")
 
 
+# ``<tool> login … -p <password>`` (not ``ssh -l login -p 22``)
+_LOGIN_TOOLS = ("docker", "podman", "nerdctl", "buildah", "skopeo", "registry", "oras", "oc",
+                "az", "cf", "crane", "regctl")  # fmt: skip
+
+
+def _login_password(m: re.Match[str]) -> str:
+    before = m.string[max(0, m.start() - 40) : m.start()].split()
+    if not before or before[-1] not in _LOGIN_TOOLS:
+        return m.group(0)
+    return _cli_password(m)
+
+
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
@@ -173,7 +186,6 @@ _CLI_FLAG = re.compile(r" -(?:[pPawSU]|(?:src|dest)?(?:store|key)pass)")
 _CLI_PASSWORD_FLAGS = (  # each starts with a literal (searched fast)
     r"mysql\w*\b[^\n|;&]*?\s-p(?=\S)",  # -p<pw>; "-p <db>" prompts for it
     r"mariadb\w*\b[^\n|;&]*?\s-p(?=\S)",
-    r"login\s[^\n|;&]*?\s-p\s*",  # docker/podman/helm/oc/az/cf login -p <pw>
     r"redis-cli\b[^\n|;&]*?\s-a\s*",
     r"ldap\w+\b[^\n|;&]*?\s-w\s*",
     r"zip\b[^\n|;&]*?\s-P\s*",  # zip, unzip
@@ -259,6 +271,8 @@ RULES: list[Rule] = [
           + _ARG + ")", _cli_password, needs="cli"),
     *(_rule("password", "(" + flag + r")(?!\[REDACTED)(" + _ARG + ")", _cli_password, needs="cli",
             bounded=False) for flag in _CLI_PASSWORD_FLAGS),
+    _rule("password", r"(login(?=\s)[^\n|;&]*?\s-p\s*)(?!\[REDACTED)(" + _ARG + ")",
+          _login_password, needs="cli"),  # docker/podman/helm registry/oc/az/cf login -p
     _rule("password", r"(echo\s+)(?!\[REDACTED)(" + _ARG + r")(?=\s*\|\s*sudo\s[^\n|;&]*-\w*S)",
           _cli_password, needs="cli"),  # echo <pw> | sudo -S
     _rule("password", r"(sudo\s[^\n|;&]*<<<\s*)(?!\[REDACTED)(" + _ARG + ")", _cli_password,

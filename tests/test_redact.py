@@ -67,6 +67,9 @@ def test_labels_around_a_secret_stay_readable() -> None:
     )
     assert redact(f"sshpass -p {pw} ssh web") == "sshpass -p [REDACTED:password] ssh web"
     assert redact(f"sshpass -p '{pw}' ssh web") == "sshpass -p [REDACTED:password] ssh web"
+    assert (
+        redact(f"docker login -p {pw} r.example") == "docker login -p [REDACTED:password] r.example"
+    )
     sas = secrets["azure_sas_url"]
     assert (
         redact(f"https://a.blob.core.windows.net/c/b?sv=2022-11-02&sig={sas}&se=2026-04-01")
@@ -101,6 +104,7 @@ def test_ordinary_flags_signatures_and_base64_are_untouched() -> None:
         "docker login ghcr.io -u me -p", "zip -r a.zip dir", "unzip -P $PW a.zip",
         "7z x a.7z -o/tmp", "smbclient -U admin //srv/share", "psql -U postgres -d app",
         "--password-file ~/.pw", "curl -u admin: https://x", "ssh -p 22 -i key user@host",
+        "ssh -l login -p 2222 host", "ssh login@host -p 22",
         "the sig= parameter of the URL", "?sig=abc&x=1", "f(data, sig=compute_signature(x))",
         "signature=signature", "?Signature=true", "https://x.example/a?sig=${SAS_SIG}",
         "X-Amz-Signature=<signature>", "config=foo bar", "the Signature= field is required",
