@@ -182,7 +182,7 @@ def _rule(kind: str, pattern: str, repl: Repl | None = None, *, needs: str = "",
 
 # The commands whose flag takes a password, and that flag. Every one is a flag after a
 # space (``_CLI_FLAG``), which one scan finds; only a text that has one is tried further.
-_CLI_FLAG = re.compile(r" -(?:[pPawSU]|(?:src|dest)?(?:store|key)pass)")
+_CLI_FLAG = re.compile(r" -(?:[pPawU]|\w*S|(?:src|dest)?(?:store|key)pass)")  # -S, -kS: sudo
 _CLI_PASSWORD_FLAGS = (  # each starts with a literal (searched fast)
     r"mysql\w*\b[^\n|;&]*?\s-p(?=\S)",  # -p<pw>; "-p <db>" prompts for it
     r"mariadb\w*\b[^\n|;&]*?\s-p(?=\S)",

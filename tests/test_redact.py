@@ -70,6 +70,7 @@ def test_labels_around_a_secret_stay_readable() -> None:
     assert (
         redact(f"docker login -p {pw} r.example") == "docker login -p [REDACTED:password] r.example"
     )
+    assert redact(f"echo '{pw}' | sudo -kS true") == "echo [REDACTED:password] | sudo -kS true"
     sas = secrets["azure_sas_url"]
     assert (
         redact(f"https://a.blob.core.windows.net/c/b?sv=2022-11-02&sig={sas}&se=2026-04-01")
