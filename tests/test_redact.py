@@ -503,3 +503,38 @@ def test_a_store_written_before_the_new_shapes_is_redacted_again(tmp_path: Path)
     raw = b"".join(f.read_bytes() for f in state.iterdir() if f.is_file())
     for name, _text, secret in NEW_SHAPES:
         assert not survives(raw.decode("utf-8", "replace"), secret), name
+
+
+def test_mined_text_from_before_the_rules_grew_is_redacted_on_upgrade(tmp_path: Path) -> None:
+    """Tasks, cluster texts and split keys mined by a version whose rules missed a shape:
+    opening the store redacts them (tasks are re-mined), and mining is stale again."""
+    import sqlite_utils
+
+    from session_ingest import migrations
+    from skillopt_sleep.mining.pipeline import is_stale
+    from skillopt_sleep.mining.store import MINING_MIGRATIONS
+
+    (name, text, secret), *_ = NEW_SHAPES
+    state = tmp_path / "state"
+    state.mkdir()
+    old = sqlite_utils.Database(state / "skillopt-sleep.db")
+    open_store(state).close()  # every table as today, then the mining part as version 2 left it
+    old.execute("DELETE FROM _sqlite_migrations WHERE migration_set = 'mining' AND name = ?",
+                (MINING_MIGRATIONS[2][0],))  # fmt: skip
+    old["mining_runs"].insert({"id": 1, "ingest_marker": "as-now"})
+    old["cluster_members"].insert({"turn_id": "t1", "cluster_id": "c-1", "intent": f"use {text}",
+                                   "norm": f"use {text}"})  # fmt: skip
+    old["clusters"].insert({"id": "c-1", "skill": "deploy", "managed": 1,
+                            "sample_intents": json.dumps([f"use {text}"]), "rules": "[]"})  # fmt: skip
+    old["split_keys"].insert({"key": f"use {text}", "group_id": "g", "cluster_id": "c-1",
+                              "split": "val"})  # fmt: skip
+    old["tasks"].insert({"id": "t-1", "cluster_id": "c-1", "prompt": f"use {text}"})
+    old.close()
+    db = open_store(state)
+    try:
+        assert MINING_MIGRATIONS[2][0] in migrations.applied(db, "mining")
+        assert is_stale(db)
+        dumped = "\n".join(db.conn.iterdump())
+    finally:
+        db.close()
+    assert not survives(dumped, secret), name
