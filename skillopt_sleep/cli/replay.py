@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from skillopt_sleep.cli.context import App, UserError, echo_json
+from skillopt_sleep.cli.context import App, CliError, UserError, echo_json
 
 
 @click.command("replay")
@@ -49,7 +49,7 @@ def replay_cmd(app: App, task_id: str, backend: str | None, skill_file: Path | N
     except ReplayError as exc:
         raise UserError(str(exc)) from None
     except InfraError as exc:
-        raise click.ClickException(f"the rollout could not be made: {exc}") from None
+        raise CliError(f"the rollout could not be made: {exc}", "rollout_failed") from None
     if as_json:
         echo_json(out)
         return
