@@ -102,3 +102,14 @@ def user_agent_homes(home: Path) -> Path:
         "---\nname: private-user-skill\ndescription: USER-PRIVATE-MARKER skill\n---\nbody\n"
     )
     return home
+
+
+def command_lines() -> list[str]:
+    """The command line of every process on the machine (what `ps` shows any user)."""
+    out = []
+    for pid in os.listdir("/proc"):
+        try:
+            out.append(Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode())
+        except (OSError, ValueError):
+            continue
+    return out

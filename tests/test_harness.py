@@ -19,6 +19,7 @@ import pytest
 from harness_helpers import (
     SKILL,
     agent_cli,
+    command_lines,
     git,
     make_repo,
     tree_digest,
@@ -159,17 +160,7 @@ def test_the_wall_clock_limit_kills_the_agent(cli: CliInfo, repo, tmp_path: Path
     assert rule_score(Judge("exit_ok", ""), outcome) == 0.0
     assert outcome.seconds < 40
     # the whole process group is gone: nothing is left to touch the marker later
-    assert not [cmd for cmd in _command_lines() if str(marker) in cmd]
-
-
-def _command_lines() -> list[str]:
-    out = []
-    for pid in os.listdir("/proc"):
-        try:
-            out.append(Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode())
-        except (OSError, ValueError):
-            continue
-    return out
+    assert not [cmd for cmd in command_lines() if str(marker) in cmd]
 
 
 def test_setup_runs_in_the_copy_and_is_not_the_agents_work(

@@ -19,7 +19,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from harness_helpers import SKILL, agent_cli, git, make_repo, tree_digest, user_agent_homes
+from harness_helpers import (
+    SKILL,
+    agent_cli,
+    command_lines,
+    git,
+    make_repo,
+    tree_digest,
+    user_agent_homes,
+)
 
 from benchmarks.scripted_endpoint import ScriptedEndpoint
 from trainer.backends.base import InfraError
@@ -250,17 +258,7 @@ def test_nothing_the_agent_starts_outlives_the_rollout(cli: CliInfo, tmp_path: P
     detach = f"env -i setsid nohup bash -c 'exec -a {marker} sleep 600' >/dev/null 2>&1 &"
     script = [{"bash": detach}, {"bash": f"(exec -a {marker} sleep 600) &"}]
     rollout(cli, tmp_path, script, task_for(repo))
-    assert not [c for c in _command_lines() if marker in c]
-
-
-def _command_lines() -> list[str]:
-    out = []
-    for pid in os.listdir("/proc"):
-        try:
-            out.append(Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode())
-        except (OSError, ValueError):
-            continue
-    return out
+    assert not [c for c in command_lines() if marker in c]
 
 
 def test_the_request_is_not_in_any_argv(cli: CliInfo, tmp_path: Path) -> None:
@@ -273,7 +271,7 @@ def test_the_request_is_not_in_any_argv(cli: CliInfo, tmp_path: Path) -> None:
     with ScriptedEndpoint(
         [{"text": "DONE"}],
         on_request=lambda _p: seen.append(
-            any(secret_words in c for c in _command_lines())
+            any(secret_words in c for c in command_lines())
         ),  # fmt: skip
     ) as ep:
         adapter = make_harness(cli.kind, settings(cli, tmp_path / "work", ep.base_url))
@@ -399,5 +397,5 @@ def test_opted_out_the_agent_still_works_and_says_it_was_unconfined(
     outcome, ep = rollout(cli, tmp_path, script, task, sandbox=False)
     assert outcome.detail["confined"] is False
     assert outcome.files_changed == ("CHANGES.md",) and outcome.checks == {task.judges[0].value: 0}
-    assert not [c for c in _command_lines() if marker in c]
+    assert not [c for c in command_lines() if marker in c]
     assert any(REAL_KEY in json.dumps(h) for h in ep.headers)  # no relay: the CLI holds it

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from trainer.backends.base import ModelConfigError
 from trainer.backends.prices import Price, role_price
 
 ROLE_NAMES: tuple[str, ...] = ("optimizer", "target", "judge")
@@ -39,13 +40,13 @@ class RoleConfig:
 
     def __post_init__(self) -> None:
         if self.concurrency < 1:
-            raise ValueError(f"concurrency must be >= 1, got {self.concurrency}")
+            raise ModelConfigError(f"concurrency must be >= 1, got {self.concurrency}")
         if self.max_retries < 0:
-            raise ValueError(f"max_retries must be >= 0, got {self.max_retries}")
+            raise ModelConfigError(f"max_retries must be >= 0, got {self.max_retries}")
         if self.timeout_s <= 0:
-            raise ValueError(f"timeout_s must be > 0, got {self.timeout_s}")
+            raise ModelConfigError(f"timeout_s must be > 0, got {self.timeout_s}")
         if not self.model:
-            raise ValueError("model must not be empty")
+            raise ModelConfigError("model must not be empty")
 
     @property
     def price(self) -> Price | None:
@@ -71,9 +72,9 @@ def role_from_dict(cfg: Mapping[str, Any] | None) -> RoleConfig:
     cfg.pop("backend", None)
     unknown = set(cfg) - _CONFIG_FIELDS
     if "api_key" in unknown:
-        raise ValueError("put the key in an environment variable and name it in api_key_env")
+        raise ModelConfigError("put the key in an environment variable and name it in api_key_env")
     if unknown:
-        raise ValueError(f"unknown model setting(s): {', '.join(sorted(unknown))}")
+        raise ModelConfigError(f"unknown model setting(s): {', '.join(sorted(unknown))}")
     return RoleConfig(**cfg)
 
 
@@ -94,7 +95,7 @@ def roles_from_config(
     models_cfg = models_cfg or {}
     unknown = set(models_cfg) - MODELS_KEYS
     if unknown:
-        raise ValueError(f"unknown models setting(s): {', '.join(sorted(unknown))}")
+        raise ModelConfigError(f"unknown models setting(s): {', '.join(sorted(unknown))}")
     out: dict[str, RoleConfig] = {}
     for role in ROLE_NAMES:
         rc = role_from_dict(models_cfg.get(role))
@@ -114,7 +115,9 @@ def resolve_backend(models_cfg: Mapping[str, Any] | None, environ: Mapping[str, 
     key configured (config or environment), else the embedded local model."""
     kind = str((models_cfg or {}).get("backend", "auto")).strip().lower()
     if kind not in BACKEND_KINDS:
-        raise ValueError(f"models.backend must be one of {', '.join(BACKEND_KINDS)}: {kind!r}")
+        raise ModelConfigError(
+            f"models.backend must be one of {', '.join(BACKEND_KINDS)}: {kind!r}"
+        )
     roles = roles_from_config(models_cfg, environ)  # validates the section, whatever the kind
     local_from_config(models_cfg)
     if kind != "auto":
@@ -146,11 +149,15 @@ class LocalConfig:
             key = getattr(self, role)
             if key not in MODELS:
                 known = ", ".join(MODELS)
-                raise ValueError(f"models.local.{role}: unknown model {key!r}; known: {known}")
+                raise ModelConfigError(
+                    f"models.local.{role}: unknown model {key!r}; known: {known}"
+                )
         if self.threads is not None and not _whole(self.threads, 1):
-            raise ValueError(f"models.local.threads must be null or >= 1, got {self.threads!r}")
+            raise ModelConfigError(
+                f"models.local.threads must be null or >= 1, got {self.threads!r}"
+            )
         if not _whole(self.parallel, 1):
-            raise ValueError(f"models.local.parallel must be >= 1, got {self.parallel!r}")
+            raise ModelConfigError(f"models.local.parallel must be >= 1, got {self.parallel!r}")
 
 
 def _whole(value: object, minimum: int) -> bool:
@@ -165,5 +172,5 @@ def local_from_config(models_cfg: Mapping[str, Any] | None) -> LocalConfig:
     section = dict((models_cfg or {}).get("local") or {})
     unknown = set(section) - _LOCAL_FIELDS
     if unknown:
-        raise ValueError(f"unknown models.local setting(s): {', '.join(sorted(unknown))}")
+        raise ModelConfigError(f"unknown models.local setting(s): {', '.join(sorted(unknown))}")
     return LocalConfig(**section)

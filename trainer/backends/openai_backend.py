@@ -19,7 +19,14 @@ from typing import Any
 
 import openai
 
-from trainer.backends.base import Completion, ContextOverflow, InfraError, Message, sample_seed
+from trainer.backends.base import (
+    Completion,
+    ContextOverflow,
+    InfraError,
+    Message,
+    ModelConfigError,
+    sample_seed,
+)
 from trainer.backends.config import RoleConfig
 
 # Sent instead of response_format to endpoints that reject it.
@@ -146,7 +153,7 @@ class OpenAIBackend:
         key = config.api_key
         if key is None:
             if config.base_url is None:
-                raise ValueError(
+                raise ModelConfigError(
                     f"no API key for model {config.model!r}: set {config.api_key_env} "
                     "(or the role's <ROLE>_API_KEY), or configure a base_url"
                 )
