@@ -33,7 +33,6 @@ FREE = Price(0.0, 0.0)
 PRICES: dict[str, Price] = {
     "gpt-4o-mini": Price(0.15, 0.60),
     "gpt-4o": Price(2.50, 10.00),
-    "deepseek-chat": Price(0.28, 0.42),
     "claude-sonnet-4-5": Price(3.00, 15.00),
     # the embedded models (extra 'local'): llama.cpp on this machine
     "qwen2.5-coder-1.5b": FREE,
