@@ -61,7 +61,7 @@ def clear_stale_temps(dir_fd: int, name: str) -> None:
 def _running(pid: int) -> bool:
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, OverflowError):  # gone, or no pid at all
         return False
     except PermissionError:  # another user's process
         return True

@@ -211,8 +211,9 @@ def test_a_stale_temp_file_is_removed_by_the_next_write_only_when_its_writer_is_
                           capture_output=True, text=True, check=True)  # fmt: skip
     stale = world.skill.parent / f".SKILL.md.{int(gone.stdout)}.tmp"
     live = world.skill.parent / f".SKILL.md.{os.getppid()}.tmp"  # a running process's
-    stale.write_text("half a skill")
-    live.write_text("being written")
+    odd = world.skill.parent / f".SKILL.md.{10**20}.tmp"  # no process can have that pid
+    for path in (stale, live, odd):
+        path.write_text("half a skill")
     db = world.db()
     try:
         assert world.promote(db).status == "promoted"

@@ -220,6 +220,8 @@ def promote(
     first = not any(is_managed(db, name, str(t.root)) for t in roots)
     for target in roots:
         root = str(target.root)
+        if not dry_run:
+            clear_stale(target.root, name)
         done = next(
             db["promotions"].rows_where(
                 "night_id = ? AND name = ? AND target = ?", [night_id, name, root]
@@ -233,8 +235,6 @@ def promote(
             outcome.version = done["version"]
             continue
         path = str(target.root / name / SKILL_FILE)
-        if not dry_run:
-            clear_stale(target.root, name)
         current = read_skill(target.root, name)
         cur_hash = text_hash(current) if current is not None else None
         base = base_hash.get(root) if isinstance(base_hash, Mapping) else base_hash
