@@ -7,6 +7,11 @@ Each call runs with its cache key in a context variable (`current_call_key()`): 
 endpoints ignore it, deterministic backends such as the simulation seed their randomness
 from it, which is what makes a concurrent, resumed run end exactly like a sequential,
 uninterrupted one.
+
+A run asked to stop (its `stop` event set, e.g. on SIGTERM) raises `Stopped` at the next
+call, cached or not, before its cache key is computed (a large skill's key is tens of
+milliseconds), and wherever the loop calls `Caller.checkpoint` between longer pieces of
+work; what was paid for is cached, so a rerun replays it.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import functools
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -34,6 +40,11 @@ from trainer.cache import Cache, cache_key
 from trainer.rollout import Outcome, RolloutAdapter
 from trainer.skill import SkillDoc
 from trainer.tasks import Task
+
+
+class Stopped(Exception):
+    """The run was asked to stop; everything paid for so far is in the cache."""
+
 
 _CALL_KEY: contextvars.ContextVar[str | None] = contextvars.ContextVar("call_key", default=None)
 
@@ -66,11 +77,19 @@ class Request:
 
 
 class Caller:
-    def __init__(self, roles: Roles, cache: Cache, budget: Budget) -> None:
+    def __init__(
+        self, roles: Roles, cache: Cache, budget: Budget, stop: threading.Event | None = None
+    ) -> None:
         self.roles = roles
         self.cache = cache
         self.budget = budget
+        self.stop = stop
         self._refused: list[BudgetExhausted] | None = None  # inside `partial()`
+
+    def checkpoint(self) -> None:
+        """Raise Stopped if the run was asked to stop."""
+        if self.stop is not None and self.stop.is_set():
+            raise Stopped()
 
     @contextlib.contextmanager
     def partial(self) -> Iterator[list[BudgetExhausted]]:
@@ -96,7 +115,10 @@ class Caller:
         backend = self.backend(role)
         identity = backend.identity
         calls = [
-            _Call(req.key(role, identity), functools.partial(_complete, backend.complete, req))
+            _Call(
+                functools.partial(req.key, role, identity),
+                functools.partial(_complete, backend.complete, req),
+            )
             for req in requests
         ]
         return self._batch(role, backend.concurrency, calls, _completion_from, _completion_to)
@@ -109,7 +131,7 @@ class Caller:
         seed of its task and sample (`paired_seed`), whatever the skill."""
         calls = [
             _Call(
-                job.key(adapter, max_tokens),
+                functools.partial(job.key, adapter, max_tokens),
                 functools.partial(adapter.rollout, job.skill, job.task, max_tokens=max_tokens),
                 paired_seed(job.task.id, job.sample),
             )
@@ -162,13 +184,15 @@ class Caller:
         decode: Callable[[dict], Any],
         encode: Callable[[Any], dict],
     ) -> Any:
+        self.checkpoint()
         self.budget.check(snapshot, position, role)
-        hit = self.cache.get(call.key)
+        key = call.key()
+        hit = self.cache.get(key)
         if hit is not None:
             value = decode(hit)
             self.budget.charge(role, value, cached=True)
             return value
-        token = _CALL_KEY.set(call.key)
+        token = _CALL_KEY.set(key)
         try:
             with seeded_sample(call.seed):
                 value = call.compute()
@@ -177,7 +201,7 @@ class Caller:
             return None
         finally:
             _CALL_KEY.reset(token)
-        self.cache.put(call.key, encode(value))
+        self.cache.put(key, encode(value))
         self.budget.charge(role, value, cached=False)
         return value
 
@@ -203,7 +227,7 @@ class RolloutJob:
 
 @dataclass(frozen=True)
 class _Call:
-    key: str
+    key: Callable[[], str]  # computed when the call's turn comes
     compute: Callable[[], Any]
     seed: int | None = None  # the sampler seed the call runs under (base.sample_seed)
 

@@ -262,10 +262,12 @@ class Proposer:
             kept.append(e)
         chosen, dropped = lr.select(kept)
         self.counters["lr_dropped"] += len(dropped)
-        cand, applied, failed = apply_edits(incumbent, chosen)
+        # on a large skill, each edit and the count take a while: a stop is honoured between
+        cand, applied, failed = apply_edits(incumbent, chosen, self.caller.checkpoint)
         for e, reason in failed:
             self.counters["edit_failed"] += 1
             self._reject(incumbent, [e], f"not applied: {reason}", where)
+        self.caller.checkpoint()
         if applied and cand.n_tokens > self.s.max_skill_tokens:
             # not evidence against the edit: it may fit once the skill has changed
             self.counters["length_capped"] += 1

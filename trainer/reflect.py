@@ -24,6 +24,10 @@ from trainer.tasks import Task
 # endpoints that refuse size bounds get the schema without them (openai_backend).
 ANCHOR_CHARS, SECTION_CHARS, WHY_CHARS = 160, 80, 100
 MAX_ANCHOR_CHOICES = 60  # above this, the anchor is a free (bounded) string
+# Characters ``anchor_choices`` may search through to tell unique lines apart (~15 ms):
+# each candidate line costs one search of the body, so a large skill gets free anchors
+# instead of a search that grows with the square of its length (a 2 MB skill took 15 s).
+SEARCH_CHARS = 1 << 26
 
 
 def _edit_text_chars(max_edits: int, max_changed_tokens: int) -> int:
@@ -34,14 +38,25 @@ def _edit_text_chars(max_edits: int, max_changed_tokens: int) -> int:
 
 
 def anchor_choices(skill: SkillDoc) -> tuple[list[str], list[str]] | None:
-    """(anchors, sections) an edit may name: the body's lines that occur exactly once, and
-    its headings; None when there are too many to list (then anchors are free strings)."""
-    lines = [ln.strip() for ln in skill.body.splitlines()]
-    anchors = [ln for ln in dict.fromkeys(lines) if ln and skill.body.count(ln) == 1]
+    """(anchors, sections) an edit may name: the body's lines that occur exactly once in
+    it (not inside another line either), and its headings; None when there are too many to
+    list or to tell apart within SEARCH_CHARS (then anchors are free strings, which
+    ``apply_edit`` checks as it does any anchor)."""
+    body = skill.body
+    lines = [ln.strip() for ln in body.splitlines()]
+    budget = SEARCH_CHARS
+    anchors = []
+    for ln, n in Counter(lines).items():  # a line twice is no anchor: no search for it
+        if not ln or n > 1 or len(ln) > ANCHOR_CHARS:
+            continue
+        budget -= len(body)
+        if budget < 0:
+            return None
+        if body.count(ln) == 1:
+            anchors.append(ln)
+            if len(anchors) > MAX_ANCHOR_CHOICES:
+                return None
     sections = [m.group(2) for ln in lines if (m := HEADING.match(ln))]
-    anchors = [a for a in anchors if len(a) <= ANCHOR_CHARS]
-    if len(anchors) > MAX_ANCHOR_CHOICES:
-        return None
     return anchors, list(dict.fromkeys(s for s in sections if len(s) <= SECTION_CHARS))
 
 

@@ -63,6 +63,9 @@ def job_start(
         if problems := spec.problems(text, name):
             return Skip(name, "cannot create this skill: " + "; ".join(problems))
         managed = True
+    cap = TrainSettings.from_config(dict(config)).max_skill_tokens
+    if (size := SkillDoc.parse(text).n_tokens) > cap:  # its candidates would be held, not kept
+        return Skip(name, f"its SKILL.md is {size} tokens, over trainer.max_skill_tokens={cap}")
     return {"skill": name, "managed": managed, "clusters": [], "start_text": text,
             "base_hash": base_hash, "tasks": []}  # fmt: skip
 

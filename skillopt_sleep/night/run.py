@@ -49,6 +49,7 @@ from trainer.backends.base import (
 )
 from trainer.backends.factory import describe_config
 from trainer.budget import BudgetLimits
+from trainer.calls import Stopped  # the night asked to stop (SIGTERM): work is checkpointed
 from trainer.edits import Edit
 from trainer.rollout import Outcome, RolloutAdapter
 from trainer.skill import SkillDoc
@@ -59,10 +60,6 @@ log = logging.getLogger("skillopt_sleep.night")
 RESUME_WINDOW = timedelta(hours=20)  # an unfinished night older than this is abandoned
 Progress = Callable[[str], None]
 RolesFactory = Callable[[Mapping[str, Any], list[Task]], contextlib.AbstractContextManager[Roles]]
-
-
-class Stopped(Exception):
-    """The night was asked to stop (SIGTERM); its finished work is checkpointed."""
 
 
 def default_roles(
@@ -403,6 +400,7 @@ class _Night:
                 cache=cache,
                 ledger=SqliteLedger(self.db, name, self.id),
                 rollout=rollout,
+                stop=self.stop,
             )
         out = self.dir / "skills" / name
         for file_name, text in result.output_files().items():

@@ -20,6 +20,10 @@ Every text that is written or replaced is first saved as a version (the text on 
 before the candidate, so the user's original is v1), every decision is a ``promotions``
 row and an event, so adopt / reject / rollback / diff / history work from the store alone.
 Calls are idempotent per (night, skill, target): a resumed night does not promote twice.
+A night killed between writing a skill and recording it finds the candidate on disk when
+it resumes; the text it replaced is the backup saved before the write (found by the hash
+the night began with), never the file on disk, so ``rollback`` brings the user's text back.
+``tests/test_promote_kill.py`` kills a promotion, adopt and rollback at every write.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from skillopt_sleep.promotion.dirs import (
     atomic_write,
     check_name,
     claude_user_root,
+    clear_stale,
     link_problem,
     read_skill,
     skill_targets,
@@ -52,6 +57,7 @@ from skillopt_sleep.promotion.versions import (
     now_iso,
     record_created,
     save_version,
+    version_of,
 )
 
 
@@ -214,6 +220,8 @@ def promote(
     first = not any(is_managed(db, name, str(t.root)) for t in roots)
     for target in roots:
         root = str(target.root)
+        if not dry_run:
+            clear_stale(target.root, name)
         done = next(
             db["promotions"].rows_where(
                 "night_id = ? AND name = ? AND target = ?", [night_id, name, root]
@@ -230,10 +238,14 @@ def promote(
         current = read_skill(target.root, name)
         cur_hash = text_hash(current) if current is not None else None
         base = base_hash.get(root) if isinstance(base_hash, Mapping) else base_hash
-        if cur_hash == new_hash:
-            if cur_hash == base:
-                outcome.targets.append(TargetOutcome(root, path, "unchanged", "already current"))
-                continue
+        backup = version_of(db, name, base) if base is not None else None
+        # the candidate on disk though the night began with another text: this night wrote
+        # it and was killed before recording it, if it had saved the text it replaced
+        written = cur_hash == new_hash and cur_hash != base and (base is None or backup is not None)
+        if cur_hash == new_hash and not written:
+            outcome.targets.append(TargetOutcome(root, path, "unchanged", "already current"))
+            continue
+        if written:
             status, reason = "promoted", "already in place (resumed after the write)"
         elif cur_hash != base:
             status = "staged"
@@ -259,18 +271,19 @@ def promote(
         if dry_run:
             outcome.targets.append(TargetOutcome(root, path, status, f"(dry run) {reason}"))
             continue
-        try:  # keep both texts first, the older one first: if that fails, nothing is touched
-            prev = (
-                save_version(db, config, name, current, source="backup", night_id=night_id)
-                if current is not None and cur_hash != new_hash
-                else None
-            )
+        # keep both texts first, the older one first: if that fails, nothing is touched. A
+        # night resumed after its write finds the candidate on disk: what it replaced is
+        # the backup saved before the write, never the file
+        prev, prev_hash = (backup, base) if written else (None, cur_hash)
+        try:
+            if current is not None and not written:
+                prev = save_version(db, config, name, current, source="backup", night_id=night_id)
             outcome.version = save_version(
                 db, config, name, new_text, source="candidate", night_id=night_id
             )
         except SkillWriteError as exc:
             raise PromotionError(f"{name}: {exc}", outcome) from exc
-        if status == "promoted" and cur_hash != new_hash:
+        if status == "promoted" and not written:
             try:
                 atomic_write(target.root, name, new_text)
             except SkillWriteError as exc:
@@ -286,7 +299,7 @@ def promote(
                 "version": outcome.version,
                 "hash": new_hash,
                 "previous_version": prev,
-                "previous_hash": cur_hash,
+                "previous_hash": prev_hash,
                 "target": root,
                 "path": path,
                 "night_id": night_id,

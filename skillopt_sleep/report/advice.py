@@ -162,6 +162,8 @@ def for_skips(skips: list[Mapping[str, Any]]) -> list[str]:
         reason = str(skip.get("reason") or "")
         if "no skill target" in reason:
             todo = "add the folder that holds it to promotion.targets."
+        elif "max_skill_tokens" in reason:
+            todo = "shorten the skill, or raise trainer.max_skill_tokens."
         elif "max_skills" in reason:
             todo = "nothing; it gets its turn on another night, or raise night.max_skills."
         else:
