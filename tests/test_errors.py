@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlite_utils
 import yaml
 
 from skillopt_sleep import config as config_mod
@@ -172,6 +173,9 @@ def test_openai_without_a_key_at_run(
     )
     result = invoke(config, "run", "--once", "-q", "--json")
     assert check(result, ["run", "--once", "--json"]) == "model_unavailable"
+    # found before the night's ingest and mining: no night was started, none waits to resume
+    db = sqlite_utils.Database(tmp_path / "state" / "skillopt-sleep.db")
+    assert not db["nights"].exists() or db["nights"].count == 0
 
 
 def _numeric_keys() -> list[str]:

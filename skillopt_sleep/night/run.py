@@ -35,6 +35,7 @@ from skillopt_sleep.night.summary import build_summary, usage_total
 from skillopt_sleep.promotion.dirs import SkillPathError
 from skillopt_sleep.promotion.versions import PromotionError
 from skillopt_sleep.replay import cli_backend, routing, with_clis
+from skillopt_sleep.replay.build import preflight
 from skillopt_sleep.report import write_reports
 from skillopt_sleep.schedule import next_deadline, parse_schedule
 from skillopt_sleep.store import open_store
@@ -47,7 +48,7 @@ from trainer.backends.base import (
     Roles,
     describe_roles,
 )
-from trainer.backends.factory import describe_config
+from trainer.backends.factory import check_roles, describe_config
 from trainer.budget import BudgetLimits
 from trainer.calls import Stopped  # the night asked to stop (SIGTERM): work is checkpointed
 from trainer.edits import Edit
@@ -169,6 +170,9 @@ def run_night(
     say = progress or (lambda msg: log.info("%s", msg))
     if dry_run:
         return dry_run_night(config, say)
+    if roles_factory is default_roles:  # what would fail after ingest and mining: now
+        check_roles(config["models"], os.environ)
+        preflight(config)
     with lock.hold(state, "night"):
         db = open_store(state)
         try:

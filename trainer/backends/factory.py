@@ -61,6 +61,16 @@ def build_roles(
         yield sim_world.roles()
 
 
+def check_roles(models_cfg: Mapping[str, Any] | None, environ: Mapping[str, str]) -> None:
+    """Raise ModelConfigError for what `build_roles` would refuse, without starting or
+    calling anything: a night says so before it spends its ingest and mining."""
+    if resolve_backend(models_cfg, environ) == "openai":
+        from trainer.backends.openai_backend import api_key
+
+        for cfg in roles_from_config(models_cfg, environ).values():
+            api_key(cfg)
+
+
 def describe_config(
     models_cfg: Mapping[str, Any] | None, environ: Mapping[str, str] = os.environ
 ) -> dict[str, dict[str, Any]]:
