@@ -38,7 +38,7 @@ from skillopt_sleep.replay import cli_backend, routing, with_clis
 from skillopt_sleep.replay.build import preflight
 from skillopt_sleep.report import write_reports
 from skillopt_sleep.schedule import next_deadline, parse_schedule
-from skillopt_sleep.store import open_store
+from skillopt_sleep.store import StoreError, integrity_problems, open_store
 from trainer import TrainSettings, optimize
 from trainer.backends.base import (
     ChatBackend,
@@ -176,6 +176,12 @@ def run_night(
     with lock.hold(state, "night"):
         db = open_store(state)
         try:
+            if damage := integrity_problems(db.conn, limit=1):  # a night would write into it
+                raise StoreError(
+                    f"the store is damaged ({damage[0]}); see `skillopt-sleep doctor` and "
+                    "docs/cli.md, 'Errors'",
+                    "database_corrupt",
+                )
             night = _Night(db, config, stop or threading.Event(), deadline, say, roles_factory)
             return night.run()
         finally:
