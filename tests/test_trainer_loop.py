@@ -597,6 +597,47 @@ def test_a_stop_request_ends_the_run_before_its_next_call_and_a_rerun_replays_it
     assert third["count"] == 0
 
 
+class Hanging:
+    """A model whose answer never comes (a proposal on a busy CPU can take many minutes)."""
+
+    identity, concurrency = "hanging", 1
+
+    def __init__(self) -> None:
+        self.started, self.release = threading.Event(), threading.Event()
+
+    def complete(self, messages, **kwargs) -> Completion:
+        self.started.set()
+        self.release.wait()
+        return Completion("late")
+
+
+def test_a_stop_request_does_not_wait_for_a_call_in_flight() -> None:
+    from trainer.budget import Budget
+    from trainer.calls import STOP_POLL_S, Caller, Request
+
+    model, stop = Hanging(), threading.Event()
+    caller = Caller(Roles(model, model, model), MemoryCache(), Budget(), stop=stop)
+    outcome: list[BaseException] = []
+
+    def night() -> None:
+        try:
+            caller.run(
+                "optimizer", [Request([{"role": "user", "content": "propose"}], "h", "t", 0)]
+            )
+        except BaseException as exc:  # noqa: BLE001 - what the night would see
+            outcome.append(exc)
+
+    worker = threading.Thread(target=night)
+    worker.start()
+    assert model.started.wait(30)
+    stop.set()
+    worker.join(timeout=30 * STOP_POLL_S)
+    try:
+        assert not worker.is_alive() and isinstance(outcome[0], Stopped)
+    finally:
+        model.release.set()
+
+
 def test_anchors_are_lines_found_once_in_the_whole_body(monkeypatch) -> None:
     body = "# Top\n- run\n- run tests\n- x\n- x\n## Rules\n- lint\n"
     anchors, sections = anchor_choices(SkillDoc(name="s", description="d", body=body))

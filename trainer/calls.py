@@ -10,8 +10,9 @@ uninterrupted one.
 
 A run asked to stop (its `stop` event set, e.g. on SIGTERM) raises `Stopped` at the next
 call, cached or not, before its cache key is computed (a large skill's key is tens of
-milliseconds), and wherever the loop calls `Caller.checkpoint` between longer pieces of
-work; what was paid for is cached, so a rerun replays it.
+milliseconds), wherever the loop calls `Caller.checkpoint` between longer pieces of work,
+and within `STOP_POLL_S` while a batch waits on calls in flight (those are abandoned, not
+waited for); what was paid for is cached, so a rerun replays it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import contextvars
 import functools
 import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +40,8 @@ from trainer.cache import Cache, cache_key
 from trainer.rollout import Outcome, RolloutAdapter
 from trainer.skill import SkillDoc
 from trainer.tasks import Task
+
+STOP_POLL_S = 0.2  # how often a batch waiting on its calls looks at the stop event
 
 
 class Stopped(Exception):
@@ -157,11 +159,7 @@ class Caller:
                 return err
 
         workers = max(1, min(int(concurrency or 1), len(calls)))
-        if workers == 1:
-            results: list[Any] = [one(i) for i in range(len(calls))]
-        else:
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                results = list(pool.map(one, range(len(calls))))
+        results = self._gather(one, len(calls), workers)
         # batches run one at a time, so the live calls since the start are this batch's
         self.budget.timed(role, self.budget.clock() - started, self.budget.usage.live_calls - paid)
         for r in results:
@@ -173,6 +171,36 @@ class Caller:
         if refused:
             self._refused.extend(refused)
             results = [None if isinstance(r, BudgetExhausted) else r for r in results]
+        return results
+
+    def _gather(self, one: Callable[[int], Any], n: int, workers: int) -> list[Any]:
+        """``one(0..n-1)`` on ``workers`` daemon threads, results in order. A stop request
+        raises Stopped at once, whatever is in flight: a slow model call (minutes, for a
+        proposal on a busy CPU) is abandoned, not waited for, and the process can exit
+        without joining it; what it returns later is cached by it like any answer."""
+        pending = object()
+        results: list[Any] = [pending] * n
+        todo = iter(range(n))
+        cond = threading.Condition()
+        context = contextvars.copy_context()
+
+        def work() -> None:
+            while True:
+                with cond:
+                    i = next(todo, None)
+                if i is None:
+                    return
+                r = context.copy().run(one, i)
+                with cond:
+                    results[i] = r
+                    cond.notify_all()
+
+        for _ in range(workers):
+            threading.Thread(target=work, daemon=True).start()
+        with cond:
+            while any(r is pending for r in results):
+                self.checkpoint()
+                cond.wait(STOP_POLL_S)
         return results
 
     def _one(
