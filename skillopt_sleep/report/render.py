@@ -182,6 +182,7 @@ def _edit_rows(skill: dict[str, Any]) -> list[list[str]]:
             [
                 edit.get("status", ""),
                 edit.get("kind", ""),
+                edit.get("origin") or "unknown",
                 edit.get("summary", ""),
                 _pct(gate.get("effect")),
                 _evidence(gate),
@@ -213,7 +214,7 @@ BUDGET_KINDS = (
     ("tokens", "tokens", "max_tokens"),
     ("cost $", "cost_usd", "max_cost_usd"),
 )
-EDIT_HEADER = ["status", "kind", "edit", "effect", "evidence", "verdict"]
+EDIT_HEADER = ["status", "kind", "origin", "edit", "effect", "evidence", "verdict"]
 
 
 def gate_sentence(summary: dict[str, Any]) -> str:
@@ -347,8 +348,8 @@ STYLE = (
     "table{border-collapse:collapse;width:100%;table-layout:fixed}"
     "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top;"
     "overflow-wrap:anywhere}"
-    "th:nth-child(1),th:nth-child(2){width:5.5rem}th:nth-child(4),th:nth-child(5){width:4rem}"
-    "th:nth-child(6){width:14rem}"
+    "th:nth-child(1),th:nth-child(2),th:nth-child(3){width:5.5rem}"
+    "th:nth-child(5),th:nth-child(6){width:4rem}th:nth-child(7){width:14rem}"
     "pre{background:#f6f6f6;padding:.5rem;overflow:auto}.sim{background:#fff3cd;padding:.5rem}"
     ".answer li,.todo li{font-size:15px;margin:.15rem 0}"
     ".todo{background:#eef4ff;padding:.4rem 1.6rem}"
