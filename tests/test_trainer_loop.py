@@ -19,7 +19,7 @@ from trainer.calls import current_call_key
 from trainer.edits import EDIT_KINDS
 from trainer.engine import PENDING_NIGHTS
 from trainer.lr import LearningRate
-from trainer.reflect import build_messages, parse_proposals, proposal_schema, read_proposals
+from trainer.reflect import parse_proposals, proposal_schema, question_messages, read_proposals
 from trainer.sim import SimWorld
 from trainer.skill import SkillDoc, count_tokens
 from trainer.tasks import Judge, Task
@@ -387,14 +387,8 @@ def test_reflection_prompt_fits_the_small_model_context() -> None:
 
     big = SkillDoc(name="x", body="- rule number {}\n".format("word " * 30) * 300)
     fails = [Example("task " * 500, "answer " * 500, ("too long",))] * 10
-    msgs = build_messages(
-        big,
-        fails,
-        fails,
-        ["tried " * 50] * 20,
-        max_edits=2,
-        max_changed_tokens=100,
-        max_prompt_tokens=3000,
+    msgs = question_messages(
+        big, "too long", fails, 10, fails, ["tried " * 50] * 20, max_prompt_tokens=3000
     )
     assert sum(count_tokens(m["content"]) for m in msgs) <= 3000
 

@@ -81,16 +81,15 @@ class SimOptimizer:
         if system == demos.SYSTEM:
             return Completion("", count_tokens(user), 0)
         rng = seeded_rng(self.world.seed, "optimizer", messages)
-        m = re.search(r"(?:at most|\d+ to) (\d+) small edits", system)
-        max_edits = int(m.group(1)) if m else 1
+        max_edits = json_schema["properties"]["edits"]["maxItems"] if json_schema else 1
         body = user.split("<<<\n", 1)[-1].split("\n>>>", 1)[0]
         tried = set(re.findall(r"^- (?:\w+: )?(.*)$", user.split("ALREADY TRIED", 1)[-1], re.M))
         taught = self.world.taught(body)
         wanted: Counter[str] = Counter()
         failed = user.split("PASSED TASKS")[0]
-        for excerpt, words in re.findall(
-            r"^\d+\. Task: (.*)\n.*\n\s*What went wrong: (.*)$", failed, re.M
-        ):
+        problem = re.search(r"^WHAT WENT WRONG \(.*?\): (.*)$", failed, re.M)
+        words = problem.group(1) if problem else ""
+        for excerpt in re.findall(r"^\d+\. Task: (.*)$", failed, re.M):
             task = self._task(excerpt)
             if task is not None and "left out" in words:  # a missing element: a missing rule
                 wanted.update(r for r in self.world.needs[task.id] if r not in taught)
