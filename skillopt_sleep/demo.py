@@ -53,6 +53,11 @@ DEMO_SETTINGS: dict[str, Any] = {
     # val decides and test reports: both need more tasks than train, which only feeds reflection
     "mining.split_fractions": {"train": 0.2, "val": 0.4, "test": 0.4},
     "budget.max_calls": 400,
+    # The plan's seconds per call before a night has measured any (docs/models.md, a quiet
+    # 2-core machine): a 0.5B answer of 40 tokens ~4 s (599 s for a 110-call demo night with
+    # 2 proposals); the 1.5B's proposal ~80 s and worked-example answer ~10 s, one of the
+    # first and three of the second a step: 28 s a call.
+    "night.seconds_per_call": {"optimizer": 28, "target": 4, "judge": 6},
 }
 
 

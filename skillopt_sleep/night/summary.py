@@ -182,6 +182,7 @@ def skill_summary(job: Job, result: TrainedSkill, promotion: Promotion) -> dict[
         }
         if measured
         else None,
+        "plan": job.sizing.to_dict() if job.sizing else None,
         "edits": _edits(result),
         "accepted": _accepted(result),
         "pending": _pending(result),

@@ -33,6 +33,17 @@ def carried_line(skill: dict[str, Any]) -> str:
     )
 
 
+def plan_line(skill: dict[str, Any]) -> str:
+    """ "Plan: 2 comparison(s) of up to 2 sweep(s) of 16 val tasks …; about 180 calls." """
+    plan = skill.get("plan")
+    if not plan:
+        return ""
+    line = f"Plan: {plan['shows']}; about {sum(plan['calls'].values())} calls"
+    if plan.get("seconds") is not None:
+        line += f", {plan['seconds'] / 60:.1f} min"
+    return line + (f". Up front: {plan['warning']}." if plan.get("warning") else ".")
+
+
 def replay_line(replay: dict[str, Any]) -> str:
     """ "Replayed: 9 tasks in claude-code, 3 as a chat (no workspace: 3)." """
     tasks = replay.get("tasks") or {}
@@ -260,6 +271,8 @@ def render_md(summary: dict[str, Any]) -> str:
             lines.append(ran)
         if reused := carried_line(skill):
             lines.append(reused)
+        if plan := plan_line(skill):
+            lines.append(plan)
         promo = skill.get("promotion") or {}
         if promo:
             lines.append(promotion_line(promo))
@@ -403,6 +416,8 @@ def render_html(summary: dict[str, Any]) -> str:
             out.append(f"<p>{escape(promotion_line(promo))}</p>")
         if reused := carried_line(skill):
             out.append(f"<p>{escape(reused)}</p>")
+        if plan := plan_line(skill):
+            out.append(f"<p class='plan'>{escape(plan)}</p>")
         rows = _edit_rows(skill)
         if rows:
             out.append(_table(EDIT_HEADER, rows))
