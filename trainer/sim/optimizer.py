@@ -125,7 +125,9 @@ class SimOptimizer:
             top = [r for r, _ in wanted.most_common(3)]
             rule = self.world.by_id[rng.choice(top)]
             text = rng.choice(rule.paraphrases)
-        elif roll < self.rates.helpful + self.rates.harmful and self.world.harmful:
+        elif self.rates.helpful <= roll < self.rates.helpful + self.rates.harmful and (
+            self.world.harmful
+        ):  # a helpful roll with nothing wanted is neutral, never harmful
             top = {r for r, _ in wanted.most_common(3)}
             over = [h for h in self.world.harmful if h.conflicts_with[1:] in top]
             targeted = [h for h in self.world.harmful if h.conflicts_with in wanted]
