@@ -29,6 +29,7 @@ from trainer.edits import Edit, apply_edits, edit_set_hash, normalized
 from trainer.lr import StepBudget
 from trainer.measure import Job, Measurer
 from trainer.reflect import (
+    RULE_TOKENS,
     Example,
     copies_prompt,
     failure_clusters,
@@ -135,13 +136,14 @@ class Proposer:
             self.state.tried(),
             max_prompt_tokens=self.s.max_prompt_tokens,
         )
+        rule_tokens = min(lr.max_changed_tokens, RULE_TOKENS)
         req = Request(
             messages,
             incumbent.hash,
             f"reflect:{rnd}",
             0,
-            json_schema=proposal_schema(1, lr.max_changed_tokens, incumbent),
-            max_tokens=proposal_max_tokens(1, lr.max_changed_tokens),
+            json_schema=proposal_schema(1, rule_tokens, incumbent),
+            max_tokens=proposal_max_tokens(1, rule_tokens),
         )
         comp = self.caller.run("optimizer", [req])[0]
         if comp is None:

@@ -163,8 +163,9 @@ def _cut(text: str, chars: int) -> str:
 SYSTEM = (
     "You improve a skill: instructions that an AI coding agent reads before it works. The "
     "agent's answers below failed in one way. Write one short rule for the skill that makes "
-    "the agent avoid this failure on every task of this kind: one line in the imperative, in "
-    "the user's own words where they gave them, about what the answer must or must not do. "
+    "the agent avoid this failure on every task of this kind: one line of at most 30 words "
+    "in the imperative, in the user's own words where they gave them, about what the answer "
+    "must or must not do. "
     "Never copy a task, an answer or a diff into the skill. Put the rule after the `anchor` "
     "line (kind add), at the end of `section` when the anchor is empty, or at the end when "
     "both are empty; or let it replace the `anchor` line (kind replace) when that line causes "
@@ -173,6 +174,10 @@ SYSTEM = (
 )
 
 
+# A rule's length, in the learning rate's tokens (~4 characters each, so ~200 characters):
+# bounded only by a step's budget, the embedded 1.5B wrote 2 of 6 rules of 70-80 words that
+# ran to the schema's 480 characters (benchmarks/reflection_local.py).
+RULE_TOKENS = 50
 # The problem of a failed answer no judge failed outright (a rubric grade short of full).
 NO_FULL_SCORE = "the answer did not get a full score"
 
