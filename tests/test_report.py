@@ -48,12 +48,14 @@ def summary(**extra: Any) -> dict[str, Any]:
                     {
                         "status": "accepted",
                         "kind": "add",
+                        "origin": "reflection",
                         "summary": "Keep the subject short",
                         "gate": {"effect": 0.25, "p_value": 0.008, "verdict": "accept"},
                     },
                     {
                         "status": "rejected",
                         "kind": "replace",
+                        "origin": "reflection",
                         "summary": "Always use emoji",
                         "gate": {"effect": -0.1, "p_value": 0.9, "verdict": "reject"},
                     },
@@ -100,8 +102,8 @@ def test_markdown_leads_with_the_answer_and_the_interval() -> None:
         "ci-log-summary: not enough evidence tonight — too few tasks of this kind to decide: "
         "3 validation tasks cannot show an improvement" in first_section
     )
-    assert "| accepted | add | Keep the subject short | +0.25 | 0.008 | accept |" in md
-    assert "| rejected | replace | Always use emoji | -0.10 | 0.900 | reject |" in md
+    assert "| accepted | add | reflection | Keep the subject short | +0.25 | 0.008 | accept |" in md
+    assert "| rejected | replace | reflection | Always use emoji | -0.10 | 0.900 | reject |" in md
     assert "+Keep the subject under 50 characters." in md
     assert "1 unparseable optimizer answer" in md
 
@@ -359,3 +361,48 @@ def test_the_report_says_what_the_gate_controls_and_at_which_level() -> None:
         assert "The gate controls the family-wise false-accept rate 0.1 per skill and night" in text
         assert "at most 0.1" in text
     assert "controls" not in render_md(summary())  # a report written before it said
+
+
+def test_every_accepted_edit_says_where_it_came_from_and_older_records_still_read() -> None:
+    from skillopt_sleep.night.model import Job, Promotion, TrainedSkill
+    from skillopt_sleep.night.summary import skill_summary
+
+    rule = {"kind": "add", "text": "- No ## headings.", "anchor": "", "section": "",
+            "rationale": "r", "origin": "reflection"}  # fmt: skip
+    example = {"kind": "add", "text": "Example of a good answer:\n\nfix: x", "origin": "example"}
+    old = {"kind": "delete", "text": "", "anchor": "## Steps"}  # written before edits said
+    history = [
+        {"edits": [rule], "where": "epoch 0 step 0", "evidence": {"effect": 0.3}, "runs": ["n1"]},
+        {"edits": [old], "where": "epoch 0 step 1", "evidence": {"effect": 0.2}},
+        {"edits": [rule | {"text": "- Short."}, example], "where": "epoch 0 step 2 (on top)",
+         "evidence": {"effect": 0.1}, "runs": ["n1"]},
+    ]  # fmt: skip
+    trained = TrainedSkill("s", "a", "b", "", 3, "completed", {}, {}, {}, history=history,
+                           rejected=[{"edits": [example], "reason": "screen"}])  # fmt: skip
+    job = Job("s", True, ("c",), "a", {}, ())
+    s = skill_summary(job, trained, Promotion("promoted", ""))
+    assert [(a["origin"], [e["origin"] for e in a["edits"]]) for a in s["accepted"]] == [
+        ("reflection", ["reflection"]),
+        ("unknown", ["unknown"]),
+        ("reflection+example", ["reflection", "example"]),
+    ]
+    assert s["accepted"][0]["edits"][0] == {
+        "kind": "add",
+        "text": "- No ## headings.",
+        "anchor": "",
+        "section": "",
+        "origin": "reflection",
+    }
+    assert s["accepted"][0]["effect"] == 0.3 and s["accepted"][1]["where"] == "epoch 0 step 1"
+    assert [e["origin"] for e in s["edits"]] == [
+        "reflection", "unknown", "reflection+example", "example"]  # fmt: skip
+    report = summary(skills=[s | {"name": "s", "outcome": "improved", "test": None}])
+    md = render_md(report)
+    assert "| status | kind | origin | edit |" in md
+    assert "| accepted | add | reflection | - No ## headings. |" in md
+    assert "| rejected | add | example |" in md
+    html = render_html(report)
+    assert "<th>origin</th>" in html and "<td>reflection+example</td>" in html
+    assert json.loads(json.dumps(report))["skills"][0]["accepted"][2]["origin"] == (
+        "reflection+example"
+    )

@@ -22,8 +22,8 @@ from trainer.lr import LearningRate
 from trainer.reflect import (
     MAX_ANCHOR_CHOICES,
     anchor_choices,
-    build_messages,
     proposal_schema,
+    question_messages,
     read_proposals,
 )
 from trainer.sim import SimWorld
@@ -388,14 +388,8 @@ def test_reflection_prompt_fits_the_small_model_context() -> None:
 
     big = SkillDoc(name="x", body="- rule number {}\n".format("word " * 30) * 300)
     fails = [Example("task " * 500, "answer " * 500, ("too long",))] * 10
-    msgs = build_messages(
-        big,
-        fails,
-        fails,
-        ["tried " * 50] * 20,
-        max_edits=2,
-        max_changed_tokens=100,
-        max_prompt_tokens=3000,
+    msgs = question_messages(
+        big, "too long", fails, 10, fails, ["tried " * 50] * 20, max_prompt_tokens=3000
     )
     assert sum(count_tokens(m["content"]) for m in msgs) <= 3000
 

@@ -19,6 +19,9 @@ from typing import Any
 from trainer.skill import MAX_DESCRIPTION_CHARS, SkillDoc, count_tokens
 
 EDIT_KINDS = ("add", "replace", "delete", "description")
+# Where an edit came from, recorded with it through the ledger and the report: the optimizer's
+# reflection on failures, or a worked example checked by its task's judges.
+ORIGINS = ("reflection", "example")
 
 
 class EditError(ValueError):
@@ -32,6 +35,7 @@ class Edit:
     anchor: str = ""  # exact existing text (add-after, replace, delete)
     section: str = ""  # heading text, for add at the end of a section
     rationale: str = ""  # why the optimizer wants it; not part of the hash
+    origin: str = ""  # one of ORIGINS ("" in records written before edits said); not hashed
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -44,12 +48,14 @@ class Edit:
             anchor=str(data.get("anchor") or ""),
             section=str(data.get("section") or ""),
             rationale=str(data.get("rationale") or data.get("why") or ""),
+            origin=str(data.get("origin") or ""),
         )
 
     @property
     def hash(self) -> str:
-        """Normalized hash for the ledger: case, whitespace and the rationale do not make
-        an edit new, so a rephrased retry of a rejected edit is still recognised."""
+        """Normalized hash for the ledger: case, whitespace, the rationale and the origin do
+        not make an edit new, so a rephrased retry of a rejected edit is still recognised,
+        whichever way it was found."""
         parts = [self.kind, *map(normalized, (self.anchor, self.section, self.text))]
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
 

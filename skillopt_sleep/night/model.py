@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from trainer.sizing import Sizing
 from trainer.tasks import SPLITS, Task
 
 
@@ -25,6 +26,8 @@ class Job:
     start_text: str
     base_hash: dict[str, str | None]  # skill root -> hash of its SKILL.md at plan time
     tasks: tuple[Task, ...]
+    # its run fitted to tonight (trainer.sizing); None in plans checkpointed before sizing
+    sizing: Sizing | None = None
 
     @property
     def n_tasks(self) -> dict[str, int]:
@@ -44,6 +47,7 @@ class Job:
             "base_hash": dict(self.base_hash),
             "tasks": [t.to_dict() for t in self.tasks],
             "n_tasks": self.n_tasks,
+            "sizing": self.sizing.to_dict() if self.sizing else None,
         }
 
     @classmethod
@@ -55,6 +59,7 @@ class Job:
             start_text=data["start_text"],
             base_hash=dict(data["base_hash"]),
             tasks=tuple(Task.from_dict(t) for t in data["tasks"]),
+            sizing=Sizing.from_dict(data["sizing"]) if data.get("sizing") else None,
         )
 
 

@@ -16,7 +16,7 @@ from skillopt_sleep.mining import cluster_dicts, load_tasks
 from skillopt_sleep.night.model import Job, Plan, Skip
 from skillopt_sleep.promotion import spec
 from trainer import TrainSettings
-from trainer.gate import decide
+from trainer.sizing import detectable_effect
 from trainer.skill import SkillDoc
 from trainer.tasks import Task
 
@@ -168,11 +168,8 @@ def min_val_tasks(config: Mapping[str, Any]) -> int:
     night's per-comparison alpha. The gate's e-process could decide on fewer given more
     sweeps, but a val set that small is a poor yardstick of a skill."""
     settings = TrainSettings.from_config(dict(config))
-    wins = [1.0] * min(2, max(1, settings.max_samples))
+    sweeps = min(2, max(1, settings.max_samples))
     n = 1
-    while (
-        decide([wins] * n, [[0.0] * len(wins)] * n, alpha=settings.alpha_per_comparison).verdict
-        != "accept"
-    ):
+    while detectable_effect(n, sweeps, settings.alpha_per_comparison) is None:
         n += 1
     return n

@@ -29,7 +29,8 @@ from skillopt_sleep.mining import mine
 from skillopt_sleep.night.dry import dry_run_night
 from skillopt_sleep.night.model import Job, NightOutcome, Plan, Promotion, TrainedSkill
 from skillopt_sleep.night.plan import plan_night
-from skillopt_sleep.night.progress import CallMeter
+from skillopt_sleep.night.progress import CallMeter, duration
+from skillopt_sleep.night.sizing import eta_seconds, judge_calls, size_plan
 from skillopt_sleep.night.store import Checkpoints, SqliteCache, SqliteLedger, now_iso
 from skillopt_sleep.night.summary import build_summary, usage_total
 from skillopt_sleep.promotion.dirs import SkillPathError
@@ -53,6 +54,7 @@ from trainer.budget import BudgetLimits
 from trainer.calls import Stopped  # the night asked to stop (SIGTERM): work is checkpointed
 from trainer.edits import Edit
 from trainer.rollout import Outcome, RolloutAdapter
+from trainer.sizing import Sizing, sized
 from trainer.skill import SkillDoc
 from trainer.tasks import Task
 
@@ -169,7 +171,9 @@ def run_night(
     state = config_mod.state_dir(config)
     say = progress or (lambda msg: log.info("%s", msg))
     if dry_run:
-        return dry_run_night(config, say)
+        return dry_run_night(
+            config, say, datetime.fromtimestamp(end_of_training(config, deadline), UTC)
+        )
     if roles_factory is default_roles:  # what would fail after ingest and mining: now
         check_roles(config["models"], os.environ)
         preflight(config)
@@ -188,6 +192,16 @@ def run_night(
             db.close()
 
 
+def end_of_training(config: Mapping[str, Any], deadline: datetime | None = None) -> float:
+    """When training must end (epoch seconds): `deadline`, else the schedule's next deadline,
+    or budget.deadline if that comes sooner."""
+    if deadline is None:
+        sched = parse_schedule(config)
+        deadline = next_deadline(datetime.now(sched.timezone), sched.deadline, sched.timezone)
+    limit = TrainSettings.from_config(dict(config)).budget.deadline
+    return deadline.timestamp() if limit is None else min(deadline.timestamp(), limit)
+
+
 class _Night:
     def __init__(
         self,
@@ -203,15 +217,10 @@ class _Night:
         self.model_failure: str | None = None  # the night's first failed model call
         self._failure_lock = threading.Lock()
         self.meter = CallMeter(0, say)  # replaced with the plan's count when roles start
-        self.deadline = deadline or self._configured_deadline()
+        self.deadline = end_of_training(config, deadline)  # epoch seconds
         self.id = self._start_or_resume()
         self.cp = Checkpoints(db, self.id)
         self.dir = config_mod.state_dir(config) / "nights" / self.id
-
-    def _configured_deadline(self) -> datetime:
-        sched = parse_schedule(self.config)
-        now = datetime.now(sched.timezone)
-        return next_deadline(now, sched.deadline, sched.timezone)
 
     def _start_or_resume(self) -> str:
         row = self.db.execute(
@@ -257,7 +266,7 @@ class _Night:
         try:
             ingested = self._step("ingest", self._ingest)
             mined = self._step("mine", self._mine)
-            plan = self._step("plan", lambda: plan_night(self.db, self.config), Plan)
+            plan = self._step("plan", self._plan, Plan)
             trained = self._train_all(plan.jobs)
             promoted = {
                 job.skill: self._step(
@@ -292,6 +301,12 @@ class _Night:
         return NightOutcome(self.id, "done", summary, reports)
 
     # -- phases ---------------------------------------------------------------------------
+    def _plan(self) -> Plan:
+        """Tonight's jobs, each sized to its val set and its share of the time and calls."""
+        deadline = datetime.fromtimestamp(self.deadline, UTC)
+        plan = plan_night(self.db, self.config)
+        return size_plan(self.db, self.config, plan, deadline=deadline, now=datetime.now(UTC))
+
     def _ingest(self) -> dict[str, Any]:
         self.say("ingesting session logs")
         report = ingest_logs(self.db, self.config).to_dict()
@@ -342,8 +357,7 @@ class _Night:
 
     @contextlib.contextmanager
     def _roles(self, tasks: list[Task], todo: list[Job]) -> Iterator[tuple[Roles, RolloutAdapter]]:
-        settings = TrainSettings.from_config(dict(self.config))
-        planned = sum(_planned_calls(settings, job) for job in todo)
+        sizings = [_sizing(self.config, job) for job in todo]
         self.say("starting the models")
         with (
             self.roles_factory(self.config, tasks) as chat_roles,
@@ -356,7 +370,8 @@ class _Night:
             self.cp.finish("cost-unknown", {"roles": unpriced(self.config, os.environ)})
             if warning := cost_warning(self.config, os.environ):
                 self.say(f"warning: {warning}")
-            self.meter = CallMeter(planned, self.say)
+            planned = sum(s.calls.total for s in sizings)
+            self.meter = CallMeter(planned, self.say, eta_seconds(sizings), self.deadline)
             tick, failed = self.meter.tick, self._model_failed
             yield (
                 _guard(roles, self.stop, tick, failed),
@@ -367,21 +382,18 @@ class _Night:
         """Role -> what served it tonight (or would have: no training, no roles built)."""
         return self.cp.done("models") or describe_config(self.config["models"], os.environ)
 
-    def _settings(self, used: dict[str, float]) -> TrainSettings:
-        settings = TrainSettings.from_config(dict(self.config))
+    def _settings(self, job: Job, used: dict[str, float]) -> TrainSettings:
+        settings = _sizing(self.config, job).apply(TrainSettings.from_config(dict(self.config)))
         limits = settings.budget
 
         def rest(limit: float | None, spent: float) -> float | None:
             return None if limit is None else max(0, limit - spent)
 
-        deadline = self.deadline.timestamp()
-        if limits.deadline is not None:
-            deadline = min(deadline, limits.deadline)
         budget = BudgetLimits(
             max_calls=rest(limits.max_calls, used["calls"]),
             max_tokens=rest(limits.max_tokens, used["tokens"]),
             max_cost_usd=rest(limits.max_cost_usd, used["cost_usd"]),
-            deadline=deadline,
+            deadline=self.deadline,
         )
         return replace(settings, budget=budget, run_id=self._run_id())
 
@@ -400,13 +412,18 @@ class _Night:
     ) -> TrainedSkill:
         name, n = job.skill, job.n_tasks
         self.say(f"training {name}: {n['train']} train, {n['val']} val, {n['test']} test tasks")
+        sizing = _sizing(self.config, job)
+        eta = "" if sizing.seconds is None else f", {duration(sizing.seconds)}"
+        self.say(f"plan for {name}: {sizing.shows()}; about {sizing.calls.total} calls{eta}")
+        if sizing.warning():
+            self.say(f"{name}: {sizing.warning()}")
         self.meter.phase = f"training {name}"
         with contextlib.closing(SqliteCache(self.db)) as cache:
             result = optimize(
                 job.start_text,
                 list(job.tasks),
                 roles,
-                settings=self._settings(used),
+                settings=self._settings(job, used),
                 cache=cache,
                 ledger=SqliteLedger(self.db, name, self.id),
                 rollout=rollout,
@@ -473,8 +490,11 @@ class _Night:
         )
 
 
-def _planned_calls(settings: TrainSettings, job: Job) -> int:
-    n = job.n_tasks
-    rubrics = sum(j.kind == "rubric" for t in job.tasks for j in t.judges)
-    per_task = rubrics / max(1, len(job.tasks))
-    return settings.planned_calls(n["train"], n["val"], n["test"], per_task)
+def _sizing(config: Mapping[str, Any], job: Job) -> Sizing:
+    """The job's sizing from the plan; a plan checkpointed before plans were sized keeps the
+    configured settings (its night trains as it started to)."""
+    if job.sizing is not None:
+        return job.sizing
+    worth = float(config["night"]["worth_effect"])
+    settings = TrainSettings.from_config(dict(config))
+    return sized(settings, job.n_tasks, worth=worth, judge_calls=judge_calls(job))

@@ -88,21 +88,48 @@ def _edit_text(edits: list[dict[str, Any]]) -> str:
     return "; ".join(textwrap.shorten(t, width=300, placeholder=" …") for t in texts if t)
 
 
+def origin(edits: list[dict[str, Any]]) -> str:
+    """Where a step's edits came from ("reflection", "example", "example+reflection"); edits
+    recorded before they said are "unknown"."""
+    return "+".join(dict.fromkeys(e.get("origin") or "unknown" for e in edits)) or "unknown"
+
+
 def _edits(result: TrainedSkill) -> list[dict[str, Any]]:
     rows = []
     for h in result.history:
         rows.append({"status": "accepted", "kind": ",".join(e["kind"] for e in h["edits"]),
-                     "summary": _edit_text(h["edits"]), "gate": h.get("evidence"),
-                     "nights": len(h.get("runs", ())) or 1})  # fmt: skip
+                     "origin": origin(h["edits"]), "summary": _edit_text(h["edits"]),
+                     "gate": h.get("evidence"), "nights": len(h.get("runs", ())) or 1})  # fmt: skip
     for r in result.rejected:
         rows.append({"status": "rejected", "kind": ",".join(e["kind"] for e in r["edits"]),
-                     "summary": _edit_text(r["edits"]), "gate": r.get("evidence"),
-                     "reason": r.get("reason", "")})  # fmt: skip
+                     "origin": origin(r["edits"]), "summary": _edit_text(r["edits"]),
+                     "gate": r.get("evidence"), "reason": r.get("reason", "")})  # fmt: skip
     for p in result.pending:
         rows.append({"status": "pending", "kind": ",".join(e["kind"] for e in p["edits"]),
-                     "summary": _edit_text(p["edits"]), "gate": p.get("evidence"),
-                     "reason": p.get("reason", "")})  # fmt: skip
+                     "origin": origin(p["edits"]), "summary": _edit_text(p["edits"]),
+                     "gate": p.get("evidence"), "reason": p.get("reason", "")})  # fmt: skip
     return rows
+
+
+def _accepted(result: TrainedSkill) -> list[dict[str, Any]]:
+    """The accepted steps, each with where its edits came from and the edits themselves."""
+    return [
+        {
+            "origin": origin(h["edits"]),
+            "edits": [
+                {k: e.get(k, "") for k in ACCEPTED_EDIT_KEYS}
+                | {"origin": e.get("origin") or "unknown"}
+                for e in h["edits"]
+            ],
+            "where": h.get("where", ""),
+            "effect": (h.get("evidence") or {}).get("effect"),
+            "nights": len(h.get("runs", ())) or 1,
+        }
+        for h in result.history
+    ]
+
+
+ACCEPTED_EDIT_KEYS = ("kind", "text", "anchor", "section")
 
 
 def replay_summary(result: TrainedSkill) -> dict[str, Any]:
@@ -165,7 +192,9 @@ def skill_summary(job: Job, result: TrainedSkill, promotion: Promotion) -> dict[
         }
         if measured
         else None,
+        "plan": job.sizing.to_dict() if job.sizing else None,
         "edits": _edits(result),
+        "accepted": _accepted(result),
         "pending": _pending(result),
         "diff": result.diff,
         "stopped_by": result.stop_reason if result.stop_reason.startswith("budget") else None,

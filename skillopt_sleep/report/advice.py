@@ -72,6 +72,17 @@ def for_skill(skill: Mapping[str, Any], summary: Mapping[str, Any]) -> Advice | 
             "nothing; tomorrow's night tries other edits (this one is remembered as tried).",
         )
     accepted = any(e.get("status") == "accepted" for e in skill.get("edits") or [])
+    plan = skill.get("plan") or {}
+    if plan.get("warning") and not accepted:
+        warning = str(plan["warning"])
+        return Advice(
+            f"Tonight could not show what is worth having: {warning}.",
+            _LATER
+            if plan.get("can_detect")
+            else "nothing now: each recurring request adds val tasks; or give a night more "
+            "sweeps (trainer.max_samples) and time, or accept smaller gains "
+            "(night.worth_effect).",
+        )
     if stopped.startswith("budget") and not accepted:
         kind = stopped.split(":", 1)[-1].strip() or "budget"
         if kind == "deadline":

@@ -33,6 +33,17 @@ def carried_line(skill: dict[str, Any]) -> str:
     )
 
 
+def plan_line(skill: dict[str, Any]) -> str:
+    """ "Plan: 2 comparison(s) of up to 2 sweep(s) of 16 val tasks …; about 180 calls." """
+    plan = skill.get("plan")
+    if not plan:
+        return ""
+    line = f"Plan: {plan['shows']}; about {sum(plan['calls'].values())} calls"
+    if plan.get("seconds") is not None:
+        line += f", {plan['seconds'] / 60:.1f} min"
+    return line + (f". Up front: {plan['warning']}." if plan.get("warning") else ".")
+
+
 def replay_line(replay: dict[str, Any]) -> str:
     """ "Replayed: 9 tasks in claude-code, 3 as a chat (no workspace: 3)." """
     tasks = replay.get("tasks") or {}
@@ -201,6 +212,7 @@ def _edit_rows(skill: dict[str, Any]) -> list[list[str]]:
             [
                 edit.get("status", ""),
                 edit.get("kind", ""),
+                edit.get("origin") or "unknown",
                 edit.get("summary", ""),
                 _pct(gate.get("effect")),
                 _evidence(gate),
@@ -232,7 +244,7 @@ BUDGET_KINDS = (
     ("tokens", "tokens", "max_tokens"),
     ("cost $", "cost_usd", "max_cost_usd"),
 )
-EDIT_HEADER = ["status", "kind", "edit", "effect", "evidence", "verdict"]
+EDIT_HEADER = ["status", "kind", "origin", "edit", "effect", "evidence", "verdict"]
 
 
 def gate_sentence(summary: dict[str, Any]) -> str:
@@ -278,6 +290,8 @@ def render_md(summary: dict[str, Any]) -> str:
             lines.append(ran)
         if reused := carried_line(skill):
             lines.append(reused)
+        if plan := plan_line(skill):
+            lines.append(plan)
         promo = skill.get("promotion") or {}
         if promo:
             lines.append(promotion_line(promo))
@@ -374,8 +388,8 @@ STYLE = (
     "table{border-collapse:collapse;width:100%;table-layout:fixed}"
     "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top;"
     "overflow-wrap:anywhere}"
-    "th:nth-child(1),th:nth-child(2){width:5.5rem}th:nth-child(4),th:nth-child(5){width:4rem}"
-    "th:nth-child(6){width:14rem}"
+    "th:nth-child(1),th:nth-child(2),th:nth-child(3){width:5.5rem}"
+    "th:nth-child(5),th:nth-child(6){width:4rem}th:nth-child(7){width:14rem}"
     "pre{background:#f6f6f6;padding:.5rem;overflow:auto}.sim{background:#fff3cd;padding:.5rem}"
     ".answer li,.todo li{font-size:15px;margin:.15rem 0}"
     ".todo{background:#eef4ff;padding:.4rem 1.6rem}"
@@ -429,6 +443,8 @@ def render_html(summary: dict[str, Any]) -> str:
             out.append(f"<p>{escape(promotion_line(promo))}</p>")
         if reused := carried_line(skill):
             out.append(f"<p>{escape(reused)}</p>")
+        if plan := plan_line(skill):
+            out.append(f"<p class='plan'>{escape(plan)}</p>")
         rows = _edit_rows(skill)
         if rows:
             out.append(_table(EDIT_HEADER, rows))

@@ -171,6 +171,30 @@ def _rule(rid: str, topic: str, paraphrases: tuple[str, ...], judge: Judge) -> R
     return Rule(rid, topic, paraphrases, judge=judge, shows=shows(judge))
 
 
+# Harmful look-alikes of a rule in a world around mined tasks: a plausible shortcut that
+# undermines it (as a generated world's _HARM_TEMPLATES do for its topics).
+_SHORTCUT_TEMPLATES = (
+    "For quick fixes it is fine to leave out {v}.",
+    "Skip {v} when the change looks small.",
+)
+
+
+def _look_alikes(rules: list[Rule]) -> list[Rule]:
+    """Harmful rules for a world around mined tasks: a shortcut that undermines each good
+    rule, and the broad shortcuts that lower every rule. Without them the simulated
+    optimizer's harmful proposals would all be neutral there."""
+    out = [
+        Rule(
+            f"h{i}",
+            r.topic,
+            tuple(t.format(v=r.topic) for t in _SHORTCUT_TEMPLATES),
+            conflicts_with=r.id,
+        )  # fmt: skip
+        for i, r in enumerate(rules)
+    ]
+    return out + [Rule(f"b{i}", "", paras, conflicts_with="*") for i, paras in enumerate(_BROAD)]
+
+
 @dataclass(frozen=True)
 class SimParams:
     p_taught: float = 0.9
@@ -298,7 +322,8 @@ class SimWorld:
                 ids.append(rules[key].id)
             needs[t.id] = tuple(dict.fromkeys(ids))
         start = start_skill or SkillDoc(name="skill", description="A skill.", body="# Skill\n")
-        return cls(list(rules.values()), [], list(tasks), needs, start, params or SimParams(), seed)
+        good = list(rules.values())
+        return cls(good, _look_alikes(good), list(tasks), needs, start, params or SimParams(), seed)
 
     # -- the latent truth --------------------------------------------------------------
     def taught(self, skill_text: str) -> frozenset[str]:
