@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from skillopt_sleep import config as config_mod  # noqa: E402
 from skillopt_sleep import promotion  # noqa: E402
+from skillopt_sleep.promotion.verdict import Verdict  # noqa: E402
 from skillopt_sleep.promotion.versions import live_rows  # noqa: E402
 from skillopt_sleep.store import open_store  # noqa: E402
 
@@ -70,7 +71,9 @@ def main() -> None:
     points.arm(db.conn)
     ran = True
     if spec["op"] == "promote":
-        promotion.promote(db, config, name, **spec["promote"])
+        args = dict(spec["promote"])
+        args["verdict"] = Verdict(**args["verdict"])
+        promotion.promote(db, config, name, **args)
     elif spec["op"] == "adopt" and promotion.pending(db, name):
         promotion.adopt(db, config, name)
     elif spec["op"] == "rollback" and live_rows(db, name):

@@ -3,8 +3,9 @@ proposals are harmful (a shortcut that undermines a rule the tasks need, or one 
 every rule), most of the rest neutral, some cut off or unparseable — not the near-oracle of
 tests/sim_helpers.py. What the product promises must hold there too, and the simulated world
 knows the truth to check it by: no accepted step teaches a harmful rule, no skill ends below
-where it started on the held-out tasks, a skill is written only when its measured held-out
-lift is above zero, and the report says what happened.
+where it started on the held-out tasks, a skill is written only when the night's verdict
+allows it (the gate accepted and the measured held-out lift did not go down), and the
+report says what happened without contradicting itself.
 
 Three nights, on the generated corpus's seeds 0, 1 and 2 (each night's trainer seed the
 same), so the promises are checked on more than one draw.
@@ -46,6 +47,7 @@ def test_a_night_with_harmful_and_neutral_proposals_keeps_the_product_s_promises
     assert world.harmful  # the optimizer has harmful rules to propose
     skills = night.summary["skills"]
     assert skills
+    md = night.reports["md"].read_text()
     proposed = sum(s["counters"].get("proposed_edits", 0) for s in skills)
     assert proposed > 0
     for s in skills:
@@ -63,13 +65,18 @@ def test_a_night_with_harmful_and_neutral_proposals_keeps_the_product_s_promises
         assert doc.hash == best.hash
         # never below the start on the held-out tasks (the exact expectation)
         assert world.expected_score(best, "test") >= world.expected_score(start, "test") - 1e-9
-        # written only when the measured held-out lift is above zero; else left as it was
+        # written only as the verdict allows: never after the held-out test went down
         written = s["promotion"]["status"] in ("promoted", "staged")
-        assert written == (s["outcome"] == "improved"), (s["outcome"], s["promotion"])
+        assert written == (s["action"] != "keep"), (s["outcome"], s["promotion"])
         if written:
-            assert s["test"]["ci_low"] > 0 and best.hash != start.hash
-        assert s["outcome"] in {"improved", "unchanged", "not_enough_evidence"}
-    md = night.reports["md"].read_text()
+            lead = s["test"]["pass_all"] if s["metric"] == "pass-all" else s["test"]
+            assert lead["lift"] >= 0 and best.hash != start.hash
+            assert s["outcome"] in {"improved", "unconfirmed"}
+            assert (s["outcome"] == "improved") == (lead["ci_low"] > 0)
+        # the report never says a written skill was not written
+        line = next(ln for ln in md.splitlines() if ln.startswith(f"- {s['name']}: "))
+        if written:
+            assert "not written" not in line and "not promoted" not in line, line
     assert md.split("\n## ")[1].startswith("Did my skills get better?")
     assert all(f"- {s['name']}: " in md.split("## What to do")[0] for s in skills)
 

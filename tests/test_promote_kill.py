@@ -24,6 +24,7 @@ import pytest
 from skillopt_sleep import config as config_mod
 from skillopt_sleep import promotion as P
 from skillopt_sleep.promotion import dirs as skilldirs
+from skillopt_sleep.promotion.verdict import Verdict
 from skillopt_sleep.promotion.versions import version_text
 from skillopt_sleep.store import open_store
 
@@ -51,10 +52,14 @@ class World:
         return self.skill.read_bytes() if self.skill.exists() else None
 
     def promote(self, db: Any, **kw: Any) -> P.PromotionOutcome:
-        return P.promote(db, self.config, NAME, NEW, **self.promote_args(**kw))
+        args = self.promote_args(**kw)  # JSON for the child; a Verdict in this process
+        return P.promote(
+            db, self.config, NAME, NEW, **{**args, "verdict": Verdict(**args["verdict"])}
+        )
 
     def promote_args(self, **kw: Any) -> dict[str, Any]:
-        args = {"night_id": "n1", "base_hash": _hash(OLD), "managed": False, "test_lift": 0.1}
+        improved = {"outcome": "improved", "action": "promote", "reason": ""}
+        args = {"night_id": "n1", "base_hash": _hash(OLD), "managed": False, "verdict": improved}
         return {**args, **kw}
 
 

@@ -15,6 +15,7 @@ from skillopt_sleep import promotion
 from skillopt_sleep.mining import cluster_dicts, load_tasks
 from skillopt_sleep.night.model import Job, Plan, Skip
 from skillopt_sleep.promotion import spec
+from skillopt_sleep.promotion.verdict import MIN_TEST_TASKS
 from trainer import TrainSettings
 from trainer.sizing import detectable_effect
 from trainer.skill import SkillDoc
@@ -132,7 +133,6 @@ def _age(task: Task) -> tuple[str, str]:
 
 # Test tasks the end-of-night interval needs: with fewer, an accepted edit cannot be measured
 # and is never promoted, so training the skill would spend the night for nothing.
-MIN_TEST_TASKS = 2
 
 
 def _ready(jobs: list[Job], skipped: list[Skip], config: Mapping[str, Any]) -> Plan:
@@ -152,7 +152,7 @@ def _ready(jobs: list[Job], skipped: list[Skip], config: Mapping[str, Any]) -> P
         elif counts["test"] < MIN_TEST_TASKS:
             reason = (
                 f"too few tasks: {counts['test']} test task(s), the held-out lift needs "
-                f">= {MIN_TEST_TASKS} (an edit it cannot measure is never promoted)"
+                f">= {MIN_TEST_TASKS} (an edit it cannot measure is only staged)"
             )
             skipped.append(Skip(job.skill, reason))
         elif len(ready) >= max_skills:

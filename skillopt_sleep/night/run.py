@@ -455,8 +455,9 @@ class _Night:
 
     def _promote(self, job: Job, trained: dict[str, TrainedSkill]) -> Promotion:
         result = trained[job.skill]
-        if result.accepted == 0:
-            return Promotion("unchanged", "no edit was accepted")
+        verdict = result.verdict()
+        if verdict.action == "keep":
+            return Promotion("unchanged", verdict.reason)
         # the candidate's edits: a user's reject or rollback puts them into the ledger
         edits = [{**e, "hash": Edit.from_dict(e).hash} for h in result.history for e in h["edits"]]
         try:
@@ -468,10 +469,8 @@ class _Night:
                 night_id=self.id,
                 base_hash=job.base_hash,
                 managed=job.managed,
-                test_lift=result.test_lift,
-                test_note=result.test_note,
+                verdict=verdict,
                 evidence={"test": result.test, "accepted": result.accepted, "edits": edits},
-                gate_accepted=True,
             )
         except (PromotionError, SkillPathError, OSError, UnicodeDecodeError) as exc:
             # nothing half-written; the candidate stays in the night's outputs. OSError: the

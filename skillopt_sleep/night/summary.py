@@ -10,8 +10,7 @@ from typing import Any
 
 import sqlite_utils
 
-from skillopt_sleep.night.model import Job, Plan, Promotion, TrainedSkill
-from skillopt_sleep.night.plan import MIN_TEST_TASKS
+from skillopt_sleep.night.model import Job, Plan, Promotion, TrainedSkill, infra_errors
 from trainer.gate import controls
 from trainer.settings import TrainSettings
 from trainer.skill import SkillDoc
@@ -32,44 +31,8 @@ def usage_total(results: Iterable[TrainedSkill]) -> dict[str, float]:
     return total
 
 
-def infra_errors(usage: Mapping[str, Any], counters: Mapping[str, Any]) -> int:
-    """Calls that failed after retries: the trainer counts them in its usage."""
-    return int(usage.get("infra_errors") or counters.get("infra_errors") or 0)
-
-
 def _num(x: Any) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
-
-
-def _outcome(result: TrainedSkill) -> tuple[str, str]:
-    """What tonight means for this skill, and why, in words an operator can act on."""
-    usage = result.usage
-    infra = infra_errors(usage, result.counters)
-    if infra and not usage.get("live_calls") and not usage.get("cached_calls"):
-        return "error", f"the model endpoint failed every call ({infra} errors)"
-    stop = result.stop_reason
-    if result.accepted == 0:
-        undecided = [p for p in result.pending if p.get("evidence")]
-        if undecided:
-            return "not_enough_evidence", (
-                f"{len(undecided)} candidate edit(s) still pending: the val set has not "
-                "decided them yet; the next night goes on gathering their evidence"
-            )
-        if stop.startswith("budget"):
-            return "unchanged", f"training ended by {stop} before an edit passed the gate"
-        return "unchanged", "no edit passed the gate"
-    test = result.test
-    lift, low = _num(test.get("lift")), _num(test.get("ci_low"))
-    if result.test_lift is None:
-        why = result.test_note or "no test task was scored on both sides"
-        return "not_enough_evidence", f"the held-out test was not measured ({why}); not promoted"
-    if lift is None or test.get("n_tasks", 0) < MIN_TEST_TASKS or low is None:
-        return "not_enough_evidence", "the test split is too small to measure the held-out lift"
-    if low > 0:
-        return "improved", ""
-    if lift < 0:
-        return "worse", "the held-out score went down; not promoted"
-    return "not_enough_evidence", "the held-out lift's 95% interval includes zero"
 
 
 def _pass_all(measured: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -168,7 +131,7 @@ def _pending(result: TrainedSkill) -> list[dict[str, Any]]:
 
 
 def skill_summary(job: Job, result: TrainedSkill, promotion: Promotion) -> dict[str, Any]:
-    outcome, reason = _outcome(result)
+    verdict = result.verdict()
     test = result.test
     measured = (
         _num(test.get("start_score")) is not None and _num(test.get("best_score")) is not None
@@ -178,8 +141,10 @@ def skill_summary(job: Job, result: TrainedSkill, promotion: Promotion) -> dict[
         "managed": job.managed,
         "clusters": list(job.clusters),
         "n_tasks": job.n_tasks,
-        "outcome": outcome,
-        "reason": reason,
+        "outcome": verdict.outcome,
+        "reason": verdict.reason,
+        "action": verdict.action,  # promote | stage | keep: what the evidence allowed
+        "metric": verdict.metric,  # the lead figure the outcome read
         "test": {
             "before": test["start_score"],
             "after": test["best_score"],

@@ -1,7 +1,8 @@
 """Promotion: put a validated skill into the agent's skill directories, safely and reversibly.
 
-Policy (``policy``, pure): a candidate is written without review only when the gate
-accepted it, its held-out test was *measured* and did not regress, and nothing blocks it:
+Policy (``policy``, pure): a candidate is written without review only when the night's
+verdict says promote (``verdict.py``: the gate accepted it and the held-out test, measured,
+did not go down), and nothing blocks it:
 
 - the text must pass the content policy (``content.py``: no download run as code, no new
   host or URL, nothing about credentials, no "ignore your instructions", no hidden text)
@@ -50,6 +51,7 @@ from skillopt_sleep.promotion.dirs import (
     skill_targets,
     text_hash,
 )
+from skillopt_sleep.promotion.verdict import Verdict
 from skillopt_sleep.promotion.versions import (
     PromotionError,
     insert_decision,
@@ -89,9 +91,7 @@ class Facts:
     exists: bool  # the skill root holds the skill now
     ours: bool  # the store records that skillopt-sleep created it there
     first: bool  # skillopt-sleep created it in no skill root yet: a brand-new skill
-    gate_accepted: bool
-    test_lift: float | None  # None: the held-out test was not measured
-    test_note: str = ""  # why it was not measured
+    verdict: Verdict  # what the night's evidence says: promote or stage (never keep)
     blocks: tuple[str, ...] = ()  # content policy, Agent Skills rules, a symbolic link
 
 
@@ -99,13 +99,8 @@ def policy(config: Mapping[str, Any], facts: Facts) -> tuple[bool, str]:
     """Whether a candidate may be written without review, and why (pure)."""
     section = config.get("promotion", {})
     why_not = []
-    if not facts.gate_accepted:
-        why_not.append("the gate did not accept the change")
-    if facts.test_lift is None:
-        note = f" ({facts.test_note})" if facts.test_note else ""
-        why_not.append(f"the held-out test was not measured{note}")
-    elif facts.test_lift < 0:
-        why_not.append(f"the held-out test split regressed (lift {facts.test_lift:+.3f})")
+    if facts.verdict.action != "promote":
+        why_not.append(facts.verdict.reason)
     why_not += facts.blocks
     if facts.managed and facts.exists and not facts.ours:
         why_not.append("a skill of that name is already here and skillopt-sleep did not create it")
@@ -124,7 +119,9 @@ def policy(config: Mapping[str, Any], facts: Facts) -> tuple[bool, str]:
         return False, "staged: " + "; ".join(why_not)
     if not facts.managed:
         return True, "your skill, promoted (promotion.auto_promote_user_skills is on)"
-    return True, "gate accepted and the held-out test did not regress"
+    if facts.verdict.outcome == "improved":
+        return True, "gate accepted and the held-out test confirmed it"
+    return True, "gate accepted and the held-out test did not go down"
 
 
 def snapshot(config: Mapping[str, Any], name: str) -> dict[str, str | None]:
@@ -198,21 +195,21 @@ def promote(
     night_id: str,
     base_hash: str | None | Mapping[str, str | None],
     managed: bool,
-    test_lift: float | None,
-    test_note: str = "",
+    verdict: Verdict,
     evidence: Mapping[str, Any] | None = None,
-    gate_accepted: bool = True,
     dry_run: bool = False,
 ) -> PromotionOutcome:
     """Promote or stage ``new_text`` as skill ``name`` in every target it goes to.
 
     ``base_hash`` is the skill's hash when the night began (None = it did not exist), or
-    :func:`snapshot`'s per-target mapping. ``test_lift`` is the measured held-out lift,
-    None when it was not measured (then nothing is written: ``test_note`` says why).
+    :func:`snapshot`'s per-target mapping. ``verdict`` is the night's (``verdict.py``); a
+    verdict that says keep writes and stages nothing (ValueError: the caller should not ask).
     Raises SkillPathError for an unsafe name, PromotionError (after recording a staged
     row, so nothing is lost) when a target cannot be written.
     """
     check_name(name)
+    if verdict.action == "keep":
+        raise ValueError(f"{name}: the night's verdict keeps the skill ({verdict.outcome})")
     new_hash = text_hash(new_text)
     outcome = PromotionOutcome(name, "unchanged", None, new_hash, "")
     evidence_json = json.dumps(dict(evidence or {}), default=str)
@@ -259,9 +256,7 @@ def promote(
                 exists=current is not None,
                 ours=is_managed(db, name, root),
                 first=first,
-                gate_accepted=gate_accepted,
-                test_lift=test_lift,
-                test_note=test_note,
+                verdict=verdict,
                 blocks=_blocks(name, new_text, current, target.root),
             )
             auto, reason = policy(config, facts)

@@ -13,6 +13,8 @@ from skillopt_sleep.report.charts import bar_chart, line_chart
 
 OUTCOME_WORDS = {
     "improved": "better",
+    "unconfirmed": "better on the val tasks, not confirmed on held-out ones",
+    "not_measured": "an edit passed the gate; held-out test not measured",
     "unchanged": "unchanged",
     "not_enough_evidence": "not enough evidence tonight",
     "worse": "worse on held-out tasks (not promoted)",
@@ -88,12 +90,13 @@ def skill_sentence(skill: dict[str, Any], summary: dict[str, Any] | None = None)
     name, outcome = skill["name"], skill.get("outcome", "skipped")
     test = skill.get("test")
     words = OUTCOME_WORDS.get(outcome, outcome)
-    if test and outcome in {"improved", "worse", "unchanged"}:
+    if test and outcome in {"improved", "unconfirmed", "worse", "unchanged"}:
         lead = f"{pass_all_phrase(test['pass_all'])}; " if test.get("pass_all") else ""
+        then = f"; {advice.consequence(skill)}" if outcome == "unconfirmed" else ""
         return (
             f"{name}: {words} — {lead}held-out score {test['before']:.2f} → "
             f"{test['after']:.2f} (lift {_pct(test['lift'])}, 95% CI {_pct(test['ci_low'])} to "
-            f"{_pct(test['ci_high'])}, {test['n_tasks']} test tasks)"
+            f"{_pct(test['ci_high'])}, {test['n_tasks']} test tasks){then}"
         )
     tip = advice.for_skill(skill, summary or {})
     reason = tip.why[:1].lower() + tip.why[1:] if tip else skill.get("reason")
@@ -182,10 +185,16 @@ def headline(summary: dict[str, Any]) -> str:
     if all(s.get("outcome") == "error" for s in skills):
         return "Nothing could be trained tonight: the model endpoint failed every call."
     better = sum(1 for s in skills if s.get("outcome") == "improved")
+    unconfirmed = sum(1 for s in skills if s.get("outcome") == "unconfirmed")
     staged = sum(1 for s in skills if (s.get("promotion") or {}).get("status") == "staged")
     verb = "waits" if staged == 1 else "wait"
     waiting = f"; {staged} {verb} for your review" if staged else ""
-    return f"{better} of {len(skills)} skill(s) got better tonight{waiting}."
+    maybe = (
+        f" ({unconfirmed} more passed the gate but not the held-out test's bar)"
+        if (unconfirmed)
+        else ""
+    )
+    return f"{better} of {len(skills)} skill(s) got better tonight{maybe}{waiting}."
 
 
 def _verdict(edit: dict[str, Any]) -> str:
