@@ -1,0 +1,331 @@
+"""A grammar for the common forms of a correction, into the check vocabulary.
+
+Precision first: a form is compiled only when its meaning is plain ("keep the subject under
+50 chars", "no emoji", "swap os.system for subprocess", "prefix it with feat:"); anything
+else is left to the judge model or the rubric. It may miss; it must not be wrong, because
+a wrong judge (one the user's accepted answer fails) teaches the skill the opposite of
+what the user said. So:
+
+* "X, not Y", "X instead of Y", "swap Y for X", "replace Y with X" forbid Y; they never
+  require X ("use pytest, not unittest": a pytest test need not say "pytest").
+* A word is forbidden only when it reads as a literal: quoted, code-like (``os.system``,
+  ``type: ignore``), capitalised (Globex, TODO) or one plain word; a plain plural
+  ("no client names") is a category the rubric reads.
+* Kinds of character or layout ("no emojis", "drop the headers", "plain text") become
+  features, not words.
+* An example the user gives of an identifier ("like SEC-412", "#318") asks for that shape,
+  never for that very identifier (the rule applies to every task of the kind).
+
+``corrected`` (the answer the user corrected) only decides a word check's scope: a word the
+answer had only inside code blocks is forbidden in code.
+"""
+
+from __future__ import annotations
+
+import re
+
+from skillopt_sleep.mining.literals import section_checks, semicolon_checks, word_checks
+from skillopt_sleep.mining.phrases import (
+    COUNT_PHRASE,
+    FEATURE_RX,
+    MAX_AFTER,
+    MAX_BEFORE,
+    MIN_AFTER,
+    MIN_BEFORE,
+    NEG_RX,
+    NUM,
+    NUMBER_WORDS,
+    PLAIN,
+    QUOTED,
+    UNIT,
+    UNITS,
+    WANT_RX,
+    Check,
+    clauses,
+    num,
+    pair_spans,
+    scope_for,
+    sentences,
+    unit_of,
+)
+from trainer.checks import FEATURES
+
+__all__ = ["NUMBER_WORDS", "VERSION", "Check", "compile_text"]
+
+VERSION = 1  # bump when what the grammar compiles changes: cached compilations are redone
+
+
+def _counts(text: str) -> list[Check]:
+    """``max_UNIT`` / ``min_UNIT`` from "under 50 chars", "15 words max", "one line" …"""
+    out: list[Check] = []
+    for sentence in sentences(text):
+        scope = scope_for(sentence)
+        low = sentence.lower()
+        found: list[tuple[str, int, str]] = []
+        pats = (
+            ("max", rf"{MAX_BEFORE}\s+{NUM}[- ]?{UNIT}"),
+            ("max", rf"{NUM}[- ]?{UNIT}\s*(?:\w+\s+)?{MAX_AFTER}\b"),
+            (
+                "max",
+                rf"\b{NUM}[- ]{UNIT}(?= (?:subject|title|first line|summary|limit|lines?\b))",
+            ),
+            ("min", rf"{MIN_BEFORE}\s+{NUM}[- ]?{UNIT}"),
+            ("min", rf"{NUM}[- ]?{UNIT}\s*{MIN_AFTER}\b"),
+        )
+        for bound, pat in pats:
+            for m in re.finditer(pat, low):
+                found.append((bound, num(m.group(1)), UNITS[m.group(2)]))
+        # "two or fewer", "max 2", "3 or more": the unit is the one the sentence names
+        unit = unit_of(sentence) or unit_of(text)
+        if not found and unit:
+            for bound, pat in (
+                ("max", rf"\b{NUM}\s+(?:or fewer|or less|max(?:imum)?|tops|at most)\b"),
+                ("max", rf"\b(?:max|at most|no more than|up to)\s+{NUM}\b(?![- ]?{UNIT})"),
+                ("min", rf"\b{NUM}\s+or more\b"),
+                ("min", rf"\b(?:at least|minimum(?: of)?)\s+{NUM}\b(?![- ]?{UNIT})"),
+            ):
+                for m in re.finditer(pat, low):
+                    found.append((bound, num(m.group(1)), unit))
+        m = re.search(
+            rf"\bno (?:\w+ )?(?:line|bullet|sentence|subject|title)s? (?:longer|"
+            rf"more) than\s+{NUM}[- ]?{UNIT}",
+            low,
+        )
+        if m:
+            found.append(("max", num(m.group(1)), UNITS[m.group(2)]))
+        m = re.search(r"\b(?:hard-?)?wrap(?: \w+){0,3} at\s+(\d{2,3})\b", low)
+        if m:
+            found.append(("max", int(m.group(1)), "chars"))
+            scope = "lines"
+        if re.search(r"\b(?:one|a single|single)[- ]line\b", low) and not any(
+            u == "lines" for _, _, u in found
+        ):
+            found.append(("max", 1, "lines"))
+        for bound, n, unit in found:
+            if unit == "lines" and scope == "lines":
+                continue  # "no line longer than …" counts characters, not lines
+            in_scope = scope if not (unit == "bullets" and scope == "bullets") else "answer"
+            if unit == "lines" and in_scope == "first_line":
+                in_scope = "answer"
+            if n == 0 and bound == "min":
+                continue
+            out.append(Check(f"{bound}_{unit}", str(n), in_scope))
+    return out
+
+
+def _case_and_tense(text: str) -> list[Check]:
+    """Case of the first letter and past tense: rules about a subject line by default."""
+    out: list[Check] = []
+    low = text.lower()
+    scope = scope_for(text, "first_line")
+    if scope == "answer":
+        scope = "first_line"
+    lower = re.search(
+        r"\b(?:lower-?case|lower case|start(?:s)? (?:with a )?lower|small letter|"
+        r"(?:don'?t|do not|never|no need to) capitali[sz]e|not capitali[sz]ed)\b",
+        low,
+    )
+    upper = re.search(
+        r"\b(?:capitali[sz]e|upper-?case letter|capital letter|with a capital|"
+        r"start(?:s)? with (?:an? )?(?:capital|uppercase|upper-case))\b",
+        low,
+    )
+    if lower and not re.search(r"\b(?:don'?t|do not|never) (?:lower|use lower)", low):
+        out.append(Check("has", "lowercase_start", scope))
+    elif upper and not re.search(r"(?:don'?t|do not|never|no need to) capitali[sz]e", low):
+        out.append(Check("has", "capital_start", scope))
+    tense = re.search(
+        r"\b(?:imperative|present tense|command form|as a command|not (?:in )?(?:the )?past "
+        r"tense|no past tense|without (?:the )?past tense)\b",
+        low,
+    )
+    if not tense and re.search(r"past tense", low) and NEG_RX.search(low):
+        tense = True
+    pair = _tense_pair(text)
+    if tense or pair:
+        out.append(Check("no", "past_tense", scope))
+    return out
+
+
+def _tense_pair(text: str) -> bool:
+    """'Add', not 'Added' / like 'Fix bug', never 'Fixed bug': examples of tense."""
+    quoted = [next(g for g in m.groups() if g) for m in QUOTED.finditer(text)]
+    for a, b in zip(quoted, quoted[1:], strict=False):
+        wa, wb = a.split()[0].lower(), b.split()[0].lower()
+        if wb in (wa + "ed", wa + "d") or wa in (wb + "ed", wb + "d"):
+            return True
+    return False
+
+
+def _ends(text: str) -> list[Check]:
+    """Starts/ends with a literal, a trailing period, a question at the end."""
+    out: list[Check] = []
+    low = text.lower()
+    scope = scope_for(text)
+    first = "first_line" if scope in ("answer", "first_line") else scope
+    if re.search(
+        r"\b(?:period|full stop|dot|\.)\b.{0,30}\b(?:end|ends|ending|at the end)\b|"
+        r"\b(?:trailing|final|ending) (?:period|full stop|dot)\b|"
+        r"\bend(?:s|ing)? (?:\w+ )?with (?:a |the )?(?:period|full stop|dot)\b|"
+        r"\bno (?:period|full stop|dot)\b",
+        low,
+    ) and NEG_RX.search(low):
+        out.append(Check("not_ends_with", ".", first))
+    if re.search(
+        r"\b(?:end|finish|close)(?:s| it| with)?(?: \w+){0,2} (?:with|by) (?:a |an )?"
+        r"(?:question|asking)\b",
+        low,
+    ):
+        out.append(Check("has", "question", "answer"))
+    start = re.compile(
+        r"\b(?:start|begin|prefix|open|lead)(?:s)?(?: it| them| the [\w ]{1,20}?| each \w+| every "
+        r"\w+)? with\s+(?:the\s+)?(?:" + QUOTED.pattern + r"|([a-z]+(?:\([\w-]+\))?!?:))",
+        re.IGNORECASE,
+    )
+    for m in start.finditer(text):
+        value = next(g for g in m.groups() if g).strip()
+        neg = NEG_RX.search(text[max(0, m.start() - 25) : m.start()])
+        out.append(Check("not_starts_with" if neg else "starts_with", value, first))
+    front = re.search(
+        r"\b(?:the\s+)?([a-z]+(?:\([\w-]+\))?!?:)(?: type| prefix)? (?:at the (?:front|start|"
+        r"beginning)|first)\b",
+        text,
+        re.IGNORECASE,
+    )
+    if front and not any(c.kind == "starts_with" for c in out):
+        out.append(Check("starts_with", front.group(1), first))
+    sign = re.compile(
+        r"\b(?:sign(?:ed)?(?: it| off| it off)?(?: with)?|sign-?off(?: is)?|end(?: it)? with|"
+        r"close(?: it)? with|finish(?: it)? with)\s*:?\s+(?:" + QUOTED.pattern
+        + r"|([A-Z][\w]*(?:,? [A-Z][\w]*){0,3}))\s*[.!]?\s*$",
+        re.IGNORECASE,
+    )  # fmt: skip
+    m = sign.search(text.strip())
+    if m:
+        value = next(g for g in m.groups() if g).strip()
+        if value.lower() not in ("a question", "question") and not value.endswith("?"):
+            neg = NEG_RX.search(text[: m.start()])
+            if value in ("!", "?"):
+                pass  # "don't end sentences with '!'" is the exclamation feature
+            else:
+                out.append(Check("not_ends_with" if neg else "ends_with", value, "answer"))
+    return out
+
+
+def _features(text: str) -> list[Check]:
+    """``has`` / ``no`` a feature named by a form word, by the polarity of its clause."""
+    out: list[Check] = []
+    list_context = re.search(r"\b(?:list|steps|bullets?|dashes|items)\b", text, re.I)
+    for sentence in sentences(text):
+        for clause in clauses(sentence):
+            if PLAIN.search(clause) and not re.search(
+                r"\bplain (?:english|words|language)\b", clause, re.IGNORECASE
+            ):
+                out.append(Check("no", "markdown"))
+            if re.search(r"\bunnumbered\b", clause, re.IGNORECASE):
+                out.append(Check("no", "numbered_list"))
+            clause = COUNT_PHRASE.sub(" ", clause)  # "no more than 3 bullets" is a count
+            pairs = pair_spans(clause)
+            for rx, feature in FEATURE_RX:
+                for m in rx.finditer(clause):
+                    word = m.group(0).lower()
+                    if feature == "numbered_list" and word == "numbers" and not list_context:
+                        continue
+                    if feature == "heading" and word == "titles" and "#" not in clause:
+                        continue
+                    if (
+                        feature == "exclamation"
+                        and word.startswith("!")
+                        and not re.search(r"(?:^|\s|['\"`])!s?(?:['\"`]|\s|$)", clause)
+                    ):
+                        continue
+                    role = _role(clause, m.start(), m.end(), pairs)
+                    if feature == "code_fence" and re.match(r"\W*fence\b", clause, re.I):
+                        role = "has"  # "fence the command"
+                    if role == "has" and any(
+                        r == "keep" and s <= m.start() < e for s, e, r in pairs
+                    ):
+                        continue  # "X, not Y" forbids Y and never asks for X
+                    if role == "no":
+                        out.append(Check("no", feature, _feature_scope(feature, clause)))
+                    elif role == "has" and feature in ("bullet", "code_fence", "heading", "table"):
+                        if feature == "bullet" and re.search(r"\bnumber", clause, re.I):
+                            continue
+                        out.append(Check("has", feature, "answer"))
+    return _resolve_lists(out)
+
+
+def _resolve_lists(checks: list[Check]) -> list[Check]:
+    """ "bullets without numbering" asks for a list and forbids numbers; "no lists" forbids
+    both; a numbered list forbidden alone leaves bullets free."""
+    names = {(c.kind, c.value) for c in checks}
+    out = []
+    for c in checks:
+        if c == Check("no", "bullet") and ("no", "numbered_list") in names:
+            continue
+        if c == Check("has", "bullet") and {("no", "bullet"), ("no", "numbered_list")} & names:
+            continue  # "bullets without numbering": the complaint is the numbering
+        out.append(c)
+    return out
+
+
+def _feature_scope(feature: str, clause: str) -> str:
+    if feature == "exclamation":
+        return "prose"
+    if feature in ("past_tense", "lowercase_start", "capital_start"):
+        return "first_line"
+    return "answer"
+
+
+def _role(clause: str, start: int, end: int, pairs: list[tuple[int, int, str]]) -> str | None:
+    """Whether a form word at [start, end) is forbidden ("no"), asked for ("has") or only
+    mentioned (None) in its clause."""
+    for s, e, role in pairs:
+        if s <= start and end <= e:
+            return "no" if role == "no" else "has"
+    before = clause[:start]
+    after = clause[end:]
+    if NEG_RX.search(before) or re.match(
+        r"\W*(?:is|are|isn'?t|aren'?t)?\s*(?:banned|off-limits|not ok|not allowed|forbidden|"
+        r"has to go|have to go|legacy|gone|break\w*)\b|\W*(?:don'?t|doesn'?t) (?:belong|render)",
+        after,
+        re.IGNORECASE,
+    ):
+        return "no"
+    if (
+        WANT_RX.search(before)
+        or re.search(r"^\W*(?:please)?\W*$", after)
+        or (not before.strip() and re.match(r"\s+(?:for|please)\b", after))
+    ):
+        return "has"
+    return None
+
+
+def compile_text(said: str, corrected: str = "") -> list[Check]:
+    """The checks a correction states, by the grammar; [] when none is plain."""
+    pasted = r"\[(?:pasted \d+ lines|code block, \d+ lines)\]|```[^\n`]*\n.*?(?:```|$)"
+    said = re.sub(pasted, " ", said, flags=re.DOTALL)  # what was pasted is not what was said
+    text = " ".join(said.split())
+    checks = [
+        *_counts(text),
+        *_case_and_tense(text),
+        *_ends(text),
+        *_features(text),
+        *word_checks(text, corrected),
+        *semicolon_checks(text, corrected),
+        *section_checks(text),
+    ]
+    out: list[Check] = []
+    for c in checks:
+        if c.kind in ("has", "no") and c.value not in FEATURES:
+            continue
+        if c not in out:
+            out.append(c)
+    return _drop_contradictions(out)
+
+
+def _drop_contradictions(checks: list[Check]) -> list[Check]:
+    """A check and its opposite from one sentence cannot both be meant: keep neither."""
+    opposite = {"has": "no", "no": "has", "contains": "not_contains", "not_contains": "contains"}
+    keys = {(c.kind, c.value.lower()) for c in checks}
+    return [c for c in checks if (opposite.get(c.kind, ""), c.value.lower()) not in keys]
