@@ -11,7 +11,7 @@ import json
 import math
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -19,8 +19,9 @@ import numpy as np
 import sqlite_utils
 
 from skillopt_sleep.config import ConfigError, defaults
-from skillopt_sleep.mining import identity, judges, splits, workspaces
+from skillopt_sleep.mining import identity, judges, splits, verify, workspaces
 from skillopt_sleep.mining.cluster import ClusterParams, cluster_texts
+from skillopt_sleep.mining.compiler import Compiler, LazyModel
 from skillopt_sleep.mining.evidence import Evidence, Request, load
 from skillopt_sleep.mining.store import ingest_marker, last_run
 from trainer.tasks import Judge, Task, said_source
@@ -127,15 +128,32 @@ def _prompt(req: Request, context_chars: int) -> str:
 EVIDENCE_SPLITS = {"train": {"train"}, "val": {"train", "val"}, "test": {"train", "test"}}
 
 
-def _cluster_rules(reqs: list[Request]) -> list[Judge]:
-    rules: list[Judge] = []
+def _cluster_rules(
+    reqs: list[Request], compiler: Compiler
+) -> tuple[list[Judge], list[verify.Dropped]]:
+    """The rule judges the corrections of ``reqs`` state, each verified against the session
+    it came from and every accepted answer of ``reqs`` (kept, dropped)."""
+    evidence: list[verify.Evidence] = []
     for r in reqs:  # oldest first, so the latest statement wins in dedupe
         for c in r.corrections:  # the user's words: a skill may repeat them (judge firewall)
             source = said_source(f"turn {c.turn_id}: user correction", c.text)
-            found = judges.rules_from_text(c.text, source)
-            rules += [replace(j, quotes=(c.text,)) for j in found]
-    rules += judges.command_rules([r.commands for r in reqs])
-    return judges.dedupe(rules)
+            checks = compiler.compile(c.text, c.corrected, r.intent)
+            found = tuple(judges.to_judge(ch, source, (c.text,)) for ch in checks)
+            evidence.append(verify.Evidence(found, c.corrected, r.accepted, r.turn_id))
+    accepted = [(r.turn_id, r.accepted) for r in reqs if r.accepted]
+    kept, dropped = verify.verify(evidence, accepted)
+    rules = kept + judges.command_rules([r.commands for r in reqs])
+    return judges.dedupe(rules), dropped
+
+
+def _own_rules(req: Request) -> tuple[list[Judge], list[verify.Dropped]]:
+    """Rules the request states for itself ("in under 50 words"), checked against the
+    answer the user accepted for it."""
+    source = f"turn {req.turn_id}: the request"
+    found = tuple(
+        judges.to_judge(ch, source, (req.intent,)) for ch in judges.grammar_checks(req.intent)
+    )
+    return verify.verify([verify.Evidence(found, None, req.accepted, req.turn_id)], [])
 
 
 def _task(
@@ -147,9 +165,9 @@ def _task(
     ctx: int,
     corrections: list[judges.Correction],
     accepted: str | None,
+    dropped: list[verify.Dropped],
 ) -> Task:
-    own = judges.rules_from_text(req.intent, f"turn {req.turn_id}: the request")
-    own = [replace(j, quotes=(req.intent,)) for j in own]
+    own, own_dropped = _own_rules(req)
     rub = judges.rubric(req.intent, req.accepted or accepted, corrections)
     said = (req.intent, *(c.text for c in corrections))  # quoted verbatim in the rubric
     rubric = Judge("rubric", rub, 1.0, f"turn {req.turn_id}: accepted outcome", quotes=said)
@@ -164,14 +182,22 @@ def _task(
         "failed": req.failed,
         "real": True,
     }
+    if dropped or own_dropped:  # judges the sessions contradicted: listed, never used
+        meta["dropped_judges"] = [d.to_dict() for d in [*dropped, *own_dropped]]
     tid = "t-" + splits.group_id_for(req.turn_id)[2:]
     return Task(tid, _prompt(req, ctx), split, tuple(js), gid, meta)
 
 
-def mine(db: sqlite_utils.Database, config: Mapping[str, Any]) -> MiningResult:
+def mine(
+    db: sqlite_utils.Database, config: Mapping[str, Any], model: LazyModel | None = None
+) -> MiningResult:
     """Cluster every human request in the store, map clusters to skills, assign splits
-    and write replay tasks. Returns counts and a report of what was skipped and why."""
+    and write replay tasks. Returns counts and a report of what was skipped and why.
+
+    ``model`` compiles the corrections the grammar cannot read (``compiler.judge_model``);
+    without it mining uses the grammar and what the model compiled on earlier runs."""
     p = params_from(config)
+    compiler = Compiler(db, model)
     now = datetime.now(UTC).isoformat()
     ev: Evidence = load(db)
     reqs = ev.requests
@@ -199,7 +225,7 @@ def mine(db: sqlite_utils.Database, config: Mapping[str, Any]) -> MiningResult:
     }
     cluster_rows, member_rows, task_rows = [], [], []
     taken_slugs: set[str] = set()
-    n_recurring = 0
+    n_recurring = n_dropped = 0
     for cid, rs in sorted(zip(ids, groups, strict=True), key=lambda x: -len(x[1])):
         sessions = {r.session_id for r in rs}
         days = {r.day for r in rs if r.day}
@@ -237,8 +263,11 @@ def mine(db: sqlite_utils.Database, config: Mapping[str, Any]) -> MiningResult:
             if res.too_small:
                 report["too_small_to_split"].append(cid)
             report["excluded_bridging_intents"] += len(res.excluded)
-            rules = _cluster_rules([r for r in rs if split_of.get(r.norm) == "train"])
-            task_rows += _tasks_for(cid, rs, group_of, split_of, p)
+            rules, dropped = _cluster_rules(
+                [r for r in rs if split_of.get(r.norm) == "train"], compiler
+            )
+            n_dropped += len(dropped)
+            task_rows += _tasks_for(cid, rs, group_of, split_of, p, compiler)
         cluster_rows.append(
             {
                 "id": cid, "skill": skill, "managed": managed, "description": description,
@@ -258,6 +287,10 @@ def mine(db: sqlite_utils.Database, config: Mapping[str, Any]) -> MiningResult:
             }
             for r in rs
         ]  # fmt: skip
+    report["judges"] = {
+        "compiled_by": compiler.describe(), **dict(sorted(compiler.counts.items())),
+        "dropped_by_verification": n_dropped,
+    }  # fmt: skip
     workspaces.attach(db, task_rows, {r.turn_id: r for r in reqs})
     with db.conn:
         db.execute("update clusters set active = 0")
@@ -291,6 +324,7 @@ def _tasks_for(
     group_of: dict[str, str],
     split_of: dict[str, str],
     p: dict[str, Any],
+    compiler: Compiler,
 ) -> list[dict]:
     """Up to ``max_tasks`` tasks, one per near-duplicate group, newest groups first. The cap
     is shared by the split fractions (at least one task per split that has groups), so a big
@@ -308,18 +342,19 @@ def _tasks_for(
     ordered = [kv for sp, items in by_split.items() for kv in items[: quota[sp]]]
     spare = [kv for sp, items in by_split.items() for kv in items[quota[sp] :]]
     ordered += spare[: max(0, p["max_tasks"] - len(ordered))]
-    evidence: dict[str, tuple[list[Judge], list[judges.Correction], str | None]] = {}
+    evidence: dict[str, tuple[tuple[list[Judge], list[verify.Dropped]], list, str | None]] = {}
     for split, allowed in EVIDENCE_SPLITS.items():
         pool = [r for r in rs if split_of.get(r.norm) in allowed]
         evidence[split] = (
-            _cluster_rules(pool),
+            _cluster_rules(pool, compiler),
             [c for r in pool for c in r.corrections],
             next((r.accepted for r in reversed(pool) if r.accepted), None),
         )
     out = []
     for gid, r in ordered:
-        rules, corrections, accepted = evidence[split_of[r.norm]]
-        t = _task(r, cid, split_of[r.norm], gid, rules, p["context_chars"], corrections, accepted)
+        (rules, dropped), corrections, accepted = evidence[split_of[r.norm]]
+        t = _task(r, cid, split_of[r.norm], gid, rules, p["context_chars"], corrections,
+                  accepted, dropped)  # fmt: skip
         out.append(
             {
                 "id": t.id, "cluster_id": cid, "turn_id": r.turn_id, "split": t.split,

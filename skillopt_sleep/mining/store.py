@@ -12,6 +12,8 @@ What must survive a night, and why:
   so val stays the same yardstick night after night.
 * ``reviewed_tasks`` holds tasks a person imported; they win over re-mined ones and are
   never overwritten by mining.
+* ``correction_checks`` caches what the judge model compiled from each correction, so a
+  night compiles only the corrections it has not seen.
 """
 
 from __future__ import annotations
@@ -116,9 +118,25 @@ def _v2(db: sqlite_utils.Database) -> None:
     db["tasks"].add_column("workspace", str)
 
 
+def _v3(db: sqlite_utils.Database) -> None:
+    # What the judge model compiled from a correction, so a night asks only about new ones.
+    db["correction_checks"].create(
+        {
+            "key": str,  # sha256 of the prompt version and the correction's text
+            "said": str,  # the correction (redacted at ingest, like every turn)
+            "prompt_version": int,
+            "model": str,  # the judge model that compiled it
+            "checks": str,  # JSON list of {kind, value, scope}; [] = nothing exact
+            "created_at": str,
+        },
+        pk="key",
+    )
+
+
 MINING_MIGRATIONS: list[Step] = [
     ("tables", _v1),
     ("tasks-workspace", _v2),
+    ("correction-checks", _v3),
 ]
 
 
