@@ -30,6 +30,7 @@ import sqlite_utils
 
 from skillopt_sleep.mining import grammar
 from skillopt_sleep.mining.grammar import Check
+from skillopt_sleep.mining.literals import literal
 from trainer.backends.base import ChatBackend, InfraError
 from trainer.checks import COUNT_KINDS, END_KINDS, FEATURES, SCOPES, WORD_KINDS, value_error
 from trainer.scoring import read_json
@@ -179,6 +180,11 @@ def read_checks(text: str, said: str) -> list[Check]:
         if kind not in (*_LITERAL_KINDS, *COUNT_KINDS, "has", "no"):
             continue
         check = Check(kind, value, scope)
+        # as the grammar reads words: a plain word or phrase the user used ("the changes",
+        # "plain words") is not one they named; only "no X" forbids one
+        named = kind == "identifier_like" or kind not in _LITERAL_KINDS
+        if not named and literal(value, plain_ok=kind == "not_contains") is None:
+            continue
         if grounded(check, said) and check not in out:
             out.append(check)
     return out
