@@ -157,8 +157,12 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp, judge_model(config, os.environ, tmp) as model:
             compiler = Compiler(open_store(Path(tmp) / "state"), model)
             started = time.monotonic()
-            arm = run_arm(items, lambda it: compiler.compile(it["said"], it["corrected"],
-                                                            it["request"]))  # fmt: skip
+            arm = run_arm(
+                items,
+                lambda it: compiler.compile(
+                    it["said"], it["corrected"], it["request"], it["accepted"]
+                ),
+            )
             seconds = time.monotonic() - started
             arm["compiled_by"] = compiler.describe()
             arm["model_calls"] = compiler.counts["model"]

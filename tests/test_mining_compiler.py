@@ -24,8 +24,10 @@ from skillopt_sleep.mining.compiler import (
     read_checks,
 )
 from skillopt_sleep.mining.grammar import Check
+from skillopt_sleep.mining.verify import Evidence, verify
 from trainer.backends.local import local_role_config
 from trainer.backends.openai_backend import OpenAIBackend
+from trainer.tasks import Judge
 
 ALL_TRAIN = {"mining": {**CONFIG["mining"], "min_groups_to_split": 100}}
 SAID = "I can see the changes already, don't quote them"  # the grammar reads nothing here
@@ -78,6 +80,27 @@ def test_a_model_that_cannot_start_leaves_mining_to_the_grammar(tmp_path: Path) 
     )
     assert result.report["judges"]["not_compiled"] == 1 and result.n_tasks > 0
     assert list(db.query(f"select * from {CACHE_TABLE}")) == []  # retried next time
+
+
+def test_the_model_is_asked_when_the_grammars_reading_fails_the_session(tmp_path: Path) -> None:
+    """The grammar reads "no 'Certainly!'" as a word, but the user corrected "Sure! …":
+    the session shows that is not what they meant, so the model is asked too, and
+    verification keeps what holds."""
+    db = store(tmp_path)
+    model, backend = _scripted({"checks": [{"kind": "no", "value": "preamble",
+                                            "scope": "answer"}]})  # fmt: skip
+    compiler = Compiler(db, model)
+    said, corrected, accepted = "get straight to it, no 'Certainly!'", "Sure! ^a+$", "^a+$"
+    checks = compiler.compile(said, corrected, "a regex for a's", accepted)
+    assert checks == [Check("not_contains", "Certainly!"), Check("no", "preamble")]
+    assert len(backend.prompts) == 1
+    judges = tuple(Judge(c.kind, c.value, scope=c.scope) for c in checks)
+    kept, dropped = verify([Evidence(judges, corrected, accepted, "t:0")], [])
+    assert [(j.kind, j.value) for j in kept] == [("no", "preamble")]
+    assert [d.reason for d in dropped] == ["the corrected answer passes it"]
+    # a reading that holds on the session asks no model
+    assert compiler.compile("no emoji", "Done 🚀", "x", "Done") == [Check("no", "emoji")]
+    assert len(backend.prompts) == 1
 
 
 def test_model_checks_must_be_grounded_in_the_users_words() -> None:

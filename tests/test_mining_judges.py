@@ -72,6 +72,19 @@ def test_vague_corrections_compile_to_nothing() -> None:
         assert rules_from_text(said, "t") == [], said
 
 
+def test_never_the_opposite_of_what_was_said() -> None:
+    """An example given of what not to write is never required; a complaint phrased as
+    a question is no rule; a subject's bare number counts characters, not lines."""
+    for said in ("never mention hostnames like db-prod-1",
+                 "don't reference tickets like ABC-1 in the subject"):  # fmt: skip
+        assert not any(j.kind == "identifier_like" for j in rules_from_text(said, "t")), said
+    judges = rules_from_text("only one item? give me 3 or more", "t")
+    assert [(j.kind, j.value) for j in judges] == [("min_bullets", "3")]
+    judges = rules_from_text("subject line's too long, 72 max", "t")
+    assert [(j.kind, j.value, j.scope) for j in judges] == [("max_chars", "72", "first_line")]
+    assert rules_from_text("skip the code, just explain", "t") == []  # a part, not a word
+
+
 def test_a_word_forbidden_only_in_code_when_the_answer_had_it_there() -> None:
     corrected = "Here it is:\n```python\nprint('x')\n```"
     (judge,) = rules_from_text("no print statements", "t", corrected)

@@ -32,7 +32,15 @@ from skillopt_sleep.mining import grammar
 from skillopt_sleep.mining.grammar import Check
 from skillopt_sleep.mining.literals import literal
 from trainer.backends.base import ChatBackend, InfraError
-from trainer.checks import COUNT_KINDS, END_KINDS, FEATURES, SCOPES, WORD_KINDS, value_error
+from trainer.checks import (
+    COUNT_KINDS,
+    END_KINDS,
+    FEATURES,
+    SCOPES,
+    WORD_KINDS,
+    passes,
+    value_error,
+)
 from trainer.scoring import read_json
 
 log = logging.getLogger("skillopt_sleep.mining")
@@ -226,6 +234,12 @@ class LazyModel:
         self._stack.close()
 
 
+def _holds_on_session(check: Check, corrected: str, accepted: str | None) -> bool:
+    """The corrected answer fails the check and the accepted one (if any) passes it."""
+    ok = passes(check.kind, check.value, check.scope, corrected)
+    return not ok and (accepted is None or passes(check.kind, check.value, check.scope, accepted))
+
+
 class Compiler:
     """Compiles corrections: grammar, then the cache, then the model (when there is one)."""
 
@@ -233,28 +247,38 @@ class Compiler:
         self.db = db
         self.model = model
         self.counts: Counter[str] = Counter()
-        self._seen: dict[str, list[Check]] = {}  # a correction is in several splits' pools
+        # a correction is in several splits' pools: compiled once per session it came from
+        self._seen: dict[tuple[str, str, str | None], list[Check]] = {}
 
-    def compile(self, said: str, corrected: str = "", request: str = "") -> list[Check]:
-        """The checks ``said`` states; [] when neither the grammar nor the model finds one."""
-        if said not in self._seen:
-            self._seen[said] = self._compile(said, corrected, request)
-        return self._seen[said]
+    def compile(
+        self, said: str, corrected: str = "", request: str = "", accepted: str | None = None
+    ) -> list[Check]:
+        """The checks ``said`` states; [] when neither the grammar nor the model finds one.
+        The grammar's reading is tried on the session first (the corrected answer must fail
+        a check, the ``accepted`` one pass it); when none of its checks holds there, or it
+        read nothing, the judge model is asked too. Verification (``verify``) decides."""
+        key = (said, corrected, accepted)
+        if key not in self._seen:
+            self._seen[key] = self._compile(said, corrected, request, accepted)
+        return self._seen[key]
 
-    def _compile(self, said: str, corrected: str, request: str) -> list[Check]:
+    def _compile(
+        self, said: str, corrected: str, request: str, accepted: str | None
+    ) -> list[Check]:
         checks = grammar.compile_text(said, corrected)
         if checks:
             self.counts["grammar"] += 1
+        if any(_holds_on_session(c, corrected, accepted) for c in checks):
             return checks
         key = cache_key(said)
         row = next(self.db.query(f"select checks from {CACHE_TABLE} where key = ?", [key]), None)
         if row is not None:
             self.counts["cached"] += 1
-            return [Check(**c) for c in json.loads(row["checks"])]
+            return checks + [Check(**c) for c in json.loads(row["checks"])]
         backend = self.model.backend() if self.model else None
         if backend is None:
-            self.counts["not_compiled"] += 1
-            return []
+            self.counts["not_compiled" if not checks else "grammar_only"] += 1
+            return checks
         try:
             comp = backend.complete(
                 messages(said, corrected, request), json_schema=CHECK_SCHEMA, max_tokens=MAX_TOKENS
@@ -262,18 +286,18 @@ class Compiler:
         except InfraError as exc:
             self.counts["model_failures"] += 1
             log.warning("judge model failed on a correction: %s", exc)
-            return []
-        checks = read_checks(comp.text, said)
+            return checks
+        found = read_checks(comp.text, said)
         self.counts["model"] += 1
         with self.db.conn:
             self.db[CACHE_TABLE].insert(
                 {"key": key, "said": said.strip()[:2000], "prompt_version": PROMPT_VERSION,
                  "model": str(getattr(backend, "identity", "")),
-                 "checks": json.dumps([c.__dict__ for c in checks]),
+                 "checks": json.dumps([c.__dict__ for c in found]),
                  "created_at": datetime.now(UTC).isoformat()},
                 pk="key", replace=True,
             )  # fmt: skip
-        return checks
+        return checks + [c for c in found if c not in checks]
 
     def describe(self) -> str:
         """One line for the mining report: what compiled the corrections."""

@@ -46,14 +46,14 @@ _NEW_WORK = re.compile(
     r"breaking|footer|trailer|line|period|note|reference|link|ticket|sign)))|"
     r"do the same\b|same (?:thing )?for\b|use the same\b|what about\b|how about\b|"
     r"how would\b|how do(?:es)?\b|what does\b|what is\b|what's\b|why (?:is|does|do)\b|"
-    r"never ?mind\b|no (?:rush|worries|problem|prob|need)\b|instead of that\b|"
+    r"never ?mind\b|no (?:rush|worries|problem|prob)\b|instead of that\b|"
     r"don'?t forget to also\b)",
     re.IGNORECASE,
 )
 # Rejecting something in the answer, or judging it.
 _REJECT = re.compile(
     r"^\W*(?:no\b|nope\b|not\b|nah\b|don'?t\b|do not\b|never\b|avoid\b|without\b|"
-    r"stop \w+ing\b|quit \w+ing\b|wrong\b|incorrect\b|that'?s (?:wrong|not)\b|less\b|"
+    r"stop (?:\w+ing|with)\b|quit \w+ing\b|wrong\b|incorrect\b|that'?s (?:wrong|not)\b|less\b|"
     r"fewer\b|tone (?:it )?down\b|shorter\b|longer\b|too\b|way too\b|hmm\b|ugh\b|again\b)",
     re.IGNORECASE,
 )
@@ -124,7 +124,7 @@ _WORK_START = re.compile(
     r"update|refactor|rename|move|review|explain|summari[sz]e|translate|deploy|push|commit|"
     r"merge|rebase|install|configure|test|check|look|investigate|debug|profile|benchmark|"
     r"draft|document|port|convert|format|open|close|show|list|find|search|delete|remove)\b"
-    r"(?! (?:it|this|that|them|form)\b)",
+    r"(?! (?:it|this|that|them|form|msgs?|messages?|subjects?|titles?|lines?)\b)",
     re.IGNORECASE,
 )
 _INSTEAD = re.compile(r"\b(?:instead of|rather than|not\s+['\"`]|i said|you forgot)\b", re.I)

@@ -74,9 +74,12 @@ def _counts(text: str) -> list[Check]:
         )
         for bound, pat in pats:
             for m in re.finditer(pat, low):
-                found.append((bound, num(m.group(1)), UNITS[m.group(2)]))
+                if not re.match(r"\s*\?", low[m.end() :]):  # "only one item?" is a complaint
+                    found.append((bound, num(m.group(1)), UNITS[m.group(2)]))
         # "two or fewer", "max 2", "3 or more": the unit is the one the sentence names
         unit = unit_of(sentence) or unit_of(text)
+        if not unit and scope == "first_line":
+            unit = "chars"  # "subject's too long, 72 max": a subject is measured in characters
         if not found and unit:
             for bound, pat in (
                 ("max", rf"\b{NUM}\s+(?:or fewer|or less|max(?:imum)?|tops|at most)\b"),
@@ -248,7 +251,13 @@ def _features(text: str) -> list[Check]:
                         continue  # "X, not Y" forbids Y and never asks for X
                     if role == "no":
                         out.append(Check("no", feature, _feature_scope(feature, clause)))
-                    elif role == "has" and feature in ("bullet", "code_fence", "heading", "table"):
+                    elif role == "has" and feature in (
+                        "bullet",
+                        "numbered_list",
+                        "code_fence",
+                        "heading",
+                        "table",
+                    ):
                         if feature == "bullet" and re.search(r"\bnumber", clause, re.I):
                             continue
                         out.append(Check("has", feature, "answer"))

@@ -82,10 +82,11 @@ _COMMANDS = {
 }  # fmt: skip
 
 
-def literal(raw: str, plain_ok: bool, corrected: str = "") -> str | None:
+def literal(raw: str, plain_ok: bool, corrected: str = "", swapped: bool = False) -> str | None:
     """The word or phrase a user named, or None when it is not a literal to check: quoted
     text, a suppression pragma, a name in parentheses, a code-like or capitalised term, or
-    (where ``plain_ok``) up to three plain words that are not a plural category."""
+    (where ``plain_ok``) up to three plain words that are not a plural category; "the X"
+    only where X is ``swapped`` for something else ("replace the prints with logging")."""
     quoted = [next(g for g in m.groups() if g).strip() for m in QUOTED.finditer(raw)]
     if len(quoted) == 1 and quoted[0]:
         return quoted[0]
@@ -118,12 +119,18 @@ def literal(raw: str, plain_ok: bool, corrected: str = "") -> str | None:
         return None
     if COUNT_PHRASE.search(text) or words[-1].lower() in _ABSTRACT:
         return None
+    if re.fullmatch(r"\d+\s+[a-z]+", text):
+        return None  # "3 paragraphs": a count of something the vocabulary does not count
     if any(_marked(w) for w in words):
         if re.fullmatch(r"[A-Z]{2,}s", text):  # TODOs -> TODO
             text = text[:-1]
         return text
     if not plain_ok or any(w.lower() in _STOP for w in words):
         return None
+    if re.match(r"\W*(?:the|a|an|any|those|these|that|this)\s", raw, re.IGNORECASE) and not (
+        swapped or words[0].lower() in _COMMANDS or "word" in raw.lower()
+    ):
+        return None  # "skip the code", "drop the summary": a part of the answer, not a word
     if len(words) > 1 and words[0].lower() not in _COMMANDS:
         return None  # a plain phrase is prose ("commit directly"), not a literal
     last = words[-1]
@@ -164,7 +171,7 @@ _FORBID_VERBS = (
     r"(?:\bno\b|\bnot\b|\bnever(?: (?:use|write|say|add|include|put|run|call|mention|type))?|"
     r"\bwithout\b|\bavoid(?: using)?\b|"
     r"(?:don'?t|do not|doesn'?t)(?: \w+){0,2}?\s+(?:use|add|include|mention|say|write|put|leave|"
-    r"want(?: any)?|need|name|call|credit \w+ with|paste|quote)\b|\bstop \w+ing\b|"
+    r"want(?: any)?|need|name|call|credit \w+ with|paste|quote)\b|\bstop (?:\w+ing|with)\b|"
     r"\bquit \w+ing\b|\blose\b|\bdrop\b|\bremove\b|\bdelete\b|\bcut(?: every| all| out)?\b|"
     r"\bstrip(?: out)?\b|\bskip\b|\bditch\b|\bget rid of\b|\btake out\b|\bleave out\b|"
     r"\bmoved off\b|\bmove off\b)"
@@ -209,6 +216,20 @@ def is_identifier(example: str, loose: bool = True) -> bool:
     return bool(re.fullmatch(rf"{strict}|[A-Za-z]+[-_]?\d+|\d+(?:[-/.]\d+)+|[A-Za-z]+ #\d+", e))
 
 
+def _forbids(sentence: str, example: str) -> bool:
+    """Whether the clause giving ``example`` forbids its kind ("never mention hostnames
+    like db-1") rather than asking for it ("you forgot the key, e.g. SEC-412"; "don't
+    forget the ticket like OPS-3")."""
+    for clause in clauses(sentence):
+        at = clause.find(example)
+        if at < 0:
+            continue
+        before = re.sub(r"\b(?:didn'?t|did not|don'?t forget|do not forget|forgot|missing)\b.*",
+                        "", clause[:at], flags=re.IGNORECASE)  # fmt: skip
+        return NEG_RX.search(before) is not None
+    return NEG_RX.search(sentence) is not None
+
+
 def word_checks(text: str, corrected: str) -> list[Check]:
     """``contains`` / ``not_contains`` / ``identifier_like`` from named words."""
     out: list[Check] = []
@@ -227,10 +248,8 @@ def word_checks(text: str, corrected: str) -> list[Check]:
         ids += [
             m.group(0) for m in re.finditer(r"[A-Z]{2,}-\d+|#\d+|\b\d{4}-\d{2}-\d{2}\b", sentence)
         ]
-        neg_sentence = NEG_RX.search(sentence) is not None
         for ex in dict.fromkeys(ids):
-            asked = r"\b(?:forgot|missing|left out|needs?|include|reference|link|mention|like|e\.g)"
-            if not neg_sentence or re.search(asked, sentence, re.IGNORECASE):
+            if not _forbids(sentence, ex):
                 out.append(Check("identifier_like", ex, "answer"))
         for clause in clauses(sentence):
             pairs = pair_spans(clause)
@@ -238,7 +257,7 @@ def word_checks(text: str, corrected: str) -> list[Check]:
                 if role != "no":
                     continue
                 for part in re.split(r"\s+(?:or|and|nor)\s+|/(?=\w)", clause[s:e]):
-                    term = literal(part, plain_ok=True, corrected=corrected)
+                    term = literal(part, plain_ok=True, corrected=corrected, swapped=True)
                     if term and term not in examples and not is_form(part, feature_words):
                         term = _singular(term, corrected)
                         out.append(Check("not_contains", term, _word_scope(term, corrected)))

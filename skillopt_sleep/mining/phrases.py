@@ -50,8 +50,8 @@ UNIT = (
 
 MAX_BEFORE = (
     r"(?:fit (?:in|into|within|on)|(?:not|never) (?:exceed|go over|be over|be longer than|"
-    r"be more than|run over)|under|below|less than|fewer than|at most|max(?:imum)?(?: of)?|"
-    r"no more than|"
+    r"be more than|run over)|only|just|under|below|less than|fewer than|at most|"
+    r"max(?:imum)?(?: of)?|no more than|"
     r"not more than|within|up to|keep (?:it|them|the \w+(?: \w+)?|every \w+|each \w+) "
     r"(?:to|at|under|below|within)|limit(?: it| them)? to|cap(?: it| them)? at|"
     r"cut (?:it|that|this) (?:down )?to|down to|trim (?:it )?to)"
@@ -85,7 +85,7 @@ EACH_LINE = re.compile(
 
 
 NEG = (
-    r"(?:\bno\b|\bnot\b|\bnever\b|\bwithout\b|\bavoid\b|n't\b|\bdo not\b|\bstop \w+ing\b|"
+    r"(?:\bno\b|\bnot\b|\bnever\b|\bwithout\b|\bavoid\b|n't\b|\bdo not\b|\bstop (?:\w+ing|with)\b|"
     r"\bquit \w+ing\b|\blose\b|\bdrop\b|\bremove\b|\bdelete\b|\bcut\b|\bstrip\b|\bskip\b|"
     r"\bditch\b|\bget rid of\b|\btake (?:out|away)\b|\bleave (?:out|off)\b|\binstead of\b|"
     r"\brather than\b|\bless\b|\bfewer\b|\bnone\b|\bgone\b|\bbanned\b|\boff-limits\b|"
@@ -183,6 +183,9 @@ def scope_for(text: str, default: str = "answer") -> str:
 
 
 def unit_of(text: str) -> str | None:
+    """The one unit a text names ("subject line" names where, not what is counted)."""
+    text = re.sub(r"\b(?:subject|first|summary|title|each|every|per|one|single) lines?\b", " ",
+                  text, flags=re.IGNORECASE)  # fmt: skip
     units = {UNITS[m.group(1).lower()] for m in re.finditer(UNIT, text, re.IGNORECASE)}
     return units.pop() if len(units) == 1 else None
 

@@ -137,7 +137,7 @@ def _cluster_rules(
     for r in reqs:  # oldest first, so the latest statement wins in dedupe
         for c in r.corrections:  # the user's words: a skill may repeat them (judge firewall)
             source = said_source(f"turn {c.turn_id}: user correction", c.text)
-            checks = compiler.compile(c.text, c.corrected, r.intent)
+            checks = compiler.compile(c.text, c.corrected, r.intent, r.accepted)
             found = tuple(judges.to_judge(ch, source, (c.text,)) for ch in checks)
             evidence.append(verify.Evidence(found, c.corrected, r.accepted, r.turn_id))
     accepted = [(r.turn_id, r.accepted) for r in reqs if r.accepted]
