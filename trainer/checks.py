@@ -42,6 +42,7 @@ CHECK_KINDS = (
 _FENCE_LINE = re.compile(r"^\s*(```|~~~)")
 _FENCED = re.compile(r"^\s*(```|~~~)[^\n]*\n(.*?)(?:^\s*\1[^\n]*$|\Z)", re.DOTALL | re.MULTILINE)
 _ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+(\S.*)$")
+_BULLET = re.compile(r"^\s*[-*+•]\s+\S", re.MULTILINE)
 _EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F]")
 # A conventional-commit prefix ("feat:", "fix(api)!:"): the subject's words come after it.
 _TYPE_PREFIX = re.compile(r"\A\s*[a-z]+(?:\([^)\n]*\))?!?:\s*")
@@ -80,7 +81,8 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
     "emoji": (lambda t: _EMOJI.search(t) is not None, "an emoji character"),
     "heading": (_has(r"^\s{0,3}#{1,6}\s+\S"), "a Markdown heading line (# …)"),
     "code_fence": (_has(r"^\s*(```|~~~)"), "a fenced code block (```)"),
-    "bullet": (lambda t: any(_ITEM.match(x) for x in t.split("\n")), "a list item"),
+    "bullet": (lambda t: _BULLET.search(t) is not None, "a bullet (- * + • item)"),
+    "list": (lambda t: any(_ITEM.match(x) for x in t.split("\n")), "a bullet or numbered item"),
     "numbered_list": (_has(r"^\s*\d{1,3}[.)]\s+\S"), "a numbered list item"),
     "table": (_has(r"^\s*\|.*\|\s*$"), "a Markdown table row"),
     "link": (_has(r"https?://\S|\bwww\.\S|\[[^\]\n]+\]\([^)\n]+\)"), "a URL or link"),
@@ -128,12 +130,13 @@ def case_sensitive(value: str) -> bool:
 
 def word_pattern(value: str) -> re.Pattern[str]:
     """``value`` as a word or phrase: word boundaries where it begins or ends with a word
-    character, any run of spaces for a space, an optional plural after it."""
+    character (a hyphen joined to a word continues it: "--force" is not in
+    "--force-with-lease"), any run of spaces for a space, an optional plural after it."""
     body = r"\s+".join(re.escape(part) for part in value.split())
     if value[:1].isalnum() or value[:1] == "_":
-        body = r"(?<![\w])" + body
+        body = r"(?<![\w])(?<!\w-)" + body
     if value[-1:].isalnum() or value[-1:] == "_":
-        body += r"(?:e?s|'s)?(?![\w])"
+        body += r"(?:e?s|'s)?(?![\w])(?!-\w)"
     return re.compile(body, 0 if case_sensitive(value) else re.IGNORECASE)
 
 

@@ -30,7 +30,7 @@ import sqlite_utils
 
 from skillopt_sleep.mining import grammar
 from skillopt_sleep.mining.grammar import Check
-from skillopt_sleep.mining.literals import literal
+from skillopt_sleep.mining.literals import is_identifier, literal
 from trainer.backends.base import ChatBackend, InfraError
 from trainer.checks import (
     COUNT_KINDS,
@@ -107,7 +107,7 @@ kinds:
 - starts_with / not_starts_with / ends_with / not_ends_with: literal text at the start / end
 - max_words, min_words, max_chars, min_chars, max_lines, min_lines, max_sentences,
   min_sentences, max_bullets, min_bullets: value is a number
-- has / no: value is a feature: emoji, heading, code_fence, bullet, numbered_list, table,
+- has / no: value is a feature: emoji, heading, code_fence, bullet, numbered_list, list, table,
   link, bold, markdown, exclamation, trailing_punctuation, question, apology, preamble,
   past_tense, lowercase_start, capital_start, diff_lines, first_person
 - identifier_like: value is an example identifier the user gave (SEC-12, #40)
@@ -140,6 +140,7 @@ _FEATURE_CUES: dict[str, str] = {
     "heading": r"head|title|##|section",
     "code_fence": r"fence|block|backtick|```",
     "bullet": r"bullet|list|dash|point|prose|paragraph|item",
+    "list": r"bullet|list|dash|point|prose|paragraph|item|number|step",
     "numbered_list": r"number",
     "table": r"table|column",
     "link": r"link|url|http",
@@ -187,6 +188,8 @@ def read_checks(text: str, said: str) -> list[Check]:
             continue
         if kind not in (*_LITERAL_KINDS, *COUNT_KINDS, "has", "no"):
             continue
+        if kind == "contains" and is_identifier(value, loose=False):
+            kind = "identifier_like"  # a rule for every task of the kind, not this one's key
         check = Check(kind, value, scope)
         # as the grammar reads words: a plain word or phrase the user used ("the changes",
         # "plain words") is not one they named; only "no X" forbids one

@@ -29,7 +29,7 @@ _ACK_WORDS = {
     "that", "that's", "it", "it's", "exactly", "what", "i", "needed", "brilliant", "cheers",
     "stuff", "sweet", "merged", "right", "now", "to", "me", "much", "so", "a", "lot",
     "excellent", "wonderful", "amazing", "correct", "well", "job", "all", "ship", "love",
-    "this", "is", "was", "just", "wanted", "very", "many",
+    "this", "is", "was", "just", "wanted", "very", "many", "one",
 }  # fmt: skip
 # After an answer, "go ahead" / "keep going" accept it and let the agent go on.
 _GO_ON_WORDS = {"go", "ahead", "do", "keep", "going", "continue", "proceed", "yes"}
@@ -61,7 +61,7 @@ _REJECT = re.compile(
 _TAKE_OUT = re.compile(
     r"^\W*(?:lose|drop|remove|delete|cut|strip(?: out)?|skip|trim|ditch|get rid of|"
     r"take(?: out| away)?|leave(?: out| off)?)\s+(?:the |all |every |any |that |those |"
-    r"these |my |your )?(.{1,40}?)(?:\s+out)?\W*$",
+    r"these |my |your )?(\S+(?: \S+){0,3})",
     re.IGNORECASE,
 )
 # The user pointing back at what they said or at what the answer did.
@@ -76,12 +76,15 @@ _POINTED = re.compile(
 # Saying, at the start of a clause, how the answer should be.
 _SHOULD_START = re.compile(
     r"^\W*(?:make it|keep (?:it|the|every|each)\b|write (?:it|the [\w ]{1,20}?) as\b|"
-    r"put (?:it|them|the [\w ]{1,20}?|commands?) (?:in|on|at)\b|fit it\b|break (?:it|that|this) "
+    r"put (?:it|them|the [\w ()#-]{1,30}?|commands?) (?:in|on|at)\b|fit it\b|"
+    r"break (?:it|that|this) into\b|format (?:it|this|that|the [\w ]{1,20}?) as\b|"
+    r"change [\w' ]{1,30}? to\b|tighten\b|condense\b|reference\b|cite\b|"
+    r"(?:it|this|that) (?:expects|needs|requires|wants)\b|break (?:it|that|this) "
     r"into\b|wrap\b|fence\b|hard-wrap\b|lower-?case\b|upper-?case\b|capitali[sz]e\b|shorten\b|"
     r"cap (?:it|at)\b|limit\b|prefix\b|(?:start|begin|open|end|finish|close) (?:it |them |"
     r"(?:the|each|every) [\w ]{1,20}? )?(?:with|by)\b|sign (?:it|off)\b|swap\b|replace\b|"
     r"switch\b|turn (?:the|it|that)\b|rewrite\b|reword\b|rephrase\b|simplify\b|use\b|say\b|"
-    r"always\b|(?:it |this |that )?needs?\b|give (?:times|dates|me (?:\d|at least|at most|"
+    r"always\b|(?:it |this |that )?needs?\b|give (?:the )?(?:times|dates|me (?:\d|at least|at most|"
     r"only))|write (?:the date|dates|times)|add (?:a |an |the )?['\"`]|add (?:a |an |the )?"
     r"(?:[\w-]+ )?(?:signed|breaking|footer|trailer|line|period|note|reference|link|ticket|"
     r"issue|sign-?off|signature|subject)|mention\b|include\b|link the\b|log it\b|"
@@ -93,7 +96,9 @@ _SHOULD_START = re.compile(
 )
 # Words about an answer's form that a short follow-up uses to restate a rule.
 _FORM = re.compile(
-    r"(?:->|→)|\b(?:one line|single line|plain|prose|paragraph|imperative|present tense|"
+    r"(?:->|→)|\blike [A-Z]{2,}-\d+|\b(?:one line|single line|plain|prose|paragraph|imperative|"
+    r"present tense|lower case|upper case|period|pleasantries|preamble|intro|small talk|"
+    r"fluff|filler|technical terms|"
     r"past tense|bullet|bulleted|emojis?|markdown|headings?|headers|code block|fences?|"
     r"backticks|semicolons?|full stop|trailing|exclamation|capital|lower-?case|upper-?case|"
     r"utc|iso|tables?|links?|urls?|format|style|spelling|american|british|us english|jargon|"
@@ -114,16 +119,14 @@ _POLITE = re.compile(
     re.IGNORECASE,
 )
 _QUESTION = re.compile(r"\?\s*$")
-_WORK_QUESTION = re.compile(
-    r"^\W*(?:why|how|what|which|when|who|can|could|would|is|are|do|does)\b", re.IGNORECASE
-)
+_WORK_QUESTION = re.compile(r"^\W*(?:why|how|what|which|when|who|is|are|do|does)\b", re.I)
 _BLOB = re.compile(r"```[^\n`]*\n")
 # A request for more work starts with a verb of work on something other than the answer.
 _WORK_START = re.compile(
     r"^\W*(?:write|add|create|implement|build|generate|run|make (?:a|an|the|some)|set up|fix|"
     r"update|refactor|rename|move|review|explain|summari[sz]e|translate|deploy|push|commit|"
     r"merge|rebase|install|configure|test|check|look|investigate|debug|profile|benchmark|"
-    r"draft|document|port|convert|format|open|close|show|list|find|search|delete|remove)\b"
+    r"draft|document|port|convert|open|close|show|list|find|search)\b"
     r"(?! (?:it|this|that|them|form|msgs?|messages?|subjects?|titles?|lines?)\b)",
     re.IGNORECASE,
 )
@@ -156,7 +159,9 @@ def _takes_out(clause: str, answer: str) -> bool:
     m = _TAKE_OUT.match(clause)
     if not m:
         return False
-    what = m.group(1)
+    what = re.sub(r"\s+(?:out|off|away)\b.*$", "", m.group(1))
+    if re.fullmatch(r"(?:it|them|those|these|that|this)\W*", what, re.IGNORECASE):
+        return True  # "remove them": what the answer has, named before
     if _FORM.search(what) or re.search(r"\W", what.replace(" ", "").replace("-", "")):
         return True  # "the ## titles", "the +/- lines", "the trailing dot"
     words = [w for w in re.findall(r"[\w.]+", what.lower()) if len(w) > 2]
@@ -177,12 +182,17 @@ def classify(text: str, answer: str = "") -> str:
         return REQUEST
     if _POINTED.search(text):
         return CORRECTION
-    clauses = _clauses(text)
+    clauses = _clauses(text) or [text]
+    lead = clauses[0]
+    if (
+        _WORK_START.match(lead)
+        and not (_SHOULD_START.match(lead) or _REJECT.match(lead))
+        and not _INSTEAD.search(text)
+    ):
+        return REQUEST  # "write a commit message …, subject under 50 chars": new work
     if any(_REJECT.match(c) or _SHOULD_START.match(c) or _takes_out(c, answer) for c in clauses):
         return CORRECTION
     first = re.split(r"(?<=[.!?;])\s", text, maxsplit=1)[0]
     if _QUESTION.search(first) and _WORK_QUESTION.match(first):
         return REQUEST  # "why is the cache needed here?": a question about the work
-    if _WORK_START.match(clauses[0] if clauses else text) and not _INSTEAD.search(text):
-        return REQUEST  # "write a test that checks the max length"
     return CORRECTION if _FORM.search(text) else REQUEST

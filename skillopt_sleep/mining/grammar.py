@@ -36,6 +36,7 @@ from skillopt_sleep.mining.phrases import (
     NUM,
     NUMBER_WORDS,
     PLAIN,
+    PRONOUN_NEG,
     QUOTED,
     UNIT,
     UNITS,
@@ -55,6 +56,9 @@ __all__ = ["NUMBER_WORDS", "VERSION", "Check", "compile_text"]
 VERSION = 1  # bump when what the grammar compiles changes: cached compilations are redone
 
 
+_FILLER = r"(?:is|are|the|absolute|hard|our|each|apiece|per \w+)"  # "15 words is the max"
+
+
 def _counts(text: str) -> list[Check]:
     """``max_UNIT`` / ``min_UNIT`` from "under 50 chars", "15 words max", "one line" …"""
     out: list[Check] = []
@@ -63,18 +67,22 @@ def _counts(text: str) -> list[Check]:
         low = sentence.lower()
         found: list[tuple[str, int, str]] = []
         pats = (
-            ("max", rf"{MAX_BEFORE}\s+{NUM}[- ]?{UNIT}"),
-            ("max", rf"{NUM}[- ]?{UNIT}\s*(?:\w+\s+)?{MAX_AFTER}\b"),
+            ("max", rf"\b{MAX_BEFORE}\s+{NUM}[- ]?{UNIT}"),
+            (
+                "max",
+                rf"{NUM}[- ]?{UNIT}\s*(?:{_FILLER}\s+){{0,3}}{MAX_AFTER}\b",
+            ),
             (
                 "max",
                 rf"\b{NUM}[- ]{UNIT}(?= (?:subject|title|first line|summary|limit|lines?\b))",
             ),
-            ("min", rf"{MIN_BEFORE}\s+{NUM}[- ]?{UNIT}"),
+            ("min", rf"\b{MIN_BEFORE}\s+{NUM}[- ]?{UNIT}"),
             ("min", rf"{NUM}[- ]?{UNIT}\s*{MIN_AFTER}\b"),
         )
         for bound, pat in pats:
             for m in re.finditer(pat, low):
-                if not re.match(r"\s*\?", low[m.end() :]):  # "only one item?" is a complaint
+                question = re.match(r"\s*\?", low[m.end() :])
+                if not (question and re.match(r"(?:only|just)\b", m.group(0))):  # "only one?"
                     found.append((bound, num(m.group(1)), UNITS[m.group(2)]))
         # "two or fewer", "max 2", "3 or more": the unit is the one the sentence names
         unit = unit_of(sentence) or unit_of(text)
@@ -100,7 +108,7 @@ def _counts(text: str) -> list[Check]:
         if m:
             found.append(("max", int(m.group(1)), "chars"))
             scope = "lines"
-        if re.search(r"\b(?:one|a single|single)[- ]line\b", low) and not any(
+        if re.search(r"\b(?:one|a single|single)[- ]line\b|\bone-?liner\b", low) and not any(
             u == "lines" for _, _, u in found
         ):
             found.append(("max", 1, "lines"))
@@ -168,6 +176,7 @@ def _ends(text: str) -> list[Check]:
     first = "first_line" if scope in ("answer", "first_line") else scope
     if re.search(
         r"\b(?:period|full stop|dot|\.)\b.{0,30}\b(?:end|ends|ending|at the end)\b|"
+        r"\b(?:ending|ends?) (?:in|with) (?:a |the )?(?:period|full stop|dot)\b|"
         r"\b(?:trailing|final|ending) (?:period|full stop|dot)\b|"
         r"\bend(?:s|ing)? (?:\w+ )?with (?:a |the )?(?:period|full stop|dot)\b|"
         r"\bno (?:period|full stop|dot)\b",
@@ -188,37 +197,57 @@ def _ends(text: str) -> list[Check]:
     for m in start.finditer(text):
         value = next(g for g in m.groups() if g).strip()
         neg = NEG_RX.search(text[max(0, m.start() - 25) : m.start()])
-        out.append(Check("not_starts_with" if neg else "starts_with", value, first))
+        out.append(_start_check(value, first, negated=bool(neg)))
     front = re.search(
         r"\b(?:the\s+)?([a-z]+(?:\([\w-]+\))?!?:)(?: type| prefix)? (?:at the (?:front|start|"
-        r"beginning)|first)\b",
+        r"beginning)|first)\b|\b(?:the\s+)?([a-z]+(?:\([\w-]+\))?!?:)\s+(?:type\s+)?prefix\b",
         text,
         re.IGNORECASE,
     )
-    if front and not any(c.kind == "starts_with" for c in out):
-        out.append(Check("starts_with", front.group(1), first))
-    sign = re.compile(
-        r"\b(?:sign(?:ed)?(?: it| off| it off)?(?: with)?|sign-?off(?: is)?|end(?: it)? with|"
-        r"close(?: it)? with|finish(?: it)? with)\s*:?\s+(?:" + QUOTED.pattern
-        + r"|([A-Z][\w]*(?:,? [A-Z][\w]*){0,3}))\s*[.!]?\s*$",
-        re.IGNORECASE,
-    )  # fmt: skip
-    m = sign.search(text.strip())
+    if front and not any(c.kind in ("starts_with", "regex") for c in out):
+        out.append(_start_check(next(g for g in front.groups() if g), first, negated=False))
+    opener = (
+        r"(?:" + QUOTED.pattern + r")\s+(?:opener|intro|opening|greeting|in front|at the start|"
+        r"at the beginning)\b"
+    )
+    for m in re.finditer(opener, text):
+        if NEG_RX.search(text[: m.start()]):  # "skip the 'Here's the summary' opener"
+            out.append(Check("not_starts_with", next(g for g in m.groups() if g).strip(), first))
+    sign = (
+        r"\b(?:sign(?:ed)?(?: it| off| it off)?(?: with| as(?: me)?)?|sign-?off(?: is| should be)?|"
+        r"(?:the )?closing (?:is|should be|line should be)|end(?: it)? with|close(?: it)? with|"
+        r"finish(?: it)? with)\s*:?\s+"
+    )
+    m = re.search(sign + "(?:" + QUOTED.pattern + ")", text, re.IGNORECASE) or re.search(
+        sign + r"([A-Z][\w]*(?:,? [A-Z][\w]*){0,3})\s*[.!]?\s*$", text.strip(), re.IGNORECASE
+    )
     if m:
         value = next(g for g in m.groups() if g).strip()
-        if value.lower() not in ("a question", "question") and not value.endswith("?"):
-            neg = NEG_RX.search(text[: m.start()])
-            if value in ("!", "?"):
-                pass  # "don't end sentences with '!'" is the exclamation feature
-            else:
-                out.append(Check("not_ends_with" if neg else "ends_with", value, "answer"))
+        if value.lower() not in ("a question", "question") and value not in ("!", "?"):
+            neg = NEG_RX.search(text[: m.start()])  # "don't end sentences with '!'": a feature
+            out.append(Check("not_ends_with" if neg else "ends_with", value, "answer"))
     return out
+
+
+def _start_check(value: str, scope: str, negated: bool) -> Check:
+    """A start the user named; a conventional-commit type ("feat:") allows its scope and
+    "!" ("feat(api)!: …" starts with the feat type too)."""
+    kind = re.fullmatch(r"([a-z]+)!?:", value)
+    if kind and not negated:
+        return Check("regex", rf"(?i)\A\W*{kind.group(1)}(?:\([^)\n]*\))?!?:", scope)
+    return Check("not_starts_with" if negated else "starts_with", value, scope)
+
+
+# Where a count or a scope is named, not a feature: "no more than 3 bullets", "each bullet".
+_SCOPE_PHRASE = re.compile(r"\b(?:each|every|per) (?:bullet|item|point|line)s?\b", re.I)
+_HAS_FEATURES = ("bullet", "list", "numbered_list", "code_fence", "heading", "table")
 
 
 def _features(text: str) -> list[Check]:
     """``has`` / ``no`` a feature named by a form word, by the polarity of its clause."""
     out: list[Check] = []
     list_context = re.search(r"\b(?:list|steps|bullets?|dashes|items)\b", text, re.I)
+    pronoun_neg = PRONOUN_NEG.search(text) is not None
     for sentence in sentences(text):
         for clause in clauses(sentence):
             if PLAIN.search(clause) and not re.search(
@@ -228,54 +257,46 @@ def _features(text: str) -> list[Check]:
             if re.search(r"\bunnumbered\b", clause, re.IGNORECASE):
                 out.append(Check("no", "numbered_list"))
             clause = COUNT_PHRASE.sub(" ", clause)  # "no more than 3 bullets" is a count
+            clause = _SCOPE_PHRASE.sub(" ", clause)  # "each bullet" says where, not what
             pairs = pair_spans(clause)
-            for rx, feature in FEATURE_RX:
-                for m in rx.finditer(clause):
-                    word = m.group(0).lower()
-                    if feature == "numbered_list" and word == "numbers" and not list_context:
-                        continue
-                    if feature == "heading" and word == "titles" and "#" not in clause:
-                        continue
-                    if (
-                        feature == "exclamation"
-                        and word.startswith("!")
-                        and not re.search(r"(?:^|\s|['\"`])!s?(?:['\"`]|\s|$)", clause)
-                    ):
-                        continue
-                    role = _role(clause, m.start(), m.end(), pairs)
-                    if feature == "code_fence" and re.match(r"\W*fence\b", clause, re.I):
-                        role = "has"  # "fence the command"
-                    if role == "has" and any(
-                        r == "keep" and s <= m.start() < e for s, e, r in pairs
-                    ):
-                        continue  # "X, not Y" forbids Y and never asks for X
-                    if role == "no":
-                        out.append(Check("no", feature, _feature_scope(feature, clause)))
-                    elif role == "has" and feature in (
-                        "bullet",
-                        "numbered_list",
-                        "code_fence",
-                        "heading",
-                        "table",
-                    ):
-                        if feature == "bullet" and re.search(r"\bnumber", clause, re.I):
-                            continue
-                        out.append(Check("has", feature, "answer"))
+            found = [(m, f) for rx, f in FEATURE_RX for m in rx.finditer(clause)]
+            for m, feature in found:
+                word = m.group(0).lower()
+                if any(m.end() < n.start() <= m.end() + 1 for n, _ in found):
+                    continue  # "markdown headers": the modifier of the word that names it
+                if any(n.start() <= m.start() and m.end() <= n.end() and n.span() != m.span()
+                       for n, _ in found):  # fmt: skip
+                    continue  # "lists" inside "numbered lists"
+                if feature == "numbered_list" and word == "numbers" and not list_context:
+                    continue
+                if feature == "heading" and word == "titles" and "#" not in clause:
+                    continue
+                if (
+                    feature == "exclamation"
+                    and word.startswith("!")
+                    and not re.search(r"(?:^|\s|['\"`])!s?(?:['\"`]|\s|$)", clause)
+                ):
+                    continue
+                role = _role(clause, m.start(), m.end(), pairs)
+                if feature == "code_fence" and re.match(r"\W*fence\b", clause, re.I):
+                    role = "has"  # "fence the command"
+                if role is None and pronoun_neg:
+                    role = "no"  # "… renders emoji as boxes, so leave them out"
+                if role == "has" and any(r == "keep" and s <= m.start() < e for s, e, r in pairs):
+                    continue  # "X, not Y" forbids Y and never asks for X
+                if role == "no":
+                    out.append(Check("no", feature, _feature_scope(feature, clause)))
+                elif role == "has" and feature in _HAS_FEATURES:
+                    out.append(Check("has", "list" if feature == "bullet" else feature))
     return _resolve_lists(out)
 
 
 def _resolve_lists(checks: list[Check]) -> list[Check]:
-    """ "bullets without numbering" asks for a list and forbids numbers; "no lists" forbids
-    both; a numbered list forbidden alone leaves bullets free."""
+    """A list asked for where bullets or numbers are forbidden is no request for a list
+    ("bullets without numbering", "a paragraph, not a list")."""
     names = {(c.kind, c.value) for c in checks}
-    out = []
-    for c in checks:
-        if c == Check("no", "bullet") and ("no", "numbered_list") in names:
-            continue
-        if c == Check("has", "bullet") and {("no", "bullet"), ("no", "numbered_list")} & names:
-            continue  # "bullets without numbering": the complaint is the numbering
-        out.append(c)
-    return out
+    forbidden = {("no", "bullet"), ("no", "list"), ("no", "numbered_list")}
+    return [c for c in checks if not (c == Check("has", "list") and forbidden & names)]
 
 
 def _feature_scope(feature: str, clause: str) -> str:
@@ -294,6 +315,8 @@ def _role(clause: str, start: int, end: int, pairs: list[tuple[int, int, str]]) 
             return "no" if role == "no" else "has"
     before = clause[:start]
     after = clause[end:]
+    if re.search(r"\b(?:leave|keep|take)\b", before, re.I) and re.match(r"[\w\s-]*\bout\b", after):
+        return "no"  # "leave the +/- lines out"
     if NEG_RX.search(before) or re.match(
         r"\W*(?:is|are|isn'?t|aren'?t)?\s*(?:banned|off-limits|not ok|not allowed|forbidden|"
         r"has to go|have to go|legacy|gone|break\w*)\b|\W*(?:don'?t|doesn'?t) (?:belong|render)",
@@ -301,10 +324,11 @@ def _role(clause: str, start: int, end: int, pairs: list[tuple[int, int, str]]) 
         re.IGNORECASE,
     ):
         return "no"
+    bare = re.fullmatch(r"\W*(?:(?:please|pls|just|a|an|the|some|more)\s+)*", before)
     if (
         WANT_RX.search(before)
-        or re.search(r"^\W*(?:please)?\W*$", after)
-        or (not before.strip() and re.match(r"\s+(?:for|please)\b", after))
+        or (bare and re.fullmatch(r"\W*(?:please)?\W*", after))  # "bullets please"
+        or (bare and re.match(r"\s+(?:for|please)\b", after))  # "code block for the command"
     ):
         return "has"
     return None

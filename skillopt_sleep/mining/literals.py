@@ -13,6 +13,7 @@ from skillopt_sleep.mining.phrases import (
     NEG,
     NEG_RX,
     PLAIN,
+    PRONOUN_NEG,
     QUOTED,
     Check,
     clauses,
@@ -35,7 +36,13 @@ _CARRIERS = {
     "lines", "line", "trailers", "trailer", "footer", "footers", "classes", "class",
     "imports", "import", "usage", "usages", "keyword", "keywords", "word", "words",
     "everywhere", "here", "anymore", "again", "please", "type", "stuff", "note", "notes",
-    "tag", "tags",
+    "tag", "tags", "prefix", "suffix", "declarations", "declaration", "flag", "option",
+    "function", "functions", "method", "methods", "module", "package", "library", "command",
+}  # fmt: skip
+# Acronyms a user writes about their setup, not words to check ("our CI fails on TODOs").
+_SETUP_WORDS = {
+    "CI", "CD", "PR", "PRs", "API", "UI", "UX", "URL", "CLI", "SDK", "IDE", "OK", "QA", "DB",
+    "AWS", "JSON", "YAML", "SQL", "HTML", "CSS", "JS", "TS", "README", "I", "DCO", "SMS",
 }  # fmt: skip
 
 
@@ -64,7 +71,7 @@ _PRAGMA = re.compile(
 
 
 _NOT_TERMS = {"ok", "okay", "allowed", "good", "fine", "right", "needed", "necessary", "required",
-              "welcome", "needed here", "helpful", "useful", "need", "way"}  # fmt: skip
+              "welcome", "needed here", "helpful", "useful", "need", "way", "bad"}  # fmt: skip
 
 
 # Nouns that name a quality of the writing, not a word in it ("no passive voice").
@@ -82,14 +89,18 @@ _COMMANDS = {
 }  # fmt: skip
 
 
-def literal(raw: str, plain_ok: bool, corrected: str = "", swapped: bool = False) -> str | None:
+def literal(
+    raw: str, plain_ok: bool, corrected: str = "", swapped: bool = False, wording: bool = False
+) -> str | None:
     """The word or phrase a user named, or None when it is not a literal to check: quoted
     text, a suppression pragma, a name in parentheses, a code-like or capitalised term, or
     (where ``plain_ok``) up to three plain words that are not a plural category; "the X"
-    only where X is ``swapped`` for something else ("replace the prints with logging")."""
+    only where X is ``swapped`` for something else ("replace the prints with logging"), and
+    a plain plural only where the user talks about ``wording`` ("we say customers, not
+    users"; "tabs, not spaces" names no word to avoid)."""
     quoted = [next(g for g in m.groups() if g).strip() for m in QUOTED.finditer(raw)]
-    if len(quoted) == 1 and quoted[0]:
-        return quoted[0]
+    if len(quoted) == 1 and quoted[0].rstrip(".… "):
+        return quoted[0].rstrip(".… ")  # "'Sure! Here's...'": the dots say "and so on"
     pragma = _PRAGMA.search(raw)
     if pragma:
         return re.sub(r"^#?\s*type[-:\s]+ignore$", "type: ignore", pragma.group(0).strip())
@@ -105,8 +116,10 @@ def literal(raw: str, plain_ok: bool, corrected: str = "", swapped: bool = False
     while lead.match(text):
         text = lead.sub("", text, count=1).strip()
     words = text.split()
+    carried = False  # "the unittest class" names unittest, "the summary" a part
     while len(words) > 1 and words[-1].lower() in _CARRIERS:
         words.pop()
+        carried = True
     if not words or len(words) > 3:
         return None
     marked = [i for i, w in enumerate(words) if _marked(w)]
@@ -121,6 +134,8 @@ def literal(raw: str, plain_ok: bool, corrected: str = "", swapped: bool = False
         return None
     if re.fullmatch(r"\d+\s+[a-z]+", text):
         return None  # "3 paragraphs": a count of something the vocabulary does not count
+    if re.fullmatch(r"[\d.,:]+", text):
+        return None  # a bare number names nothing to check
     if any(_marked(w) for w in words):
         if re.fullmatch(r"[A-Z]{2,}s", text):  # TODOs -> TODO
             text = text[:-1]
@@ -128,13 +143,13 @@ def literal(raw: str, plain_ok: bool, corrected: str = "", swapped: bool = False
     if not plain_ok or any(w.lower() in _STOP for w in words):
         return None
     if re.match(r"\W*(?:the|a|an|any|those|these|that|this)\s", raw, re.IGNORECASE) and not (
-        swapped or words[0].lower() in _COMMANDS or "word" in raw.lower()
+        swapped or carried or words[0].lower() in _COMMANDS or "word" in raw.lower()
     ):
         return None  # "skip the code", "drop the summary": a part of the answer, not a word
     if len(words) > 1 and words[0].lower() not in _COMMANDS:
         return None  # a plain phrase is prose ("commit directly"), not a literal
     last = words[-1]
-    if last.endswith("s") and not last.endswith("ss") and len(last) > 3:
+    if last.endswith("s") and not last.endswith("ss") and len(last) > 3 and not wording:
         stem = _singular(text, corrected)
         return stem if stem != text else None  # "client names", "mocks": a category
     return text
@@ -185,7 +200,8 @@ _FORBID = re.compile(_FORBID_VERBS + r"\s+(.{1,60}?)\s*(?=$|[,;.!?]\s|[,;!?]$|\.
 _FORBID_AFTER = re.compile(
     r"^\W*(?:the\s+)?(.{1,40}?)\s+(?:is|are|isn'?t|aren'?t)\s+(?:banned|off-limits|not ok|"
     r"not allowed|allowed|forbidden|legacy|not welcome)|^\W*(?:the\s+)?(.{1,40}?)\s+"
-    r"(?:has|have) to go\b|^\W*take\s+(\S+(?: \S+)?)\s+out\b",
+    r"(?:has|have) to go\b|^\W*take\s+(\S+(?: \S+)?)\s+out\b|\b(?:leave|keep)\s+(.{1,40}?)\s+"
+    r"out\b",
     re.IGNORECASE,
 )
 
@@ -251,23 +267,35 @@ def word_checks(text: str, corrected: str) -> list[Check]:
         for ex in dict.fromkeys(ids):
             if not _forbids(sentence, ex):
                 out.append(Check("identifier_like", ex, "answer"))
-        for clause in clauses(sentence):
+        for n_clause, clause in enumerate(clauses(sentence)):
             pairs = pair_spans(clause)
+            # "we say customers, not users": the rejected half of a pair split at the comma
+            contrast = n_clause > 0 and re.match(r"\W*(?:not|never|rather than)\s", clause, re.I)
+            wording = re.search(
+                r"\b(?:say|says|write|spell|call|word|term|wording)\b", sentence, re.I
+            )
             for s, e, role in pairs:
                 if role != "no":
                     continue
                 for part in re.split(r"\s+(?:or|and|nor)\s+|/(?=\w)", clause[s:e]):
-                    term = literal(part, plain_ok=True, corrected=corrected, swapped=True)
+                    term = literal(part, True, corrected, swapped=True, wording=bool(wording))
                     if term and term not in examples and not is_form(part, feature_words):
                         term = _singular(term, corrected)
                         out.append(Check("not_contains", term, _word_scope(term, corrected)))
             if pairs:
                 continue
-            for m in _FORBID.finditer(clause):
+            masked, quotes = _mask_quotes(clause)
+            for m in _FORBID.finditer(masked):
                 for part in re.split(r"\s+(?:or|and|nor)\s+", m.group(1)):
+                    part = _unmask(part, quotes)
                     if is_form(part, feature_words):
                         continue
-                    term = literal(part, plain_ok=True, corrected=corrected)
+                    term = literal(
+                        part, True, corrected, bool(contrast), bool(contrast and wording)
+                    )
+                    tokens = code_tokens(part)
+                    if term is None and len(tokens) == 1:
+                        term = tokens[0]  # "never suggest a plain --force push"
                     if term and term not in examples and not is_identifier(term):
                         term = _singular(term, corrected)
                         out.append(Check("not_contains", term, _word_scope(term, corrected)))
@@ -287,8 +315,14 @@ def word_checks(text: str, corrected: str) -> list[Check]:
                     if re.search(r"sign-?off|signature|\b(?:section|heading|header)\b", part, re.I):
                         continue  # the sign-off's words are an ends_with
                     term = literal(part, plain_ok=False)
+                    if term and re.fullmatch(r"[a-z]+(?:\([\w-]+\))?!?:", term):
+                        continue  # "add the feat: prefix": a start, read by the grammar
                     if term and not is_identifier(term) and not ids:
                         out.append(Check("contains", term.rstrip(":"), "answer"))
+        if PRONOUN_NEG.search(sentence) and not any(c.kind == "not_contains" for c in out):
+            named = list(dict.fromkeys(_named(sentence)))
+            if len(named) == 1:  # "os.system is flagged by our linter, can you replace it?"
+                out.append(Check("not_contains", named[0], _word_scope(named[0], corrected)))
         for zone in _TIMEZONES:
             if re.search(rf"\b{zone}\b", sentence) and not re.search(
                 rf"(?:{NEG})[^,;.]*\b{zone}\b", sentence, re.IGNORECASE
@@ -313,6 +347,43 @@ def is_form(part: str, feature_words: list[re.Pattern[str]]) -> bool:
             )  # fmt: skip
         )
     )
+
+
+def _mask_quotes(clause: str) -> tuple[str, list[str]]:
+    """The clause with each quoted span as a placeholder (its "!" or "." ends nothing)."""
+    quotes: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        quotes.append(m.group(0))
+        return f"\x00{len(quotes) - 1}\x00"
+
+    return QUOTED.sub(keep, clause), quotes
+
+
+def _unmask(text: str, quotes: list[str]) -> str:
+    return re.sub(r"\x00(\d+)\x00", lambda m: quotes[int(m.group(1))], text)
+
+
+def code_tokens(text: str) -> list[str]:
+    """Code-like tokens: dotted or called names, paths, flags (``os.system``, ``--force``)."""
+    return [
+        t.rstrip(".,;:!?")
+        for t in re.findall(
+            r"(?<![\w-])(?:--?[a-z][\w-]*|[\w.:/-]*[._/][\w.:/-]*\w(?:\(\))?)", text
+        )
+        if not t.isdigit() and not re.fullmatch(r"[\d.]+", t)
+    ]
+
+
+def _named(sentence: str) -> list[str]:
+    """What a sentence names for a pronoun to point back at: quoted text, pragmas, code
+    tokens, capitalised identifiers (TODO) that are not words about the user's setup."""
+    out = [next(g for g in m.groups() if g).strip() for m in QUOTED.finditer(sentence)]
+    out += [m.group(0).strip() for m in _PRAGMA.finditer(sentence)]
+    bare = QUOTED.sub(" ", _PRAGMA.sub(" ", sentence))
+    out += code_tokens(bare)
+    out += [w for w in re.findall(r"\b[A-Z]{2,}\b", bare) if w not in _SETUP_WORDS]
+    return [t for t in out if t and not is_identifier(t)]
 
 
 def _one_code_token(text: str) -> str | None:

@@ -53,12 +53,17 @@ MAX_BEFORE = (
     r"be more than|run over)|only|just|under|below|less than|fewer than|at most|"
     r"max(?:imum)?(?: of)?|no more than|"
     r"not more than|within|up to|keep (?:it|them|the \w+(?: \w+)?|every \w+|each \w+) "
-    r"(?:to|at|under|below|within)|limit(?: it| them)? to|cap(?: it| them)? at|"
-    r"cut (?:it|that|this) (?:down )?to|down to|trim (?:it )?to)"
+    r"(?:to|at|under|below|within)|limit(?: \w+)? to|limited to|cap(?: it| them)? at|"
+    r"capped at|(?:the )?top|cut (?:it|that|this) (?:down )?to|down to|trim (?:it )?to|"
+    r"(?:runs?|goes|go|is|it'?s|that'?s|are) (?:past|over|beyond|above|longer than|"
+    r"more than))"
 )
 
 
-MAX_AFTER = r"(?:max(?:imum)?|at most|tops|or fewer|or less|limit|is the limit|or under)"
+MAX_AFTER = (
+    r"(?:max(?:imum)?|at most|tops|or fewer|or less|limit|or under|would be plenty|is plenty|"
+    r"are plenty|is enough|are enough|will do)"
+)
 
 
 MIN_BEFORE = r"(?:at least|minimum(?: of)?|min(?: of)?|no fewer than|no less than|not less than)"
@@ -106,9 +111,10 @@ WANT_RX = re.compile(
 # Form words -> the feature they name. Checked before any literal reading of the words.
 FEATURE_WORDS: list[tuple[str, str]] = [
     (r"emoji|emojis|emoticons|smileys", "emoji"),
-    (r"numbered lists?|numbering|numbers", "numbered_list"),
-    (r"bullet points?|bullets?|bulleted lists?|bulleted|list form|lists?|dashes", "bullet"),
-    (r"(?:section )?head(?:ing|er)s?|##+ ?\w*|hashes|titles", "heading"),
+    (r"numbered lists?|numbering|numbers|1\.\s*2\.(?:\s*3\.)?|1\)\s*2\)", "numbered_list"),
+    (r"bullet points?|bullets?|bulleted lists?|bulleted|dashes", "bullet"),
+    (r"list form|lists?", "list"),
+    (r"(?:section )?head(?:ing|er)s?|##+ ?\w*|hashes|section titles|titles", "heading"),
     (r"code ?blocks?|code fences?|fences?|fenced blocks?|triple backticks|```", "code_fence"),
     (r"tables?", "table"),
     (r"links?|urls?|hyperlinks?|http links?", "link"),
@@ -137,8 +143,20 @@ PLAIN = re.compile(
 
 
 QUOTED = re.compile(
-    r"`([^`\n]{1,60})`|\"([^\"\n]{1,60})\"|(?<!\w)'((?:[^'\n]|'(?=\w)){1,60}?)'(?!\w)|"
+    r"`([^`\n]{1,60})`|\"([^\"\n]{1,60})\"|(?<!\w)'((?:[^'\n]|'(?=\w)){1,60}?)'(?!\w|s\b)|"
+    r"(?<!\w)'((?:[^'\n]|'(?=\w)){1,60}?)'(?=s\b)|"
     r"“([^”\n]{1,60})”|‘([^’\n]{1,60})’"
+)
+
+
+# "leave them out", "remove it", "use the logger instead": a rejection whose object is
+# named elsewhere in the correction ("the portal renders emoji as boxes, so leave them out").
+PRONOUN_NEG = re.compile(
+    r"\b(?:leave|take|keep)\s+(?:them|it|those|these|that)\s+out\b|"
+    r"\b(?:remove|drop|lose|avoid|skip|delete|strip|ditch|cut|replace|swap|get rid of)\s+"
+    r"(?:them|it|those|these|that)\b|\b(?:don'?t|do not|never|stop)\s+(?:use|add|include|"
+    r"want|using|adding|including)\s+(?:them|it|those|these|that|any)\b|\binstead\W*$",
+    re.IGNORECASE,
 )
 
 
@@ -153,7 +171,7 @@ def sentences(text: str) -> list[str]:
     out, start = [], 0
     for m in re.finditer(r"(?<=[.!?;])\s+|\n+", text):
         inside = any(a < m.start() < b for a, b in spans)
-        abbrev = re.search(r"\b(?:e\.g|i\.e|etc|vs)\.$", text[start : m.start()])
+        abbrev = re.search(r"\b(?:e\.g|i\.e|etc|vs|\d{1,2})\.$", text[start : m.start()])
         if not inside and not abbrev:
             out.append(text[start : m.start()])
             start = m.end()
@@ -213,7 +231,8 @@ def pair_spans(clause: str) -> list[tuple[int, int, str]]:
     Y", "swap Y for X", "turn Y into X", "Y -> X"."""
     spans: list[tuple[int, int, str]] = []
     for pat, rejected_first in (
-        (r"(.+?)\s*,?\s+(?:not|rather than|instead of|over)\s+(.+)", False),
+        (r"(.+?)\s*,?\s+(?:not|rather than|instead of|over(?!\s+\d))\s+(.+)", False),
+        (r"(?:rather|prefer)\s+(.+?)\s+than\s+(.+)", False),
         (
             r"(?:swap|replace|switch|change|turn|convert)\s+(.+?)\s+(?:for|with|to|into)\s+(.+)",
             True,
@@ -227,7 +246,7 @@ def pair_spans(clause: str) -> list[tuple[int, int, str]]:
             and not rejected_first
             and re.search(
                 r"\b(?:is|are|was|were|do|does|did|should|must|can|could|will|would|has|have|need|"
-                r"needs|it|this|that|they|i|we|you|'s|'re)\W*$",
+                r"needs|they'?re|it'?s|that'?s|we'?re|you'?re)\W*$",
                 m.group(1),
                 re.IGNORECASE,
             )
