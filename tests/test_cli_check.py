@@ -71,7 +71,9 @@ def test_a_passing_and_a_failing_answer(state: Path, tmp_path: Path) -> None:
     assert doc["pass_all"] is False and doc["score"] == 0.0
     assert [j["pass"] for j in doc["judges"]] == [False, False, None, None]
     code, out = check(state, "t-check", "--answer", str(answer))
-    assert code == 1 and "FAIL max_chars 50 (first_line)" in out and "fails a judge" in out
+    assert code == 1 and "FAIL max_chars 50 (first_line)" in out and "score 0.00; fails" in out
+    code, out = check(state, "t-check", "--answer-text", "")  # no answer fails its task
+    assert code == 1 and "score 0.00; fails: " in out
 
 
 def test_bad_input_is_one_line_and_exit_2(state: Path, tmp_path: Path) -> None:

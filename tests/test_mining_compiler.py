@@ -20,6 +20,7 @@ from skillopt_sleep.mining.compiler import (
     CHECK_SCHEMA,
     Compiler,
     LazyModel,
+    cache_key,
     judge_model,
     read_checks,
 )
@@ -58,7 +59,8 @@ def test_the_model_compiles_once_and_the_next_mining_reads_the_cache(tmp_path: P
     judged = {(j.kind, j.value) for t in load_tasks(db) for j in t.judges}
     assert ("no", "diff_lines") in judged  # verified: the quoted diff fails, the fix passes
     (row,) = list(db.query(f"select * from {CACHE_TABLE}"))
-    assert row["said"] == SAID and json.loads(row["checks"])[0]["value"] == "diff_lines"
+    assert row["key"] == cache_key(SAID) and json.loads(row["checks"])[0]["value"] == "diff_lines"
+    assert SAID not in json.dumps(row)  # the correction's text stays in the turns table
     model2, backend2 = _scripted({"checks": []})
     second = mine(db, ALL_TRAIN, model2)
     assert backend2.prompts == [] and second.report["judges"]["cached"] == 1

@@ -18,6 +18,7 @@ from typing import Any
 import click
 
 from skillopt_sleep.cli.context import App, UserError, echo_json
+from trainer.nonanswer import non_answer
 from trainer.rollout import Outcome
 from trainer.scoring import Rollout, Scorer, rule_score
 from trainer.tasks import Judge, Task, user_said
@@ -54,10 +55,14 @@ def check_answer(task: Task, answer: str, scorer: Scorer, rubric: bool) -> dict[
             score = rule_score(judge, outcome)
         rows.append(_row(judge, score))
     total = scorer.score([Rollout(replace(task, judges=scored), 0, "", outcome)])[0]
-    judged = [r for r in rows if r["pass"] is not None]
+    # pass-all as a night counts it (every rule judge that applied passed, and the answer
+    # is one: empty, the request echoed back or a refusal fails), and with --rubric the
+    # rubric passes too
+    night = total.pass_all if total is not None else None
+    passed = night is not False and all(r["pass"] for r in rows if r["pass"] is not None)
     return {
         "task": task.id,
-        "pass_all": all(r["pass"] for r in judged),
+        "pass_all": passed,
         "score": None if total is None else round(total.score, 4),
         "judges": rows,
     }
@@ -116,7 +121,7 @@ def check_cmd(app: App, task_id: str, answer_file: Path | None, answer_text: str
     if as_json:
         echo_json(out)
     else:
-        _print(out)
+        _print(out, non_answer(Outcome(answer), task.prompt))
     if not out["pass_all"]:
         raise SystemExit(1)
 
@@ -140,7 +145,7 @@ def _with_judge_model(app: App, task: Task, answer: str) -> dict[str, Any]:
         raise click.ClickException(f"the judge model could not be asked: {exc}") from None
 
 
-def _print(out: dict[str, Any]) -> None:
+def _print(out: dict[str, Any], why: str | None) -> None:
     for j in out["judges"]:
         verdict = "n/a " if j["pass"] is None else ("pass" if j["pass"] else "FAIL")
         value = j["value"].split("\n")[0][:60]
@@ -148,5 +153,7 @@ def _print(out: dict[str, Any]) -> None:
         said = f'  <- "{j["quotes"][0][:60]}"' if j["quotes"] and j["kind"] != "rubric" else ""
         click.echo(f"  {verdict} {j['kind']} {value}{scope}{said}")
     score = "n/a" if out["score"] is None else f"{out['score']:.2f}"
-    verdict = "passes every judge scored" if out["pass_all"] else "fails a judge"
+    verdict = "passes every judge scored" if out["pass_all"] else "fails"
+    if why:
+        verdict += f": {why}"
     click.echo(f"task {out['task']}: score {score}; {verdict}")

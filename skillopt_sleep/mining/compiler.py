@@ -294,7 +294,7 @@ class Compiler:
         self.counts["model"] += 1
         with self.db.conn:
             self.db[CACHE_TABLE].insert(
-                {"key": key, "said": said.strip()[:2000], "prompt_version": PROMPT_VERSION,
+                {"key": key, "prompt_version": PROMPT_VERSION,
                  "model": str(getattr(backend, "identity", "")),
                  "checks": json.dumps([c.__dict__ for c in found]),
                  "created_at": datetime.now(UTC).isoformat()},
