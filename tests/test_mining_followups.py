@@ -4,10 +4,12 @@ form and position, not by whether a rule can be compiled from it."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
+from benchmarks.corpus import KINDS, request_text
 from skillopt_sleep.mining.followups import ACK, CORRECTION, REQUEST, classify
 
 CORPUS = Path(__file__).parent / "fixtures" / "corrections"
@@ -59,6 +61,21 @@ def test_acknowledgements_and_position() -> None:
     assert classify("remove the retry wrapper", "Done: the job is scheduled.") == REQUEST
     assert classify("") == REQUEST
     assert classify("fix this:\n```\nTraceback ...\n```", "x") == REQUEST  # a pasted blob
+
+
+def test_full_requests_with_a_tail_are_requests() -> None:
+    """A second request in a session is no correction because it ends "keep it small" or
+    names a missing thing: its first clause asks for new work (benchmarks/corpus.py's
+    requests, 300 per kind, as follow-ups)."""
+    rng = random.Random(11)
+    misread = [
+        text
+        for kind in KINDS
+        for _ in range(300)
+        if classify(text := request_text(kind, rng), "Done; the tests pass.") != REQUEST
+    ]
+    assert misread == []
+    assert classify("quick one: keep it small", "Done.") == CORRECTION  # no new work in it
 
 
 def _lines(name: str) -> list[dict]:

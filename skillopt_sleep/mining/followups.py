@@ -68,7 +68,8 @@ _TAKE_OUT = re.compile(
 _POINTED = re.compile(
     r"\b(?:i said|i told you|i asked(?: for| you)?|as i said|like i said|i wanted|"
     r"you forgot|you missed|you left (?:out|off)|you didn'?t|you still|you used|you added|"
-    r"you put|you wrote|forgot\b|missing\b|where'?s the|where is the|did you forget|"
+    r"you put|you wrote|forgot\b|(?:is|are|'s|still) missing|missing (?:the|a|an|my)\b|"
+    r"^\W*missing\b|\bmissing\W*$|where'?s the|where is the|did you forget|"
     r"not what i|still (?:fail\w*|broken|not|wrong|the same|doesn'?t|does not)|"
     r"(?:did|does|do)(?:n'?t| not) work|that broke)\b",
     re.IGNORECASE,
@@ -100,7 +101,8 @@ _FORM = re.compile(
     r"present tense|lower case|upper case|period|pleasantries|preamble|intro|small talk|"
     r"fluff|filler|technical terms|"
     r"past tense|bullet|bulleted|emojis?|markdown|headings?|headers|code block|fences?|"
-    r"backticks|semicolons?|full stop|trailing|exclamation|capital|lower-?case|upper-?case|"
+    r"backticks|semicolons?|full stop|trailing (?:period|dot|full stop|punctuation|whitespace|"
+    r"comma)|exclamation|capital|lower-?case|upper-?case|"
     r"utc|iso|tables?|links?|urls?|format|style|spelling|american|british|us english|jargon|"
     r"list form|"
     r"numbered|unnumbered|numbering|(?:don'?t|doesn'?t|do not|does not) need|"
@@ -118,6 +120,19 @@ _POLITE = re.compile(
     r"^\W*(?:(?:please|pls|just|so|and|but|also|then|(?:can|could|would) (?:you|we))\b\s*)+",
     re.IGNORECASE,
 )
+# What a user says before the request itself ("quick one: …", "when you have a sec, …").
+_FILLER_LEAD = re.compile(
+    r"^\W*(?:(?:when you have a (?:sec|second|minute|moment)|quick one|quick question|"
+    r"one more thing|hey|hi|btw|so)\b[\s,.:;!-]*)+",
+    re.IGNORECASE,
+)
+# A request about a new thing: a file, an issue, "the X bug/fix" — not the answer's form.
+_NEW_TOPIC = re.compile(
+    r"\b[\w-]+/[\w./-]+|\b\w+\.(?:py|js|ts|tsx|go|rs|rb|java|md|ya?ml|json|toml|cfg|sh)\b|"
+    r"\bissue #?\d+|#\d{2,}|\bbug #?\d+|\b(?:for|in|on|about) (?:the |my |our )?[\w -]{1,30}? "
+    r"(?:bug|fix|change|problem|crash|issue|feature|release|service|module|branch|diff)\b",
+    re.IGNORECASE,
+)
 _QUESTION = re.compile(r"\?\s*$")
 _WORK_QUESTION = re.compile(r"^\W*(?:why|how|what|which|when|who|is|are|do|does)\b", re.I)
 _BLOB = re.compile(r"```[^\n`]*\n")
@@ -126,7 +141,8 @@ _WORK_START = re.compile(
     r"^\W*(?:write|add|create|implement|build|generate|run|make (?:a|an|the|some)|set up|fix|"
     r"update|refactor|rename|move|review|explain|summari[sz]e|translate|deploy|push|commit|"
     r"merge|rebase|install|configure|test|check|look|investigate|debug|profile|benchmark|"
-    r"draft|document|port|convert|open|close|show|list|find|search)\b"
+    r"draft|document|port|convert|open|close|show|list|find|search|read|bump|upgrade|"
+    r"downgrade|migrate|scaffold|reproduce|triage|analy[sz]e|audit|optimi[sz]e|clean up)\b"
     r"(?! (?:it|this|that|them|form|msgs?|messages?|subjects?|titles?|lines?)\b)",
     re.IGNORECASE,
 )
@@ -150,7 +166,17 @@ def is_new_work(text: str) -> bool:
 
 
 def _clauses(text: str) -> list[str]:
+    text = _FILLER_LEAD.sub("", text)
     return [_POLITE.sub("", c).strip() for c in _CLAUSE.split(text) if c.strip()]
+
+
+def _is_new_request(head: str) -> bool:
+    """The follow-up's first clause asks for new work: a verb of work ("write a test
+    that …"), or a request about a new thing ("regression test for the overflow bug in
+    auth/session.py"), not a word about the answer."""
+    if _SHOULD_START.match(head) or _REJECT.match(head):
+        return False
+    return bool(_WORK_START.match(head) or _NEW_TOPIC.search(head))
 
 
 def _takes_out(clause: str, answer: str) -> bool:
@@ -183,12 +209,7 @@ def classify(text: str, answer: str = "") -> str:
     if _POINTED.search(text):
         return CORRECTION
     clauses = _clauses(text) or [text]
-    lead = clauses[0]
-    if (
-        _WORK_START.match(lead)
-        and not (_SHOULD_START.match(lead) or _REJECT.match(lead))
-        and not _INSTEAD.search(text)
-    ):
+    if _is_new_request(clauses[0]) and not _INSTEAD.search(text):
         return REQUEST  # "write a commit message …, subject under 50 chars": new work
     if any(_REJECT.match(c) or _SHOULD_START.match(c) or _takes_out(c, answer) for c in clauses):
         return CORRECTION

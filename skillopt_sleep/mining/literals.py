@@ -38,6 +38,7 @@ _CARRIERS = {
     "everywhere", "here", "anymore", "again", "please", "type", "stuff", "note", "notes",
     "tag", "tags", "prefix", "suffix", "declarations", "declaration", "flag", "option",
     "function", "functions", "method", "methods", "module", "package", "library", "command",
+    "edits", "edit", "entries", "entry",
 }  # fmt: skip
 # Acronyms a user writes about their setup, not words to check ("our CI fails on TODOs").
 _SETUP_WORDS = {
