@@ -33,11 +33,6 @@ FOLLOW_UP_KINDS = {"correction", "reask"}
 BROKEN_KINDS = FAILURE_KINDS - FOLLOW_UP_KINDS
 
 
-def is_ack(text: str) -> bool:
-    """A bare acknowledgement ("thanks, perfect"): not a request."""
-    return followups.is_ack(text)
-
-
 @dataclass
 class Request:
     turn_id: str

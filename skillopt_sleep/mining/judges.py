@@ -42,14 +42,11 @@ class Correction:
     corrected: str = ""  # the answer the user corrected (never an accepted outcome)
 
 
-def grammar_checks(text: str, corrected: str = "") -> list[Check]:
-    """The checks a correction or request states plainly (the grammar alone)."""
-    return compile_text(text, corrected)
-
-
-def rules_from_text(text: str, source: str, corrected: str = "") -> list[Judge]:
+def rules_from_text(
+    text: str, source: str, corrected: str = "", quotes: tuple[str, ...] = ()
+) -> list[Judge]:
     """Rule judges that a correction or request states plainly (the grammar alone)."""
-    return [to_judge(c, source) for c in compile_text(text, corrected)]
+    return [to_judge(c, source, quotes) for c in compile_text(text, corrected)]
 
 
 _OPPOSITE = {"contains": "not_contains", "not_contains": "contains", "has": "no", "no": "has",

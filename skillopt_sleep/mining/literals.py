@@ -304,7 +304,10 @@ def word_checks(text: str, corrected: str) -> list[Check]:
             if m:
                 part = next(g for g in m.groups() if g)
                 if not is_form(part, feature_words):
-                    term = literal(part, True, corrected) or _one_code_token(part)
+                    tokens = code_tokens(part)
+                    term = literal(part, True, corrected) or (
+                        tokens[0] if len(tokens) == 1 else None
+                    )
                     if term:
                         term = _singular(term, corrected)
                         out.append(Check("not_contains", term, _word_scope(term, corrected)))
@@ -385,11 +388,6 @@ def _named(sentence: str) -> list[str]:
     out += code_tokens(bare)
     out += [w for w in re.findall(r"\b[A-Z]{2,}\b", bare) if w not in _SETUP_WORDS]
     return [t for t in out if t and not is_identifier(t)]
-
-
-def _one_code_token(text: str) -> str | None:
-    tokens = [t for t in re.findall(r"[\w.:/-]*[._:/][\w.:/-]*\w", text) if not t.isdigit()]
-    return tokens[0] if len(tokens) == 1 else None
 
 
 _SECTION = re.compile(

@@ -159,12 +159,10 @@ def _cluster_rules(
 def _own_rules(req: Request) -> tuple[list[Judge], list[verify.Dropped]]:
     """Rules the request states for itself ("in under 50 words"), checked against the
     answer the user accepted for it."""
-    source = f"turn {req.turn_id}: the request"
-    found = tuple(
-        judges.to_judge(ch, source, (req.intent,))
-        for ch in judges.grammar_checks(req.intent)
-        if ch.kind != "identifier_like"  # "reproduce issue #2300" names this task's issue
-    )
+    stated = judges.rules_from_text(req.intent, f"turn {req.turn_id}: the request",
+                                    quotes=(req.intent,))  # fmt: skip
+    # "reproduce issue #2300" names this task's issue, not a rule for the kind
+    found = tuple(j for j in stated if j.kind != "identifier_like")
     return verify.verify([verify.Evidence(found, None, req.accepted, req.turn_id)], [])
 
 
