@@ -317,9 +317,13 @@ class _Night:
         return report
 
     def _mine(self) -> dict[str, Any]:
+        from skillopt_sleep.mining.compiler import judge_model
+
         self.say("mining recurring tasks")
-        result = mine(self.db, self.config)
-        self.say(f"mined: {result.n_recurring} recurring of {result.n_clusters} clusters")
+        with judge_model(self.config, log_dir=config_mod.state_dir(self.config)) as model:
+            result = mine(self.db, self.config, model)
+        self.say(f"mined: {result.n_recurring} recurring of {result.n_clusters} clusters; "
+                 f"corrections compiled by {result.report['judges']['compiled_by']}")  # fmt: skip
         return {"clusters": result.n_clusters, "recurring": result.n_recurring,
                 "tasks": result.n_tasks, "requests": result.n_requests}  # fmt: skip
 
