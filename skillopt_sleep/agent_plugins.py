@@ -123,7 +123,8 @@ def hook_paths(agent: str, payload: object) -> list[Path]:
     except FileNotFoundError:
         pass  # not written yet, or gone: ingest counts it like any vanished file
     except OSError as exc:  # a name too long, a file where a folder should be
-        raise ValueError(f"the hook input's transcript_path cannot be a file: {exc.strerror}") from None
+        why = exc.strerror
+        raise ValueError(f"the hook input's transcript_path cannot be a file: {why}") from None
     found = [path]
     if agent == "claude":  # <project>/<session>.jsonl + <project>/<session>/subagents/*.jsonl
         found += sorted((path.with_suffix("") / "subagents").glob("*.jsonl"))

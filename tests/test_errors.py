@@ -57,7 +57,7 @@ def test_every_command_fails_cleanly_on_a_broken_state(
         "nights-is-a-file": "state_unwritable",
         "database-is-a-directory": "state_unwritable",
         "state-is-a-file": "state_unwritable",
-        "pages-overwritten": None,  # the pages hold no row this night reads: it runs
+        "pages-overwritten": "database_corrupt",  # checked before a night writes into it
     }[fault]
     assert codes["run --once --json -q"] == expected, codes
     if fault in ("database-is-a-directory", "state-is-a-file"):  # nothing can open the store
