@@ -112,6 +112,21 @@ def test_each_question_names_one_problem_in_the_user_s_words_with_the_answers_th
     assert [e["origin"] for e in record["edits"]] == ["reflection"]
 
 
+def test_a_problem_the_user_put_in_words_is_asked_before_a_larger_grade_short_of_full() -> None:
+    opt = proposes("- Write a line.")
+    settings = TrainSettings(
+        epochs=1, steps_per_epoch=1, minibatch=4, train_samples=1, max_samples=2,
+        test_samples=1, screen=False,
+    )  # fmt: skip
+    grader = Scripted("judge", lambda s, u: '{"grade": 4, "reason": "it is vague"}')
+    rubric = Judge("rubric", "A good commit message for the change.")
+    optimize(SKILL, tasks((*JUDGES, rubric)), Roles(opt, Scripted("target", target), grader),
+             settings=settings)  # fmt: skip
+    (first,) = reflections(opt)  # every answer fell short of full; three broke a correction
+    assert f'the user said: "{NO_HEADINGS}"' in first
+    assert "fell short of the quality" not in first
+
+
 def test_a_reflected_rule_is_one_edit_and_says_where_it_came_from() -> None:
     opt = proposes(RULE)
     schemas: list[dict] = []

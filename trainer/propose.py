@@ -39,7 +39,7 @@ from trainer.reflect import (
     read_proposals,
     split_examples,
 )
-from trainer.scoring import Firewall, Scored
+from trainer.scoring import USER_SAID, Firewall, Scored
 from trainer.settings import TrainSettings
 from trainer.skill import SkillDoc
 from trainer.state import FIREWALL, LENGTH_CAP, RunState
@@ -123,9 +123,13 @@ class Proposer:
         rnd: int,
         where: str,
     ) -> list[Edit] | None:
-        """The optimizer's reflection on one problem: a rule that would fix it."""
+        """The optimizer's reflection on one problem: a rule that would fix it. Among the
+        problems asked about least, one the user put in words comes first: their correction
+        names what to fix, where a grade short of full (the rubric) only says that it fell short."""
         clusters = failure_clusters(fails)
-        words, failed = min(clusters, key=lambda c: (self.asked[c[0]], -len(c[1]), c[0]))
+        words, failed = min(
+            clusters, key=lambda c: (self.asked[c[0]], USER_SAID not in c[0], -len(c[1]), c[0])
+        )
         self.asked[words] += 1
         messages = question_messages(
             incumbent,
