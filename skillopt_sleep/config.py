@@ -63,6 +63,19 @@ def _key_error(dotted: str, origin: Callable[[str], str] | None, problem: str) -
     return ConfigError(f"config key '{dotted}'{where} {problem}")
 
 
+def _unknown(dotted: str, schema: Mapping[str, Any], where: str) -> str:
+    """Why a key the defaults do not have is refused, and what to write instead."""
+    key = dotted.rsplit(".", 1)[-1]
+    if key == "api_key" and "api_key_env" in schema:
+        return (
+            f"config key '{dotted}': never put a key in the config; put it in an environment "
+            f"variable and name that variable in '{where}api_key_env'"
+        )
+    close = difflib.get_close_matches(key, [str(k) for k in schema], n=1)
+    hint = f" (did you mean '{where}{close[0]}'?)" if close else ""
+    return f"unknown config key '{dotted}'{hint}"
+
+
 def validate(
     override: Mapping[str, Any],
     schema: Mapping[str, Any],
@@ -76,9 +89,7 @@ def validate(
     for key, value in override.items():
         dotted = f"{where}{key}"
         if key not in schema:
-            close = difflib.get_close_matches(str(key), [str(k) for k in schema], n=1)
-            hint = f" (did you mean '{where}{close[0]}'?)" if close else ""
-            raise ConfigError(f"unknown config key '{dotted}'{hint}")
+            raise ConfigError(_unknown(dotted, schema, where))
         default = schema[key]
         rule = rules.get(dotted)
         if isinstance(default, dict) and default:

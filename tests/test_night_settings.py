@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+import pytest
+
 from skillopt_sleep import config as config_mod
 from skillopt_sleep.night.settings import NightSettings
 
@@ -35,3 +37,16 @@ def test_without_a_budget_deadline_the_given_one_ends_training() -> None:
     config = config_mod.load(environ={})
     morning = datetime.now().astimezone() + timedelta(hours=5)
     assert NightSettings.from_config(config, deadline=morning).deadline == morning.timestamp()
+
+
+def test_what_the_config_takes_for_the_gate_the_gate_takes() -> None:
+    """`trainer.min_effect` accepted up to 1 at load, and the gate refused 0.1 or more in
+    the middle of a night: the key's `valid:` line is now the gate's own range."""
+    from trainer.gate import decide
+
+    largest = 0.0999
+    config = config_mod.load(environ={}, overrides={"trainer.min_effect": largest})
+    s = NightSettings.from_config(config, deadline=datetime.now().astimezone())
+    decide([[1.0]], [[0.0]], alpha=s.train.alpha, min_effect=s.train.min_effect)
+    with pytest.raises(config_mod.ConfigError, match=r"trainer\.min_effect.*\[0, 0\.1\)"):
+        config_mod.load(environ={}, overrides={"trainer.min_effect": 0.1})

@@ -56,7 +56,7 @@ def job_start(
     except OSError as exc:  # e.g. a file where the skill's directory should be
         reason = f"its skill directory cannot be read: {exc.strerror}: {exc.filename}"
         return Skip(name, reason, error=True)
-    except promotion.SkillPathError as exc:  # e.g. promotion.targets names no known kind
+    except promotion.SkillPathError as exc:  # e.g. a project target without project_dirs
         return Skip(name, str(exc), error=True)
     if text is not None:
         # the store says who created it, not mining's label: a same-named skill on disk
