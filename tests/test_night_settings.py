@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import fields, replace
 from datetime import datetime, timedelta
 
 import pytest
 
 from skillopt_sleep import config as config_mod
-from skillopt_sleep.night.settings import NightSettings
+from skillopt_sleep.night.settings import NightSettings, train_settings
+from trainer import TrainSettings
+from trainer.budget import BudgetLimits
+
+
+def test_the_trainer_keys_are_settings_fields_with_the_same_defaults() -> None:
+    config = config_mod.load(environ={})
+    names = {f.name for f in fields(TrainSettings)}
+    assert set(config["trainer"]) <= names
+    assert replace(train_settings(config), budget=BudgetLimits()) == TrainSettings()
 
 
 def test_the_night_reads_what_the_user_set() -> None:

@@ -15,7 +15,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from trainer.budget import BudgetLimits
-from trainer.lr import LearningRate
 from trainer.settings import TrainSettings
 
 
@@ -45,14 +44,7 @@ def train_settings(config: Mapping[str, Any], now: datetime | None = None) -> Tr
     """The trainer's run as configured (``trainer:`` and ``budget:``), before the night
     sizes it. Every ``trainer:`` key is a TrainSettings field of the same name; the rest of
     TrainSettings are constants tuned by the benchmarks (their defaults)."""
-    section = dict(config["trainer"])
-    lr = LearningRate(
-        max_edits=section.pop("lr_max_edits"),
-        max_changed_tokens=section.pop("lr_max_changed_tokens"),
-        schedule=section.pop("lr_schedule"),
-        min_fraction=float(section.pop("lr_min_fraction")),
-    )
-    return TrainSettings(**section, lr=lr, budget=budget_limits(config, now))
+    return TrainSettings(**config["trainer"], budget=budget_limits(config, now))
 
 
 @dataclass(frozen=True)
