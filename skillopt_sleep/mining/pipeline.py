@@ -322,12 +322,12 @@ def mine(
         )
         db.execute("delete from tasks")
         if cluster_rows:
-            db["clusters"].insert_all(cluster_rows, pk="id", replace=True)
+            db.table("clusters").insert_all(cluster_rows, pk="id", replace=True)
         if member_rows:
-            db["cluster_members"].insert_all(member_rows, pk="turn_id", replace=True)
+            db.table("cluster_members").insert_all(member_rows, pk="turn_id", replace=True)
         if task_rows:
-            db["tasks"].insert_all(task_rows, pk="id", replace=True)
-        run_id = db["mining_runs"].insert(
+            db.table("tasks").insert_all(task_rows, pk="id", replace=True)
+        run_id = db.table("mining_runs").insert(
             {
                 "started_at": now, "finished_at": datetime.now(UTC).isoformat(),
                 "ingest_marker": ingest_marker(db), "n_turns": len(reqs),

@@ -46,7 +46,7 @@ def dry_run_night(
             plan = size_plan(db, settings, plan, now=datetime.now(UTC))
         finally:
             db.close()
-    jobs = [
+    jobs: list[dict[str, Any]] = [
         {
             "skill": j.skill,
             "managed": j.managed,

@@ -17,7 +17,8 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from functools import partial
+from typing import Any, Generic, TypeVar
 
 import sqlite_utils
 
@@ -84,20 +85,23 @@ OnFailure = Callable[[str, Any, InfraError], None]  # role, its backend or adapt
 ROLE_NAMES = ("optimizer", "target", "judge")
 
 
-class _Guarded:
+Inner = TypeVar("Inner", ChatBackend, RolloutAdapter)
+
+
+class _Guarded(Generic[Inner]):
     """A backend that refuses to start a call once the night is asked to stop, reports
     progress, and tells the night about a failed call; cached calls never reach it, so
     it only sees paid work."""
 
     def __init__(
         self,
-        inner: ChatBackend | RolloutAdapter,
+        inner: Inner,
         stop: threading.Event,
         tick: Callable[[], None],
         role: str,
         on_failure: OnFailure,
     ):
-        self.inner = inner
+        self.inner: Inner = inner
         self.identity = inner.identity
         self.concurrency = inner.concurrency
         self.simulation = getattr(inner, "simulation", False)
@@ -117,6 +121,10 @@ class _Guarded:
         self._tick()
         return result
 
+
+class _GuardedChat(_Guarded[ChatBackend]):
+    """A role's chat backend, guarded."""
+
     def complete(self, messages: list[Message], **kwargs: Any) -> Completion:
         return self._paid(lambda: self.inner.complete(messages, **kwargs))
 
@@ -124,7 +132,9 @@ class _Guarded:
 def _guard(
     roles: Roles, stop: threading.Event, tick: Callable[[], None], on_failure: OnFailure
 ) -> Roles:
-    return Roles(**{r: _Guarded(getattr(roles, r), stop, tick, r, on_failure) for r in ROLE_NAMES})
+    return Roles(
+        **{r: _GuardedChat(getattr(roles, r), stop, tick, r, on_failure) for r in ROLE_NAMES}
+    )
 
 
 def _config_of(backend: Any) -> Any:
@@ -145,7 +155,7 @@ def _where(roles: Roles) -> str:
     return "; ".join(f"{role} {where}" for role, where in parts.items())
 
 
-class _GuardedRollout(_Guarded):
+class _GuardedRollout(_Guarded[RolloutAdapter]):
     """The target's rollouts (chat or agent harness), guarded like calls."""
 
     def fingerprint(self, skill: SkillDoc, task: Task, max_tokens: int | None) -> Any:
@@ -229,7 +239,7 @@ class _Night:
             suffix += 1
             night_id = f"{base}-{suffix}"
         with self.db.conn:
-            self.db["nights"].insert(
+            self.db.table("nights").insert(
                 {"id": night_id, "status": "running", "dry_run": 0, "started_at": now_iso()}
             )
         self.say(f"night {night_id} started")
@@ -237,7 +247,7 @@ class _Night:
 
     def _set_status(self, night_id: str, status: str, **extra: Any) -> None:
         with self.db.conn:
-            self.db["nights"].update(night_id, {"status": status, **extra})
+            self.db.table("nights").update(night_id, {"status": status, **extra})
 
     def _step(self, name: str, fn: Callable[[], Any], kind: type[Any] | None = None) -> Any:
         """Run a step once per night: a finished step's checkpoint is read back instead
@@ -259,7 +269,7 @@ class _Night:
             trained = self._train_all(plan.jobs)
             promoted = {
                 job.skill: self._step(
-                    f"promote:{job.skill}", lambda job=job: self._promote(job, trained), Promotion
+                    f"promote:{job.skill}", partial(self._promote, job, trained), Promotion
                 )
                 for job in plan.jobs
             }
@@ -331,7 +341,7 @@ class _Night:
                 used = usage_total(results.values())
                 results[job.skill] = self._step(
                     f"train:{job.skill}",
-                    lambda job=job, used=used: self._train(job, roles, rollout, used),
+                    partial(self._train, job, roles, rollout, used),
                     TrainedSkill,
                 )
         if self.model_failure and not self.cp.done("model-failure"):  # kept for a resume
@@ -378,13 +388,14 @@ class _Night:
         settings = _sizing(self.settings, job).apply(self.settings.train)
         limits = settings.budget
 
-        def rest(limit: float | None, spent: float) -> float | None:
-            return None if limit is None else max(0, limit - spent)
+        def rest(limit: int | None, spent: float) -> int | None:
+            return None if limit is None else max(0, limit - int(spent))
 
+        cost = limits.max_cost_usd
         budget = BudgetLimits(
             max_calls=rest(limits.max_calls, used["calls"]),
             max_tokens=rest(limits.max_tokens, used["tokens"]),
-            max_cost_usd=rest(limits.max_cost_usd, used["cost_usd"]),
+            max_cost_usd=None if cost is None else max(0.0, cost - used["cost_usd"]),
             deadline=self.deadline,
         )
         return replace(settings, budget=budget, run_id=self._run_id())
