@@ -29,7 +29,7 @@ def _clock_time(value: str | None, now: datetime) -> float | None:
     return target.timestamp()
 
 
-def budget_limits(config: Mapping[str, Any], now: datetime | None = None) -> BudgetLimits:
+def _budget_limits(config: Mapping[str, Any], now: datetime | None = None) -> BudgetLimits:
     """The ``budget:`` section: the night's limits, its deadline as epoch seconds."""
     b = config["budget"]
     return BudgetLimits(
@@ -44,11 +44,13 @@ def train_settings(config: Mapping[str, Any], now: datetime | None = None) -> Tr
     """The trainer's run as configured (``trainer:`` and ``budget:``), before the night
     sizes it. Every ``trainer:`` key is a TrainSettings field of the same name; the rest of
     TrainSettings are constants tuned by the benchmarks (their defaults)."""
-    return TrainSettings(**config["trainer"], budget=budget_limits(config, now))
+    return TrainSettings(**config["trainer"], budget=_budget_limits(config, now))
 
 
 @dataclass(frozen=True)
 class NightSettings:
+    """The night's reading of the config, built once by ``run_night``."""
+
     train: TrainSettings  # the configured run; each skill's is sized from it (trainer.sizing)
     deadline: float  # when training must end, epoch seconds
     max_skills: int  # skills trained in one night
@@ -62,7 +64,7 @@ class NightSettings:
     ) -> NightSettings:
         """``deadline``: when the night must end (else the schedule's next morning deadline);
         ``budget.deadline`` ends training sooner when it comes first."""
-        from skillopt_sleep.schedule import next_deadline, parse_schedule
+        from skillopt_sleep.schedule import next_deadline, parse_schedule  # APScheduler
 
         train = train_settings(config)
         if deadline is None:
