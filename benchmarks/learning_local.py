@@ -46,8 +46,9 @@ from learning import MeanWentUp  # noqa: E402
 
 from skillopt_sleep import demo  # noqa: E402
 from skillopt_sleep.mining import load_tasks  # noqa: E402
+from skillopt_sleep.night.settings import train_settings  # noqa: E402
 from skillopt_sleep.store import open_store  # noqa: E402
-from trainer import MemoryCache, TrainSettings, optimize  # noqa: E402
+from trainer import MemoryCache, optimize  # noqa: E402
 from trainer.backends.config import local_from_config  # noqa: E402
 from trainer.backends.factory import local_overrides  # noqa: E402
 from trainer.backends.local import LocalModels  # noqa: E402
@@ -136,7 +137,7 @@ def main() -> None:
     t0 = time.time()
     with tempfile.TemporaryDirectory(prefix="skillopt-learning-local-") as tmp:
         tasks, start, config = demo_tasks(Path(tmp))
-        base = TrainSettings.from_config(config)
+        base = train_settings(config)
         local = local_from_config(config["models"])
         say = (lambda m: None) if args.json else (lambda m: print(f"  {m}", file=sys.stderr))
         # the roles as a night runs them (target and optimizer sample at 0.7, the judge at 0)

@@ -17,7 +17,14 @@ the tables current while the agents write. Tables: ``session_ingest/schema.py`` 
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what a type checker sees; at run time, __getattr__ below
+    from session_ingest.passes import IngestReport, ingest, ingest_files
+    from session_ingest.registry import SOURCES
+    from session_ingest.rows import rebuild
+    from session_ingest.schema import migrate
+    from session_ingest.watch import Watcher
 
 # name -> the module that defines it, imported on first use. A name here must not be a
 # submodule's name: importing that submodule would set the package attribute to the module

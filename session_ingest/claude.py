@@ -162,7 +162,7 @@ def event(obj: dict[str, Any], ctx: FileCtx) -> tuple[str, str, dict[str, Any]] 
         return None
     uuid = obj.get("uuid")
     mc = ctx.max_chars
-    data: dict[str, Any]
+    data: dict[str, Any] | None
     if kind == "assistant":
         data = _assistant(obj, mc)
     elif kind == "user":
@@ -378,14 +378,14 @@ class _Builder:
             t = self.current(ts)
             t.touch(ts)
             for call_id, is_error, rejected, code, excerpt in d.get("r", ()):
-                call = self.calls.get(call_id)
-                if call is None:  # result whose call is before a compaction or in another file
+                done = self.calls.get(call_id)
+                if done is None:  # result whose call is before a compaction or in another file
                     continue
-                call.answered = True
-                call.is_error = bool(is_error)
-                call.rejected = bool(rejected)
-                call.exit_code = code
-                call.output_excerpt = excerpt
+                done.answered = True
+                done.is_error = bool(is_error)
+                done.rejected = bool(rejected)
+                done.exit_code = code
+                done.output_excerpt = excerpt
             if d.get("int"):
                 t.interrupted = d["int"]
         elif k == "int":
@@ -437,9 +437,8 @@ def build(group: str, events: Iterable[dict[str, Any]]) -> list[Session]:
             sid = f"{group}:agent-{sc}"
         else:  # inline (1.0.x): follow parentUuid to the sidechain's root
             parent = d.get("pu")
-            sid = side_root.get(parent) if parent else None
-            if sid is None:
-                sid = f"{group}:sidechain-{str(d.get('u') or len(side_root))[:8]}"
+            root = side_root.get(parent) if parent else None
+            sid = root or f"{group}:sidechain-{str(d.get('u') or len(side_root))[:8]}"
             if d.get("u"):
                 side_root[d["u"]] = sid
         b = builders.get(sid)

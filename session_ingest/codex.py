@@ -230,7 +230,7 @@ def _dispatch(kind: str, p: dict[str, Any], mc: int) -> dict[str, Any] | None:
             if isinstance(spawn, dict):
                 parent = spawn.get("parent_thread_id")
             src = "subagent" if sub is not None else "other"
-        git = p.get("git") if isinstance(p.get("git"), dict) else {}
+        git = raw if isinstance(raw := p.get("git"), dict) else {}
         d = {"k": "meta", "id": str(p.get("id") or ""), "cwd": _red(p.get("cwd")),
              "orig": _red(p.get("originator")), "src": _red(src), "parent": parent,
              "v": _red(p.get("cli_version")), "br": _red(git.get("branch")),
@@ -321,7 +321,7 @@ def whole_records(obj: dict[str, Any], path: str) -> tuple[str, Iterator[dict[st
 
 def ts_json_records(obj: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """TypeScript-era ``{"session":…,"items":[…]}``: yield envelope-like records."""
-    session = obj.get("session") if isinstance(obj.get("session"), dict) else {}
+    session = raw if isinstance(raw := obj.get("session"), dict) else {}
     yield {"type": "session_meta", "payload": {**session, "originator": "codex_ts"},
            "timestamp": session.get("timestamp")}  # fmt: skip
     for item in obj.get("items") or []:
@@ -423,23 +423,23 @@ def build(group: str, events: Iterable[dict[str, Any]]) -> list[Session]:
             if call.id:
                 calls[call.id] = call
         elif k in ("out", "xend", "pend"):
-            call = calls.get(d.get("id", ""))
-            if call is None:
+            done = calls.get(d.get("id", ""))
+            if done is None:
                 continue
             if turn is not None:
                 turn.touch(ts)
             if k == "out":
-                call.answered = True
-                call.output_excerpt = d.get("x", "")
-                if call.exit_code is None:
-                    call.exit_code = d.get("c")
+                done.answered = True
+                done.output_excerpt = d.get("x", "")
+                if done.exit_code is None:
+                    done.exit_code = d.get("c")
             elif k == "xend":
                 if d.get("c") is not None:
-                    call.exit_code = d["c"]  # authoritative: the command's real exit status
+                    done.exit_code = d["c"]  # authoritative: the command's real exit status
             else:
-                call.is_error = call.is_error or not d.get("ok")
-            if call.exit_code not in (None, 0):
-                call.is_error = True
+                done.is_error = done.is_error or not d.get("ok")
+            if done.exit_code not in (None, 0):
+                done.is_error = True
         elif k == "tdone":
             if turn is not None:
                 turn.finished = True

@@ -86,7 +86,7 @@ def _adopt_legacy(db: sqlite_utils.Database, component: str, names: list[str]) -
     at = datetime.now(UTC).isoformat()
     with db.atomic():
         for name in names[:version]:
-            db[TABLE].insert({"migration_set": component, "name": name, "applied_at": at})
+            db.table(TABLE).insert({"migration_set": component, "name": name, "applied_at": at})
     return names[:version]
 
 
@@ -97,6 +97,6 @@ def _record_legacy(db: sqlite_utils.Database, component: str, version: int) -> N
         if (row.fetchone() or (None,))[0] == version:
             return
     else:
-        db[LEGACY].create({"component": str, "version": int}, pk="component")
+        db.table(LEGACY).create({"component": str, "version": int}, pk="component")
     with db.atomic():
-        db[LEGACY].upsert({"component": component, "version": version}, pk="component")
+        db.table(LEGACY).upsert({"component": component, "version": version}, pk="component")

@@ -214,6 +214,7 @@ class _Pass:
                 i = lo
                 off = pos
                 while nl >= 0:
+                    line: bytes | memoryview
                     if buf:
                         line = buf + view[i:nl]
                         buf = b""

@@ -22,7 +22,7 @@ COMPONENT = "ingest"
 
 def _v1(db: sqlite_utils.Database) -> None:
     # One row per log file: where incremental ingest stopped.
-    db["files"].create(
+    db.table("files").create(
         {
             "path": str,  # absolute path
             "source": str,  # "claude" | "codex"
@@ -37,7 +37,7 @@ def _v1(db: sqlite_utils.Database) -> None:
         },
         pk="path",
     )
-    db["sessions"].create(
+    db.table("sessions").create(
         {
             "id": str,  # Claude sessionId / Codex thread id
             "source": str,  # "claude" | "codex"
@@ -60,7 +60,7 @@ def _v1(db: sqlite_utils.Database) -> None:
         pk="id",
     )
     # One human request and the agent's work after it.
-    db["turns"].create(
+    db.table("turns").create(
         {
             "id": str,  # stable: f"{session_id}:{idx}"
             "session_id": str,
@@ -77,7 +77,7 @@ def _v1(db: sqlite_utils.Database) -> None:
         pk="id",
         foreign_keys=[("session_id", "sessions", "id")],
     )
-    db["tool_calls"].create(
+    db.table("tool_calls").create(
         {
             "id": str,  # tool_use id / call_id (prefixed by session when needed for uniqueness)
             "turn_id": str,
@@ -91,7 +91,7 @@ def _v1(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db["signals"].create(
+    db.table("signals").create(
         {
             "id": str,
             "turn_id": str,
@@ -103,9 +103,9 @@ def _v1(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db["turns"].create_index(["session_id"])
-    db["tool_calls"].create_index(["turn_id"])
-    db["signals"].create_index(["turn_id"])
+    db.table("turns").create_index(["session_id"])
+    db.table("tool_calls").create_index(["turn_id"])
+    db.table("signals").create_index(["turn_id"])
 
 
 def _v2(db: sqlite_utils.Database) -> None:
@@ -117,16 +117,16 @@ def _v2(db: sqlite_utils.Database) -> None:
         " grp TEXT NOT NULL, source TEXT NOT NULL, path TEXT NOT NULL, offset INTEGER NOT NULL,"
         " data BLOB NOT NULL)"
     )
-    db["events"].create_index(["grp"])
-    db["files"].add_column("session_id", str)  # Codex: the rollout's session id
-    db["sessions"].add_column("grp", str)  # main session id this row is rebuilt with
-    db["turns"].add_column("kind", str)  # human | command | subagent | continuation
-    db["turns"].add_column("command", str)  # slash command that opened a command turn
-    db["turns"].add_column("input_tokens", int)
-    db["turns"].add_column("output_tokens", int)
-    db["sessions"].create_index(["grp"])
-    db["tool_calls"].create_index(["session_id"])
-    db["signals"].create_index(["session_id"])
+    db.table("events").create_index(["grp"])
+    db.table("files").add_column("session_id", str)  # Codex: the rollout's session id
+    db.table("sessions").add_column("grp", str)  # main session id this row is rebuilt with
+    db.table("turns").add_column("kind", str)  # human | command | subagent | continuation
+    db.table("turns").add_column("command", str)  # slash command that opened a command turn
+    db.table("turns").add_column("input_tokens", int)
+    db.table("turns").add_column("output_tokens", int)
+    db.table("sessions").create_index(["grp"])
+    db.table("tool_calls").create_index(["session_id"])
+    db.table("signals").create_index(["session_id"])
 
 
 def _v3(db: sqlite_utils.Database) -> None:
@@ -170,7 +170,7 @@ def _v4(db: sqlite_utils.Database) -> None:
     # The commit a session started from, where the log says (Codex session_meta.git):
     # harness replay copies the repository at that commit. Sessions ingested before it
     # have none (their stored events never kept it); mining then asks the local repository.
-    db["sessions"].add_column("git_commit", str)
+    db.table("sessions").add_column("git_commit", str)
 
 
 def _v5(db: sqlite_utils.Database) -> None:
@@ -210,7 +210,7 @@ def _v6(db: sqlite_utils.Database) -> None:
     # A fingerprint of the bytes before ``offset`` (``prefix.py``): a file rewritten in
     # place and grown is read again from 0 instead of from an offset into other bytes.
     # Rows from before have none: their file is read again from 0 the next time it grows.
-    db["files"].add_column("prefix", int)
+    db.table("files").add_column("prefix", int)
 
 
 MIGRATIONS: list[migrations.Step] = [

@@ -24,6 +24,32 @@ from skillopt_sleep.errors import ConfigError
 
 ENV_PREFIX = "SKILLOPT_SLEEP_"
 
+_LR = "the learning rate is a constant of the trainer (trainer/lr.py), tuned by "
+_LR += "benchmarks/learning.py"
+_PROMPT = "the reflection prompt's size is a constant of the trainer (trainer/settings.py), "
+_PROMPT += "fitted to the embedded models' context"
+_CLUSTER = "clustering's thresholds are constants (skillopt_sleep/mining/cluster.py), tuned "
+_CLUSTER += "by benchmarks/mining.py"
+# Keys that left the config (CHANGELOG.md): a config that still sets one is refused with
+# the reason, in one line, rather than told the key is unknown.
+REMOVED: dict[str, str] = {
+    "trainer.lr_max_edits": _LR,
+    "trainer.lr_max_changed_tokens": _LR,
+    "trainer.lr_schedule": _LR,
+    "trainer.lr_min_fraction": _LR,
+    "trainer.max_failures_shown": _PROMPT,
+    "trainer.max_successes_shown": _PROMPT,
+    "trainer.max_prompt_tokens": _PROMPT,
+    "mining.similarity_threshold": _CLUSTER,
+    "mining.merge_threshold": _CLUSTER,
+    "mining.attach_threshold": _CLUSTER,
+    "mining.min_core": _CLUSTER,
+    "mining.action_share": _CLUSTER,
+    "mining.near_duplicate_threshold": "the near-duplicate threshold is a constant "
+    "(skillopt_sleep/mining/splits.py), tuned by benchmarks/mining.py",
+    "mining.embeddings": "embedding clustering was never built (the key took only false)",
+}
+
 
 def default_text() -> str:
     return resources.files("skillopt_sleep").joinpath("data/default.yaml").read_text()
@@ -63,6 +89,24 @@ def _key_error(dotted: str, origin: Callable[[str], str] | None, problem: str) -
     return ConfigError(f"config key '{dotted}'{where} {problem}")
 
 
+def _unknown(
+    dotted: str, schema: Mapping[str, Any], where: str, origin: Callable[[str], str] | None
+) -> str:
+    """Why a key the defaults do not have is refused, and what to write instead."""
+    source = f" (from {origin(dotted)})" if origin else ""
+    if dotted in REMOVED:
+        return f"config key '{dotted}'{source} was removed: {REMOVED[dotted]}; delete it"
+    key = dotted.rsplit(".", 1)[-1]
+    if key == "api_key" and "api_key_env" in schema:
+        return (
+            f"config key '{dotted}'{source}: never put a key in the config; put it in an "
+            f"environment variable and name that variable in '{where}api_key_env'"
+        )
+    close = difflib.get_close_matches(key, [str(k) for k in schema], n=1)
+    hint = f" (did you mean '{where}{close[0]}'?)" if close else ""
+    return f"unknown config key '{dotted}'{hint}"
+
+
 def validate(
     override: Mapping[str, Any],
     schema: Mapping[str, Any],
@@ -76,9 +120,7 @@ def validate(
     for key, value in override.items():
         dotted = f"{where}{key}"
         if key not in schema:
-            close = difflib.get_close_matches(str(key), [str(k) for k in schema], n=1)
-            hint = f" (did you mean '{where}{close[0]}'?)" if close else ""
-            raise ConfigError(f"unknown config key '{dotted}'{hint}")
+            raise ConfigError(_unknown(dotted, schema, where, origin))
         default = schema[key]
         rule = rules.get(dotted)
         if isinstance(default, dict) and default:

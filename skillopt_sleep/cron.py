@@ -1,7 +1,7 @@
 """Cron expressions and time zones, parsed as the daemon reads them.
 
 Free of the config module on purpose: ``config`` validates values with it (through
-``constraints``), and ``schedule`` turns its ValueErrors into ConfigErrors.
+``constraints``), so ``schedule`` only ever sees values these accept.
 """
 
 from __future__ import annotations

@@ -142,7 +142,7 @@ def unpriced(config: Mapping[str, Any], environ: Mapping[str, str]) -> list[str]
 
 def cost_warning(config: Mapping[str, Any], environ: Mapping[str, str]) -> str | None:
     """One line when a cost budget is set and some role has no known price, else None."""
-    limit = (config.get("budget") or {}).get("max_cost_usd")
+    limit = config["budget"]["max_cost_usd"]
     missing = unpriced(config, environ) if limit is not None else []
     if not missing:
         return None

@@ -206,9 +206,9 @@ def install_systemd(config: Mapping[str, Any], exe: Path) -> tuple[list[Path], l
             "daily time (edit the timer to change it)"
         )
     rw = writable_paths(config)
-    for path in rw:  # ProtectSystem=strict cannot create them later
-        Path(path).mkdir(parents=True, exist_ok=True)
-    written = []
+    for writable in rw:  # ProtectSystem=strict cannot create them later
+        Path(writable).mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
     directory = unit_dir()
     directory.mkdir(parents=True, exist_ok=True)
     units = render_units(str(exe), rw, calendar, _home_relative(envfile.path()))

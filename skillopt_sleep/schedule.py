@@ -1,7 +1,7 @@
 """The daemon's schedule: cron expression, time zone, morning deadline, missed nights.
 
-Kept apart from the daemon so ``install cron`` / ``status`` can validate and explain the
-same configuration without starting a scheduler.
+Kept apart from the daemon so a night can read its morning deadline without starting a
+scheduler.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from typing import Any
 from apscheduler.triggers.cron import CronTrigger
 
 from skillopt_sleep import cron
-from skillopt_sleep.config import ConfigError
 
 
 @dataclass(frozen=True)
@@ -27,38 +26,19 @@ class Schedule:
     live_ingest: bool
 
 
-def resolve_timezone(name: str) -> tzinfo:
-    """``"local"`` → the machine's zone; else an IANA name such as ``Europe/Paris``."""
-    try:
-        return cron.zone(name)
-    except ValueError:
-        raise ConfigError(f"daemon.timezone {name!r} is not 'local' or an IANA zone") from None
-
-
-def cron_trigger(expression: str, tz: tzinfo) -> CronTrigger:
-    """A CronTrigger from 5 cron fields, or 6 with a leading seconds field (for tests)."""
-    try:
-        return cron.build(expression, tz)
-    except ValueError as exc:
-        raise ConfigError(f"daemon.schedule {expression!r} is not valid cron: {exc}") from None
-
-
 def parse_schedule(config: Mapping[str, Any]) -> Schedule:
-    """Validate the ``daemon`` section; raises ConfigError with one line."""
+    """The ``daemon`` section as the scheduler needs it (its values are validated when the
+    config loads: a cron expression, a time zone, ``HH:MM``)."""
     section = config["daemon"]
-    tz = resolve_timezone(str(section["timezone"]))
-    try:
-        hours, minutes = (int(x) for x in str(section["deadline"]).split(":"))
-        deadline = time(hours, minutes)
-    except ValueError:
-        raise ConfigError(f"daemon.deadline {section['deadline']!r} must be HH:MM") from None
+    tz = cron.zone(section["timezone"])
+    hours, minutes = (int(x) for x in section["deadline"].split(":"))
     return Schedule(
-        str(section["schedule"]),
+        section["schedule"],
         tz,
-        cron_trigger(str(section["schedule"]), tz),
-        deadline,
-        bool(section["run_missed"]),
-        bool(section["live_ingest"]),
+        cron.build(section["schedule"], tz),
+        time(hours, minutes),
+        section["run_missed"],
+        section["live_ingest"],
     )
 
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
+import yaml
 from click.testing import CliRunner
 
+from skillopt_sleep import config as config_mod
 from skillopt_sleep import paths
 from skillopt_sleep.cli import main
 from tests.cli_helpers import console_script
@@ -24,6 +27,41 @@ def test_init_writes_private_starter_and_refuses_to_overwrite() -> None:
     assert again.exit_code == 2
     assert "already exists" in again.output
     assert runner.invoke(main, ["init", "--force"]).exit_code == 0
+
+
+def _uncommented(text: str) -> dict:
+    """The starter with its key lines uncommented (its prose comments start with a capital
+    or a backquote; a key line with a lowercase key)."""
+    keys = [line[2:] for line in text.splitlines() if re.match(r"^# ( *)[a-z_]+:( |$)", line)]
+    return yaml.safe_load("\n".join(keys))
+
+
+def _leaves(tree: dict, prefix: str = "") -> dict:
+    out = {}
+    for key, value in tree.items():
+        if isinstance(value, dict) and value:
+            out.update(_leaves(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
+
+
+def test_the_starter_shows_about_ten_keys_each_at_its_default() -> None:
+    """What `init` writes: the keys most users change (sources, a model per role, schedule,
+    deadline, budget, where skills go and what is written unreviewed), commented out, so a
+    new default still reaches the user; uncommented, each is the default, and loads."""
+    result = CliRunner().invoke(main, ["init"])
+    assert result.exit_code == 0, result.output
+    text = paths.config_file().read_text()
+    assert config_mod.load(paths.config_file(), environ={}) == config_mod.load(environ={})
+    shown = _leaves(_uncommented(text))
+    assert 9 <= len(shown) <= 12, sorted(shown)
+    defaults = _leaves(config_mod.defaults())
+    assert {k: defaults[k] for k in shown} == shown
+    config_mod.validate(_uncommented(text), config_mod.defaults())
+    for wanted in ("sources.", "models.target.model", "daemon.schedule", "daemon.deadline",
+                   "budget.", "promotion.targets", "promotion.auto_promote_managed"):  # fmt: skip
+        assert any(k.startswith(wanted) for k in shown), wanted
 
 
 def test_init_show_defaults_prints_every_key() -> None:

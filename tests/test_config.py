@@ -115,7 +115,10 @@ def test_the_defaults_file_is_one_schema_every_key_commented() -> None:
         ("budget:\n  max_cost_usd: -0.5\n", "must be a number >= 0 or null"),
         ("trainer:\n  alpha: 1.5\n", "number in (0, 1)"),
         ("trainer:\n  epochs: null\n", "must be an integer >= 1, got None"),
-        ("trainer:\n  lr_schedule: cosin\n", "did you mean 'cosine'"),
+        ("trainer:\n  lr_schedule: cosine\n", "'trainer.lr_schedule' (from "),
+        ("trainer:\n  lr_schedule: cosine\n", "was removed: the learning rate is a constant"),
+        ("mining:\n  embeddings: false\n", "was removed: embedding clustering was never"),
+        ("models:\n  target:\n    api_key: sk-x\n", "never put a key in the config"),
         ("models:\n  judge:\n    concurrency: 0\n", "integer >= 1"),
         ("models:\n  judge:\n    base_url: localhost:8080\n", "a URL or null"),
         ("daemon:\n  deadline: 7:30\n", 'write it in quotes, e.g. "07:00"'),
@@ -178,3 +181,21 @@ def test_a_bad_value_stops_every_command_with_one_line(tmp_path: Path, argv: lis
     assert proc.returncode == (1 if argv == ["doctor"] else 2), err
     if argv != ["doctor"]:
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def test_every_removed_key_is_refused_with_its_reason_and_none_is_a_key_today() -> None:
+    rules = config.default_rules()
+    for dotted, why in config.REMOVED.items():
+        assert dotted not in rules
+        section, key = dotted.split(".")
+        assert key not in config.defaults()[section]
+        with pytest.raises(config.ConfigError) as caught:
+            config.load(overrides={dotted: 1}, environ={})
+        assert str(caught.value).startswith(f"config key '{dotted}' was removed: {why}")
+
+
+def test_a_key_written_into_the_config_is_never_echoed() -> None:
+    with pytest.raises(config.ConfigError) as caught:
+        config.load(overrides={"models.judge.api_key": "sk-do-not-print"}, environ={})
+    assert "sk-do-not-print" not in str(caught.value)
+    assert "models.judge.api_key_env" in str(caught.value)

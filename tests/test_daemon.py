@@ -50,7 +50,7 @@ class FakeLive:
 
 def test_cron_weekdays_follow_cron_not_apscheduler() -> None:
     utc = ZoneInfo("UTC")
-    trigger = schedule.cron_trigger("0 2 * * 0", utc)  # cron 0 = Sunday
+    trigger = cron.build("0 2 * * 0", utc)  # cron 0 = Sunday
     fire = trigger.get_next_fire_time(None, datetime(2025, 1, 1, tzinfo=utc))  # a Wednesday
     assert fire == datetime(2025, 1, 5, 2, 0, tzinfo=utc) and fire.strftime("%a") == "Sun"
     assert cron.cron_weekdays("1-5") == "mon,tue,wed,thu,fri"
@@ -60,15 +60,15 @@ def test_cron_weekdays_follow_cron_not_apscheduler() -> None:
 @pytest.mark.parametrize(
     ("key", "value", "message"),
     [
-        ("schedule", "0 2 * *", "not valid cron"),
-        ("schedule", "0 25 * * *", "not valid cron"),
-        ("timezone", "Mars/Olympus", "IANA"),
-        ("deadline", "7am", "HH:MM"),
+        ("schedule", "0 2 * *", "expected 5 fields"),
+        ("schedule", "0 25 * * *", "higher than the maximum value"),
+        ("timezone", "Mars/Olympus", "no such IANA zone"),
+        ("deadline", "7am", "must be a time HH:MM"),
     ],
 )
 def test_bad_schedule_config_is_one_line(key: str, value: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
-        schedule.parse_schedule(_config(**{key: value}))
+        config_mod.load(overrides={f"daemon.{key}": value}, environ={})
 
 
 def test_deadline_and_missed_runs() -> None:
@@ -77,7 +77,7 @@ def test_deadline_and_missed_runs() -> None:
     assert schedule.next_deadline(start, schedule.time(7, 0), tz) == start.replace(hour=7)
     late = start.replace(hour=10)
     assert schedule.next_deadline(late, schedule.time(7, 0), tz).day == 2
-    trigger = schedule.cron_trigger("0 2 * * *", tz)
+    trigger = cron.build("0 2 * * *", tz)
     yesterday = start - timedelta(days=1)
     assert schedule.missed_run(trigger, yesterday, late) == start
     assert schedule.missed_run(trigger, start, late) is None

@@ -11,9 +11,13 @@ from skillopt_sleep import config as config_mod
 from skillopt_sleep.mining import cluster_dicts, mine
 from skillopt_sleep.night import Skip
 from skillopt_sleep.night.plan import job_start, plan_night, replay_set, seed_skill
+from skillopt_sleep.night.settings import NightSettings
 from skillopt_sleep.promotion import spec
+from trainer import TrainSettings
 from trainer.skill import SkillDoc
 from trainer.tasks import Task
+
+CAP = TrainSettings().max_skill_tokens
 
 
 def test_a_missing_user_skill_is_reported_once_for_all_its_clusters(tmp_path: Path) -> None:
@@ -25,7 +29,7 @@ def test_a_missing_user_skill_is_reported_once_for_all_its_clusters(tmp_path: Pa
                  skills=["release-helper"])  # fmt: skip
     config = config_mod.load(overrides={"promotion.targets": [str(tmp_path / "skills")]})
     mine(db, config)
-    plan = plan_night(db, config)
+    plan = plan_night(db, config, NightSettings.from_config(config))
     assert plan.jobs == ()
     skips = [s for s in plan.skipped if s.skill == "release-helper"]
     assert skips == [Skip("release-helper", "its SKILL.md is in no skill target")]
@@ -52,7 +56,7 @@ def test_skills_the_night_cannot_handle_are_skipped_with_a_reason(tmp_path: Path
     (skills / "review").symlink_to(dotfiles / "review")
     config = config_mod.load(overrides={"promotion.targets": [str(skills)]}, environ={})
     mine(db, config)
-    plan = plan_night(db, config)
+    plan = plan_night(db, config, NightSettings.from_config(config))
     why = {s.skill: s for s in plan.skipped}
     assert "plugins own their skills" in why["superpowers:brainstorming"].reason
     assert "not usable as a skill folder" in why["../../etc"].reason
@@ -60,7 +64,7 @@ def test_skills_the_night_cannot_handle_are_skipped_with_a_reason(tmp_path: Path
     # the linked skill is read like any other (here its val split is too small to train)
     assert why["review"].reason.startswith("too few tasks")
     (review,) = [c for c in cluster_dicts(db) if c["skill"] == "review"]
-    start = job_start(db, config, review)
+    start = job_start(db, config, review, CAP)
     assert start["start_text"].endswith("description: R\n---\n") and not start["managed"]
 
 
@@ -79,11 +83,11 @@ def test_a_mined_name_that_is_already_a_user_skill_is_the_users(tmp_path: Path) 
     (cluster,) = [c for c in cluster_dicts(db) if c["recurring"]]
     assert cluster["managed_skill"]
     name = cluster["skill"]
-    start = job_start(db, config, cluster)
+    start = job_start(db, config, cluster, CAP)
     assert start["managed"] and start["start_text"].startswith(f"---\nname: {name}\n")
     (skills / name).mkdir(parents=True)
     (skills / name / "SKILL.md").write_text(f"---\nname: {name}\ndescription: Mine\n---\n")
-    start = job_start(db, config, cluster)
+    start = job_start(db, config, cluster, CAP)
     assert not start["managed"] and "description: Mine" in start["start_text"]
 
 
@@ -113,7 +117,8 @@ def test_a_skill_whose_test_split_cannot_measure_a_lift_is_not_trained() -> None
         return Job(name, True, (name,), "# s\n", {}, tasks)
 
     config = config_mod.load(overrides={"night.max_skills": 1})
-    plan = _ready([job("small-test", MIN_TEST_TASKS - 1), job("measurable", 4)], [], config)
+    jobs = [job("small-test", MIN_TEST_TASKS - 1), job("measurable", 4)]
+    plan = _ready(jobs, [], NightSettings.from_config(config))
     assert [j.skill for j in plan.jobs] == ["measurable"]
     (skip,) = plan.skipped
     assert skip.skill == "small-test" and "1 test task(s), the held-out lift needs >= 2" in (
@@ -139,7 +144,7 @@ def test_a_replay_starts_from_the_nights_text_or_says_why_not(tmp_path: Path) ->
     with pytest.raises(ReplayError, match="its SKILL.md is in no skill target"):
         task_skill(db, config, tasks[user["id"]])
     (managed,) = by_skill.values()
-    start = job_start(db, config, managed)
+    start = job_start(db, config, managed, CAP)
     assert task_skill(db, config, tasks[managed["id"]]) == start["start_text"]
 
 
@@ -180,6 +185,6 @@ def test_the_plan_holds_the_tasks_the_night_replays(tmp_path: Path) -> None:
         "mining.max_val_tasks": 8, "mining.max_test_tasks": 5,
     })  # fmt: skip
     mine(db, config)
-    (job,) = plan_night(db, config).jobs
+    (job,) = plan_night(db, config, NightSettings.from_config(config)).jobs
     assert job.n_tasks["val"] <= 8 and job.n_tasks["test"] <= 5
     assert sum(job.n_tasks.values()) == 40  # the rest of the requests train

@@ -82,8 +82,8 @@ def test_targets_follow_config_and_claude_config_dir(env, monkeypatch, tmp_path)
         proj / ".claude" / "skills",
         proj / ".agents" / "skills",
     ]
-    with pytest.raises(skilldirs.SkillPathError, match="unknown promotion target"):
-        skilldirs.targets(config_mod.merge(env["config"], {"promotion": {"targets": ["x"]}}))
+    with pytest.raises(config_mod.ConfigError, match="promotion.targets.*got the item 'x'"):
+        config_mod.load(overrides={"promotion.targets": ["x"]}, environ={})
 
 
 def test_managed_skill_is_promoted_atomically_and_versioned(env) -> None:

@@ -41,14 +41,12 @@ def test_a_role_runs_in_a_cli_only_when_configured(tmp_path: Path) -> None:
     assert [cli_backend(cfg, r) for r in ("optimizer", "target", "judge")] == [None] * 3
     cfg["models"]["target"]["backend"] = "codex"
     assert cli_backend(cfg, "target") == CODEX
-    cfg["models"]["judge"]["backend"] = "sim"  # the same as models.backend: fine
     assert cli_backend(cfg, "judge") is None
-    cfg["models"]["judge"]["backend"] = "openai"
-    with pytest.raises(ValueError, match="set models.backend"):
-        cli_backend(cfg, "judge")
-    cfg["models"]["judge"]["backend"] = "claude_code"
-    with pytest.raises(ValueError, match="must be one of claude-code, codex"):
-        cli_backend(cfg, "judge")
+    # a role runs in a CLI or on models.backend: the config takes nothing else
+    with pytest.raises(config_mod.ConfigError, match="claude-code, codex or null"):
+        config(tmp_path, **{"models.judge.backend": "openai"})
+    with pytest.raises(config_mod.ConfigError, match="did you mean 'claude-code'"):
+        config(tmp_path, **{"models.judge.backend": "claude_code"})
 
 
 def test_endpoint_order_url_then_login_then_key_then_embedded(tmp_path: Path) -> None:

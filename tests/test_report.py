@@ -365,7 +365,7 @@ def test_pending_candidates_are_listed_with_their_evidence_and_what_decides_them
 def test_the_report_says_what_the_gate_controls_and_at_which_level() -> None:
     from skillopt_sleep.night.summary import _gate
 
-    s = summary(gate=_gate({"trainer": {"alpha": 0.1}}))
+    s = summary(gate=_gate(0.1))
     for text in (render_md(s), render_html(s)):
         assert "The gate controls the family-wise false-accept rate 0.1 per skill and night" in text
         assert "at most 0.1" in text

@@ -18,7 +18,6 @@ from trainer.budget import BudgetLimits
 from trainer.calls import Stopped, current_call_key
 from trainer.edits import EDIT_KINDS
 from trainer.engine import PENDING_NIGHTS
-from trainer.lr import LearningRate
 from trainer.reflect import (
     MAX_ANCHOR_CHOICES,
     anchor_choices,
@@ -394,7 +393,7 @@ def test_reflection_prompt_fits_the_small_model_context() -> None:
     assert sum(count_tokens(m["content"]) for m in msgs) <= 3000
 
 
-def test_outputs_and_settings_from_config(baseline, tmp_path: Path) -> None:
+def test_outputs(baseline, tmp_path: Path) -> None:
     result, _ = baseline
     paths = result.write_outputs(tmp_path / "out")
     names = {p.name for p in paths}
@@ -411,15 +410,6 @@ def test_outputs_and_settings_from_config(baseline, tmp_path: Path) -> None:
     assert (
         SkillDoc.parse((tmp_path / "out/best_skill.md").read_text()).name == result.best_skill.name
     )
-    cfg = {
-        "trainer": {"epochs": 3, "lr_schedule": "step", "no_regression": 0.5},
-        "budget": {"max_calls": 100, "deadline": "06:30"},
-    }
-    s = TrainSettings.from_config(cfg)
-    assert s.epochs == 3 and s.lr == replace(LearningRate(), schedule="step")
-    assert s.budget.max_calls == 100 and s.budget.deadline and s.no_regression == 0.5
-    with pytest.raises(ValueError):
-        TrainSettings.from_config({"trainer": {"epoch": 3}})
 
 
 def test_a_small_val_set_decides_a_large_effect_and_holds_a_small_one() -> None:

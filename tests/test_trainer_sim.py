@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-import yaml
 
-from trainer import TrainSettings
 from trainer.calls import current_call_key
 from trainer.edits import Edit, apply_edit
 from trainer.rollout import Outcome
@@ -124,12 +120,6 @@ def test_the_simulated_target_passes_the_judges_of_the_rules_it_follows() -> Non
     p = world.params
     assert abs(share(taught) - p.p_taught) < 0.12
     assert abs(share(world.start_skill) - p.p_untaught) < 0.12
-
-
-def test_config_trainer_section_matches_the_settings_defaults() -> None:
-    path = Path(__file__).resolve().parents[1] / "configs/default.yaml"
-    section = yaml.safe_load(path.read_text())["trainer"]
-    assert TrainSettings.from_config({"trainer": section}) == TrainSettings()
 
 
 @pytest.mark.parametrize("seed", [0, 1])

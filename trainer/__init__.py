@@ -11,7 +11,21 @@ The names below load on first use (PEP 562), so importing a light module such as
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what a type checker sees; at run time, __getattr__ below
+    from trainer.budget import BudgetLimits
+    from trainer.cache import (
+        Cache,
+        JsonLedger,
+        Ledger,
+        MemoryCache,
+        MemoryLedger,
+    )
+    from trainer.engine import optimize
+    from trainer.result import RunResult, TestLift
+    from trainer.settings import TrainSettings
+    from trainer.skill import SkillDoc
 
 _EXPORTS = {
     "BudgetLimits": "trainer.budget",

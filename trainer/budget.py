@@ -30,7 +30,6 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 BUDGET_KINDS = ("calls", "tokens", "cost", "deadline")
@@ -53,38 +52,12 @@ class BudgetExhausted(Exception):
         self.kind = kind
 
 
-def parse_deadline(value: str | float | None, now: datetime | None = None) -> float | None:
-    """'HH:MM' local time -> epoch seconds of its next occurrence; numbers pass through."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, int | float):
-        return float(value)
-    now = now or datetime.now()
-    hour, minute = (int(x) for x in str(value).split(":"))
-    target = now.replace(hour=hour, minute=minute, second=0, microsecond=0)
-    if target <= now:
-        target += timedelta(days=1)
-    return target.timestamp()
-
-
 @dataclass(frozen=True)
 class BudgetLimits:
     max_calls: int | None = None
     max_tokens: int | None = None
     max_cost_usd: float | None = None
     deadline: float | None = None  # epoch seconds
-
-    @classmethod
-    def from_config(
-        cls, section: dict[str, Any] | None, now: datetime | None = None
-    ) -> BudgetLimits:
-        section = section or {}
-        return cls(
-            max_calls=section.get("max_calls"),
-            max_tokens=section.get("max_tokens"),
-            max_cost_usd=section.get("max_cost_usd"),
-            deadline=parse_deadline(section.get("deadline"), now),
-        )
 
 
 @dataclass

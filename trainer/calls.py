@@ -99,7 +99,8 @@ class Caller:
         ending its batch; the refusals are collected in the list this yields. For work
         whose finished part is still worth having: the held-out test, when the deadline
         comes a few calls before its end."""
-        self._refused = refused = []
+        refused: list[BudgetExhausted] = []
+        self._refused = refused
         try:
             yield refused
         finally:
@@ -168,7 +169,7 @@ class Caller:
         refused = [r for r in results if isinstance(r, BudgetExhausted)]
         if refused and self._refused is None:
             raise refused[0]
-        if refused:
+        if refused and self._refused is not None:
             self._refused.extend(refused)
             results = [None if isinstance(r, BudgetExhausted) else r for r in results]
         return results

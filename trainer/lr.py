@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from trainer.edits import Edit
 
-SCHEDULES = ("constant", "step", "cosine")
+Schedule = Literal["constant", "step", "cosine"]
+SCHEDULES: tuple[Schedule, ...] = get_args(Schedule)
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ class StepBudget:
 class LearningRate:
     max_edits: int = 2
     max_changed_tokens: int = 120
-    schedule: str = "cosine"
+    schedule: Schedule = "cosine"
     min_fraction: float = 0.34  # the last epoch keeps this share of the initial budget
     step_every: int = 1  # "step": decay every this many epochs
     gamma: float = 0.5  # "step": multiply by this at each decay

@@ -41,7 +41,7 @@ class Measurer:
         self.rollout = rollout
         self.counters = counters
         self.max_answer_tokens = max_answer_tokens
-        self.scorer = Scorer(caller, counters)  # type: ignore[arg-type]
+        self.scorer = Scorer(caller, counters)
         self._examples: dict[str, list[str]] = {}  # skill hash -> its worked examples
 
     def jobs(self, jobs: list[Job]) -> list[tuple[Scored, str] | None]:
@@ -62,9 +62,9 @@ class Measurer:
                 sc = Scored.failed(demos.COPIED_WORDS, jobs[i][1], o)
                 self.counters["copied_examples"] += 1
             out[i] = (sc, o.answer) if sc is not None else None
-        for i, o in enumerate(outcomes):
-            if o is not None and o.overflow:
-                out[i] = (Scored.failed(OVERFLOW_WORDS, jobs[i][1], o), "")
+        for i, got in enumerate(outcomes):
+            if got is not None and got.overflow:
+                out[i] = (Scored.failed(OVERFLOW_WORDS, jobs[i][1], got), "")
                 self.counters["context_overflows"] += 1
         self.counters["skipped_samples"] += sum(x is None for x in out)
         return out

@@ -47,7 +47,7 @@ class PassAll:
         pairs = [(b, s) for b, s in zip(best, start, strict=True) if b and s]
         if not pairs:
             return cls(None, None, math.nan, math.nan, math.nan, 0)
-        lift, low, high = paired_interval([np.mean(b) - np.mean(s) for b, s in pairs])
+        lift, low, high = paired_interval([float(np.mean(b) - np.mean(s)) for b, s in pairs])
         before = float(np.mean([np.mean(s) for _b, s in pairs]))
         after = float(np.mean([np.mean(b) for b, _s in pairs]))
         return cls(before, after, lift, low, high, len(pairs))
@@ -91,7 +91,7 @@ class TestLift:
             why = "not measured: no test task was scored on both sides"
             return cls(None, None, math.nan, math.nan, math.nan, 0, why)
         lift, low, high = paired_interval(
-            [np.mean(b) - np.mean(s) for b, s in zip(best, start, strict=True)]
+            [float(np.mean(b) - np.mean(s)) for b, s in zip(best, start, strict=True)]
         )
         passes = (
             PassAll.measure(best_pass, start_pass)

@@ -1,9 +1,9 @@
-"""Run settings, with the defaults documented in configs/default.yaml (`trainer:`, `budget:`)."""
+"""Run settings. skillopt-sleep's config names some of them (its `trainer:` keys are the
+fields of the same name); the others are constants tuned by the benchmarks."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from datetime import datetime
 from typing import Any
 
 from trainer.budget import BudgetLimits
@@ -48,21 +48,3 @@ class TrainSettings:
             value = getattr(self, f.name)
             out[f.name] = value.__dict__.copy() if f.name in ("lr", "budget") else value
         return out
-
-    @classmethod
-    def from_config(cls, config: dict[str, Any], now: datetime | None = None) -> TrainSettings:
-        """From the whole config (`trainer:` and `budget:` sections) or a `trainer:` section."""
-        section = dict(config.get("trainer", config) or {})
-        budget = BudgetLimits.from_config(config.get("budget"), now)
-        lr = LearningRate(
-            max_edits=int(section.pop("lr_max_edits", 2)),
-            max_changed_tokens=int(section.pop("lr_max_changed_tokens", 120)),
-            schedule=str(section.pop("lr_schedule", "cosine")),
-            min_fraction=float(section.pop("lr_min_fraction", 0.34)),
-        )
-        known = {f.name for f in fields(cls)} - {"lr", "budget"}
-        unknown = set(section) - known - {"budget"}
-        if unknown:
-            raise ValueError(f"unknown trainer settings: {sorted(unknown)}")
-        kwargs = {k: v for k, v in section.items() if k in known}
-        return cls(lr=lr, budget=budget, **kwargs)

@@ -69,7 +69,9 @@ class CliError(click.ClickException):
     def __init__(self, message: str, code: str | None = None) -> None:
         super().__init__(" ".join(message.splitlines()))
         self.code = code or self.code
-        self.exit_code = CODES[self.code][0]
+        # click declares exit_code a ClassVar, but its handler reads it from the instance:
+        # that is how each code gets its own exit status
+        self.exit_code = CODES[self.code][0]  # type: ignore[misc]
         self.as_json = False
 
     def show(self, file: Any = None) -> None:

@@ -62,7 +62,7 @@ def _stop_on_signals() -> Iterator[threading.Event]:
 
     def handler(signum: int, _frame: object) -> None:
         stop.set()
-        signal.signal(signum, previous[signum])
+        signal.signal(signum, previous[signal.Signals(signum)])
 
     previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
     if threading.current_thread() is not threading.main_thread():

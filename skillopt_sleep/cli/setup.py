@@ -7,14 +7,42 @@ import click
 from skillopt_sleep import paths
 from skillopt_sleep.cli.context import App, UserError, echo_json
 
+# The starter config: the keys most users change, each at its default and commented out
+# (so a later default still reaches them). tests/test_cli_setup.py holds it to the defaults.
 STARTER = """\
-# skillopt-sleep configuration. Every key and its default: `skillopt-sleep init --show-defaults`.
-# Uncomment and change what you need; unknown keys are reported as errors.
+# skillopt-sleep: the settings most users change. Uncomment a line to change it; what you
+# leave commented keeps its default. Every key, with what it does and its default:
+# `skillopt-sleep init --show-defaults`. A misspelt key or a bad value stops every command
+# with one line.
 
-# state_dir: ~/.local/state/skillopt-sleep
+# Session logs to read ([] = where the agents keep them).
 # sources:
-#   claude: {enabled: true, roots: []}  # [] = $CLAUDE_CONFIG_DIR, else ~/.claude, ~/.config/claude
-#   codex:  {enabled: true, roots: []}    # [] = $CODEX_HOME, else ~/.codex
+#   claude: {roots: []}   # [] = $CLAUDE_CONFIG_DIR, else ~/.claude and ~/.config/claude
+#   codex: {roots: []}    # [] = $CODEX_HOME, else ~/.codex
+
+# The model of each role. Without an endpoint, nights run on the embedded local models;
+# with one (OPENAI_API_KEY, or <ROLE>_BASE_URL / _API_KEY / _MODEL in the environment),
+# these models are asked. Keys never go here: models.<role>.api_key_env names the variable.
+# models:
+#   optimizer: {model: gpt-4o-mini}   # reflects on failures, proposes edits
+#   target: {model: gpt-4o-mini}      # answers the tasks with the skill, as your agent does
+#   judge: {model: gpt-4o-mini}       # grades answers against rubric judges
+
+# When nights start (cron, local time), and by when they must have stopped.
+# daemon:
+#   schedule: "0 2 * * *"
+#   deadline: "07:00"
+
+# The most one night may spend, in USD (null = no limit).
+# budget:
+#   max_cost_usd: 4.0
+
+# Where validated skills are written ([] = every agent found on this machine), and which
+# are written without your review (the rest wait: `skillopt-sleep diff NAME`, then adopt).
+# promotion:
+#   targets: []
+#   auto_promote_managed: true        # skills skillopt-sleep created
+#   auto_promote_user_skills: false   # skills you wrote
 """
 
 

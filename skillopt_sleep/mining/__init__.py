@@ -16,7 +16,11 @@ leak-free train/val/test), ``store`` (tables), ``taskfile`` (export/import), ``q
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what a type checker sees; at run time, __getattr__ below
+    from skillopt_sleep.mining.pipeline import MiningResult, is_stale, mine, mine_if_stale
+    from skillopt_sleep.mining.query import cluster_dicts, load_tasks
 
 # Lazy: ``skillopt_sleep.store`` imports ``mining.store`` for its migrations on every
 # command, and must not pay for scikit-learn's import when it does not mine.

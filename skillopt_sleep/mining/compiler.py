@@ -293,7 +293,7 @@ class Compiler:
         found = read_checks(comp.text, said)
         self.counts["model"] += 1
         with self.db.conn:
-            self.db[CACHE_TABLE].insert(
+            self.db.table(CACHE_TABLE).insert(
                 {"key": key, "prompt_version": PROMPT_VERSION,
                  "model": str(getattr(backend, "identity", "")),
                  "checks": json.dumps([c.__dict__ for c in found]),

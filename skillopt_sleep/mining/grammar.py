@@ -97,16 +97,16 @@ def _counts(text: str) -> list[Check]:
             ):
                 for m in re.finditer(pat, low):
                     found.append((bound, num(m.group(1)), unit))
-        m = re.search(
+        longer = re.search(
             rf"\bno (?:\w+ )?(?:line|bullet|sentence|subject|title)s? (?:longer|"
             rf"more) than\s+{NUM}[- ]?{UNIT}",
             low,
         )
-        if m:
-            found.append(("max", num(m.group(1)), UNITS[m.group(2)]))
-        m = re.search(r"\b(?:hard-?)?wrap(?: \w+){0,3} at\s+(\d{2,3})\b", low)
-        if m:
-            found.append(("max", int(m.group(1)), "chars"))
+        if longer:
+            found.append(("max", num(longer.group(1)), UNITS[longer.group(2)]))
+        wrap = re.search(r"\b(?:hard-?)?wrap(?: \w+){0,3} at\s+(\d{2,3})\b", low)
+        if wrap:
+            found.append(("max", int(wrap.group(1)), "chars"))
             scope = "lines"
         if re.search(r"\b(?:one|a single|single)[- ]line\b|\bone-?liner\b", low) and not any(
             u == "lines" for _, _, u in found
@@ -150,10 +150,9 @@ def _case_and_tense(text: str) -> list[Check]:
         r"tense|no past tense|without (?:the )?past tense)\b",
         low,
     )
-    if not tense and re.search(r"past tense", low) and NEG_RX.search(low):
-        tense = True
+    no_past = re.search(r"past tense", low) and NEG_RX.search(low)
     pair = _tense_pair(text)
-    if tense or pair:
+    if tense or no_past or pair:
         out.append(Check("no", "past_tense", scope))
     return out
 
@@ -218,13 +217,13 @@ def _ends(text: str) -> list[Check]:
         r"(?:the )?closing (?:is|should be|line should be)|end(?: it)? with|close(?: it)? with|"
         r"finish(?: it)? with)\s*:?\s+"
     )
-    m = re.search(sign + "(?:" + QUOTED.pattern + ")", text, re.IGNORECASE) or re.search(
+    signed = re.search(sign + "(?:" + QUOTED.pattern + ")", text, re.IGNORECASE) or re.search(
         sign + r"([A-Z][\w]*(?:,? [A-Z][\w]*){0,3})\s*[.!]?\s*$", text.strip(), re.IGNORECASE
     )
-    if m:
-        value = next(g for g in m.groups() if g).strip()
+    if signed:
+        value = next(g for g in signed.groups() if g).strip()
         if value.lower() not in ("a question", "question") and value not in ("!", "?"):
-            neg = NEG_RX.search(text[: m.start()])  # "don't end sentences with '!'": a feature
+            neg = NEG_RX.search(text[: signed.start()])  # "don't end sentences with '!'": a feature
             out.append(Check("not_ends_with" if neg else "ends_with", value, "answer"))
     return out
 

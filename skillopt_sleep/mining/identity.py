@@ -132,7 +132,7 @@ def slug(norms: Sequence[str], taken: set[str], words: int = 3) -> str:
     top.sort(key=lambda w: (float(np.median(where[w])) if where[w] else 1.0, w))
     base = "-".join(re.sub(r"[^a-z0-9]+", "", w.lower()) for w in top).strip("-") or "task"
     base = base[:40].strip("-") or "task"
-    name, n = base, 2
+    name, suffix = base, 2
     while name in taken:
-        name, n = f"{base}-{n}", n + 1
+        name, suffix = f"{base}-{suffix}", suffix + 1
     return name

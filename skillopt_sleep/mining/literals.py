@@ -300,9 +300,9 @@ def word_checks(text: str, corrected: str) -> list[Check]:
                     if term and term not in examples and not is_identifier(term):
                         term = _singular(term, corrected)
                         out.append(Check("not_contains", term, _word_scope(term, corrected)))
-            m = _FORBID_AFTER.search(clause)
-            if m:
-                part = next(g for g in m.groups() if g)
+            after = _FORBID_AFTER.search(clause)
+            if after:
+                part = next(g for g in after.groups() if g)
                 if not is_form(part, feature_words):
                     tokens = code_tokens(part)
                     term = literal(part, True, corrected) or (

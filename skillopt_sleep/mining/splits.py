@@ -219,7 +219,7 @@ def assign_cluster(
         if k not in stored
     ]
     if rows:
-        db["split_keys"].insert_all(rows, pk="key", replace=True)
+        db.table("split_keys").insert_all(rows, pk="key", replace=True)
     excluded = [k for k in keys if split[k] == EXCLUDED]
     return SplitResult(split, group, too_small, excluded)
 

@@ -27,7 +27,7 @@ from session_ingest.migrations import Step
 
 
 def _v1(db: sqlite_utils.Database) -> None:
-    db["mining_runs"].create(
+    db.table("mining_runs").create(
         {
             "id": int,
             "started_at": str,
@@ -40,7 +40,7 @@ def _v1(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db["clusters"].create(
+    db.table("clusters").create(
         {
             "id": str,  # stable across nights, "c-<hex>"
             "skill": str,  # the invoked skill, or the managed skill's slug
@@ -62,7 +62,7 @@ def _v1(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db["cluster_members"].create(
+    db.table("cluster_members").create(
         {
             "turn_id": str,
             "cluster_id": str,
@@ -74,8 +74,8 @@ def _v1(db: sqlite_utils.Database) -> None:
         },
         pk="turn_id",
     )
-    db["cluster_members"].create_index(["cluster_id"])
-    db["split_keys"].create(
+    db.table("cluster_members").create_index(["cluster_id"])
+    db.table("split_keys").create(
         {
             "key": str,  # normalized intent
             "group_id": str,
@@ -85,8 +85,8 @@ def _v1(db: sqlite_utils.Database) -> None:
         },
         pk="key",
     )
-    db["split_keys"].create_index(["group_id"])
-    db["tasks"].create(
+    db.table("split_keys").create_index(["group_id"])
+    db.table("tasks").create(
         {
             "id": str,  # "t-<hex>" from the turn id: stable
             "cluster_id": str,
@@ -100,8 +100,8 @@ def _v1(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db["tasks"].create_index(["cluster_id"])
-    db["reviewed_tasks"].create(
+    db.table("tasks").create_index(["cluster_id"])
+    db.table("reviewed_tasks").create(
         {
             "id": str,
             "cluster_id": str,
@@ -115,7 +115,7 @@ def _v1(db: sqlite_utils.Database) -> None:
 
 def _v2(db: sqlite_utils.Database) -> None:
     # where a task replays in the agent harness: {"repo", "commit", "setup"} JSON, or null
-    db["tasks"].add_column("workspace", str)
+    db.table("tasks").add_column("workspace", str)
 
 
 def _v3(db: sqlite_utils.Database) -> None:
@@ -162,7 +162,7 @@ def _v3(db: sqlite_utils.Database) -> None:
 def _v4(db: sqlite_utils.Database) -> None:
     # What the judge model compiled from a correction, so a night asks only about new ones.
     # Keyed by a hash of the correction: the text itself stays in the turns table only.
-    db["correction_checks"].create(
+    db.table("correction_checks").create(
         {
             "key": str,  # sha256 of the prompt version and the correction's text
             "prompt_version": int,

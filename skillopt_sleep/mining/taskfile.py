@@ -284,7 +284,7 @@ def import_file(db: sqlite_utils.Database, path: Path) -> int:
     ]  # fmt: skip
     with db.conn:
         if rows:
-            db["reviewed_tasks"].insert_all(rows, pk="id", replace=True)
+            db.table("reviewed_tasks").insert_all(rows, pk="id", replace=True)
     return len(rows)
 
 

@@ -347,7 +347,9 @@ class Vectors:
 
 
 def build(
-    norms: Sequence[str], counts: Sequence[int] | None = None, params: VectorParams | None = None
+    norms: Sequence[str],
+    counts: Sequence[int] | np.ndarray | None = None,
+    params: VectorParams | None = None,
 ) -> Vectors:
     """Vectors for distinct normalized intents (``counts``: how often each occurs)."""
     params = params or VectorParams()

@@ -18,14 +18,15 @@ from skillopt_sleep.logs import ingest_logs
 from skillopt_sleep.mining import mine
 from skillopt_sleep.night.model import NightOutcome
 from skillopt_sleep.night.plan import plan_night
+from skillopt_sleep.night.settings import NightSettings
 from skillopt_sleep.night.sizing import size_plan
 from skillopt_sleep.store import db_path, open_store
 
 
 def dry_run_night(
-    config: Mapping[str, Any], say: Callable[[str], None], deadline: datetime
+    config: Mapping[str, Any], settings: NightSettings, say: Callable[[str], None]
 ) -> NightOutcome:
-    """`deadline`: when the night would have to end (its plan is sized to it)."""
+    """The night's plan, sized to ``settings`` (and the time until its deadline)."""
     state = config_mod.state_dir(config)
     with tempfile.TemporaryDirectory(prefix="skillopt-dry-") as tmp:
         copy_dir = Path(tmp)
@@ -41,11 +42,11 @@ def dry_run_night(
             say("dry run: nothing will be written and no model will be called")
             ingested = ingest_logs(db, config).to_dict()
             mined = mine(db, config)
-            now = datetime.now(UTC)
-            plan = size_plan(db, config, plan_night(db, config), deadline=deadline, now=now)
+            plan = plan_night(db, config, settings)
+            plan = size_plan(db, settings, plan, now=datetime.now(UTC))
         finally:
             db.close()
-    jobs = [
+    jobs: list[dict[str, Any]] = [
         {
             "skill": j.skill,
             "managed": j.managed,
@@ -63,7 +64,7 @@ def dry_run_night(
         "mining": {"clusters": mined.n_clusters, "recurring": mined.n_recurring},
         "would_train": jobs,
         "skipped": [skip.to_dict() for skip in plan.skipped],
-        "budget": dict(config.get("budget", {})),
+        "budget": dict(config["budget"]),
     }
     for job in jobs:
         say(

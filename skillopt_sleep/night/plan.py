@@ -14,6 +14,7 @@ import sqlite_utils
 from skillopt_sleep import promotion
 from skillopt_sleep.mining import cluster_dicts, load_tasks
 from skillopt_sleep.night.model import Job, Plan, Skip
+from skillopt_sleep.night.settings import NightSettings
 from skillopt_sleep.promotion import spec
 from skillopt_sleep.promotion.verdict import MIN_TEST_TASKS
 from trainer import TrainSettings
@@ -36,10 +37,14 @@ def seed_skill(name: str, description: str) -> str:
 
 
 def job_start(
-    db: sqlite_utils.Database, config: Mapping[str, Any], cluster: Mapping[str, Any]
+    db: sqlite_utils.Database,
+    config: Mapping[str, Any],
+    cluster: Mapping[str, Any],
+    max_skill_tokens: int,
 ) -> dict[str, Any] | Skip:
     """A job's start for the cluster's skill, or why the skill is set aside. The night
-    never fails on a skill it cannot handle: it reads what it can and says why not."""
+    never fails on a skill it cannot handle: it reads what it can and says why not.
+    ``config``: where the skill's targets are (``promotion:``)."""
     name = cluster["skill"]
     if why := promotion.unusable_name(name):
         return Skip(str(name), why)
@@ -51,7 +56,7 @@ def job_start(
     except OSError as exc:  # e.g. a file where the skill's directory should be
         reason = f"its skill directory cannot be read: {exc.strerror}: {exc.filename}"
         return Skip(name, reason, error=True)
-    except promotion.SkillPathError as exc:  # e.g. promotion.targets names no known kind
+    except promotion.SkillPathError as exc:  # e.g. a project target without project_dirs
         return Skip(name, str(exc), error=True)
     if text is not None:
         # the store says who created it, not mining's label: a same-named skill on disk
@@ -64,14 +69,16 @@ def job_start(
         if problems := spec.problems(text, name):
             return Skip(name, "cannot create this skill: " + "; ".join(problems))
         managed = True
-    cap = TrainSettings.from_config(dict(config)).max_skill_tokens
-    if (size := SkillDoc.parse(text).n_tokens) > cap:  # its candidates would be held, not kept
-        return Skip(name, f"its SKILL.md is {size} tokens, over trainer.max_skill_tokens={cap}")
+    if (size := SkillDoc.parse(text).n_tokens) > max_skill_tokens:  # candidates would be held
+        reason = f"its SKILL.md is {size} tokens, over trainer.max_skill_tokens={max_skill_tokens}"
+        return Skip(name, reason)
     return {"skill": name, "managed": managed, "clusters": [], "start_text": text,
             "base_hash": base_hash, "tasks": []}  # fmt: skip
 
 
-def plan_night(db: sqlite_utils.Database, config: Mapping[str, Any]) -> Plan:
+def plan_night(
+    db: sqlite_utils.Database, config: Mapping[str, Any], settings: NightSettings
+) -> Plan:
     """Jobs (one per skill, most valuable first) and the skills set aside, with reasons."""
     found: dict[str, dict[str, Any]] = {}
     skipped: list[Skip] = []
@@ -86,15 +93,13 @@ def plan_night(db: sqlite_utils.Database, config: Mapping[str, Any]) -> Plan:
         if job is None and any(skip.skill == name for skip in skipped):
             continue  # one reason per skill, however many of its clusters recur
         if job is None:
-            start = job_start(db, config, cluster)
+            start = job_start(db, config, cluster, settings.train.max_skill_tokens)
             if isinstance(start, Skip):
                 skipped.append(start)
                 continue
             job = found[name] = start
         job["clusters"].append(cluster["id"])
         job["tasks"] += tasks.get(cluster["id"], [])
-    caps = {"val": int(config["mining"]["max_val_tasks"]),
-            "test": int(config["mining"]["max_test_tasks"])}  # fmt: skip
     jobs = [
         Job(
             j["skill"],
@@ -102,11 +107,11 @@ def plan_night(db: sqlite_utils.Database, config: Mapping[str, Any]) -> Plan:
             tuple(j["clusters"]),
             j["start_text"],
             j["base_hash"],
-            replay_set(j["tasks"], caps),
+            replay_set(j["tasks"], settings.replay_caps),
         )  # fmt: skip
         for j in found.values()
     ]
-    return _ready(jobs, skipped, config)
+    return _ready(jobs, skipped, settings)
 
 
 def replay_set(tasks: list[Task], caps: Mapping[str, int]) -> tuple[Task, ...]:
@@ -131,15 +136,11 @@ def _age(task: Task) -> tuple[str, str]:
     return (str(task.meta.get("started_at") or ""), task.id)
 
 
-# Test tasks the end-of-night interval needs: with fewer, an accepted edit cannot be measured
-# and is never promoted, so training the skill would spend the night for nothing.
-
-
-def _ready(jobs: list[Job], skipped: list[Skip], config: Mapping[str, Any]) -> Plan:
+def _ready(jobs: list[Job], skipped: list[Skip], settings: NightSettings) -> Plan:
     """Only skills the gate can judge take one of the night's max_skills places: a small
     cluster ranked first must not crowd out a well-evidenced one behind it."""
-    max_skills = int(config["night"]["max_skills"])
-    need_val = min_val_tasks(config)
+    max_skills = settings.max_skills
+    need_val = min_val_tasks(settings.train)
     ready: list[Job] = []
     for job in jobs:
         counts = job.n_tasks
@@ -162,12 +163,11 @@ def _ready(jobs: list[Job], skipped: list[Skip], config: Mapping[str, Any]) -> P
     return Plan(tuple(ready), tuple(skipped))
 
 
-def min_val_tasks(config: Mapping[str, Any]) -> int:
+def min_val_tasks(settings: TrainSettings) -> int:
     """Val tasks below which a skill is not trained: the fewest on which a candidate that
     wins every task in two sweeps (one, if the night allows only one) is accepted at the
     night's per-comparison alpha. The gate's e-process could decide on fewer given more
     sweeps, but a val set that small is a poor yardstick of a skill."""
-    settings = TrainSettings.from_config(dict(config))
     sweeps = min(2, max(1, settings.max_samples))
     n = 1
     while detectable_effect(n, sweeps, settings.alpha_per_comparison) is None:

@@ -17,7 +17,8 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from functools import partial
+from typing import Any, Generic, TypeVar
 
 import sqlite_utils
 
@@ -30,6 +31,7 @@ from skillopt_sleep.night.dry import dry_run_night
 from skillopt_sleep.night.model import Job, NightOutcome, Plan, Promotion, TrainedSkill
 from skillopt_sleep.night.plan import plan_night
 from skillopt_sleep.night.progress import CallMeter, duration
+from skillopt_sleep.night.settings import NightSettings
 from skillopt_sleep.night.sizing import eta_seconds, judge_calls, size_plan
 from skillopt_sleep.night.store import Checkpoints, SqliteCache, SqliteLedger, now_iso
 from skillopt_sleep.night.summary import build_summary, usage_total, verdict_of
@@ -38,7 +40,6 @@ from skillopt_sleep.promotion.versions import PromotionError
 from skillopt_sleep.replay import cli_backend, routing, with_clis
 from skillopt_sleep.replay.build import preflight
 from skillopt_sleep.report import write_reports
-from skillopt_sleep.schedule import next_deadline, parse_schedule
 from skillopt_sleep.store import StoreError, integrity_problems, open_store
 from trainer import TrainSettings, optimize
 from trainer.backends.base import (
@@ -84,20 +85,23 @@ OnFailure = Callable[[str, Any, InfraError], None]  # role, its backend or adapt
 ROLE_NAMES = ("optimizer", "target", "judge")
 
 
-class _Guarded:
+Inner = TypeVar("Inner", ChatBackend, RolloutAdapter)
+
+
+class _Guarded(Generic[Inner]):
     """A backend that refuses to start a call once the night is asked to stop, reports
     progress, and tells the night about a failed call; cached calls never reach it, so
     it only sees paid work."""
 
     def __init__(
         self,
-        inner: ChatBackend | RolloutAdapter,
+        inner: Inner,
         stop: threading.Event,
         tick: Callable[[], None],
         role: str,
         on_failure: OnFailure,
     ):
-        self.inner = inner
+        self.inner: Inner = inner
         self.identity = inner.identity
         self.concurrency = inner.concurrency
         self.simulation = getattr(inner, "simulation", False)
@@ -117,6 +121,10 @@ class _Guarded:
         self._tick()
         return result
 
+
+class _GuardedChat(_Guarded[ChatBackend]):
+    """A role's chat backend, guarded."""
+
     def complete(self, messages: list[Message], **kwargs: Any) -> Completion:
         return self._paid(lambda: self.inner.complete(messages, **kwargs))
 
@@ -124,7 +132,9 @@ class _Guarded:
 def _guard(
     roles: Roles, stop: threading.Event, tick: Callable[[], None], on_failure: OnFailure
 ) -> Roles:
-    return Roles(**{r: _Guarded(getattr(roles, r), stop, tick, r, on_failure) for r in ROLE_NAMES})
+    return Roles(
+        **{r: _GuardedChat(getattr(roles, r), stop, tick, r, on_failure) for r in ROLE_NAMES}
+    )
 
 
 def _config_of(backend: Any) -> Any:
@@ -145,7 +155,7 @@ def _where(roles: Roles) -> str:
     return "; ".join(f"{role} {where}" for role, where in parts.items())
 
 
-class _GuardedRollout(_Guarded):
+class _GuardedRollout(_Guarded[RolloutAdapter]):
     """The target's rollouts (chat or agent harness), guarded like calls."""
 
     def fingerprint(self, skill: SkillDoc, task: Task, max_tokens: int | None) -> Any:
@@ -170,10 +180,9 @@ def run_night(
     """
     state = config_mod.state_dir(config)
     say = progress or (lambda msg: log.info("%s", msg))
+    settings = NightSettings.from_config(config, deadline=deadline)
     if dry_run:
-        return dry_run_night(
-            config, say, datetime.fromtimestamp(end_of_training(config, deadline), UTC)
-        )
+        return dry_run_night(config, settings, say)
     if roles_factory is default_roles:  # what would fail after ingest and mining: now
         check_roles(config["models"], os.environ)
         preflight(config)
@@ -186,20 +195,10 @@ def run_night(
                     "docs/cli.md, 'Errors'",
                     "database_corrupt",
                 )
-            night = _Night(db, config, stop or threading.Event(), deadline, say, roles_factory)
+            night = _Night(db, config, settings, stop or threading.Event(), say, roles_factory)
             return night.run()
         finally:
             db.close()
-
-
-def end_of_training(config: Mapping[str, Any], deadline: datetime | None = None) -> float:
-    """When training must end (epoch seconds): `deadline`, else the schedule's next deadline,
-    or budget.deadline if that comes sooner."""
-    if deadline is None:
-        sched = parse_schedule(config)
-        deadline = next_deadline(datetime.now(sched.timezone), sched.deadline, sched.timezone)
-    limit = TrainSettings.from_config(dict(config)).budget.deadline
-    return deadline.timestamp() if limit is None else min(deadline.timestamp(), limit)
 
 
 class _Night:
@@ -207,17 +206,17 @@ class _Night:
         self,
         db: sqlite_utils.Database,
         config: Mapping[str, Any],
+        settings: NightSettings,
         stop: threading.Event,
-        deadline: datetime | None,
         say: Progress,
         roles_factory: RolesFactory,
     ) -> None:
-        self.db, self.config, self.stop, self.say = db, config, stop, say
+        self.db, self.config, self.settings, self.stop, self.say = db, config, settings, stop, say
         self.roles_factory = roles_factory
         self.model_failure: str | None = None  # the night's first failed model call
         self._failure_lock = threading.Lock()
         self.meter = CallMeter(0, say)  # replaced with the plan's count when roles start
-        self.deadline = end_of_training(config, deadline)  # epoch seconds
+        self.deadline = settings.deadline  # epoch seconds
         self.id = self._start_or_resume()
         self.cp = Checkpoints(db, self.id)
         self.dir = config_mod.state_dir(config) / "nights" / self.id
@@ -240,7 +239,7 @@ class _Night:
             suffix += 1
             night_id = f"{base}-{suffix}"
         with self.db.conn:
-            self.db["nights"].insert(
+            self.db.table("nights").insert(
                 {"id": night_id, "status": "running", "dry_run": 0, "started_at": now_iso()}
             )
         self.say(f"night {night_id} started")
@@ -248,7 +247,7 @@ class _Night:
 
     def _set_status(self, night_id: str, status: str, **extra: Any) -> None:
         with self.db.conn:
-            self.db["nights"].update(night_id, {"status": status, **extra})
+            self.db.table("nights").update(night_id, {"status": status, **extra})
 
     def _step(self, name: str, fn: Callable[[], Any], kind: type[Any] | None = None) -> Any:
         """Run a step once per night: a finished step's checkpoint is read back instead
@@ -270,14 +269,14 @@ class _Night:
             trained = self._train_all(plan.jobs)
             promoted = {
                 job.skill: self._step(
-                    f"promote:{job.skill}", lambda job=job: self._promote(job, trained), Promotion
+                    f"promote:{job.skill}", partial(self._promote, job, trained), Promotion
                 )
                 for job in plan.jobs
             }
             failure = self.model_failure or (self.cp.done("model-failure") or {}).get("line")
             summary = build_summary(
                 self.db,
-                self.config,
+                self.settings,
                 self.id,
                 ingested,
                 mined,
@@ -303,9 +302,8 @@ class _Night:
     # -- phases ---------------------------------------------------------------------------
     def _plan(self) -> Plan:
         """Tonight's jobs, each sized to its val set and its share of the time and calls."""
-        deadline = datetime.fromtimestamp(self.deadline, UTC)
-        plan = plan_night(self.db, self.config)
-        return size_plan(self.db, self.config, plan, deadline=deadline, now=datetime.now(UTC))
+        plan = plan_night(self.db, self.config, self.settings)
+        return size_plan(self.db, self.settings, plan, now=datetime.now(UTC))
 
     def _ingest(self) -> dict[str, Any]:
         self.say("ingesting session logs")
@@ -343,7 +341,7 @@ class _Night:
                 used = usage_total(results.values())
                 results[job.skill] = self._step(
                     f"train:{job.skill}",
-                    lambda job=job, used=used: self._train(job, roles, rollout, used),
+                    partial(self._train, job, roles, rollout, used),
                     TrainedSkill,
                 )
         if self.model_failure and not self.cp.done("model-failure"):  # kept for a resume
@@ -361,7 +359,7 @@ class _Night:
 
     @contextlib.contextmanager
     def _roles(self, tasks: list[Task], todo: list[Job]) -> Iterator[tuple[Roles, RolloutAdapter]]:
-        sizings = [_sizing(self.config, job) for job in todo]
+        sizings = [_sizing(self.settings, job) for job in todo]
         self.say("starting the models")
         with (
             self.roles_factory(self.config, tasks) as chat_roles,
@@ -387,16 +385,17 @@ class _Night:
         return self.cp.done("models") or describe_config(self.config["models"], os.environ)
 
     def _settings(self, job: Job, used: dict[str, float]) -> TrainSettings:
-        settings = _sizing(self.config, job).apply(TrainSettings.from_config(dict(self.config)))
+        settings = _sizing(self.settings, job).apply(self.settings.train)
         limits = settings.budget
 
-        def rest(limit: float | None, spent: float) -> float | None:
-            return None if limit is None else max(0, limit - spent)
+        def rest(limit: int | None, spent: float) -> int | None:
+            return None if limit is None else max(0, limit - int(spent))
 
+        cost = limits.max_cost_usd
         budget = BudgetLimits(
             max_calls=rest(limits.max_calls, used["calls"]),
             max_tokens=rest(limits.max_tokens, used["tokens"]),
-            max_cost_usd=rest(limits.max_cost_usd, used["cost_usd"]),
+            max_cost_usd=None if cost is None else max(0.0, cost - used["cost_usd"]),
             deadline=self.deadline,
         )
         return replace(settings, budget=budget, run_id=self._run_id())
@@ -416,7 +415,7 @@ class _Night:
     ) -> TrainedSkill:
         name, n = job.skill, job.n_tasks
         self.say(f"training {name}: {n['train']} train, {n['val']} val, {n['test']} test tasks")
-        sizing = _sizing(self.config, job)
+        sizing = _sizing(self.settings, job)
         eta = "" if sizing.seconds is None else f", {duration(sizing.seconds)}"
         self.say(f"plan for {name}: {sizing.shows()}; about {sizing.calls.total} calls{eta}")
         if sizing.warning():
@@ -493,11 +492,10 @@ class _Night:
         )
 
 
-def _sizing(config: Mapping[str, Any], job: Job) -> Sizing:
+def _sizing(settings: NightSettings, job: Job) -> Sizing:
     """The job's sizing from the plan; a plan checkpointed before plans were sized keeps the
     configured settings (its night trains as it started to)."""
     if job.sizing is not None:
         return job.sizing
-    worth = float(config["night"]["worth_effect"])
-    settings = TrainSettings.from_config(dict(config))
-    return sized(settings, job.n_tasks, worth=worth, judge_calls=judge_calls(job))
+    return sized(settings.train, job.n_tasks, worth=settings.worth_effect,
+                 judge_calls=judge_calls(job))  # fmt: skip

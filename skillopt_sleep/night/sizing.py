@@ -11,12 +11,11 @@ import json
 from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
 
 import sqlite_utils
 
 from skillopt_sleep.night.model import Job, Plan
-from trainer import TrainSettings
+from skillopt_sleep.night.settings import NightSettings
 from trainer.sizing import ROLES, Sizing, size
 
 
@@ -39,16 +38,12 @@ def measured_seconds(db: sqlite_utils.Database) -> dict[str, float]:
     return {}
 
 
-def seconds_per_call(db: sqlite_utils.Database, config: Mapping[str, Any]) -> dict[str, float]:
+def seconds_per_call(
+    db: sqlite_utils.Database, configured: Mapping[str, float]
+) -> dict[str, float]:
     """The configured seconds per call of each role, else the last night's measured ones."""
-    configured = config["night"].get("seconds_per_call") or {}
-    measured = measured_seconds(db)
-    out = {}
-    for role in ROLES:
-        value = configured.get(role) if configured.get(role) is not None else measured.get(role)
-        if value is not None:
-            out[role] = float(value)
-    return out
+    merged = {**measured_seconds(db), **configured}
+    return {role: merged[role] for role in ROLES if role in merged}
 
 
 def judge_calls(job: Job) -> float:
@@ -58,34 +53,28 @@ def judge_calls(job: Job) -> float:
 
 
 def size_plan(
-    db: sqlite_utils.Database,
-    config: Mapping[str, Any],
-    plan: Plan,
-    *,
-    deadline: datetime | None,
-    now: datetime,
+    db: sqlite_utils.Database, settings: NightSettings, plan: Plan, *, now: datetime
 ) -> Plan:
-    """Each job sized to its val set and to an equal share of the time until `deadline` and
-    of the night's call budget (a skill trained later gets what the earlier ones left; the
-    plan gives each the same share)."""
+    """Each job sized to its val set and to an equal share of the time until the night's
+    deadline and of its call budget (a skill trained later gets what the earlier ones left;
+    the plan gives each the same share)."""
     if not plan.jobs:
         return plan
-    settings = TrainSettings.from_config(dict(config))
-    per_call = seconds_per_call(db, config)
+    per_call = seconds_per_call(db, settings.seconds_per_call)
     share = len(plan.jobs)
-    seconds = (deadline - now).total_seconds() / share if deadline is not None else None
-    limit = settings.budget.max_calls
+    seconds = (settings.deadline - now.timestamp()) / share
+    limit = settings.train.budget.max_calls
     calls = int(limit // share) if limit is not None else None
     jobs = tuple(
         replace(
             job,
             sizing=size(
-                settings,
+                settings.train,
                 job.n_tasks,
-                worth=float(config["night"]["worth_effect"]),
+                worth=settings.worth_effect,
                 judge_calls=judge_calls(job),
                 per_call=per_call,
-                available_seconds=None if seconds is None else max(0.0, seconds),
+                available_seconds=max(0.0, seconds),
                 available_calls=calls,
             ),
         )

@@ -23,7 +23,7 @@ def now_iso() -> str:
 
 
 def _v1(db: sqlite_utils.Database) -> None:
-    db["nights"].create(
+    db.table("nights").create(
         {
             "id": str,  # e.g. 2026-11-29T02-00-00Z
             "status": str,  # running | done | failed | stopped
@@ -35,30 +35,30 @@ def _v1(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db["night_steps"].create(
+    db.table("night_steps").create(
         {"night_id": str, "step": str, "status": str, "result": str, "finished_at": str},
         pk=("night_id", "step"),
     )
-    db["rollouts"].create({"key": str, "value": str, "created_at": str}, pk="key")
-    db["edits"].create(
+    db.table("rollouts").create({"key": str, "value": str, "created_at": str}, pk="key")
+    db.table("edits").create(
         {"hash": str, "skill": str, "night_id": str, "record": str, "created_at": str}, pk="hash"
     )
-    db["edits"].create_index(["skill"])
+    db.table("edits").create_index(["skill"])
 
 
 def _v2(db: sqlite_utils.Database) -> None:
     """Edits keyed by (skill, hash) with the verdict kind: lookups are per skill, so an
     edit rejected for one skill is still recorded for another; a pending record is
     replaced as its evidence grows. Every earlier record was a rejection."""
-    db["edits"].add_column("kind", str)
+    db.table("edits").add_column("kind", str)
     db.execute("UPDATE edits SET kind = 'rejected'")
-    db["edits"].transform(pk=("skill", "hash"), not_null={"kind"})
-    db["edits"].create_index(["skill", "kind"], if_not_exists=True)
+    db.table("edits").transform(pk=("skill", "hash"), not_null={"kind"})
+    db.table("edits").create_index(["skill", "kind"], if_not_exists=True)
 
 
 def _streams(db: sqlite_utils.Database) -> None:
     """Incumbents' val sweeps kept across nights (the trainer's Ledger.stream)."""
-    db["streams"].create(
+    db.table("streams").create(
         {"skill": str, "key": str, "night_id": str, "record": str, "created_at": str},
         pk=("skill", "key"),
     )
@@ -195,7 +195,7 @@ class Checkpoints:
 
     def finish(self, step: str, result: dict[str, Any]) -> None:
         with self.db.conn:
-            self.db["night_steps"].upsert(
+            self.db.table("night_steps").upsert(
                 {
                     "night_id": self.night_id,
                     "step": step,

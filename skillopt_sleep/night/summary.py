@@ -11,9 +11,9 @@ from typing import Any
 import sqlite_utils
 
 from skillopt_sleep.night.model import Job, Plan, Promotion, TrainedSkill, infra_errors
+from skillopt_sleep.night.settings import NightSettings
 from skillopt_sleep.promotion.verdict import Verdict, decide
 from trainer.gate import controls
-from trainer.settings import TrainSettings
 from trainer.skill import SkillDoc
 
 # Infra failures are counted by the trainer; these outcomes mean the user must act.
@@ -204,16 +204,15 @@ def _history(db: sqlite_utils.Database, night_id: str, skills: list[dict[str, An
     return series
 
 
-def _gate(config: Mapping[str, Any]) -> dict[str, Any]:
+def _gate(alpha: float) -> dict[str, Any]:
     """What the gate's level controls tonight, and at which level."""
-    alpha = TrainSettings.from_config(dict(config)).alpha
     return {"controls": "family-wise false-accept rate per skill and night", "alpha": alpha,
             "words": controls(alpha)}  # fmt: skip
 
 
 def build_summary(
     db: sqlite_utils.Database,
-    config: Mapping[str, Any],
+    settings: NightSettings,
     night_id: str,
     ingested: Mapping[str, Any],
     mined: Mapping[str, Any],
@@ -229,7 +228,7 @@ def build_summary(
     ``cost_unknown``: the roles whose model has no known price (their calls count as $0)."""
     skills = [skill_summary(j, trained[j.skill], promoted[j.skill]) for j in plan.jobs]
     total = usage_total(trained.values())
-    budget = config.get("budget", {})
+    budget = settings.train.budget
     problems = [f"first failed model call: {model_failure}"] if model_failure else []
     problems += [f"{e}" for e in ingested.get("errors", [])][:20]
     if ingested.get("bad_lines"):
@@ -261,10 +260,10 @@ def build_summary(
             "tokens": int(total["tokens"]),
             "cost_usd": total["cost_usd"],
             "cost_unknown": list(cost_unknown or []),
-            "budget": {k: budget.get(k) for k in ("max_calls", "max_tokens", "max_cost_usd")},
+            "budget": {k: getattr(budget, k) for k in ("max_calls", "max_tokens", "max_cost_usd")},
         },
         "history": _history(db, night_id, skills),
-        "gate": _gate(config),
+        "gate": _gate(settings.train.alpha),
         "model_failure": model_failure,
         "problems": problems,
         "problems_need_action": bool(unreadable)

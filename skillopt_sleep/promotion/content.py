@@ -152,9 +152,9 @@ def _credentials(text: str) -> Iterable[Finding]:
     for m in _SECRET_VAR.finditer(text):
         yield Finding("credentials", _short(m.group(0)))
     for clause in _clauses(text):
-        m = _CRED_ACTION.search(clause)
-        if m and not _PROTECTIVE.search(clause):
-            yield Finding("credentials", _short(m.group(0)))
+        action = _CRED_ACTION.search(clause)
+        if action and not _PROTECTIVE.search(clause):
+            yield Finding("credentials", _short(action.group(0)))
 
 
 def _override(text: str) -> Iterable[Finding]:

@@ -123,14 +123,13 @@ def present_agents() -> list[str]:
 
 
 def targets(config: Mapping[str, Any]) -> list[Target]:
-    """The configured skill roots, in order, without duplicates."""
-    section = config.get("promotion", {})
-    kinds = section.get("targets") or present_agents()
-    projects = [Path(p).expanduser() for p in section.get("project_dirs") or []]
+    """The configured skill roots, in order, without duplicates (each entry is a kind of
+    TARGET_KINDS or an absolute directory: the config's `valid:` line)."""
+    section = config["promotion"]
+    kinds = section["targets"] or present_agents()
+    projects = [Path(p).expanduser() for p in section["project_dirs"]]
     out: list[Target] = []
     for kind in kinds:
-        if not isinstance(kind, str):
-            raise SkillPathError(f"promotion.targets entries must be strings, got {kind!r}")
         if kind == "claude_user":
             out.append(Target(kind, claude_user_root()))
         elif kind == "codex_user":
@@ -140,13 +139,8 @@ def targets(config: Mapping[str, Any]) -> list[Target]:
                 raise SkillPathError(f"promotion target {kind} needs promotion.project_dirs")
             sub = ".claude" if kind == "claude_project" else ".agents"
             out.extend(Target(kind, p / sub / "skills") for p in projects)
-        elif kind.startswith(("/", "~")):
-            out.append(Target("dir", Path(kind).expanduser()))
         else:
-            raise SkillPathError(
-                f"unknown promotion target {kind!r} (use one of {', '.join(TARGET_KINDS)} "
-                "or an absolute directory)"
-            )
+            out.append(Target("dir", Path(kind).expanduser()))
     seen: set[Path] = set()
     unique = []
     for target in out:

@@ -161,8 +161,8 @@ def rollback(
     """
     check_name(name)
     live: dict[str, dict[str, Any]] = {}
-    for row in live_rows(db, name):
-        live[row["target"]] = row  # latest per target wins (rows are in id order)
+    for promoted in live_rows(db, name):
+        live[promoted["target"]] = promoted  # latest per target wins (rows are in id order)
     if to_version is not None:
         version_text(config, name, to_version)  # fail before touching anything
         roots = list(live) or [str(t.root) for t in skill_targets(config, name)]

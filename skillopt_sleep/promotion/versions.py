@@ -19,7 +19,7 @@ import json
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import sqlite_utils
 
@@ -34,7 +34,7 @@ EVENTS = ("promoted", "staged", "superseded", "adopted", "rejected", "rolled_bac
 
 
 def _v1(db: sqlite_utils.Database) -> None:
-    db["skill_versions"].create(
+    db.table("skill_versions").create(
         {
             "name": str,
             "version": int,
@@ -45,8 +45,8 @@ def _v1(db: sqlite_utils.Database) -> None:
         },
         pk=("name", "version"),
     )
-    db["skill_versions"].create_index(["name", "hash"], unique=True)
-    db["promotions"].create(
+    db.table("skill_versions").create_index(["name", "hash"], unique=True)
+    db.table("promotions").create(
         {
             "id": int,
             "name": str,
@@ -66,15 +66,15 @@ def _v1(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db["promotions"].create_index(["name", "target"])
-    db["promotions"].create_index(["night_id"])
+    db.table("promotions").create_index(["name", "target"])
+    db.table("promotions").create_index(["night_id"])
 
 
 def _v2(db: sqlite_utils.Database) -> None:
     """The append-only event log and the record of skills skillopt-sleep created. Stores
     from v1 get one event per row for how it began and one for the state it is in now
     (their older transitions were overwritten and cannot be recovered)."""
-    db["promotion_events"].create(
+    db.table("promotion_events").create(
         {
             "id": int,
             "promotion_id": int,
@@ -88,8 +88,8 @@ def _v2(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db["promotion_events"].create_index(["name"])
-    db["managed_skills"].create(
+    db.table("promotion_events").create_index(["name"])
+    db.table("managed_skills").create(
         {"name": str, "target": str, "night_id": str, "created_at": str}, pk=("name", "target")
     )
     for row in db["promotions"].rows_where(order_by="id"):
@@ -99,7 +99,7 @@ def _v2(db: sqlite_utils.Database) -> None:
             event = "superseded" if "superseded" in (row["reason"] or "") else row["status"]
             events.append((event, row["updated_at"], row["reason"]))
         for event, at, reason in events:
-            db["promotion_events"].insert(
+            db.table("promotion_events").insert(
                 {
                     "promotion_id": row["id"],
                     "name": row["name"],
@@ -182,7 +182,7 @@ def save_version(
             raise SkillWriteError(msg) from exc
     if row is None:
         with db.atomic():
-            db["skill_versions"].insert(
+            db.table("skill_versions").insert(
                 {
                     "name": name,
                     "version": version,
@@ -246,7 +246,7 @@ def log_event(
     promotion_id: int | None = None,
 ) -> None:
     """Append one event (the caller holds the transaction)."""
-    db["promotion_events"].insert(
+    db.table("promotion_events").insert(
         {
             "promotion_id": promotion_id,
             "name": name,
@@ -269,7 +269,7 @@ def insert_decision(db: sqlite_utils.Database, row: dict[str, Any]) -> int:
             for old in _rows(
                 db, "name = ? AND target = ? AND status = 'staged'", [row["name"], row["target"]]
             ):
-                db["promotions"].update(
+                db.table("promotions").update(
                     old["id"], {"status": "rejected", "reason": why, "updated_at": now_iso()}
                 )
                 log_event(
@@ -282,7 +282,9 @@ def insert_decision(db: sqlite_utils.Database, row: dict[str, Any]) -> int:
                     night_id=row["night_id"],
                     promotion_id=old["id"],
                 )
-        row_id = db["promotions"].insert(row).last_pk
+        # the row's id (INTEGER PRIMARY KEY): an insert always sets it, sqlite-utils types
+        # it Optional for tables without one
+        row_id = cast(int, db.table("promotions").insert(row).last_rowid)
         log_event(
             db,
             name=row["name"],
@@ -301,8 +303,8 @@ def update_decision(
 ) -> dict[str, Any]:
     """Move a decision to a new state (``values``) and append the event for it."""
     with db.atomic():
-        db["promotions"].update(row_id, {**values, "updated_at": now_iso()})
-        row = _row_dict(db["promotions"].get(row_id))
+        db.table("promotions").update(row_id, {**values, "updated_at": now_iso()})
+        row = _row_dict(db.table("promotions").get(row_id))
         log_event(
             db,
             name=row["name"],
@@ -323,7 +325,9 @@ def note_previous(
     after the write reads it back instead of taking the new file for the old one. Not a
     change of state, so no event."""
     with db.atomic():
-        db["promotions"].update(row_id, {"previous_version": version, "previous_hash": digest})
+        db.table("promotions").update(
+            row_id, {"previous_version": version, "previous_hash": digest}
+        )
 
 
 def history(db: sqlite_utils.Database, name: str | None = None) -> list[dict[str, Any]]:

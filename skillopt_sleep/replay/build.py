@@ -16,7 +16,7 @@ from skillopt_sleep.replay.settings import (
     endpoint_mode,
 )
 from trainer.backends.base import Roles
-from trainer.harness import make_harness
+from trainer.harness import HarnessSettings, make_harness
 from trainer.harness.chat import CliChat
 from trainer.rollout import ChatRollout, RolloutAdapter
 
@@ -46,7 +46,7 @@ def with_clis(
     with contextlib.ExitStack() as stack:
         urls: dict[str, str] = {}
 
-        def settings(kind: str, role: str):
+        def settings(kind: str, role: str) -> HarnessSettings:
             if endpoint_mode(config, kind, environ) == LOCAL and "url" not in urls:
                 urls["url"] = stack.enter_context(embedded_server(config)).base_url
             return cli_settings(config, kind, environ, role=role, local_url=urls.get("url"))

@@ -57,11 +57,10 @@ def _check_sandbox(config: Mapping[str, Any], used: list[str]) -> list[tuple[str
         return [("warn", "harness sandbox", why)]
     if not used:
         return []
-    why = sandbox.unavailable()
-    if why:
-        refuse = (
-            f"{why}; replay in {', '.join(used)} refuses to run (harness.sandbox: false opts out)"
-        )
+    missing = sandbox.unavailable()
+    if missing:
+        where = ", ".join(used)
+        refuse = f"{missing}; replay in {where} refuses to run (harness.sandbox: false opts out)"
         return [("fail", "harness sandbox", refuse)]
     return [("ok", "harness sandbox", "bubblewrap confines replayed agents, setup and checks")]
 

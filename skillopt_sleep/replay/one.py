@@ -51,11 +51,12 @@ def task_skill(db: sqlite_utils.Database, config: Mapping[str, Any], task: Task)
     from skillopt_sleep.mining import cluster_dicts
     from skillopt_sleep.night import Skip
     from skillopt_sleep.night.plan import job_start
+    from skillopt_sleep.night.settings import train_settings
 
     cluster = next((c for c in cluster_dicts(db) if c["id"] == task.meta.get("cluster_id")), None)
     if cluster is None:
         raise ReplayError(f"task {task.id} belongs to no known cluster; pass --skill FILE")
-    start = job_start(db, config, cluster)
+    start = job_start(db, config, cluster, train_settings(config).max_skill_tokens)
     if isinstance(start, Skip):
         raise ReplayError(
             f"a night would not train skill {start.skill!r} ({start.reason}); pass --skill FILE"
@@ -74,6 +75,7 @@ def replay(
 ) -> dict[str, Any]:
     """Run one rollout (`backend` None = as configured) and score it with the task's judges."""
     from skillopt_sleep.night.run import default_roles
+    from skillopt_sleep.night.settings import train_settings
 
     cfg = copy.deepcopy(dict(config))
     if backend in ("claude-code", "codex"):
@@ -86,7 +88,7 @@ def replay(
         roles, adapter = stack.enter_context(with_clis(cfg, chat_roles, environ))
         if backend == CHAT:
             adapter = ChatRollout(roles.target)
-        max_tokens = int(cfg["trainer"]["max_answer_tokens"])
+        max_tokens = train_settings(cfg).max_answer_tokens
         started = time.monotonic()
         outcome = adapter.rollout(skill, task, max_tokens=max_tokens)
         if not outcome.seconds:  # a chat rollout does not time itself

@@ -25,27 +25,11 @@ SECTION = {CLAUDE_CODE: "claude_code", CODEX: "codex"}
 URL, LOGIN, KEY, LOCAL = "url", "login", "key", "local"
 
 
-CHAT_BACKENDS = ("openai", "local", "sim")
-
-
 def cli_backend(config: Mapping[str, Any], role: str) -> str | None:
     """`claude-code` / `codex` when the role runs in an agent CLI, else None (the chat
-    backends of `models.backend`). Raises ValueError for anything else: a per-role chat
-    backend other than `models.backend`'s is not supported."""
-    kind = (config["models"].get(role) or {}).get("backend")
-    if kind is None or kind in CLI_BACKENDS:
-        return kind
-    if kind in CHAT_BACKENDS and kind == config["models"].get("backend"):
-        return None
-    if kind in CHAT_BACKENDS:
-        raise ValueError(
-            f"models.{role}.backend {kind!r}: a role can run in claude-code or codex, or on "
-            f"models.backend ({config['models'].get('backend')!r}); set models.backend"
-        )
-    raise ValueError(
-        f"models.{role}.backend must be one of claude-code, codex, "
-        f"{', '.join(CHAT_BACKENDS)} or null, got {kind!r}"
-    )
+    backends of `models.backend`)."""
+    kind: str | None = config["models"][role]["backend"]
+    return kind
 
 
 def endpoint_mode(config: Mapping[str, Any], kind: str, environ: Mapping[str, str]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 PALETTE = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#4d7c0f", "#be185d"]
@@ -68,7 +69,7 @@ def line_chart(title: str, series: dict[str, list[tuple[str, float]]]) -> str:
 
 def bar_chart(
     title: str,
-    rows: list[tuple[str, list[tuple[str, float]]]],
+    rows: Sequence[tuple[str, Sequence[tuple[str, float]]]],
     top: float | None = None,
     unit: str = "",
 ) -> str:

@@ -18,6 +18,7 @@ import threading
 from typing import Any
 
 import openai
+from openai.types.chat import ChatCompletionMessageParam
 
 from trainer.backends.base import (
     Completion,
@@ -227,7 +228,9 @@ class OpenAIBackend:
                     "json_schema": {"name": name, "schema": form, "strict": True},
                 }
                 try:
-                    return self._client.chat.completions.create(messages=messages, **params)
+                    return self._client.chat.completions.create(
+                        messages=_sdk_messages(messages), **params
+                    )
                 except openai.BadRequestError as err:
                     if not _rejects_response_format(err):
                         raise
@@ -237,7 +240,7 @@ class OpenAIBackend:
             del params["response_format"]
         if json_schema is not None:
             messages = _with_json_instruction(messages, json_schema)
-        return self._client.chat.completions.create(messages=messages, **params)
+        return self._client.chat.completions.create(messages=_sdk_messages(messages), **params)
 
     def _completion(self, response: Any) -> Completion:
         choices = getattr(response, "choices", None) or []
@@ -253,6 +256,19 @@ class OpenAIBackend:
             self.usage["output_tokens"] += n_out
             self.usage["cost_usd"] += cost
         return Completion(text=text, input_tokens=n_in, output_tokens=n_out, cost_usd=cost)
+
+
+def _sdk_messages(messages: list[Message]) -> list[ChatCompletionMessageParam]:
+    """Our ``{"role", "content"}`` messages as the SDK's typed message params."""
+    out: list[ChatCompletionMessageParam] = []
+    for m in messages:
+        if m["role"] == "system":
+            out.append({"role": "system", "content": m["content"]})
+        elif m["role"] == "assistant":
+            out.append({"role": "assistant", "content": m["content"]})
+        else:
+            out.append({"role": "user", "content": m["content"]})
+    return out
 
 
 def _with_json_instruction(messages: list[Message], schema: dict[str, Any]) -> list[Message]:

@@ -37,7 +37,8 @@ _PROBE_PROMPT = (
 
 
 class _Server(Protocol):
-    base_url: str
+    @property
+    def base_url(self) -> str: ...
 
     def start(self) -> Any: ...
     def stop(self) -> None: ...

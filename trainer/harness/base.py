@@ -190,7 +190,7 @@ class HarnessRollout:
         }
 
     def rollout(self, skill: SkillDoc, task: Task, *, max_tokens: int | None) -> Outcome:
-        ws = task.workspace
+        ws = task.workspace or {}
         if problem := workspace_problem(ws):
             raise InfraError(f"task {task.id} cannot run in {self.kind}: {problem}")
         with self.pool.slot() as slot:

@@ -126,7 +126,7 @@ def _claude_answer(path: Path) -> tuple[str | None, tuple[int, int]]:
 def _codex_answer(path: Path) -> tuple[str | None, tuple[int, int]]:
     text, usage = None, (0, 0)
     for rec in _lines(path):
-        item = rec.get("item") if isinstance(rec.get("item"), dict) else {}
+        item = raw if isinstance(raw := rec.get("item"), dict) else {}
         if rec.get("type") == "item.completed" and item.get("type") == "agent_message":
             text = str(item.get("text", ""))
         elif rec.get("type") == "turn.completed":

@@ -154,7 +154,7 @@ def _last_error(path: Path, kinds: tuple[str, ...] = ("error", "turn.failed")) -
                 except ValueError:
                     continue
                 if isinstance(rec, dict) and rec.get("type") in kinds:
-                    err = rec.get("error") if isinstance(rec.get("error"), dict) else rec
+                    err = got if isinstance(got := rec.get("error"), dict) else rec
                     found = str(err.get("message", rec.get("type")))[:300]
     except OSError:
         return ""

@@ -34,7 +34,7 @@ class LoginError(ValueError):
 def _placeholders(value: Any, path: tuple[str, ...], real: dict[str, str]) -> Any:
     """`value` with every secret string replaced (recording placeholder -> real in `real`)."""
     if isinstance(value, dict):
-        out = {}
+        out: dict[str, Any] = {}
         for k, v in value.items():
             key = str(k)
             if isinstance(v, str) and v and _SECRET_KEY.search(key):

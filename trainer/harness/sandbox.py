@@ -103,10 +103,11 @@ def _bind_system(args: list[str]) -> None:
         elif os.path.isdir(p):
             args += ["--ro-bind", p, p]
     for rel in ETC_SECRETS:
-        p = Path("/etc") / rel
-        if p.is_symlink() or not p.exists():
+        secret = Path("/etc") / rel
+        if secret.is_symlink() or not secret.exists():
             continue
-        args += ["--tmpfs", str(p)] if p.is_dir() else ["--ro-bind", "/dev/null", str(p)]
+        hidden = str(secret)
+        args += ["--tmpfs", hidden] if secret.is_dir() else ["--ro-bind", "/dev/null", hidden]
 
 
 def _outside_system(path: Path) -> bool:

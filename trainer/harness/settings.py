@@ -47,12 +47,6 @@ class HarnessSettings:
     sandbox: bool = True  # confine every command (sandbox.py); False only by the user's choice
     read_only: tuple[str, ...] = ()  # more folders the confined commands may read
 
-    def __post_init__(self) -> None:
-        if self.concurrency < 1:
-            raise ValueError("harness concurrency must be >= 1")
-        if self.max_turns < 1 or self.max_output_tokens < 1 or self.timeout_s <= 0:
-            raise ValueError("harness max_turns, max_output_tokens and timeout_s must be > 0")
-
     def outcome_settings(self) -> dict[str, Any]:
         """What changes outcomes (for the cache key): not paths, keys, prices, concurrency."""
         d = asdict(self)

@@ -141,7 +141,7 @@ def parse_claude(path: Path, body: str) -> Transcript:
                 last_text = text
             for b in _blocks(msg.get("content")):
                 if b.get("type") == "tool_use" and b.get("id") not in calls:
-                    args = b.get("input") if isinstance(b.get("input"), dict) else {}
+                    args = raw if isinstance(raw := b.get("input"), dict) else {}
                     calls[str(b.get("id"))] = len(out.tool_calls)
                     name = str(b.get("name", ""))
                     out.tool_calls.append(ToolCall(name, _summary(name, args), None))
@@ -197,7 +197,7 @@ def parse_codex(path: Path, name: str, body: str) -> Transcript:
             out.tool_calls.append(ToolCall(tool, command, None))
         elif kind == "response_item" and pt == "local_shell_call":
             out.model_answered = True
-            action = p.get("action") if isinstance(p.get("action"), dict) else {}
+            action = raw if isinstance(raw := p.get("action"), dict) else {}
             calls[str(p.get("call_id"))] = len(out.tool_calls)
             out.tool_calls.append(ToolCall("local_shell", _summary("local_shell", action), None))
         elif kind == "response_item" and pt in ("function_call_output", "custom_tool_call_output"):

@@ -131,8 +131,8 @@ class SimOptimizer:
         elif self.rates.helpful <= roll < self.rates.helpful + self.rates.harmful and (
             self.world.harmful
         ):  # a helpful roll with nothing wanted is neutral, never harmful
-            top = {r for r, _ in wanted.most_common(3)}
-            over = [h for h in self.world.harmful if h.conflicts_with[1:] in top]
+            leading = {r for r, _ in wanted.most_common(3)}
+            over = [h for h in self.world.harmful if h.conflicts_with[1:] in leading]
             targeted = [h for h in self.world.harmful if h.conflicts_with in wanted]
             broad = [h for h in self.world.harmful if h.conflicts_with == "*"]
             kind_roll = rng.random()

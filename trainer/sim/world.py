@@ -277,7 +277,7 @@ class SimWorld:
                     f"{rng.choice(verbs)} the {rng.choice(parts)} (task {split}-{j}). "
                     f"Areas involved: {areas}."
                 )
-                judges = tuple(rules[x].judge for x in need if rules[x].judge)
+                judges = tuple(jd for x in need if (jd := rules[x].judge) is not None)
                 tid = f"sim-{split}-{j}"
                 tasks.append(Task(tid, prompt, split, judges, group=tid))
                 needs[tid] = ids
