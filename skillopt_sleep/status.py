@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -12,6 +11,7 @@ from skillopt_sleep.heartbeat import daemon_status
 from skillopt_sleep.lock import LockInfo, current_holder
 from skillopt_sleep.report import headline, skill_sentence
 from skillopt_sleep.store import open_for_reading
+from trainer.shapes import SUMMARY, loads
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -40,7 +40,7 @@ def last_night(db: Db) -> dict[str, Any] | None:
         "started_at": started,
         "finished_at": finished,
         "error": error,
-        "summary": json.loads(summary) if summary else None,
+        "summary": loads(SUMMARY, summary) if summary else None,
     }
 
 
@@ -67,7 +67,7 @@ def nights(db: Db, state_dir: Path, limit: int = 50) -> list[dict[str, Any]]:
     holder, daemon = current_holder(state_dir), daemon_status(state_dir)
     out = []
     for night_id, status, started, finished, summary in rows:
-        data = json.loads(summary) if summary else {}
+        data = loads(SUMMARY, summary) if summary else {}
         out.append(
             {
                 "id": night_id,

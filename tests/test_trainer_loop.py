@@ -25,6 +25,7 @@ from trainer.reflect import (
     question_messages,
     read_proposals,
 )
+from trainer.shapes import CURRENT, RUN
 from trainer.sim import SimWorld
 from trainer.skill import SkillDoc, count_tokens
 from trainer.tasks import Judge, Task
@@ -407,6 +408,8 @@ def test_outputs(baseline, tmp_path: Path) -> None:
     }
     summary = json.loads((tmp_path / "out/summary.json").read_text())
     assert summary["label"].startswith("SIMULATION") and summary["test"]["lift"] > 0
+    for name in names - {"best_skill.md"}:  # every file's shape says its version
+        assert json.loads((tmp_path / "out" / name).read_text())["version"] == CURRENT[RUN]
     assert (
         SkillDoc.parse((tmp_path / "out/best_skill.md").read_text()).name == result.best_skill.name
     )

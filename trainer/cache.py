@@ -24,6 +24,8 @@ import threading
 from pathlib import Path
 from typing import Any, Protocol
 
+from trainer.shapes import LEDGER, STREAM, stamp, unstamped
+
 # Streams kept per ledger (one skill): the newest few cover a rollback to a recent version;
 # an older version's samples are only a saving, never needed for a verdict. Without a bound
 # a ledger kept across nights would grow by one stream a night.
@@ -128,8 +130,9 @@ class JsonLedger(MemoryLedger):
             if isinstance(data, list):
                 data = {"edits": data}
             for rec in data.get("edits", []):
-                self._records[rec["edit_hash"]] = rec
-            self._streams.update(data.get("streams", {}))
+                self._records[rec["edit_hash"]] = unstamped(LEDGER, rec)
+            for key, rec in data.get("streams", {}).items():
+                self._streams[key] = unstamped(STREAM, rec)
 
     def add(self, edit_hash: str, record: dict) -> None:
         super().add(edit_hash, record)
@@ -145,6 +148,9 @@ class JsonLedger(MemoryLedger):
 
     def _save(self) -> None:
         tmp = self.path.with_suffix(self.path.suffix + ".tmp")
-        data = {"edits": list(self._records.values()), "streams": self._streams}
+        data = {
+            "edits": [stamp(LEDGER, r) for r in self._records.values()],
+            "streams": {k: stamp(STREAM, r) for k, r in self._streams.items()},
+        }
         tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False))
         os.replace(tmp, self.path)

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from trainer.shapes import RUN, stamp
 from trainer.skill import SkillDoc
 
 SIM_LABEL = "SIMULATION: produced with the simulated world (trainer.sim), not real models."
@@ -201,5 +202,6 @@ def _brief(pending: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in pending.items() if k != "scores"}
 
 
-def _dump(obj: Any) -> str:
-    return json.dumps(obj, indent=2, ensure_ascii=False, default=str) + "\n"
+def _dump(obj: dict[str, Any]) -> str:
+    """A run file's JSON, versioned (its shape is ``run``: nothing here reads it back)."""
+    return json.dumps(stamp(RUN, obj), indent=2, ensure_ascii=False, default=str) + "\n"

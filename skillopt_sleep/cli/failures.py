@@ -51,7 +51,11 @@ CODES: dict[str, tuple[int, str]] = {
     "disk_full": (1, "no space left on the device, or over quota"),
     "database_corrupt": (1, "the store is not a database or is damaged (see below)"),
     "database_busy": (1, "another process kept the store locked past the 30 s busy timeout"),
-    "database_incompatible": (1, "the store's schema is not one this version can use"),
+    "database_incompatible": (
+        1,
+        "the store's schema, or a night, ledger or promotion record in it, is not one this "
+        "version can use (a newer release wrote it)",
+    ),
     "database_error": (1, "any other SQLite failure"),
     "skill_unwritable": (1, "a skill directory cannot be written (nothing is half-written)"),
     "rollout_failed": (1, "`tasks replay`: the endpoint or the agent CLI failed"),
@@ -95,6 +99,7 @@ _KNOWN: list[tuple[str, str, str]] = [
     ("trainer.backends.models", "LocalModelUnavailable", "model_unavailable"),
     ("trainer.harness.cli", "CliNotFound", "model_unavailable"),
     ("trainer.harness.sandbox", "SandboxUnavailable", "sandbox_unavailable"),
+    ("trainer.shapes", "ShapeError", "database_incompatible"),
 ]
 _FULL = {errno.ENOSPC, errno.EDQUOT}
 _LONG_PATH = 160  # characters of a path shown in a message (a hook can name a 5,000-char one)

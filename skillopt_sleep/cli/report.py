@@ -83,7 +83,9 @@ def report(app: App, night: str | None, fmt: str, open_: bool, list_: bool, as_j
     ).fetchone()
     if row is None:
         raise _unknown_night(app, night) if night else UserError("no finished night yet")
-    summary = json.loads(row[1])
+    from trainer.shapes import SUMMARY, loads
+
+    summary = loads(SUMMARY, row[1])
     if open_:
         paths = write_reports(summary, app.state_dir / "nights" / row[0])
         click.launch(str(paths["html"]))

@@ -7,7 +7,6 @@ settings the interrupted one planned, whatever the clock says by then.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
@@ -16,6 +15,7 @@ import sqlite_utils
 
 from skillopt_sleep.night.model import Job, Plan
 from skillopt_sleep.night.settings import NightSettings
+from trainer.shapes import SUMMARY, loads
 from trainer.sizing import ROLES, Sizing, size
 
 
@@ -27,7 +27,7 @@ def measured_seconds(db: sqlite_utils.Database) -> dict[str, float]:
     ).fetchall()
     for (text,) in rows:
         seconds: dict[str, list[float]] = {}
-        for skill in json.loads(text).get("skills", []):
+        for skill in loads(SUMMARY, text).get("skills", []):
             for role, used in ((skill.get("usage") or {}).get("by_role") or {}).items():
                 if used.get("timed_calls"):
                     got = seconds.setdefault(role, [0.0, 0.0])

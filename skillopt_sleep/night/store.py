@@ -16,6 +16,7 @@ import sqlite_utils
 
 from session_ingest.migrations import Step
 from trainer.cache import KEPT_STREAMS
+from trainer.shapes import CHECKPOINT, LEDGER, STREAM, stamp, unstamped
 
 
 def now_iso() -> str:
@@ -136,7 +137,14 @@ class SqliteLedger:
             self.db.execute(
                 "INSERT OR REPLACE INTO edits (hash, skill, night_id, record, created_at, kind) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                [edit_hash, self.skill, self.night_id, json.dumps(record), now_iso(), kind],
+                [
+                    edit_hash,
+                    self.skill,
+                    self.night_id,
+                    json.dumps(stamp(LEDGER, record)),
+                    now_iso(),
+                    kind,
+                ],
             )
 
     def recent(self, limit: int) -> list[dict[str, Any]]:
@@ -144,14 +152,14 @@ class SqliteLedger:
             "SELECT record FROM edits WHERE skill = ? ORDER BY rowid DESC LIMIT ?",
             [self.skill, limit],
         ).fetchall()
-        return [json.loads(r[0]) for r in rows]
+        return [unstamped(LEDGER, json.loads(r[0])) for r in rows]
 
     def pending(self) -> list[dict[str, Any]]:
         rows = self.db.execute(
             "SELECT record FROM edits WHERE skill = ? AND kind = 'pending' ORDER BY rowid",
             [self.skill],
         ).fetchall()
-        return [json.loads(r[0]) for r in rows]
+        return [unstamped(LEDGER, json.loads(r[0])) for r in rows]
 
     def forget(self, edit_hash: str) -> None:
         with self.db.conn:
@@ -163,14 +171,14 @@ class SqliteLedger:
         row = self.db.execute(
             "SELECT record FROM streams WHERE skill = ? AND key = ?", [self.skill, key]
         ).fetchone()
-        return json.loads(row[0]) if row else None
+        return unstamped(STREAM, json.loads(row[0])) if row else None
 
     def keep_stream(self, key: str, record: dict[str, Any]) -> None:
         with self.db.conn:
             self.db.execute(
                 "INSERT OR REPLACE INTO streams (skill, key, night_id, record, created_at) "
                 "VALUES (?, ?, ?, ?, ?)",
-                [self.skill, key, self.night_id, json.dumps(record), now_iso()],
+                [self.skill, key, self.night_id, json.dumps(stamp(STREAM, record)), now_iso()],
             )
             self.db.execute(
                 "DELETE FROM streams WHERE skill = ? AND rowid NOT IN (SELECT rowid FROM "
@@ -191,7 +199,7 @@ class Checkpoints:
             "SELECT result FROM night_steps WHERE night_id = ? AND step = ? AND status = 'done'",
             [self.night_id, step],
         ).fetchone()
-        return json.loads(row[0]) if row else None
+        return unstamped(CHECKPOINT, json.loads(row[0])) if row else None
 
     def finish(self, step: str, result: dict[str, Any]) -> None:
         with self.db.conn:
@@ -200,7 +208,7 @@ class Checkpoints:
                     "night_id": self.night_id,
                     "step": step,
                     "status": "done",
-                    "result": json.dumps(result),
+                    "result": json.dumps(stamp(CHECKPOINT, result)),
                     "finished_at": now_iso(),
                 },
                 pk=("night_id", "step"),

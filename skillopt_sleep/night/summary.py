@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 import textwrap
 from collections.abc import Iterable, Mapping
@@ -14,6 +13,7 @@ from skillopt_sleep.night.model import Job, Plan, Promotion, TrainedSkill, infra
 from skillopt_sleep.night.settings import NightSettings
 from skillopt_sleep.promotion.verdict import Verdict, decide
 from trainer.gate import controls
+from trainer.shapes import SUMMARY, loads, stamp
 from trainer.skill import SkillDoc
 
 # Infra failures are counted by the trainer; these outcomes mean the user must act.
@@ -196,7 +196,7 @@ def _history(db: sqlite_utils.Database, night_id: str, skills: list[dict[str, An
         "ORDER BY id",
         [night_id],
     ).fetchall()
-    past = [(nid, json.loads(s)["skills"]) for nid, s in rows if s]
+    past = [(nid, loads(SUMMARY, s)["skills"]) for nid, s in rows if s]
     for nid, night_skills in [*past, (night_id, skills)]:
         for s in night_skills:
             if s.get("test"):
@@ -246,26 +246,31 @@ def build_summary(
         problems += [f"{s['name']}: {e}" for e in s["promotion"].get("errors", [])]
     unreadable = [s for s in plan.skipped if s.error]
     problems += [f"{s.skill}: {s.reason}" for s in unreadable]
-    return {
-        "night": night_id,
-        "status": "done",
-        "simulation": any(t.simulation for t in trained.values()),
-        "ingest": dict(ingested),
-        "mining": dict(mined),
-        "skills": skills,
-        "not_trained": [skip.to_dict() for skip in plan.skipped],
-        "usage": {
-            "calls": int(total["calls"]),
-            "live_calls": int(total["live_calls"]),
-            "tokens": int(total["tokens"]),
-            "cost_usd": total["cost_usd"],
-            "cost_unknown": list(cost_unknown or []),
-            "budget": {k: getattr(budget, k) for k in ("max_calls", "max_tokens", "max_cost_usd")},
+    return stamp(
+        SUMMARY,
+        {
+            "night": night_id,
+            "status": "done",
+            "simulation": any(t.simulation for t in trained.values()),
+            "ingest": dict(ingested),
+            "mining": dict(mined),
+            "skills": skills,
+            "not_trained": [skip.to_dict() for skip in plan.skipped],
+            "usage": {
+                "calls": int(total["calls"]),
+                "live_calls": int(total["live_calls"]),
+                "tokens": int(total["tokens"]),
+                "cost_usd": total["cost_usd"],
+                "cost_unknown": list(cost_unknown or []),
+                "budget": {
+                    k: getattr(budget, k) for k in ("max_calls", "max_tokens", "max_cost_usd")
+                },
+            },
+            "history": _history(db, night_id, skills),
+            "gate": _gate(settings.train.alpha),
+            "model_failure": model_failure,
+            "problems": problems,
+            "problems_need_action": bool(unreadable)
+            or any(s["outcome"] in ACTION_OUTCOMES or s["promotion"].get("errors") for s in skills),
         },
-        "history": _history(db, night_id, skills),
-        "gate": _gate(settings.train.alpha),
-        "model_failure": model_failure,
-        "problems": problems,
-        "problems_need_action": bool(unreadable)
-        or any(s["outcome"] in ACTION_OUTCOMES or s["promotion"].get("errors") for s in skills),
-    }
+    )

@@ -61,6 +61,7 @@ from skillopt_sleep.promotion.versions import (
     save_version,
     version_of,
 )
+from trainer.shapes import EVIDENCE, stamp
 
 
 @dataclass
@@ -212,7 +213,7 @@ def promote(
         raise ValueError(f"{name}: the night's verdict keeps the skill ({verdict.outcome})")
     new_hash = text_hash(new_text)
     outcome = PromotionOutcome(name, "unchanged", None, new_hash, "")
-    evidence_json = json.dumps(dict(evidence or {}), default=str)
+    evidence_json = json.dumps(stamp(EVIDENCE, dict(evidence or {})), default=str)
     roots = skill_targets(config, name)
     first = not any(is_managed(db, name, str(t.root)) for t in roots)
     for target in roots:

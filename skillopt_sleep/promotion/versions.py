@@ -27,6 +27,7 @@ from session_ingest.migrations import Step
 from skillopt_sleep import config as config_mod
 from skillopt_sleep import files
 from skillopt_sleep.promotion.dirs import SkillWriteError, check_name, describe, text_hash
+from trainer.shapes import EVIDENCE, unstamped
 
 STATUSES = ("promoted", "staged", "adopted", "rejected", "rolled_back")
 LIVE = ("promoted", "adopted")  # rows whose text is (or was last put) on disk
@@ -226,7 +227,9 @@ def record_removed(db: sqlite_utils.Database, name: str, target: str) -> None:
 def _row_dict(row: Mapping[str, Any]) -> dict[str, Any]:
     out = dict(row)
     out["managed"] = bool(out.get("managed"))
-    out["evidence"] = json.loads(out["evidence"]) if out.get("evidence") else None
+    out["evidence"] = (
+        unstamped(EVIDENCE, json.loads(out["evidence"])) if out.get("evidence") else None
+    )
     return out
 
 

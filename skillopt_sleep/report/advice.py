@@ -37,13 +37,13 @@ def _model_too_weak(skill: Mapping[str, Any]) -> bool:
     """The gate saw (almost) no difference on most comparisons: candidate and incumbent
     score alike on nearly every task, so the target is not following the skill's text. An
     edit that passed the gate shows the opposite. A comparison that does not say how many
-    tasks differed (`n_differ`; `n_nonzero` in older reports) is not counted as flat."""
+    tasks differed (`n_differ`) is not counted as flat."""
     looks = _gate_looks(skill)
     if not looks or any(g.get("verdict") == "accept" for g in looks):
         return False
 
     def flat(g: Mapping[str, Any]) -> bool:
-        differ = g.get("n_differ", g.get("n_nonzero"))
+        differ = g.get("n_differ")
         return bool(g.get("n_tasks")) and differ is not None and differ * 4 <= g["n_tasks"]
 
     return sum(map(flat, looks)) * 2 > len(looks)

@@ -1,0 +1,97 @@
+"""The JSON shapes the tool stores or prints, each with a version and one way to read it.
+
+A shape written today carries ``"version": CURRENT[shape]``. A copy an older release wrote
+(no ``"version"``: version 1) is read through ``upgrade``, which applies that shape's steps
+in order, so every reader sees today's shape and no reader keeps an "older reports" branch.
+A copy from a newer release is refused (``ShapeError``): read as ours, what we do not know
+would be dropped on the next write.
+
+Shapes: the night's ``summary`` (``summary.json``, ``report.json``, every ``--json`` of a
+night), a night's step ``checkpoint``, an edit's ``ledger`` record, an incumbent's kept
+validation ``stream``, a promotion's ``evidence`` and a training ``run``'s files.
+docs/operations.md lists them and what each version changed.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from typing import Any
+
+SUMMARY = "summary"
+CHECKPOINT = "checkpoint"
+LEDGER = "ledger"
+EVIDENCE = "evidence"
+STREAM = "stream"
+RUN = "run"  # a training run's files (history.json, summary.json, ...), for people
+
+KEY = "version"
+
+
+class ShapeError(ValueError):
+    """A stored shape this release cannot read (written by a newer one, or not an object)."""
+
+
+def _gate_counts_differing_tasks(data: Any) -> Any:
+    """Version 2: a gate's count of the tasks on which candidate and incumbent differed is
+    ``n_differ`` (version 1 called it ``n_nonzero``), wherever a gate result sits."""
+    if isinstance(data, dict):
+        if "n_nonzero" in data and "n_differ" not in data:
+            data["n_differ"] = data.pop("n_nonzero")
+        for value in data.values():
+            _gate_counts_differing_tasks(value)
+    elif isinstance(data, list):
+        for value in data:
+            _gate_counts_differing_tasks(value)
+    return data
+
+
+# shape -> the steps from version 1 on: STEPS[shape][v - 1] turns version v into v + 1
+Step = Callable[[Any], Any]
+STEPS: dict[str, tuple[Step, ...]] = {
+    SUMMARY: (_gate_counts_differing_tasks,),
+    CHECKPOINT: (_gate_counts_differing_tasks,),
+    LEDGER: (_gate_counts_differing_tasks,),
+    EVIDENCE: (_gate_counts_differing_tasks,),
+    STREAM: (),
+    RUN: (),
+}
+CURRENT = {shape: len(steps) + 1 for shape, steps in STEPS.items()}
+
+
+def stamp(shape: str, data: dict[str, Any]) -> dict[str, Any]:
+    """`data` as written today: the shape's current version first."""
+    return {KEY: CURRENT[shape], **{k: v for k, v in data.items() if k != KEY}}
+
+
+def upgrade(shape: str, data: Any) -> dict[str, Any]:
+    """A stored copy of `shape` in today's form (a new dict; `data` is left as it was)."""
+    if not isinstance(data, dict):
+        raise ShapeError(f"a stored {shape} is not a JSON object")
+    version = data.get(KEY, 1)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise ShapeError(f"a stored {shape} has version {version!r}, not a whole number >= 1")
+    if version > CURRENT[shape]:
+        raise ShapeError(
+            f"a stored {shape} is version {version}, newer than this release reads "
+            f"({CURRENT[shape]}): upgrade skillopt-sleep"
+        )
+    out = copy.deepcopy(data)
+    for step in STEPS[shape][version - 1 :]:
+        out = step(out)
+    out[KEY] = CURRENT[shape]
+    return out
+
+
+def loads(shape: str, text: str) -> dict[str, Any]:
+    """A stored copy of `shape` (JSON text) in today's form."""
+    return upgrade(shape, json.loads(text))
+
+
+def unstamped(shape: str, data: Any) -> dict[str, Any]:
+    """A stored copy of `shape` in today's form without its version (for a typed object's
+    ``from_dict``, which knows only its fields)."""
+    out = upgrade(shape, data)
+    del out[KEY]
+    return out
