@@ -2,7 +2,7 @@
 
     python benchmarks/judges.py                        # tuning corpus, grammar alone
     python benchmarks/judges.py --model                # + grammar and the embedded judge model
-    python benchmarks/judges.py --corpus heldout --model --threads 1
+    python benchmarks/judges.py --corpus tuning2 --model --threads 1
 
 A corpus (``tests/fixtures/corrections/<corpus>.jsonl``) holds one correction per line:
 what the user asked, the answer they corrected, what they said, the answer they then
@@ -145,7 +145,7 @@ def print_table(corpus: str, arms: dict[str, dict[str, Any]], nc: dict[str, Any]
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpus", default="tuning", help="tuning | heldout (a file in %(prog)s)")
+    ap.add_argument("--corpus", default="tuning", help="tuning | tuning2 | selfheld | heldout2: a corpus in tests/fixtures/corrections")
     ap.add_argument("--model", action="store_true", help="also the embedded judge model")
     ap.add_argument("--threads", type=int, help="llama.cpp threads (default: measured)")
     args = ap.parse_args()
