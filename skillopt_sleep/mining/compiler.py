@@ -29,6 +29,7 @@ from typing import Any
 import sqlite_utils
 
 from skillopt_sleep.mining import grammar
+from skillopt_sleep.mining.contrast import compile_pair
 from skillopt_sleep.mining.grammar import Check
 from skillopt_sleep.mining.literals import is_identifier, literal
 from trainer.backends.base import ChatBackend, InfraError
@@ -257,9 +258,10 @@ class Compiler:
         self, said: str, corrected: str = "", request: str = "", accepted: str | None = None
     ) -> list[Check]:
         """The checks ``said`` states; [] when neither the grammar nor the model finds one.
-        The grammar's reading is tried on the session first (the corrected answer must fail
-        a check, the ``accepted`` one pass it); when none of its checks holds there, or it
-        read nothing, the judge model is asked too. Verification (``verify``) decides."""
+        The grammar's reading, and what the user named read against the two answers
+        (``contrast``), is tried on the session first (the corrected answer must fail a
+        check, the ``accepted`` one pass it); when none of its checks holds there, or it read
+        nothing, the judge model is asked too. Verification (``verify``) decides."""
         key = (said, corrected, accepted)
         if key not in self._seen:
             self._seen[key] = self._compile(said, corrected, request, accepted)
@@ -268,7 +270,7 @@ class Compiler:
     def _compile(
         self, said: str, corrected: str, request: str, accepted: str | None
     ) -> list[Check]:
-        checks = grammar.compile_text(said, corrected)
+        checks = compile_pair(said, corrected, accepted)
         if checks:
             self.counts["grammar"] += 1
         if any(_holds_on_session(c, corrected, accepted) for c in checks):

@@ -41,7 +41,7 @@ _CARRIERS = {
     "edits", "edit", "entries", "entry",
 }  # fmt: skip
 # Acronyms a user writes about their setup, not words to check ("our CI fails on TODOs").
-_SETUP_WORDS = {
+SETUP_WORDS = {
     "CI", "CD", "PR", "PRs", "API", "UI", "UX", "URL", "CLI", "SDK", "IDE", "OK", "QA", "DB",
     "AWS", "JSON", "YAML", "SQL", "HTML", "CSS", "JS", "TS", "README", "I", "DCO", "SMS",
 }  # fmt: skip
@@ -101,6 +101,8 @@ def literal(
     users"; "tabs, not spaces" names no word to avoid)."""
     quoted = [next(g for g in m.groups() if g).strip() for m in QUOTED.finditer(raw)]
     if len(quoted) == 1 and quoted[0].rstrip(".… "):
+        if re.fullmatch(r"\W", quoted[0]):
+            return None  # '*', '!', ';': a mark of a form (a bullet, a tone), read as one
         return quoted[0].rstrip(".… ")  # "'Sure! Here's...'": the dots say "and so on"
     pragma = _PRAGMA.search(raw)
     if pragma:
@@ -137,6 +139,8 @@ def literal(
         return None  # "3 paragraphs": a count of something the vocabulary does not count
     if re.fullmatch(r"[\d.,:]+", text):
         return None  # a bare number names nothing to check
+    if re.fullmatch(r"\W", text):
+        return None  # '*', '!', ';': a mark of a form (a bullet, a tone), read as one
     if any(_marked(w) for w in words):
         if re.fullmatch(r"[A-Z]{2,}s", text):  # TODOs -> TODO
             text = text[:-1]
@@ -322,7 +326,7 @@ def word_checks(text: str, corrected: str) -> list[Check]:
                     if term and re.fullmatch(r"[a-z]+(?:\([\w-]+\))?!?:", term):
                         continue  # "add the feat: prefix": a start, read by the grammar
                     if term and not is_identifier(term) and not ids:
-                        out.append(Check("contains", term.rstrip(":"), "answer"))
+                        out.append(required(term))
         if PRONOUN_NEG.search(sentence) and not any(c.kind == "not_contains" for c in out):
             named = list(dict.fromkeys(_named(sentence)))
             if len(named) == 1:  # "os.system is flagged by our linter, can you replace it?"
@@ -336,6 +340,19 @@ def word_checks(text: str, corrected: str) -> list[Check]:
                                                         sentence, re.IGNORECASE):  # fmt: skip
             out.append(Check("regex", _ISO_DATE, "answer"))
     return out
+
+
+# "Signed-off-by: Tomás Ruiz <…>": a trailer's label is the rule, its value an example.
+LABELLED = re.compile(r"^([A-Z][\w-]*(?: [A-Z][\w-]*)?):(?:\s+\S.*)?$")
+
+
+def required(term: str) -> Check:
+    """A word or phrase the user asked for; a labelled line asks for its label at the start
+    of a line ("Signed-off-by: …", "BREAKING CHANGE:"), not for the example's value."""
+    label = LABELLED.match(term)
+    if label:
+        return Check("regex", rf"(?m)^\s*{re.escape(label.group(1))}:", "answer")
+    return Check("contains", term, "answer")
 
 
 def is_form(part: str, feature_words: list[re.Pattern[str]]) -> bool:
@@ -386,7 +403,7 @@ def _named(sentence: str) -> list[str]:
     out += [m.group(0).strip() for m in _PRAGMA.finditer(sentence)]
     bare = QUOTED.sub(" ", _PRAGMA.sub(" ", sentence))
     out += code_tokens(bare)
-    out += [w for w in re.findall(r"\b[A-Z]{2,}\b", bare) if w not in _SETUP_WORDS]
+    out += [w for w in re.findall(r"\b[A-Z]{2,}\b", bare) if w not in SETUP_WORDS]
     return [t for t in out if t and not is_identifier(t)]
 
 
@@ -415,6 +432,10 @@ def section_checks(text: str) -> list[Check]:
 
 
 def semicolon_checks(text: str, corrected: str) -> list[Check]:
+    """ "no semicolons": in code, none ending a line (a `for (;;)` keeps its own); in prose,
+    none at all."""
     if re.search(r"\bsemicolons?\b|(?<!\w);s?(?!\w)", text) and NEG_RX.search(text):
-        return [Check("not_contains", ";", _word_scope(";", corrected))]
+        if _word_scope(";", corrected) == "code":
+            return [Check("not_regex", r"(?m);[ \t]*$", "code")]
+        return [Check("not_contains", ";", "answer")]
     return []

@@ -1,0 +1,237 @@
+"""Read a correction against the two answers it sits between.
+
+The user's words say what a rule is about (``topics``: a feature, a number, a word or an
+example they gave); the answer they corrected and the one they then accepted say which
+way and where. For each topic the checks it could mean are tried in a fixed order of
+plausibility (the scope or unit the user named first, the weaker claim before the
+stronger), and the first one that the corrected answer fails and the accepted answer
+passes is kept: a rule whose check does not change between the two answers is not what
+the user meant. The words still bound what may be read: a word the user only named is
+never required, a feature only forbidden unless they asked for it, and a layout asked for
+after something was forbidden ("tables look awful, use a plain list") is the remedy, not
+the rule.
+"""
+
+from __future__ import annotations
+
+import re
+
+from skillopt_sleep.mining import grammar
+from skillopt_sleep.mining.literals import LABELLED, required
+from skillopt_sleep.mining.phrases import Check
+from skillopt_sleep.mining.topics import HAS, HAS_FEATURES, KEEP, NO, Topic, topics
+from trainer.checks import identifier_pattern, passes
+
+# Features read where the form shows: outside code, so a "# comment" in a shell block is
+# no heading and a "!" in `[ ! -f x ]` no exclamation. The rest read the whole answer.
+_PROSE_FEATURES = {
+    "emoji", "heading", "bullet", "list", "numbered_list", "table", "bold", "link",
+    "exclamation", "apology", "contraction", "first_person",
+}  # fmt: skip
+_SUBJECT_FEATURES = {"past_tense", "lowercase_start", "capital_start"}
+# Features whose cue names the wanted form ("imperative", "with the language", "spell
+# out"): asked for or named, they forbid the opposite.
+_NAMED_BY_OPPOSITE = {"past_tense", "untagged_fence", "contraction"}
+_COMMIT_TYPE = r"(?i)\A\W*[a-z]+(?:\([^)\n]*\))?!?:\s"
+_ISO_DATE = r"\b\d{4}-\d{2}-\d{2}\b"
+
+
+def separates(check: Check, corrected: str, accepted: str) -> bool:
+    """The corrected answer fails the check and the accepted answer passes it."""
+    return not passes(check.kind, check.value, check.scope, corrected) and passes(
+        check.kind, check.value, check.scope, accepted
+    )
+
+
+def _feature_candidates(t: Topic) -> list[Check]:
+    f = t.value
+    if t.role == KEEP:
+        return []
+    if f in _SUBJECT_FEATURES:
+        scopes = ["first_line"]
+    elif f in _PROSE_FEATURES:
+        scopes = ["prose", "answer"]
+    else:
+        scopes = ["answer"]
+    if t.scope and t.scope not in scopes and f not in _SUBJECT_FEATURES:
+        scopes.insert(0, t.scope)
+    no = [Check("no", f, s) for s in scopes]
+    if f in _NAMED_BY_OPPOSITE or t.role == NO:
+        return no
+    if f not in HAS_FEATURES:
+        return [] if t.role == HAS else no
+    has = [Check("has", f, "answer")]
+    return has if t.role == HAS else no + has
+
+
+def _units(t: Topic, corrected: str) -> list[str]:
+    if t.unit:
+        return [t.unit]
+    if t.scope == "first_line":
+        return ["chars", "words"]
+    if t.scope == "lines":
+        return ["chars"]
+    listed = passes("max_bullets", "0", "answer", corrected) is False
+    return (["bullets"] if listed else []) + ["sentences", "lines", "words", "chars"]
+
+
+def _count_candidates(t: Topic, corrected: str) -> list[Check]:
+    n = int(t.value)
+    out = []
+    for unit in _units(t, corrected):
+        if t.scope and not (t.scope == "bullets" and unit == "bullets"):
+            scopes = [t.scope]
+        elif unit in ("chars", "words"):
+            scopes = ["answer", "first_line", "lines" if unit == "chars" else "bullets"]
+        else:
+            scopes = ["answer"]
+        if unit in ("lines", "bullets", "sentences"):
+            scopes = [s if s in ("answer", "bullets") and unit == "sentences" else "answer"
+                      for s in scopes]  # fmt: skip
+        for bound in [t.bound] if t.bound else ["max", "min"]:
+            if bound == "min" and n == 0:
+                continue
+            for scope in dict.fromkeys(scopes):
+                out.append(Check(f"{bound}_{unit}", str(n), scope))
+    return out
+
+
+def _in_code_only(value: str, corrected: str) -> bool:
+    return (
+        "```" in corrected
+        and not passes("not_contains", value, "code", corrected)
+        and passes("not_contains", value, "prose", corrected)
+    )
+
+
+def _literal_candidates(t: Topic, corrected: str) -> list[Check]:
+    value = t.value
+    if t.role == KEEP:
+        return []
+    out: list[Check] = []
+    if t.role != HAS:
+        if t.at == "start":
+            out.append(Check("not_starts_with", value, "first_line"))
+        elif t.at == "end":
+            out.append(Check("not_ends_with", value, "answer"))
+        where = "code" if _in_code_only(value, corrected) else "answer"
+        return out + [Check("not_contains", value, where)]
+    if LABELLED.match(value):  # "add `Signed-off-by: Tomás …`": the trailer, not Tomás
+        return [required(value)]
+    if t.at == "start":
+        out.append(Check("starts_with", value, "first_line"))
+    elif t.at == "end":
+        out.append(Check("ends_with", value, "answer"))
+    return out + [Check("contains", value, "answer")]
+
+
+def _identifier_candidates(t: Topic) -> list[Check]:
+    if t.role in (NO, KEEP):
+        return []
+    out = [Check("identifier_like", t.value.rstrip(":"), "answer")]
+    if t.at == "start":  # "the key goes at the front": only where having it is not enough
+        out.append(Check("regex", r"\A\W*" + identifier_pattern(t.value), "first_line"))
+    return out
+
+
+def _mark_candidates(t: Topic) -> list[Check]:
+    """A single mark the user quoted: a bullet marker, "!", ";", a final "."."""
+    if t.role == KEEP:
+        return []
+    mark = t.value
+    if mark in "*•+-" and t.role != HAS:
+        return [Check("not_regex", rf"(?m)^\s*{re.escape(mark)}\s+\S", "prose")]
+    if mark == "!":
+        return _feature_candidates(Topic("feature", "exclamation", NO, t.scope))
+    if mark == ";":
+        return [Check("not_regex", r"(?m);[ \t]*$", "code"), Check("not_contains", ";", "prose")]
+    if mark == "." and t.at == "end":
+        scopes = [t.scope] if t.scope else ["first_line", "bullets", "lines"]
+        return [Check("not_ends_with", ".", s) for s in scopes]
+    return []
+
+
+def _shape_candidates(t: Topic) -> list[Check]:
+    if t.value == "iso_date":
+        return [Check("regex", _ISO_DATE, "answer")]
+    if t.value == "commit_type":
+        return [Check("regex", _COMMIT_TYPE, "first_line")]
+    return []
+
+
+def candidates(t: Topic, corrected: str) -> list[Check]:
+    """The checks a topic could mean, the most plausible first."""
+    if t.what == "feature":
+        return _feature_candidates(t)
+    if t.what == "count":
+        return _count_candidates(t, corrected)
+    if t.what == "literal":
+        return _literal_candidates(t, corrected)
+    if t.what == "identifier":
+        return _identifier_candidates(t)
+    if t.what == "mark":
+        return _mark_candidates(t)
+    return _shape_candidates(t)
+
+
+_ASKS = ("has", "contains", "starts_with", "ends_with", "regex", "identifier_like")
+
+
+def _topic_of(check: Check, found: list[Topic]) -> Topic | None:
+    """The topic a check reads (by its feature, number or word)."""
+    value = check.value.lower()
+    for t in found:
+        if t.value.lower() == value or (t.what == "shape" and check.kind == "regex"):
+            return t
+    return None
+
+
+def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]:
+    """The checks ``said`` states: the grammar's reading, and, where the session shows the
+    answer the user accepted after it, each topic's first candidate that separates the two
+    answers (for topics the grammar's separating checks do not already read). An ask named
+    after something forbidden is its remedy and dropped ("never --force, use
+    --force-with-lease" forbids --force and asks for nothing)."""
+    read = grammar.compile_text(said, corrected)
+    if accepted is None:
+        return read
+    found = topics(said, corrected)
+    kept = [c for c in read if separates(c, corrected, accepted)]
+    covered = {c.value.lower() for c in kept}
+    out = list(read)
+    for t in found:
+        if t.value.lower() in covered:
+            continue
+        check = next((c for c in candidates(t, corrected) if separates(c, corrected, accepted)),
+                     None)  # fmt: skip
+        if check and check not in out:
+            out.append(check)
+            covered.add(t.value.lower())
+    return _without_remedies(out, read, found, corrected, accepted)
+
+
+def _without_remedies(
+    checks: list[Check], read: list[Check], found: list[Topic], corrected: str, accepted: str
+) -> list[Check]:
+    """Asks named after a forbidden topic, but the grammar's own words (it never requires
+    the kept half of "X, not Y", and "use UTC" after "don't use PT" is the rule) except a
+    layout ("use a plain list")."""
+    orders = {c: t.order for c in checks if (t := _topic_of(c, found))}
+    roles = {c: t.role for c in checks if (t := _topic_of(c, found))}
+    forbidden = [
+        orders[c]
+        for c in checks
+        if c.kind not in _ASKS and c in orders and separates(c, corrected, accepted)
+    ]
+    first = min(forbidden, default=None)
+    return [
+        c
+        for c in checks
+        if not (
+            c.kind in _ASKS
+            and roles.get(c) == HAS
+            and first is not None
+            and first < orders[c]
+            and (c not in read or c.kind == "has")
+        )  # fmt: skip
+    ]
