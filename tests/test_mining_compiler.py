@@ -85,20 +85,20 @@ def test_a_model_that_cannot_start_leaves_mining_to_the_grammar(tmp_path: Path) 
 
 
 def test_the_model_is_asked_when_the_grammars_reading_fails_the_session(tmp_path: Path) -> None:
-    """The grammar reads "no 'Certainly!'" as a word, but the user corrected "Sure! …":
-    the session shows that is not what they meant, so the model is asked too, and
-    verification keeps what holds."""
+    """The grammar reads "no 'Certainly!'" as a word and the example as a preamble, but
+    the user corrected "Great idea! …": the session shows neither is what they meant, so
+    the model is asked too, and verification keeps what holds."""
     db = store(tmp_path)
-    model, backend = _scripted({"checks": [{"kind": "no", "value": "preamble",
+    model, backend = _scripted({"checks": [{"kind": "no", "value": "exclamation",
                                             "scope": "answer"}]})  # fmt: skip
     compiler = Compiler(db, model)
-    said, corrected, accepted = "get straight to it, no 'Certainly!'", "Sure! ^a+$", "^a+$"
+    said, corrected, accepted = "get straight to it, no 'Certainly!'", "Great idea! ^a+$", "^a+$"
     checks = compiler.compile(said, corrected, "a regex for a's", accepted)
-    assert checks == [Check("not_contains", "Certainly!"), Check("no", "preamble")]
+    assert checks == [Check("not_contains", "Certainly!"), Check("no", "exclamation")]
     assert len(backend.prompts) == 1
     judges = tuple(Judge(c.kind, c.value, scope=c.scope) for c in checks)
     kept, dropped = verify([Evidence(judges, corrected, accepted, "t:0")], [])
-    assert [(j.kind, j.value) for j in kept] == [("no", "preamble")]
+    assert [(j.kind, j.value) for j in kept] == [("no", "exclamation")]
     assert [d.reason for d in dropped] == ["the corrected answer passes it"]
     # a reading that holds on the session asks no model
     assert compiler.compile("no emoji", "Done 🚀", "x", "Done") == [Check("no", "emoji")]
