@@ -69,6 +69,18 @@ def _first_word(text: str) -> str:
     return m.group(1) if m else ""
 
 
+def _imperative(text: str) -> bool:
+    """The first word reads as a command: not past tense, not -ing, not a third person -s
+    ("Fix", not "Fixed", "Fixing" or "Fixes")."""
+    word = _first_word(text).lower()
+    if not word or _past_tense(text):
+        return False
+    if len(word) > 4 and word.endswith("ing") and word not in ("bring", "string", "spring"):
+        return False
+    third = len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ics"))
+    return not third
+
+
 def _first_letter(text: str) -> str:
     m = re.search(r"[^\W\d_]", _TYPE_PREFIX.sub("", text, count=1))
     return m.group(0) if m else ""
@@ -93,7 +105,7 @@ def _untagged_fence(text: str) -> bool:
 
 _CONTRACTION = re.compile(
     r"\b[A-Za-z]+n['’]t\b|\b(?:[A-Za-z]+['’](?:re|ve|ll|d|m)|(?:it|that|there|here|what|who|"
-    r"where|how|let|he|she)['’]s)\b",
+    r"where|how|let|he|she|everything|nothing|something|everyone|someone|nobody|this)['’]s)\b",
     re.IGNORECASE,
 )
 # An offer or a wish at the end of an answer ("Let me know if …", "Hope this helps!").
@@ -120,7 +132,10 @@ def _has(pattern: str, flags: int = re.MULTILINE) -> Callable[[str], bool]:
 # saying "no emojis here" is fine).
 FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
     "emoji": (lambda t: _EMOJI.search(t) is not None, "an emoji character"),
-    "heading": (_has(r"^\s{0,3}#{1,6}\s+\S"), "a Markdown heading line (# …)"),
+    "heading": (
+        _has(r"^\s{0,3}#{1,6}\s+\S|^[^\n]*\w[^\n]*\n\s*={3,}\s*$"),
+        "a Markdown heading line (# …, or a line underlined with ===)",
+    ),
     "code_fence": (_has(r"^\s*(```|~~~)"), "a fenced code block (```)"),
     "bullet": (lambda t: _BULLET.search(t) is not None, "a bullet (- * + • item)"),
     "list": (lambda t: any(_ITEM.match(x) for x in t.split("\n")), "a bullet or numbered item"),
@@ -155,11 +170,16 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
         "opens with a pleasantry (Sure, Certainly, Here is …)",
     ),
     "past_tense": (_past_tense, "the first word is a past tense verb (Added, Fixed)"),
+    "imperative": (_imperative, "the first word is a command (Fix, not Fixed/Fixes/Fixing)"),
     "lowercase_start": (lambda t: _first_letter(t).islower(), "the first letter is lower case"),
     "capital_start": (lambda t: _first_letter(t).isupper(), "the first letter is a capital"),
     "diff_lines": (
         _has(r"^(?:diff --git |@@ -\d|\+\+\+ [ab/]|--- [ab/]|[+-](?![\s+-])\S)"),
         "lines of a diff (+/- lines, @@ hunks)",
+    ),
+    "inline_code": (
+        lambda t: _INLINE_CODE.search(_FENCED.sub("", t)) is not None,
+        "`inline code` outside code blocks",
     ),
     "contraction": (lambda t: _CONTRACTION.search(t) is not None, "a contraction (don't, it's)"),
     "closing_offer": (_closing_offer, "ends with an offer (Let me know if …, Hope this helps)"),

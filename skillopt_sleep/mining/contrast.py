@@ -26,14 +26,12 @@ from trainer.checks import identifier_pattern, passes
 # no heading and a "!" in `[ ! -f x ]` no exclamation. The rest read the whole answer.
 _PROSE_FEATURES = {
     "emoji", "heading", "bullet", "list", "numbered_list", "table", "bold", "link",
-    "exclamation", "apology", "contraction", "first_person",
+    "exclamation", "apology", "contraction", "first_person", "inline_code",
 }  # fmt: skip
 _SUBJECT_FEATURES = {"past_tense", "lowercase_start", "capital_start"}
-# Features whose cue names the wanted form ("imperative", "with the language", "spell
-# out"): asked for or named, they forbid the opposite.
-_NAMED_BY_OPPOSITE = {"past_tense", "untagged_fence", "contraction"}
-_COMMIT_TYPE = r"(?i)\A\W*[a-z]+(?:\([^)\n]*\))?!?:\s"
+_COMMIT_TYPE = r"\A\W*[a-z]+(?:\([^)\n]*\))?!?:\s"
 _ISO_DATE = r"\b\d{4}-\d{2}-\d{2}\b"
+_CLOSING_REF = r"(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+#\d+"
 
 
 def separates(check: Check, corrected: str, accepted: str) -> bool:
@@ -45,7 +43,7 @@ def separates(check: Check, corrected: str, accepted: str) -> bool:
 
 def _feature_candidates(t: Topic) -> list[Check]:
     f = t.value
-    if t.role == KEEP:
+    if t.role == KEEP and f not in HAS_FEATURES:
         return []
     if f in _SUBJECT_FEATURES:
         scopes = ["first_line"]
@@ -56,12 +54,12 @@ def _feature_candidates(t: Topic) -> list[Check]:
     if t.scope and t.scope not in scopes and f not in _SUBJECT_FEATURES:
         scopes.insert(0, t.scope)
     no = [Check("no", f, s) for s in scopes]
-    if f in _NAMED_BY_OPPOSITE or t.role == NO:
-        return no
-    if f not in HAS_FEATURES:
-        return [] if t.role == HAS else no
+    if f == "past_tense":  # "Fix", not "Fixes" or "Fixing": the imperative, if no less does
+        return no + [Check("has", "imperative", "first_line")]
+    if t.role == NO or f not in HAS_FEATURES:
+        return no  # a feature only ever forbidden: the two answers show it was
     has = [Check("has", f, "answer")]
-    return has if t.role == HAS else no + has
+    return has if t.role in (HAS, KEEP) else no + has
 
 
 def _units(t: Topic, corrected: str) -> list[str]:
@@ -136,30 +134,52 @@ def _identifier_candidates(t: Topic) -> list[Check]:
 
 def _mark_candidates(t: Topic) -> list[Check]:
     """A single mark the user quoted: a bullet marker, "!", ";", a final "."."""
-    if t.role == KEEP:
-        return []
     mark = t.value
+    if t.role == KEEP and mark != "-":
+        return []
+    if mark == "-" and t.role != NO:  # "bullets should be dashes": no other marker
+        return [Check("not_regex", r"(?m)^\s*[*+•]\s+\S", "prose")]
     if mark in "*•+-" and t.role != HAS:
         return [Check("not_regex", rf"(?m)^\s*{re.escape(mark)}\s+\S", "prose")]
     if mark == "!":
         return _feature_candidates(Topic("feature", "exclamation", NO, t.scope))
     if mark == ";":
         return [Check("not_regex", r"(?m);[ \t]*$", "code"), Check("not_contains", ";", "prose")]
-    if mark == "." and t.at == "end":
+    if mark == "." and t.role != HAS:
         scopes = [t.scope] if t.scope else ["first_line", "bullets", "lines"]
         return [Check("not_ends_with", ".", s) for s in scopes]
     return []
 
 
-def _shape_candidates(t: Topic) -> list[Check]:
+_IDENTIFIER = re.compile(r"(?<![\w-])(?:[A-Z][A-Z0-9]+-\d+|#\d+)(?![\w-])")
+_NAME = re.compile(r"(?<![\w-])[A-Z][\w-]*[a-z][\w-]*")
+
+
+def _shape_candidates(t: Topic, corrected: str, accepted: str) -> list[Check]:
+    """A shape named without being spelt out; a ticket key's and a name's instance is
+    what the accepted answer added or dropped."""
     if t.value == "iso_date":
         return [Check("regex", _ISO_DATE, "answer")]
     if t.value == "commit_type":
         return [Check("regex", _COMMIT_TYPE, "first_line")]
+    if t.value == "closing_ref":
+        return [Check("regex", _CLOSING_REF, "answer")]
+    if t.value == "code_only":
+        return [Check("max_words", "0", "prose"), Check("no", "preamble", "answer")]
+    if t.value == "ticket":
+        keys = list(dict.fromkeys(_IDENTIFIER.findall(accepted)))
+        new = [k for k in keys if k not in corrected]
+        out = [Check("identifier_like", k, "answer") for k in new]
+        if t.at == "start":
+            out += [Check("regex", r"\A\W*" + identifier_pattern(k), "first_line") for k in keys]
+        return out
+    if t.value == "name" and t.role != KEEP:
+        gone = {w for w in _NAME.findall(corrected) if not re.search(rf"\b{w}\b", accepted)}
+        return [Check("not_contains", gone.pop(), "answer")] if len(gone) == 1 else []
     return []
 
 
-def candidates(t: Topic, corrected: str) -> list[Check]:
+def candidates(t: Topic, corrected: str, accepted: str = "") -> list[Check]:
     """The checks a topic could mean, the most plausible first."""
     if t.what == "feature":
         return _feature_candidates(t)
@@ -171,9 +191,11 @@ def candidates(t: Topic, corrected: str) -> list[Check]:
         return _identifier_candidates(t)
     if t.what == "mark":
         return _mark_candidates(t)
-    return _shape_candidates(t)
+    return _shape_candidates(t, corrected, accepted)
 
 
+# Shapes that say more than an identifier the user gave or the accepted answer added.
+_STRONGER = ("closing_ref", "ticket")
 _ASKS = ("has", "contains", "starts_with", "ends_with", "regex", "identifier_like")
 
 
@@ -202,8 +224,14 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
     for t in found:
         if t.value.lower() in covered:
             continue
-        check = next((c for c in candidates(t, corrected) if separates(c, corrected, accepted)),
-                     None)  # fmt: skip
+        if t.value in _STRONGER and any(
+            c.kind == "identifier_like" and separates(c, corrected, accepted) for c in out
+        ):
+            continue  # the issue is referenced: that is enough, not a keyword or a place
+        check = next(
+            (c for c in candidates(t, corrected, accepted) if separates(c, corrected, accepted)),
+            None,
+        )
         if check and check not in out:
             out.append(check)
             covered.add(t.value.lower())

@@ -49,7 +49,7 @@ SETUP_WORDS = {
 
 _CUT = re.compile(
     r"\s+(?:in|on|at|for|from|into|inside|within|when|because|since|unless|so|to|"
-    r"anywhere|ever|it'?s|they|which|that|here|there|please|again|anymore|in the|"
+    r"anywhere|ever|it'?s|they|which|that|here|there|please|pls|plz|again|anymore|in the|"
     r"on the|back)\b.*$",
     re.IGNORECASE,
 )
@@ -84,9 +84,16 @@ _ABSTRACT = {
 
 
 # A command named in plain words ("never run npm publish") is a literal, not prose.
-_COMMANDS = {
-    "npm", "pip", "git", "yarn", "pnpm", "docker", "kubectl", "cargo", "go", "make", "brew",
-    "apt", "poetry", "uv", "sudo", "curl", "rm", "terraform", "helm", "gradle", "mvn",
+COMMANDS = {
+    "npm", "pip", "pip3", "git", "yarn", "pnpm", "npx", "docker", "kubectl", "cargo", "go",
+    "make", "brew", "apt", "apt-get", "poetry", "uv", "sudo", "curl", "wget", "rm", "terraform",
+    "helm", "gradle", "mvn", "grep", "rg", "sed", "awk", "find", "chmod", "chown", "ssh", "scp",
+    "rsync", "python", "python3", "node", "bash", "sh", "kill", "killall", "pkill", "systemctl",
+}  # fmt: skip
+# Commands whose next word picks what they do ("npm ci" is not "npm install").
+SUBCOMMANDS = {
+    "npm", "pip", "pip3", "git", "yarn", "pnpm", "docker", "kubectl", "cargo", "go", "brew",
+    "apt", "apt-get", "poetry", "uv", "helm", "terraform", "systemctl",
 }  # fmt: skip
 
 
@@ -148,10 +155,10 @@ def literal(
     if not plain_ok or any(w.lower() in _STOP for w in words):
         return None
     if re.match(r"\W*(?:the|a|an|any|those|these|that|this)\s", raw, re.IGNORECASE) and not (
-        swapped or carried or words[0].lower() in _COMMANDS or "word" in raw.lower()
+        swapped or carried or words[0].lower() in COMMANDS or "word" in raw.lower()
     ):
         return None  # "skip the code", "drop the summary": a part of the answer, not a word
-    if len(words) > 1 and words[0].lower() not in _COMMANDS:
+    if len(words) > 1 and words[0].lower() not in COMMANDS:
         return None  # a plain phrase is prose ("commit directly"), not a literal
     last = words[-1]
     if last.endswith("s") and not last.endswith("ss") and len(last) > 3 and not wording:
@@ -426,7 +433,7 @@ def section_checks(text: str) -> list[Check]:
             pattern = r"(?im)^[\W_]*" + re.escape(name) + r"\b"
             if NEG_RX.search(sentence[: m.start()]):
                 out.append(Check("not_regex", pattern))
-            elif re.search(r"\b(?:add|include|needs?|forgot|missing|want)\b", sentence, re.I):
+            elif re.search(r"\b(?:add|include|needs?|forgot|missing|want|where'?s)\b", text, re.I):
                 out.append(Check("regex", pattern))
     return out
 

@@ -94,7 +94,8 @@ NEG = (
     r"\bquit \w+ing\b|\blose\b|\bdrop\b|\bremove\b|\bdelete\b|\bcut\b|\bstrip\b|\bskip\b|"
     r"\bditch\b|\bget rid of\b|\btake (?:out|away)\b|\bleave (?:out|off)\b|\binstead of\b|"
     r"\brather than\b|\bless\b|\bfewer\b|\bnone\b|\bgone\b|\bbanned\b|\boff-limits\b|"
-    r"\bforbidden\b|\blegacy\b|\bnot (?:ok|allowed)\b|\bhas to go\b|\bmoved off\b)"
+    r"\bforbidden\b|\blegacy\b|\bnot (?:ok|allowed)\b|\bhas to go\b|\bmoved off\b|"
+    r"\b(?:dont|doesnt|didnt|isnt|arent|wont|cant|shouldnt|wouldnt)\b)"
 )
 
 
@@ -155,7 +156,7 @@ PRONOUN_NEG = re.compile(
     r"\b(?:leave|take|keep)\s+(?:them|it|those|these|that)\s+out\b|"
     r"\b(?:remove|drop|lose|avoid|skip|delete|strip|ditch|cut|replace|swap|get rid of)\s+"
     r"(?:them|it|those|these|that)\b|\b(?:don'?t|do not|never|stop)\s+(?:use|add|include|"
-    r"want|using|adding|including)\s+(?:them|it|those|these|that|any)\b|\binstead\W*$",
+    r"want|using|adding|including|do|doing)\s+(?:them|it|those|these|that|any)\b|\binstead\W*$",
     re.IGNORECASE,
 )
 

@@ -11,7 +11,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from skillopt_sleep.mining.literals import SETUP_WORDS, code_tokens, is_identifier, literal
+from skillopt_sleep.mining.literals import (
+    COMMANDS,
+    SETUP_WORDS,
+    SUBCOMMANDS,
+    code_tokens,
+    is_identifier,
+    literal,
+)
 from skillopt_sleep.mining.phrases import (
     NEG_RX,
     NUMBER_WORDS,
@@ -38,32 +45,49 @@ class Topic:
     bound: str | None = None  # counts: "max" | "min" when the words say
     at: str | None = None  # literals: "start" | "end" when the words say where
     order: int = 0  # where in the correction it was named
+    plain: bool = False  # features: named only by "plain text"
 
 
-# Words that name a feature of an answer (``trainer.checks.FEATURES``), loosely.
-FEATURE_CUES: dict[str, str] = {
-    "emoji": r"emojis?|emoticons?|smileys?|icons|[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF]",
-    "heading": r"(?:section )?head(?:ing|er)s?|##+\s?\w*|hashes|titles",
-    "code_fence": r"code ?blocks?|code fences?|fences?|fenced(?: blocks?)?|triple backticks|```",
-    "untagged_fence": r"(?:the |a |with (?:the |a )?)?(?:language|lang)(?: tag)?|tag(?:ged)? the",
-    "bullet": r"bullet(?:ed)?(?: points?| lists?)?|dashes|hyphens",
-    "list": r"lists?|list form|slide ?deck",
-    "numbered_list": r"numbered(?: lists?| steps?)?|numbering|number (?:the|them|each|every)",
-    "table": r"tables?",
-    "link": r"links?|urls?|hyperlinks?",
-    "bold": r"bold(?:ing|ed)?|\*\*\w*\*\*",
-    "markdown": r"markdown|markup|formatting|plain text|plain-text",
-    "exclamation": r"exclamation(?: marks?| points?)?|bangs?",
-    "apology": r"apolog\w*|sorry",
-    "preamble": r"intro|introduction|preamble|pleasantries|opener|opening line",
-    "closing_offer": r"sign-?off(?: line)?|closing (?:offer|line)|outro|offer to help",
-    "contraction": r"contractions?|spell (?:it |them )?out|expand them",
-    "past_tense": r"past tense|imperative(?: mood)?|as a command|present tense",
-    "first_person": r"first person",
-    "diff_lines": r"diff lines|the diff|hunks|\+/- lines",
-}
+# Words that name a feature of an answer (``trainer.checks.FEATURES``), loosely. A cue
+# marked "~" names the feature's opposite ("imperative" is no past tense, "a paragraph" no
+# list): asked for, it forbids the feature; rejected ("not a paragraph"), it asks for it.
+# "mark:" cues name a mark of a form: the final period, a bullet's dash.
+FEATURE_CUES: list[tuple[str, str]] = [
+    (
+        "emoji",
+        r"emojis?|emoticons?|smileys?|icons|[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF]",
+    ),
+    ("heading", r"(?:section )?head(?:ing|er)s?|##+\s?\w*|hashes|titles"),
+    ("code_fence", r"code ?blocks?|code fences?|fences?|fenced(?: blocks?)?|triple backticks|```"),
+    ("inline_code", r"backticks?|inline code|`code` formatting"),
+    (
+        "~untagged_fence",
+        r"(?:the |a |with (?:the |a )?)?(?:language|lang)(?: tag)?|tag(?:ged)? the",
+    ),
+    ("bullet", r"bullet(?:ed)?(?: points?| lists?)?"),
+    ("list", r"lists?|list form|slide ?deck"),
+    ("~list", r"paragraphs?|prose|flowing text|(?:normal|full|complete|plain) sentences"),
+    ("numbered_list", r"numbered(?: lists?| steps?)?|numbering|number (?:the|them|each|every)"),
+    ("table", r"tables?"),
+    ("link", r"links?|urls?|hyperlinks?"),
+    ("bold", r"bold(?:ing|ed)?|\*\*\w*\*\*"),
+    ("markdown", r"markdown|markup|formatting"),
+    ("~markdown", r"plain text|plain-text"),
+    ("exclamation", r"exclamation(?: marks?| points?)?|bangs?"),
+    ("apology", r"apolog\w*|sorry"),
+    ("preamble", r"intro|introduction|preamble|pleasantries|opener|opening line"),
+    ("closing_offer", r"sign-?off(?: line)?|closing (?:offer|line)|outro|offer to help"),
+    ("contraction", r"contractions?"),
+    ("~contraction", r"spell (?:it |them |those |these )?out|expand them"),
+    ("past_tense", r"past tense"),
+    ("~past_tense", r"imperative(?: mood)?|as a command|present tense"),
+    ("first_person", r"first person"),
+    ("diff_lines", r"diff lines|the diff|hunks|\+/- lines"),
+    ("mark:.", r"periods?|full stops?|dots?|trailing punctuation"),
+    ("mark:-", r"dashes|hyphens"),
+]
 FEATURE_TOPIC_RX = [
-    (re.compile(rf"(?<![\w#`])(?:{p})(?![\w])", re.IGNORECASE), f) for f, p in FEATURE_CUES.items()
+    (re.compile(rf"(?<![\w#`])(?:{p})(?![\w])", re.IGNORECASE), f) for f, p in FEATURE_CUES
 ]
 # What an example the user quotes can show ('Certainly!' is a preamble, '## Summary' a
 # heading); a quoted example is read as the feature too.
@@ -74,7 +98,8 @@ HAS_FEATURES = ("bullet", "list", "numbered_list", "code_fence", "heading", "tab
 _COMPLAINT_AFTER = re.compile(
     r"\W*(?:is|are|isn'?t|aren'?t|looks?|reads?|were|was)?\s*(?:banned|off-limits|not ok|"
     r"not allowed|forbidden|legacy|gone|off|awful|ugly|distract\w*|annoying|noise|noisy|"
-    r"unnecessary|not needed|too much|wrong|broken|weird|pointless|useless|a mess)\b|"
+    r"unnecessary|not needed|too much|wrong|broken|weird|pointless|useless|a mess|odd|bad|"
+    r"strange|messy|cluttered|confusing|garish|unreadable|goes nowhere|go nowhere)\b|"
     r"\W*(?:don'?t|doesn'?t|do not|does not|won'?t|will not|can'?t|cannot) (?:belong|render|work|"
     r"display|show|help|need)|\W*(?:break|breaks|broke|clutter|clutters|has to go|have to go|"
     r"renders? (?:them )?literally|everywhere)\b",
@@ -133,6 +158,11 @@ def _joined(parts: list[str]) -> list[str]:
     return out
 
 
+def _pairs(clause: str) -> list[tuple[int, int, str]]:
+    """ "X, not Y" spans, outside brackets: "(do not, not don't)" gives examples, not a pair."""
+    return pair_spans(re.sub(r"\([^()]*\)", lambda m: " " * len(m.group(0)), clause))
+
+
 def _clauses_at(text: str) -> list[tuple[int, str]]:
     """Each clause of each sentence with where it starts in ``text``."""
     out, pos = [], 0
@@ -148,9 +178,9 @@ def feature_topics(text: str) -> list[Topic]:
     out: list[Topic] = []
     pron = _pronoun_no(text)
     for at, clause in _clauses_at(text):
-        pairs = pair_spans(clause)
+        pairs = _pairs(clause)
         found = [(m, f) for rx, f in FEATURE_TOPIC_RX for m in rx.finditer(clause)]
-        for m, feature in found:
+        for m, cue in found:
             if any(n.start() <= m.start() and m.end() <= n.end() and n.span() != m.span()
                    for n, _ in found):  # fmt: skip
                 continue  # "lists" inside "bullet lists"
@@ -160,14 +190,17 @@ def feature_topics(text: str) -> list[Topic]:
             if role == NAMED and pron:
                 role = NO
             scope = scope_for(clause, "") or None
-            plain = feature == "markdown" and m.group(0).lower().startswith("plain")
-            out.append(Topic("feature", "plain" if plain else feature, role, scope,
-                             order=at + m.start()))  # fmt: skip
-    others = any(t.value not in ("plain", "markdown") for t in out)
+            if cue.startswith("mark:"):
+                end = "end" if cue == "mark:." else None
+                out.append(Topic("mark", cue[5:], role, scope, at=end, order=at + m.start()))
+                continue
+            if cue.startswith("~"):  # the opposite named: asked for, it forbids the feature
+                role = HAS if role == NO else NO
+            out.append(Topic("feature", cue.lstrip("~"), role, scope, order=at + m.start(),
+                             plain=cue == "~markdown"))  # fmt: skip
+    others = any(t.what == "feature" and t.value != "markdown" for t in out)
     # "plain text" glosses a feature named beside it ("the bold …, plain text")
-    return [t if t.value != "plain" else Topic("feature", "markdown", t.role, t.scope,
-                                                order=t.order)
-            for t in out if not (t.value == "plain" and others)]  # fmt: skip
+    return [t for t in out if not (t.plain and others)]
 
 
 # Counts ------------------------------------------------------------------------------
@@ -280,6 +313,8 @@ _COMMON = {
     "plain", "formal", "british", "american", "iso", "dates", "needs", "need", "always",
     "public", "people", "users", "customers",
 }  # fmt: skip
+_NOT_SUBCOMMANDS = {"in", "on", "at", "to", "is", "the", "a", "an", "and", "or", "for", "with",
+                    "please", "pls", "here", "there", "everywhere", "again", "anymore"}  # fmt: skip
 _ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…)\s*$")
 
 
@@ -305,20 +340,49 @@ def _named_spans(clause: str, corrected: str) -> list[_Span]:
         if at >= 0 and not any(a <= at < b for a, b in taken):
             spans.append(_Span(tok, at, at + len(tok), False))
             taken.append((at, at + len(tok)))
+
+    def add(text: str, start: int, end: int) -> None:
+        if not any(a <= start < b or start <= a < end for a, b in taken):
+            spans.append(_Span(text, start, end, False))
+            taken.append((start, end))
+
+    for m in re.finditer(r"(?<!\S)([•*;!+])(?!\S)|\b(\w+)\(\)", bare):
+        add(m.group(1) or m.group(2), m.start(), m.end())  # "the •", "print()"
     for m in _CAPITALISED.finditer(bare):
         word = m.group(1).rstrip(".")
-        if any(a <= m.start() < b for a, b in taken) or word in SETUP_WORDS:
+        if word in SETUP_WORDS or len(word.rstrip(":")) < 2:
             continue
         caps = word.rstrip(":").isupper()
-        if (not caps and word.lower() in _COMMON) or len(word.rstrip(":")) < 2:
+        if not caps and word.lower() in _COMMON:
             continue
         at_start = not clause[: m.start()].strip(" \"'(")
         in_answer = re.search(rf"(?<!\w){re.escape(word.rstrip(':'))}(?!\w)", corrected)
-        if at_start and not in_answer:
+        if at_start and not in_answer and not caps:
             continue  # a capital at the start of a clause is grammar, unless it is a name
-        spans.append(_Span(word, m.start(), m.end(), False))
-        taken.append(m.span())
+        add(word, m.start(), m.end())
+    for m in re.finditer(r"(?<![\w'-])([a-z][\w-]*)(?![\w'-])(?= ([a-z]+)\b)?", bare):
+        word, sub = m.group(1), m.group(2)
+        if word in COMMANDS:  # "npm install rewrites the lockfile", "no sudo"
+            if sub and word in SUBCOMMANDS and sub not in _NOT_SUBCOMMANDS:
+                add(f"{word} {sub}", m.start(), m.end() + 1 + len(sub))
+            else:
+                add(word, m.start(), m.end())
+        elif len(word) > 2 and word not in _COMMON and _is_code_word(word, corrected):
+            add(word, m.start(), m.end())  # "we don't print in services"
     return spans
+
+
+_CODE_PARTS = re.compile(r"```[^\n]*\n(.*?)```|`([^`\n]+)`", re.DOTALL)
+
+
+def _is_code_word(word: str, corrected: str) -> bool:
+    """A plain word of the user's that the corrected answer uses as code: called, or in a
+    code block or `inline code`."""
+    code = " ".join(a or b for a, b in _CODE_PARTS.findall(corrected))
+    return bool(
+        re.search(rf"\b{re.escape(word)}\s*\(", corrected)
+        or re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", code)
+    )
 
 
 def _verb_objects(clause: str, corrected: str) -> list[_Span]:
@@ -337,6 +401,19 @@ def _verb_objects(clause: str, corrected: str) -> list[_Span]:
     return out
 
 
+_CLOSING = re.compile(r"(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):? #\d+", re.IGNORECASE)
+_NEED = re.compile(
+    r"\b(?:you forgot|forgot|forget|missing|where'?s|needs?|must have|always (?:add|include|"
+    r"put|end with|start with)|remember)\b",
+    re.IGNORECASE,
+)
+_PREFER = re.compile(
+    r"\b(?:use|using|prefer|switch(?:ed)? to|go through|pipe (?:it |that )?into|stick to|"
+    r"stick with)\W*(?:\w+\W+){0,2}$",
+    re.IGNORECASE,
+)
+
+
 def _is_example(clause: str, sp: _Span) -> bool:
     """Whether the user gives the span as an example of something: "like X", "e.g. X",
     "(X)", "X as the language"."""
@@ -353,7 +430,7 @@ def literal_topics(text: str, corrected: str) -> list[Topic]:
     examples = example_pairs(text)
     pron = _pronoun_no(text)
     for pos, clause in _clauses_at(text):
-        pairs = pair_spans(clause)
+        pairs = _pairs(clause)
         at = "start" if _START.search(clause) else "end" if _END.search(clause) else None
         spans = _named_spans(clause, corrected)
         spans += [s for s in _verb_objects(clause, corrected)
@@ -363,15 +440,29 @@ def literal_topics(text: str, corrected: str) -> list[Topic]:
             if not value or sp.text in examples:
                 continue
             role = _role(clause, sp.start, sp.end, pairs)
+            before = text[: pos + sp.start]
             if role == NAMED and pron:
                 role = NO
-            if role == HAS and _is_example(clause, sp):
+            elif role == NAMED and _NEED.search(before):
+                role = HAS  # "you forgot to mark it (`BREAKING CHANGE:` footer …)"
+            if role == HAS and _is_example(clause, sp) and not _NEED.search(before):
                 role = NAMED  # "with `bash` as the language": an example, not the rule
+            if role == HAS and _PREFER.search(clause[: sp.start]):
+                role = KEEP  # "use rg": a tool preferred, not a word every answer needs
             what = "identifier" if is_identifier(value.rstrip(":")) else "literal"
+            if _CLOSING.fullmatch(value):
+                what, value = "shape", "closing_ref"  # "`Fixes #88`": a closing keyword
+            if re.fullmatch(r"[a-z]+(?:\([\w-]+\))?!?:", value):
+                continue  # "a `fix:`": a commit type, read as the shape
             if re.fullmatch(r"[^\w\s]", value):
                 what = "mark"  # '*', '!', ';', '.': the mark of a form
             scope = scope_for(clause, "") or None
             order = pos + sp.start
+            lead = re.match(r"\S+", value)
+            if what == "literal" and sp.quoted and lead and is_identifier(lead.group(0)):
+                what, value = "identifier", lead.group(0)  # "`OPS-77: Scale ...`"
+            if what == "identifier" and role == KEEP:
+                role = HAS  # "the key at the front like OPS-77, not …": the shape is asked for
             out.append(Topic(what, value, role, scope, at=at, order=order))
             if sp.quoted and role in (NO, NAMED):  # 'Certainly!' is a preamble
                 out += [Topic("feature", f, NO, scope, order=order)
@@ -382,6 +473,14 @@ def literal_topics(text: str, corrected: str) -> list[Topic]:
 # Shapes ------------------------------------------------------------------------------
 
 _SHAPES = {
+    "closing_ref": r"\bclosing keyword\b|\bauto-?clos\w*|\blink(?:ing)? the (?:issue|ticket)\b|"
+    r"(?<![\w-])(?:closes|fixes|resolves) #\d+",
+    "code_only": r"\b(?:just|only)(?: the)? (?:code|snippet|command|script|query|regex|sql|"
+    r"config|block|diff|yaml|json)\b|\b(?:code|command|snippet|sql|regex)(?: block)? only\b|"
+    r"\bno (?:explanation|commentary|prose)\b|\bwithout (?:the |any )?(?:explanation|commentary)\b",
+    "ticket": r"\b(?:ticket|jira|issue)(?: key| id| number| ref\w*)?\b",
+    "name": r"\b(?:code ?name|(?:customer|client|company|product|vendor|partner|internal)'?s? "
+    r"names?|their name)\b",
     "iso_date": r"\b(?:yyyy|YYYY)[-/.](?:mm|MM)[-/.](?:dd|DD)\b|\biso(?:[- ]8601)?\b.*\bdates?\b|"
     r"\bdates?\b.*\biso\b",
     "commit_type": r"\bconventional[- ]commits?\b|\btype prefix\b|\bcommit type\b|"
@@ -390,11 +489,23 @@ _SHAPES = {
 
 
 def shape_topics(text: str) -> list[Topic]:
-    return [
-        Topic("shape", name, NAMED, order=m.start())
-        for name, pat in _SHAPES.items()
-        if (m := re.search(pat, text, re.IGNORECASE)) and not NEG_RX.search(text[: m.start()][-30:])
-    ]
+    """Shapes the user names without spelling them out: ISO dates, a commit type, a
+    closing keyword, "just the code", a ticket key, a name to keep out ("the codename")."""
+    out = []
+    for name, pat in _SHAPES.items():
+        m = re.search(pat, text, re.IGNORECASE)
+        if not m:
+            continue
+        neg = NEG_RX.search(text[: m.start()][-30:]) is not None
+        if name == "name":
+            role = NO if neg or _pronoun_no(text) or re.search(r"\bout\b", text) else NAMED
+        elif neg and name != "code_only":
+            continue
+        else:
+            role = NAMED
+        at = "start" if _START.search(text) else None
+        out.append(Topic("shape", name, role, at=at, order=m.start()))
+    return out
 
 
 def topics(said: str, corrected: str = "") -> list[Topic]:
