@@ -116,6 +116,9 @@ def _literal_candidates(t: Topic, corrected: str) -> list[Check]:
         return out + [Check("not_contains", value, where)]
     if LABELLED.match(value):  # "add `Signed-off-by: Tomás …`": the trailer, not Tomás
         return [required(value)]
+    heading = re.fullmatch(r"#{1,6}\s*(\w[\w ]*)", value)
+    if heading:  # "add '## Testing'": a heading of that name, at whatever level
+        return [Check("regex", rf"(?im)^\s{{0,3}}#{{1,6}}\s*{re.escape(heading.group(1))}\b")]
     if t.at == "start":
         out.append(Check("starts_with", value, "first_line"))
     elif t.at == "end":
@@ -263,3 +266,30 @@ def _without_remedies(
             and (c not in read or c.kind == "has")
         )  # fmt: skip
     ]
+
+
+def broken_by(said: str, answer: str) -> bool:
+    """Whether ``said`` states a rule ``answer`` breaks, by its words alone: the grammar's
+    reading, or a topic whose words say which way (forbidden, asked for) and whose first
+    check of that polarity the answer fails."""
+    for c in grammar.compile_text(said, answer):
+        if c.kind not in ("contains", "identifier_like") and not passes(
+            c.kind, c.value, c.scope, answer
+        ):  # a word asked for may be new work's ("I need a Grafana dashboard")
+            return True
+    for t in topics(said, answer):
+        if t.what in ("literal", "identifier") and t.role != NO and not t.at:
+            continue  # a word only named or asked for may be new work's ("add Unreleased")
+        if t.what == "count" and not (t.unit and t.bound):
+            continue
+        if t.what == "feature" and t.role not in (NO, HAS):
+            continue
+        wanted = _ASKS if t.role == HAS else None
+        for c in candidates(t, answer, ""):
+            if wanted is not None and c.kind not in wanted:
+                continue
+            if not passes(c.kind, c.value, c.scope, answer):
+                return True
+            if t.what != "identifier":
+                break  # the first reading; an identifier's are weaker to stronger
+    return False

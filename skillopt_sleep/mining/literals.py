@@ -415,8 +415,8 @@ def _named(sentence: str) -> list[str]:
 
 
 _SECTION = re.compile(
-    r"\b(?:an?|the|any)\s+(?!section|heading|header)([\w-]+(?: [\w-]+)?)\s+(?:section|heading|"
-    r"header)\b",
+    r"\b(?:an?|the|any)\s+['\"`]?(?:#{1,6}\s*)?(?!section|heading|header)([\w-]+(?: [\w-]+)?)"
+    r"['\"`]?\s+(?:section|heading|header)\b",
     re.IGNORECASE,
 )
 

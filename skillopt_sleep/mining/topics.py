@@ -124,6 +124,10 @@ _END = re.compile(
 )
 
 
+_VERB_CUE = re.compile(r"(?:number|tag|spell|expand)\b", re.IGNORECASE)
+_OPENS = re.compile(r"\W*(?:(?:please|pls|just|can you|could you|and)\s+)*", re.IGNORECASE)
+
+
 def _role(clause: str, start: int, end: int, pairs: list[tuple[int, int, str]]) -> str:
     for s, e, role in pairs:
         if s <= start and end <= e:
@@ -189,6 +193,12 @@ def feature_topics(text: str) -> list[Topic]:
             role = _role(clause, m.start(), m.end(), pairs)
             if role == NAMED and pron:
                 role = NO
+            if (
+                role == NAMED
+                and _VERB_CUE.match(m.group(0))
+                and _OPENS.fullmatch(clause[: m.start()])
+            ):
+                role = HAS  # "number the steps please": the cue is the verb that asks
             scope = scope_for(clause, "") or None
             if cue.startswith("mark:"):
                 end = "end" if cue == "mark:." else None
