@@ -296,6 +296,8 @@ def count_topics(text: str) -> list[Topic]:
                 bound = "min"
             elif _MAX_CUE.search(before) or _MAX_AFTER.match(rest):
                 bound = "max"
+            if not unit and not bound:
+                continue  # a bare number ("Python 3", "the 2 tests") counts nothing said
             scope = scope_for(sentence, "") or whole_scope
             out.append(Topic("count", str(n), NAMED, scope, unit, bound, order=at))
         if re.search(r"\b(?:one|a single|single)[- ]line(?:r)?\b|\bone-?liner\b|\bjust the "
@@ -424,6 +426,17 @@ _PREFER = re.compile(
 )
 
 
+def _code_like(value: str) -> bool:
+    return bool(re.search(r"[._():#/@$<>=\[\]{}-]", value)) or value.split()[0] in COMMANDS
+
+
+def _rejects(text: str) -> bool:
+    """Somewhere the correction rejects something (a negation, a complaint)."""
+    return NEG_RX.search(text) is not None or any(
+        _COMPLAINT_AFTER.match(text[m.end() :]) for m in re.finditer(r"\w+", text)
+    )
+
+
 def _is_example(clause: str, sp: _Span) -> bool:
     """Whether the user gives the span as an example of something: "like X", "e.g. X",
     "(X)", "X as the language"."""
@@ -459,6 +472,8 @@ def literal_topics(text: str, corrected: str) -> list[Topic]:
                 role = NAMED  # "with `bash` as the language": an example, not the rule
             if role == HAS and _PREFER.search(clause[: sp.start]):
                 role = KEEP  # "use rg": a tool preferred, not a word every answer needs
+            if role == NAMED and not (sp.quoted or _code_like(value) or _rejects(text)):
+                continue  # a name said in passing ("the Redis part is long") is no rule
             what = "identifier" if is_identifier(value.rstrip(":")) else "literal"
             if _CLOSING.fullmatch(value):
                 what, value = "shape", "closing_ref"  # "`Fixes #88`": a closing keyword
