@@ -67,7 +67,11 @@ FEATURE_CUES: list[tuple[str, str]] = [
     ("bullet", r"bullet(?:ed)?(?: points?| lists?)?"),
     ("list", r"lists?|list form|slide ?deck"),
     ("~list", r"paragraphs?|prose|flowing text|(?:normal|full|complete|plain) sentences"),
-    ("numbered_list", r"numbered(?: lists?| steps?)?|numbering|number (?:the|them|each|every)"),
+    (
+        "numbered_list",
+        r"numbered(?: lists?| steps?)?|numbering|number (?:the|them|each|every)|"
+        r"numbers",
+    ),
     ("table", r"tables?"),
     ("link", r"links?|urls?|hyperlinks?"),
     ("bold", r"bold(?:ing|ed)?|\*\*\w*\*\*"),
@@ -110,7 +114,7 @@ _FINE_AFTER = re.compile(
 )
 _WANT_BEFORE = re.compile(
     r"\b(?:use|add|include|put|give|want|wanted|need|needs|make (?:it|them|this|that)(?: into)?|"
-    r"as an?|into|with|start with|begin with|tag|annotate|number|prefer)\W*(?:\w+\W+){0,3}$",
+    r"as an?|into|with|start with|begin with|tag|annotate|number|prefer)\W*(?:\w+\W+){0,2}$",
     re.IGNORECASE,
 )
 _START = re.compile(
@@ -232,7 +236,8 @@ _MAX_CUE = re.compile(
     r"(?:under|below|less than|fewer than|at most|max(?:imum)?|no more than|not more than|"
     r"within|up to|<=?|≤|limit(?:ed)?(?: \w+)? to|cap(?:s|ped)?(?: \w+)? at|trim(?: \w+)? to|"
     r"cut(?: \w+)?(?: down)? to|down to|keep (?:it|them|the \w+(?: \w+)?) (?:to|at|under)|"
-    r"only|just|top|shorten(?: \w+)? to|fit (?:in|into|within))\W*$",
+    r"only|just|top|shorten(?: \w+)? to|fit (?:in|into|within)|(?:limit|cap|max|maximum|budget) "
+    r"(?:is|of|at)|over|past|beyond|above|longer than|more than)\W*$",
     re.IGNORECASE,
 )
 _MAX_AFTER = re.compile(
@@ -272,6 +277,13 @@ def _sentence_unit(sentence: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
+_DESCRIBES = re.compile(
+    r"(?:\b(?:is|are|was|were|has|had|got|have)|'s)\s+(?:(?:like|about|nearly|almost|around|"
+    r"roughly|already|now)\s+)?\W*$",
+    re.IGNORECASE,
+)
+
+
 def count_topics(text: str) -> list[Topic]:
     out: list[Topic] = []
     whole_scope = scope_for(text, "") or None
@@ -298,11 +310,15 @@ def count_topics(text: str) -> list[Topic]:
                 bound = "max"
             if not unit and not bound:
                 continue  # a bare number ("Python 3", "the 2 tests") counts nothing said
+            if not bound and _DESCRIBES.search(before):
+                continue  # "the title is like 70 chars": what the answer was, not the rule
             scope = scope_for(sentence, "") or whole_scope
             out.append(Topic("count", str(n), NAMED, scope, unit, bound, order=at))
         if re.search(r"\b(?:one|a single|single)[- ]line(?:r)?\b|\bone-?liner\b|\bjust the "
                      r"(?:subject|title|summary)(?: line)?\b", sentence, re.I):  # fmt: skip
             out.append(Topic("count", "1", NAMED, "answer", "lines", "max", order=offset))
+    if any(t.bound for t in out):  # "70 chars … fifty, max": the bound is the rule
+        out = [t for t in out if t.bound]
     return out
 
 
