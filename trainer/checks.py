@@ -7,9 +7,9 @@ Each check reads one *scope* of the answer and is exact, so a night scores it fo
   item, ``-``/``*``/``+``/``•`` or numbered), ``code`` (the text inside fenced code blocks),
   ``prose`` (the answer outside code: fenced blocks and `inline code` left out). A check on
   ``lines`` or ``bullets`` must hold for every line or item (and holds when there is none).
-  An answer that hands over its deliverable in one plain fence behind a lead-in ("Here is
-  the message:" then a fenced commit message) is read inside the fence by ``first_line``
-  and ``lines``: the subject is the message's first line, not the lead-in.
+  An answer that hands over its deliverable behind a lead-in ("Here is the message:" then
+  a fenced commit message, or a blank line and the message) is read from the deliverable by
+  ``first_line`` and ``lines``: the subject is the message's first line, not the lead-in.
 * words: ``contains`` / ``not_contains`` a word or phrase, matched on word boundaries
   ("print" is not in "fingerprint"; a plural "s" or "'s" after it still counts), so a
   forbidden word is never found inside another one.
@@ -227,12 +227,19 @@ def identifier_pattern(example: str) -> str:
     return left + body + right
 
 
+# "Here is the commit message:" then a blank line: a lead-in, not the message's subject.
+_LEAD_IN = re.compile(r"\A\s*((?:\S+[ \t]+){2,}\S*:)[ \t]*\n[ \t]*\n(?=\s*\S)")
+
+
 def deliverable(answer: str) -> str:
     """What the answer hands over: the inside of its one plain fence when the rest is a
-    lead-in ending in ":" (at most two lines) and at most two lines after; else the answer.
-    A fence tagged with a programming language holds code, not the message."""
+    lead-in ending in ":" (at most two lines) and at most two lines after; the rest of the
+    answer after a lead-in line of three or more words ending in ":" and a blank line; else
+    the answer. A fence tagged with a programming language holds code, not the message."""
     fences = list(_FENCED.finditer(answer))
     m = _TEXT_FENCE.search(answer)
+    if not fences and (lead := _LEAD_IN.match(answer)):
+        return answer[lead.end() :]
     if len(fences) != 1 or m is None or m.start() != fences[0].start():
         return answer
     before, after = answer[: m.start()].strip(), answer[m.end() :].strip()
