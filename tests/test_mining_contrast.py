@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from skillopt_sleep.mining.contrast import broken_by, compile_pair, separates
+from skillopt_sleep.mining.contrast import admissible, broken_by, compile_pair, separates
 from skillopt_sleep.mining.grammar import Check, compile_text
+from skillopt_sleep.mining.phrases import respell
 from skillopt_sleep.mining.topics import HAS, KEEP, NO, topics
 from trainer.checks import passes
 
@@ -238,3 +239,30 @@ def test_no_judge_the_pair_confirms_fails_an_answer_that_follows_the_rule(
 def test_without_an_accepted_answer_only_the_grammar_reads() -> None:
     said = "headers off pls"
     assert compile_pair(said, "# A\nb", None) == compile_text(said, "# A\nb")
+
+
+def test_a_slip_of_the_keyboard_does_not_hide_a_rule() -> None:
+    assert respell("use rg insted of grep, 3 sentnces max, plase") == (
+        "use rg instead of grep, 3 sentences max, please"
+    )
+    # inflections and real neighbours stay as written
+    assert respell("the tables are wordy, a remote one-liner") == (
+        "the tables are wordy, a remote one-liner"
+    )
+    assert respell("colums", known="the colums table") == "colums"  # the answer's own word
+    assert kept("use rg insted of grep", "grep -rn TODO src", "rg -n TODO src") == [
+        ("not_contains", "grep", "answer")
+    ]
+
+
+def test_a_model_reading_must_read_the_words_as_the_user_does() -> None:
+    """The judge model may propose what the grammar missed, but a word the user prefers is
+    never required, and a layout only when they asked for it."""
+    said = "replace the prnts with log.debug"
+    assert not admissible(Check("contains", "log.debug"), said)
+    assert admissible(Check("not_contains", "print", "code"), "no print() calls", "print(x)")
+    assert not admissible(Check("contains", "-m"), "use python -m pip, bare pip is wrong")
+    assert admissible(Check("contains", "BREAKING CHANGE"), "add a `BREAKING CHANGE` footer")
+    assert not admissible(Check("has", "list"), "tables look awful, I want prose")
+    assert admissible(Check("has", "numbered_list"), "number the steps please")
+    assert admissible(Check("max_words", "50"), "50 words max")

@@ -29,7 +29,7 @@ from typing import Any
 import sqlite_utils
 
 from skillopt_sleep.mining import grammar
-from skillopt_sleep.mining.contrast import compile_pair
+from skillopt_sleep.mining.contrast import admissible, compile_pair
 from skillopt_sleep.mining.grammar import Check
 from skillopt_sleep.mining.literals import is_identifier, literal
 from trainer.backends.base import ChatBackend, InfraError
@@ -46,7 +46,7 @@ from trainer.scoring import read_json
 
 log = logging.getLogger("skillopt_sleep.mining")
 
-PROMPT_VERSION = 1  # bump when the prompt or the reading of its answer changes
+PROMPT_VERSION = 2  # bump when the prompt or the reading of its answer changes
 CACHE_TABLE = "correction_checks"
 MAX_TOKENS = 160
 
@@ -292,7 +292,7 @@ class Compiler:
             self.counts["model_failures"] += 1
             log.warning("judge model failed on a correction: %s", exc)
             return checks
-        found = read_checks(comp.text, said)
+        found = [c for c in read_checks(comp.text, said) if admissible(c, said, corrected)]
         self.counts["model"] += 1
         with self.db.conn:
             self.db[CACHE_TABLE].insert(

@@ -18,8 +18,8 @@ import re
 
 from skillopt_sleep.mining import grammar
 from skillopt_sleep.mining.literals import LABELLED, required
-from skillopt_sleep.mining.phrases import Check
-from skillopt_sleep.mining.topics import HAS, HAS_FEATURES, KEEP, NO, Topic, topics
+from skillopt_sleep.mining.phrases import Check, respell
+from skillopt_sleep.mining.topics import HAS, HAS_FEATURES, KEEP, NAMED, NO, Topic, topics
 from trainer.checks import identifier_pattern, passes
 
 # Features read where the form shows: outside code, so a "# comment" in a shell block is
@@ -217,6 +217,7 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
     answers (for topics the grammar's separating checks do not already read). An ask named
     after something forbidden is its remedy and dropped ("never --force, use
     --force-with-lease" forbids --force and asks for nothing)."""
+    said = respell(said, f"{corrected}\n{accepted or ''}")
     read = grammar.compile_text(said, corrected)
     if accepted is None:
         return read
@@ -272,6 +273,7 @@ def broken_by(said: str, answer: str) -> bool:
     """Whether ``said`` states a rule ``answer`` breaks, by its words alone: the grammar's
     reading, or a topic whose words say which way (forbidden, asked for) and whose first
     check of that polarity the answer fails."""
+    said = respell(said, answer)
     for c in grammar.compile_text(said, answer):
         if c.kind not in ("contains", "identifier_like") and not passes(
             c.kind, c.value, c.scope, answer
@@ -293,3 +295,25 @@ def broken_by(said: str, answer: str) -> bool:
             if t.what != "identifier":
                 break  # the first reading; an identifier's are weaker to stronger
     return False
+
+
+_LITERAL_ASKS = ("contains", "starts_with", "ends_with")
+_LITERAL_FORBIDS = ("not_contains", "not_starts_with", "not_ends_with")
+
+
+def admissible(check: Check, said: str, corrected: str = "") -> bool:
+    """Whether a check proposed by the judge model reads a word as the user's words do: a
+    word it asks for is one they asked for (never the one they prefer, "use logging"), a
+    word it forbids one they rejected or named as code, a layout it asks for one they
+    asked for."""
+    found = topics(respell(said, corrected), corrected)
+    value = check.value.lower()
+    if check.kind in (*_LITERAL_ASKS, *_LITERAL_FORBIDS, "identifier_like"):
+        roles = {t.role for t in found if t.what != "feature" and t.value.lower() == value}
+        if check.kind in _LITERAL_FORBIDS:
+            return bool(roles & {NO, NAMED})
+        return HAS in roles
+    if check.kind == "has":
+        return any(t.what == "feature" and t.value == check.value and t.role in (HAS, KEEP)
+                   for t in found)  # fmt: skip
+    return True

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from skillopt_sleep.mining.phrases import QUOTED
+from skillopt_sleep.mining.phrases import QUOTED, respell
 
 ACK = "ack"
 CORRECTION = "correction"
@@ -266,6 +266,7 @@ def classify(text: str, answer: str = "") -> str:
         return ACK
     if len(text) > MAX_CORRECTION_CHARS or text.count("\n") > 3 or _BLOB.search(text):
         return REQUEST
+    text = respell(text, answer)  # "use rg insted of grep"
     if is_new_work(text) or _new_thing(text, answer):
         return REQUEST
     if _POINTED.search(text):

@@ -259,3 +259,51 @@ def pair_spans(clause: str) -> list[tuple[int, int, str]]:
             spans += [(*rejected, "no"), (*kept, "keep")]
             break
     return spans
+
+
+# The words the readings key on, so a slip of the keyboard ("insted", "sentnces", "colums",
+# "plase") does not hide a rule; none is one slip from a common word ("remove"/"remote",
+# "never"/"newer", "forgot"/"forget" are left out).
+KEYWORDS = (
+    "instead", "rather", "sentence", "sentences", "character", "characters", "column",
+    "columns", "bullet", "bullets", "paragraph", "paragraphs", "numbered", "numbering", "emoji",
+    "emojis", "heading", "headings", "header", "headers", "exclamation", "apology",
+    "apologies", "apologize", "apologise", "contraction", "contractions", "imperative",
+    "lowercase", "uppercase", "capital", "capitals", "capitalize", "please", "without",
+    "replace", "trailing", "period", "markdown", "prefix", "subject", "maximum", "minimum",
+    "words", "lines", "always", "mention", "missing", "include",
+    "language", "formatting", "numbers", "tables", "links", "preamble", "intro",
+)  # fmt: skip
+
+
+def _near(a: str, b: str) -> bool:
+    """One edit inside the word (insert, delete, substitute or swap two neighbours); an
+    edit of the last letter is an inflection ("tables", "wordy"), not a slip."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return a == b
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if diff[-1] == len(a) - 1:
+            return False
+        return len(diff) == 1 or (
+            len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )  # fmt: skip
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_) - 1))
+
+
+def respell(text: str, known: str = "") -> str:
+    """``text`` with each word of five letters or more one edit away from a keyword spelt as
+    the keyword, unless ``known`` (the answers) uses the word as written."""
+    seen = {w.lower() for w in re.findall(r"[A-Za-z]+", known)}
+
+    def fix(m: re.Match[str]) -> str:
+        word = m.group(0)
+        low = word.lower()
+        if len(low) < 5 or low in KEYWORDS or low in seen:
+            return word
+        near = [k for k in KEYWORDS if k[0] == low[0] and _near(low, k)]
+        return near[0] if near and all(k[:5] == near[0][:5] for k in near) else word
+
+    return re.sub(r"[A-Za-z]+", fix, text)
