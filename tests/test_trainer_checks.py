@@ -138,6 +138,11 @@ def test_the_subject_of_a_message_handed_over_behind_a_lead_in() -> None:
         "Fix the parser: guard nulls"
     ]
     assert score("max_chars", "25", fenced, "first_line") == 1.0  # the lead-in has 27
+    polite = "Sure, here's the message for this change.\n\nfeat: add export\n\nBody."
+    assert units(polite, "first_line") == ["feat: add export"]
+    assert units("Sure! The fix is simple.", "first_line") == ["Sure! The fix is simple."]
+    # how the answer opens is read on the whole answer, lead-in and all
+    assert score("not_starts_with", "Sure", polite, "answer") == 0.0
 
 
 def test_identifier_shape_and_case() -> None:

@@ -229,21 +229,30 @@ def identifier_pattern(example: str) -> str:
 
 # "Here is the commit message:" then a blank line: a lead-in, not the message's subject.
 _LEAD_IN = re.compile(r"\A\s*((?:\S+[ \t]+){2,}\S*:)[ \t]*\n[ \t]*\n(?=\s*\S)")
+_FIRST_PARAGRAPH = re.compile(r"\A\s*([^\n]+)\n[ \t]*\n(?=\s*\S)")
+
+
+def _leads_in(line: str) -> bool:
+    """A line that introduces what follows: three or more words ending in ":", or a
+    pleasantry ("Sure, here's the updated message.")."""
+    line = line.strip()
+    return bool(re.fullmatch(r"(?:\S+\s+){2,}\S*:", line)) or FEATURES["preamble"][0](line)
 
 
 def deliverable(answer: str) -> str:
     """What the answer hands over: the inside of its one plain fence when the rest is a
-    lead-in ending in ":" (at most two lines) and at most two lines after; the rest of the
-    answer after a lead-in line of three or more words ending in ":" and a blank line; else
-    the answer. A fence tagged with a programming language holds code, not the message."""
+    lead-in (at most two lines, the last one leading in) and at most two lines after; the
+    rest of the answer after a lead-in line and a blank line; else the answer. A fence
+    tagged with a programming language holds code, not the message."""
     fences = list(_FENCED.finditer(answer))
+    if not fences:
+        first = _FIRST_PARAGRAPH.match(answer)
+        return answer[first.end() :] if first and _leads_in(first.group(1)) else answer
     m = _TEXT_FENCE.search(answer)
-    if not fences and (lead := _LEAD_IN.match(answer)):
-        return answer[lead.end() :]
     if len(fences) != 1 or m is None or m.start() != fences[0].start():
         return answer
     before, after = answer[: m.start()].strip(), answer[m.end() :].strip()
-    if before and not before.endswith(":"):
+    if before and not _leads_in(before.splitlines()[-1]):
         return answer
     if len(before.splitlines()) > 2 or len(after.splitlines()) > 2:
         return answer

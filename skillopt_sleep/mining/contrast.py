@@ -109,7 +109,7 @@ def _literal_candidates(t: Topic, corrected: str) -> list[Check]:
     out: list[Check] = []
     if t.role != HAS:
         if t.at == "start":
-            out.append(Check("not_starts_with", value, "first_line"))
+            out.append(Check("not_starts_with", value, "answer"))  # how the answer opens
         elif t.at == "end":
             out.append(Check("not_ends_with", value, "answer"))
         where = "code" if _in_code_only(value, corrected) else "answer"

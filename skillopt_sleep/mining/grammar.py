@@ -217,7 +217,7 @@ def _ends(text: str) -> list[Check]:
     )
     for m in re.finditer(opener, text):
         if NEG_RX.search(text[: m.start()]):  # "skip the 'Here's the summary' opener"
-            out.append(Check("not_starts_with", next(g for g in m.groups() if g).strip(), first))
+            out.append(Check("not_starts_with", next(g for g in m.groups() if g).strip(), "answer"))
     sign = (
         r"\b(?:sign(?:ed)?(?: it| off| it off)?(?: with| as(?: me)?)?|sign-?off(?: is| should be)?|"
         r"(?:the )?closing (?:is|should be|line should be)|end(?: it)? with|close(?: it)? with|"
@@ -243,7 +243,9 @@ def _start_check(value: str, scope: str, negated: bool) -> Check:
     kind = re.fullmatch(r"([a-z]+)!?:", value)
     if kind and not negated:
         return Check("regex", rf"(?i)\A\W*{kind.group(1)}(?:\([^)\n]*\))?!?:", scope)
-    return Check("not_starts_with" if negated else "starts_with", value, scope)
+    if negated:  # "don't open with 'Sure'": how the answer opens, lead-in and all
+        return Check("not_starts_with", value, "answer")
+    return Check("starts_with", value, scope)
 
 
 # Where a count or a scope is named, not a feature: "no more than 3 bullets", "each bullet".
