@@ -30,7 +30,7 @@ _PROSE_FEATURES = {
 }  # fmt: skip
 _SUBJECT_FEATURES = {"past_tense", "lowercase_start", "capital_start"}
 _COMMIT_TYPE = r"\A\W*[a-z]+(?:\([^)\n]*\))?!?:\s"
-_ISO_DATE = r"\b\d{4}-\d{2}-\d{2}\b"
+_ISO_DATE = r"(?<![\d-])\d{4}-\d{2}-\d{2}(?![\d-])"
 _CLOSING_REF = r"(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+#\d+"
 
 
@@ -107,6 +107,9 @@ def _literal_candidates(t: Topic, corrected: str) -> list[Check]:
     if t.role == KEEP:
         return []
     out: list[Check] = []
+    line = rf"(?im)^[\W_]*{re.escape(value)}" + (r"\b" if value[-1:].isalnum() else "")
+    if t.at == "line":  # "the 'Summary' heading": a line it opens, not the word anywhere
+        return [Check("regex" if t.role == HAS else "not_regex", line, "answer")]
     if t.role != HAS:
         if t.at == "start":
             out.append(Check("not_starts_with", value, "answer"))  # how the answer opens

@@ -315,7 +315,9 @@ def _resolve_lists(checks: list[Check]) -> list[Check]:
 
 
 def _feature_scope(feature: str, clause: str) -> str:
-    if feature == "exclamation":
+    """Where a forbidden feature shows: a layout or a mark outside code (a "# comment" in a
+    shell block is no heading), a subject's form on the subject, the rest anywhere."""
+    if feature in ("exclamation", "heading", "table", "bullet", "list", "numbered_list", "bold"):
         return "prose"
     if feature in ("past_tense", "lowercase_start", "capital_start"):
         return "first_line"

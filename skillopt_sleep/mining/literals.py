@@ -61,7 +61,7 @@ _TIMEZONES = {"UTC", "GMT"}  # what "use UTC" asks to see written in the answer
 _DATE_TEMPLATE = re.compile(r"\b(?:YYYY|yyyy)[-/.](?:MM|mm)[-/.](?:DD|dd)\b")
 
 
-_ISO_DATE = r"\b\d{4}-\d{2}-\d{2}\b"
+_ISO_DATE = r"(?<![\d-])\d{4}-\d{2}-\d{2}(?![\d-])"
 
 
 _PRAGMA = re.compile(

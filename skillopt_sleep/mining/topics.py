@@ -43,7 +43,7 @@ class Topic:
     scope: str | None = None  # the scope the words name, if any
     unit: str | None = None  # counts: the unit named, if any
     bound: str | None = None  # counts: "max" | "min" when the words say
-    at: str | None = None  # literals: "start" | "end" when the words say where
+    at: str | None = None  # literals: "start" | "end" | "line" (a line it opens) when said
     order: int = 0  # where in the correction it was named
     plain: bool = False  # features: named only by "plain text"
 
@@ -242,7 +242,7 @@ _MAX_CUE = re.compile(
 )
 _MAX_AFTER = re.compile(
     r"\W*(?:max(?:imum)?|tops|or fewer|or less|at most|limit|or under|is plenty|are plenty|"
-    r"is enough|will do)\b",
+    r"is enough|will do|(?:is|are) (?:the |our )?(?:limit|max|maximum|cap|ceiling))\b",
     re.IGNORECASE,
 )
 _MIN_CUE = re.compile(
@@ -442,6 +442,13 @@ _PREFER = re.compile(
 )
 
 
+_LINE_NOUN = re.compile(
+    r"[\s'\"`]*(?:heading|header|section|line|paragraph|footer|trailer|opener|intro|sign-?off|"
+    r"title|label)s?\b",
+    re.IGNORECASE,
+)
+
+
 def _code_like(value: str) -> bool:
     return bool(re.search(r"[._():#/@$<>=\[\]{}-]", value)) or value.split()[0] in COMMANDS
 
@@ -504,6 +511,8 @@ def literal_topics(text: str, corrected: str) -> list[Topic]:
                 what, value = "identifier", lead.group(0)  # "`OPS-77: Scale ...`"
             if what == "identifier" and role == KEEP:
                 role = HAS  # "the key at the front like OPS-77, not …": the shape is asked for
+            if what == "literal" and not at and _LINE_NOUN.match(clause[sp.end :]):
+                at = "line"  # "the 'Summary' heading", "the 'In summary' paragraph"
             out.append(Topic(what, value, role, scope, at=at, order=order))
             if sp.quoted and role in (NO, NAMED):  # 'Certainly!' is a preamble
                 out += [Topic("feature", f, NO, scope, order=order)
@@ -522,8 +531,8 @@ _SHAPES = {
     "ticket": r"\b(?:ticket|jira|issue)(?: key| id| number| ref\w*)?\b",
     "name": r"\b(?:code ?name|(?:customer|client|company|product|vendor|partner|internal)'?s? "
     r"names?|their name)\b",
-    "iso_date": r"\b(?:yyyy|YYYY)[-/.](?:mm|MM)[-/.](?:dd|DD)\b|\biso(?:[- ]8601)?\b.*\bdates?\b|"
-    r"\bdates?\b.*\biso\b",
+    "iso_date": r"\b(?:yyyy|YYYY)[-/.](?:mm|MM)[-/.](?:dd|DD)\b|\biso(?:[- ]?8601)?\b.*\b(?:dates?|"
+    r"timestamps?|format)\b|\b(?:dates?|timestamps?)\b.*\biso\b",
     "commit_type": r"\bconventional[- ]commits?\b|\btype prefix\b|\bcommit type\b|"
     r"(?<![\w-])(?:feat|fix|docs|chore|refactor|perf|test|build|ci|style)(?:\([\w-]+\))?!?:",
 }
