@@ -177,6 +177,14 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
         _has(r"^(?:diff --git |@@ -\d|\+\+\+ [ab/]|--- [ab/]|[+-](?![\s+-])\S)"),
         "lines of a diff (+/- lines, @@ hunks)",
     ),
+    "italic": (
+        _has(
+            r"(?<![*\w])\*(?![\s*])[^*\n]+(?<![\s*])\*(?![*\w])|(?<![_\w])_(?![\s_])[^_\n]+(?<![\s_])_(?![_\w])"
+        ),
+        "italic text (*…* or _…_)",
+    ),
+    "hashtag": (_has(r"(?<![\w&#/])#[A-Za-z]\w*"), "a hashtag (#launch)"),
+    "at_mention": (_has(r"(?<![\w.])@[A-Za-z][\w-]*"), "an @mention"),
     "inline_code": (
         lambda t: _INLINE_CODE.search(_FENCED.sub("", t)) is not None,
         "`inline code` outside code blocks",

@@ -108,9 +108,10 @@ kinds:
 - starts_with / not_starts_with / ends_with / not_ends_with: literal text at the start / end
 - max_words, min_words, max_chars, min_chars, max_lines, min_lines, max_sentences,
   min_sentences, max_bullets, min_bullets: value is a number
-- has / no: value is a feature: emoji, heading, code_fence, bullet, numbered_list, list, table,
-  link, bold, markdown, exclamation, trailing_punctuation, question, apology, preamble,
-  past_tense, lowercase_start, capital_start, diff_lines, first_person
+- has / no: value is a feature: emoji, heading, code_fence, untagged_fence, inline_code,
+  bullet, numbered_list, list, table, link, bold, italic, markdown, exclamation,
+  trailing_punctuation, question, apology, preamble, closing_offer, contraction, past_tense,
+  imperative, lowercase_start, capital_start, diff_lines, first_person, hashtag, at_mention
 - identifier_like: value is an example identifier the user gave (SEC-12, #40)
 scope: answer (whole), first_line (the subject), lines (each line), bullets (each list
 item), code (inside code blocks), prose (outside code blocks).
@@ -157,6 +158,14 @@ _FEATURE_CUES: dict[str, str] = {
     "capital_start": r"capital|upper|case",
     "diff_lines": r"diff|hunk|\+/-|patch|change|quote",
     "first_person": r"first person|\bi\b|\bme\b|\bmy\b|\bwe\b",
+    "contraction": r"contraction|spell|expand|formal",
+    "closing_offer": r"let me know|hope|sign-?off|closing|offer|end",
+    "untagged_fence": r"language|lang|tag|highlight",
+    "inline_code": r"backtick|inline|code",
+    "imperative": r"imperative|command|tense|mood",
+    "italic": r"italic|emphasis",
+    "hashtag": r"hashtag",
+    "at_mention": r"mention|@|tag",
 }
 
 

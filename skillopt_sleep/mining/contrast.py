@@ -26,7 +26,8 @@ from trainer.checks import identifier_pattern, passes
 # no heading and a "!" in `[ ! -f x ]` no exclamation. The rest read the whole answer.
 _PROSE_FEATURES = {
     "emoji", "heading", "bullet", "list", "numbered_list", "table", "bold", "link",
-    "exclamation", "apology", "contraction", "first_person", "inline_code",
+    "exclamation", "apology", "contraction", "first_person", "inline_code", "italic", "hashtag",
+    "at_mention",
 }  # fmt: skip
 _SUBJECT_FEATURES = {"past_tense", "lowercase_start", "capital_start"}
 _COMMIT_TYPE = r"\A\W*[a-z]+(?:\([^)\n]*\))?!?:\s"
