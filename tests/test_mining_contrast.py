@@ -266,3 +266,12 @@ def test_a_model_reading_must_read_the_words_as_the_user_does() -> None:
     assert not admissible(Check("has", "list"), "tables look awful, I want prose")
     assert admissible(Check("has", "numbered_list"), "number the steps please")
     assert admissible(Check("max_words", "50"), "50 words max")
+
+
+def test_case_named_reads_the_words_whose_case_the_answer_changed() -> None:
+    got = kept("SELECT, FROM, JOIN in caps please", "select id from users u join t on t.id = u.id",
+               "SELECT id FROM users u JOIN t ON t.id = u.id")  # fmt: skip
+    assert got == [("not_regex", r"(?<![\w-])(?:from|join|select)(?![\w-])", "answer")]
+    regex = Check(*got[0])
+    assert passes(regex.kind, regex.value, regex.scope, "SELECT name FROM orders")
+    assert not passes(regex.kind, regex.value, regex.scope, "select name from orders")

@@ -162,6 +162,24 @@ _IDENTIFIER = re.compile(r"(?<![\w-])(?:[A-Z][A-Z0-9]+-\d+|#\d+)(?![\w-])")
 _NAME = re.compile(r"(?<![\w-])[A-Z][\w-]*[a-z][\w-]*")
 
 
+def _case_candidates(corrected: str, accepted: str) -> list[Check]:
+    """Words the accepted answer wrote in another case only: forbidden as the corrected
+    answer wrote them (``select`` where the user wants ``SELECT``)."""
+    words = set(re.findall(r"(?<![\w-])[A-Za-z][\w-]*", accepted))
+    lowered = {w.lower(): w for w in words}
+    changed = sorted(
+        {
+            w
+            for w in re.findall(r"(?<![\w-])[A-Za-z][\w-]*", corrected)
+            if len(w) > 2 and w not in words and w.lower() in lowered
+        }  # fmt: skip
+    )
+    if not changed:
+        return []
+    alternatives = "|".join(re.escape(w) for w in changed)
+    return [Check("not_regex", rf"(?<![\w-])(?:{alternatives})(?![\w-])", "answer")]
+
+
 def _shape_candidates(t: Topic, corrected: str, accepted: str) -> list[Check]:
     """A shape named without being spelt out; a ticket key's and a name's instance is
     what the accepted answer added or dropped."""
@@ -180,6 +198,8 @@ def _shape_candidates(t: Topic, corrected: str, accepted: str) -> list[Check]:
         if t.at == "start":
             out += [Check("regex", r"\A\W*" + identifier_pattern(k), "first_line") for k in keys]
         return out
+    if t.value == "case":  # "SELECT, FROM in caps": the words whose case the answer changed
+        return _case_candidates(corrected, accepted)
     if t.value == "name" and t.role != KEEP:
         gone = {w for w in _NAME.findall(corrected) if not re.search(rf"\b{w}\b", accepted)}
         return [Check("not_contains", gone.pop(), "answer")] if len(gone) == 1 else []
@@ -232,6 +252,11 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
     for t in found:
         if t.value.lower() in covered:
             continue
+        if t.value == "case" and any(
+            c.value in ("lowercase_start", "capital_start") and separates(c, corrected, accepted)
+            for c in out
+        ):
+            continue  # the subject's first letter was the case meant
         if t.value in _STRONGER and any(
             c.kind == "identifier_like" and separates(c, corrected, accepted) for c in out
         ):

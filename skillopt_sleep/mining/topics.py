@@ -532,6 +532,8 @@ _SHAPES = {
     r"config|block|diff|yaml|json)\b|\b(?:code|command|snippet|sql|regex)(?: block)? only\b|"
     r"\bno (?:explanation|commentary|prose)\b|\bwithout (?:the |any )?(?:explanation|commentary)\b",
     "ticket": r"\b(?:ticket|jira|issue)(?: key| id| number| ref\w*)?\b",
+    "case": r"\b(?:upper-?case|upper case|(?:in |all )caps|capitals|capitali[sz]\w*|lower-?case|"
+    r"lower case)\b",
     "name": r"\b(?:code ?name|(?:customer|client|company|product|vendor|partner|internal)'?s? "
     r"names?|their name)\b",
     "iso_date": r"\b(?:yyyy|YYYY)[-/.](?:mm|MM)[-/.](?:dd|DD)\b|\biso(?:[- ]?8601)?\b.*\b(?:dates?|"
