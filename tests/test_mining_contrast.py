@@ -275,3 +275,42 @@ def test_case_named_reads_the_words_whose_case_the_answer_changed() -> None:
     regex = Check(*got[0])
     assert passes(regex.kind, regex.value, regex.scope, "SELECT name FROM orders")
     assert not passes(regex.kind, regex.value, regex.scope, "select name from orders")
+
+
+@pytest.mark.parametrize(
+    ("said", "corrected", "accepted", "expected"),
+    [
+        # an inflection pair is an example of a form; two names are two words
+        (
+            "it's 'PostgreSQL', not 'Postgres'",
+            "Use Postgres 16.",
+            "Use PostgreSQL 16.",
+            [("not_contains", "Postgres", "answer")],
+        ),  # fmt: skip
+        # "of the bullets" names where: each bullet, not the subject
+        (
+            "no period at the end of bullets",
+            "- one.\n- two.",
+            "- one\n- two",
+            [("not_ends_with", ".", "bullets")],
+        ),  # fmt: skip
+        # a type prefix given as an example is the shape of every subject's start
+        (
+            "the PR title should start with the component, e.g. 'api: '",
+            "Fix the timeout",
+            "api: fix the timeout",
+            [("regex", r"\A\W*[a-z]+(?:\([^)\n]*\))?!?:\s", "first_line")],
+        ),
+        (
+            "please stop ending every message with a question",
+            "Done. Want me to push?",
+            "Done.",
+            [("no", "question", "answer")],
+        ),  # fmt: skip
+    ],
+    ids=lambda v: v[:40] if isinstance(v, str) else None,
+)
+def test_names_places_and_examples(
+    said: str, corrected: str, accepted: str, expected: list[tuple[str, str, str]]
+) -> None:
+    assert kept(said, corrected, accepted) == expected

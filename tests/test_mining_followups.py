@@ -109,6 +109,7 @@ def test_more_work_named_anywhere_in_the_turn(text: str) -> None:
         ("'06/03' is ambiguous, use YYYY-MM-DD", "Released on 06/03."),
         ("TL;DR first, details after", "The job failed because the cache expired."),
         ("turn that into a numbered list", "Bump it, tag it, push it."),  # a form, not new work
+        ("leave out the stack trace", "Error:\n  File x.py, line 3\nFix: guard it"),  # editing
     ],
 )
 def test_a_turn_stating_a_rule_the_answer_breaks_is_a_correction(text: str, answer: str) -> None:

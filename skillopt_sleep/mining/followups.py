@@ -247,6 +247,8 @@ def _takes_out(clause: str, answer: str) -> bool:
     m = _TAKE_OUT.match(clause)
     if not m:
         return False
+    if re.match(r"\W*(?:leave (?:out|off)|lose|skip|cut|trim|strip)\b", clause, re.IGNORECASE):
+        return True  # verbs that edit text: "leave out the stack trace"
     what = re.sub(r"\s+(?:out|off|away)\b.*$", "", m.group(1))
     if re.fullmatch(r"(?:it|them|those|these|that|this)\W*", what, re.IGNORECASE):
         return True  # "remove them": what the answer has, named before

@@ -77,7 +77,8 @@ SUBJECT = re.compile(r"\b(?:subject|title|first line|summary line|headline|subje
 
 EACH_BULLET = re.compile(
     r"\b(?:each|every|per) (?:bullet|item|point)\b|\bbullets?\b.*\b(?:each|apiece)\b|"
-    r"\b(?:each|apiece)\b.*\bbullets?\b",
+    r"\b(?:each|apiece)\b.*\bbullets?\b|\b(?:of|on|in|for|after) (?:the |your |all )?"
+    r"(?:bullets|bullet points|list items)\b|\bbullets? (?:should|must|shouldn'?t|don'?t|never)\b",
     re.IGNORECASE,
 )
 
@@ -215,7 +216,12 @@ def example_pairs(text: str) -> set[str]:
     out: set[str] = set()
     for a, b in zip(quoted, quoted[1:], strict=False):
         wa, wb = a.split()[0].lower(), b.split()[0].lower()
-        if wa != wb and (wb.startswith(wa) or wa.startswith(wb)):
+        short, long_ = sorted((wa, wb), key=len)
+        if (
+            wa != wb
+            and long_.startswith(short.rstrip("e"))
+            and re.fullmatch(r"e?(?:d|s|es|ing)", long_[len(short.rstrip("e")) :])
+        ):  # an inflection: 'Add'/'Added', 'Fix'/'Fixes', 'Remove'/'Removing'
             out |= {a, b}
     return out
 

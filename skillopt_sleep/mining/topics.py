@@ -89,6 +89,7 @@ FEATURE_CUES: list[tuple[str, str]] = [
     ("past_tense", r"past tense"),
     ("~past_tense", r"imperative(?: mood)?|as a command|present tense"),
     ("first_person", r"first person"),
+    ("question", r"(?:a |with a |in a )?questions?"),
     ("diff_lines", r"diff lines|the diff|hunks|\+/- lines"),
     ("mark:.", r"periods?|full stops?|dots?|trailing punctuation"),
     ("mark:-", r"dashes|hyphens"),
@@ -100,7 +101,7 @@ FEATURE_TOPIC_RX = [
 # heading); a quoted example is read as the feature too.
 EXAMPLE_FEATURES = ("preamble", "closing_offer", "heading", "emoji", "bold", "apology")
 # Layouts the user may ask for; every other feature is only ever forbidden.
-HAS_FEATURES = ("bullet", "list", "numbered_list", "code_fence", "heading", "table")
+HAS_FEATURES = ("bullet", "list", "numbered_list", "code_fence", "heading", "table", "question")
 
 _COMPLAINT_AFTER = re.compile(
     r"\W*(?:is|are|isn'?t|aren'?t|looks?|reads?|were|was)?\s*(?:banned|off-limits|not ok|"
@@ -504,7 +505,9 @@ def literal_topics(text: str, corrected: str) -> list[Topic]:
             if _CLOSING.fullmatch(value):
                 what, value = "shape", "closing_ref"  # "`Fixes #88`": a closing keyword
             if re.fullmatch(r"[a-z]+(?:\([\w-]+\))?!?:", value):
-                continue  # "a `fix:`": a commit type, read as the shape
+                if role != NO:  # "a `fix:`", "e.g. 'api: '": a type prefix, read as the shape
+                    out.append(Topic("shape", "commit_type", NAMED, order=pos + sp.start))
+                continue
             if re.fullmatch(r"[^\w\s]", value):
                 what = "mark"  # '*', '!', ';', '.': the mark of a form
             scope = scope_for(clause, "") or None
