@@ -71,7 +71,8 @@ def _units(t: Topic, corrected: str) -> list[str]:
     if t.scope == "lines":
         return ["chars"]
     listed = passes("max_bullets", "0", "answer", corrected) is False
-    return (["bullets"] if listed else []) + ["sentences", "lines", "words", "chars"]
+    small = ["sentences", "lines"] if int(t.value) <= 10 else ["words", "chars"]
+    return (["bullets"] if listed else []) + small  # "four, max"; "280 max"
 
 
 def _count_candidates(t: Topic, corrected: str) -> list[Check]:
@@ -200,7 +201,7 @@ def _shape_candidates(t: Topic, corrected: str, accepted: str) -> list[Check]:
         return out
     if t.value == "case":  # "SELECT, FROM in caps": the words whose case the answer changed
         return _case_candidates(corrected, accepted)
-    if t.value == "name" and t.role != KEEP:
+    if t.value == "name" and t.role == NO:
         gone = {w for w in _NAME.findall(corrected) if not re.search(rf"\b{w}\b", accepted)}
         return [Check("not_contains", gone.pop(), "answer")] if len(gone) == 1 else []
     return []
