@@ -2,7 +2,7 @@
 
     python benchmarks/judges.py                        # tuning corpus, grammar alone
     python benchmarks/judges.py --model                # + grammar and the embedded judge model
-    python benchmarks/judges.py --corpus heldout --model --threads 1
+    python benchmarks/judges.py --corpus tuning2 --model --threads 1
 
 A corpus (``tests/fixtures/corrections/<corpus>.jsonl``) holds one correction per line:
 what the user asked, the answer they corrected, what they said, the answer they then
@@ -10,9 +10,11 @@ accepted, and other answers that obey or violate the same rule (they catch judge
 to one pair). ``<corpus>_not_corrections.jsonl`` holds follow-ups that are new requests
 or acknowledgements.
 
-Per arm (grammar alone; grammar + the embedded judge model, REAL MODEL, each correction
-compiled fresh in a scratch store), before and after verification against the pair (the
-corrected answer must fail a judge, the accepted one pass it, as mining verifies):
+Per arm (``grammar``: what mining compiles without a model, the grammar and the topics the
+user named read against the corrected and accepted answers; ``grammar+model``: and the
+embedded judge model, REAL MODEL, each correction compiled fresh in a scratch store), before
+and after verification against the pair (the corrected answer must fail a judge, the
+accepted one pass it, as mining verifies):
 
 * recognised: the follow-up is taken for a correction (``followups.classify``);
 * right: something compiled, the corrected answer and every violating one fail the
@@ -43,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from skillopt_sleep.mining import followups  # noqa: E402
 from skillopt_sleep.mining.compiler import Compiler, judge_model  # noqa: E402
-from skillopt_sleep.mining.grammar import Check, compile_text  # noqa: E402
+from skillopt_sleep.mining.grammar import Check  # noqa: E402
 from skillopt_sleep.store import open_store  # noqa: E402
 from trainer.checks import passes  # noqa: E402
 
@@ -145,12 +147,19 @@ def print_table(corpus: str, arms: dict[str, dict[str, Any]], nc: dict[str, Any]
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpus", default="tuning", help="tuning | heldout (a file in %(prog)s)")
+    ap.add_argument(
+        "--corpus",
+        default="tuning",
+        help="tuning | tuning2 | selfheld | heldout2: a corpus in tests/fixtures/corrections",
+    )
     ap.add_argument("--model", action="store_true", help="also the embedded judge model")
     ap.add_argument("--threads", type=int, help="llama.cpp threads (default: measured)")
     args = ap.parse_args()
     items = load(f"{args.corpus}.jsonl")
-    arms = {"grammar": run_arm(items, lambda it: compile_text(it["said"], it["corrected"]))}
+    with tempfile.TemporaryDirectory() as tmp:
+        rules = Compiler(open_store(Path(tmp) / "state"), None)  # what mining does without a model
+        arms = {"grammar": run_arm(items, lambda it: rules.compile(
+            it["said"], it["corrected"], it["request"], it["accepted"]))}  # fmt: skip
     if args.model:
         local: dict[str, Any] = {"threads": args.threads} if args.threads else {}
         config = {"models": {"backend": "local", "local": local}}

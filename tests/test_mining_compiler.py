@@ -85,20 +85,20 @@ def test_a_model_that_cannot_start_leaves_mining_to_the_grammar(tmp_path: Path) 
 
 
 def test_the_model_is_asked_when_the_grammars_reading_fails_the_session(tmp_path: Path) -> None:
-    """The grammar reads "no 'Certainly!'" as a word, but the user corrected "Sure! …":
-    the session shows that is not what they meant, so the model is asked too, and
-    verification keeps what holds."""
+    """The grammar reads "no 'Certainly!'" as a word and the example as a preamble, but
+    the user corrected "Great idea! …": the session shows neither is what they meant, so
+    the model is asked too, and verification keeps what holds."""
     db = store(tmp_path)
-    model, backend = _scripted({"checks": [{"kind": "no", "value": "preamble",
+    model, backend = _scripted({"checks": [{"kind": "no", "value": "exclamation",
                                             "scope": "answer"}]})  # fmt: skip
     compiler = Compiler(db, model)
-    said, corrected, accepted = "get straight to it, no 'Certainly!'", "Sure! ^a+$", "^a+$"
+    said, corrected, accepted = "get straight to it, no 'Certainly!'", "Great idea! ^a+$", "^a+$"
     checks = compiler.compile(said, corrected, "a regex for a's", accepted)
-    assert checks == [Check("not_contains", "Certainly!"), Check("no", "preamble")]
+    assert checks == [Check("not_contains", "Certainly!"), Check("no", "exclamation")]
     assert len(backend.prompts) == 1
     judges = tuple(Judge(c.kind, c.value, scope=c.scope) for c in checks)
     kept, dropped = verify([Evidence(judges, corrected, accepted, "t:0")], [])
-    assert [(j.kind, j.value) for j in kept] == [("no", "preamble")]
+    assert [(j.kind, j.value) for j in kept] == [("no", "exclamation")]
     assert [d.reason for d in dropped] == ["the corrected answer passes it"]
     # a reading that holds on the session asks no model
     assert compiler.compile("no emoji", "Done 🚀", "x", "Done") == [Check("no", "emoji")]
@@ -145,3 +145,13 @@ def test_the_embedded_judge_model_compiles_a_correction(tmp_path: Path) -> None:
     assert all(c.kind in str(CHECK_SCHEMA) for c in checks)
     again = Compiler(db, None)
     assert again.compile(said) == checks and again.counts["cached"] == 1
+
+
+def test_every_feature_can_be_grounded_and_is_named_to_the_model() -> None:
+    """A feature the vocabulary has but the model is never told of, or whose words the
+    grounding does not know, could never be read (or would fail on a lookup)."""
+    from skillopt_sleep.mining.compiler import _FEATURE_CUES, _SYSTEM
+    from trainer.checks import FEATURES
+
+    assert set(_FEATURE_CUES) == set(FEATURES)
+    assert all(f in _SYSTEM for f in FEATURES)

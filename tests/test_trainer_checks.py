@@ -96,6 +96,24 @@ def test_scopes_read_the_right_part_of_the_answer() -> None:
         ("has", "capital_start", "first_line", "Fix typo", "fix typo"),
         ("no", "diff_lines", "answer", "- a bullet\nRaise timeout", "Raise\n+timeout = 30"),
         ("no", "first_person", "answer", "We moved the cache.", "I moved the cache."),
+        ("no", "heading", "prose", "```sh\n# install deps\nmake\n```", "Root cause\n====\nX."),
+        ("no", "table", "answer", "ps aux | rg worker", "Option | Effort\n--- | ---\nSQS | none"),
+        ("no", "exclamation", "prose", "Guard it with `[ ! -f .env ]`.", "Done! It works."),
+        ("no", "inline_code", "answer", "```\nmake\n```\nRun it.", "Bump `requests` to 2.32"),
+        ("no", "contraction", "answer", "The user's token is not stored.", "It's not stored."),
+        (
+            "no",
+            "closing_offer",
+            "answer",
+            "Let me know the date and I'll book it.\nDone.",
+            "Done.\n\nLet me know if you need anything else!",
+        ),  # fmt: skip
+        ("no", "untagged_fence", "answer", "```bash\nls\n```", "```\nls\n```"),
+        ("no", "italic", "prose", "2 * 3 * 4 and snake_case_name", "This is *really* fast"),
+        ("no", "hashtag", "answer", "Fixes #318; see a.html#top", "Ship day! #launch"),
+        ("no", "at_mention", "answer", "mail ops@example.com", "thanks @dana-k"),
+        ("has", "imperative", "first_line", "feat: add export\n\nAdds it.", "Adds export"),
+        ("has", "imperative", "first_line", "Address review notes", "Fixing the parser"),
         # identifiers shaped like the user's example
         ("identifier_like", "SEC-412", "answer", "SEC-98 rate-limit resets", "see ticket"),
         ("identifier_like", "#318", "answer", "Closes #9.", "Closes the issue."),
@@ -106,6 +124,28 @@ def test_each_check_passes_and_fails(kind: str, value: str, scope: str, passing:
                                      failing: str) -> None:  # fmt: skip
     assert score(kind, value, passing, scope) == 1.0
     assert score(kind, value, failing, scope) == 0.0
+
+
+def test_the_subject_of_a_message_handed_over_behind_a_lead_in() -> None:
+    """A commit message in a plain fence behind "Here is the message:", or after such a
+    line and a blank line, is read from the message: its subject, its lines. A fence of
+    code, or prose that is not a lead-in, is read as it is."""
+    fenced = "Here is the commit message:\n\n```\nfix(api): guard nulls\n\nBody.\n```"
+    assert units(fenced, "first_line") == ["fix(api): guard nulls"]
+    assert units(fenced, "lines") == ["fix(api): guard nulls", "Body."]
+    bare = "Here is the updated message:\n\nAdd retries\n\nRetries uploads twice."
+    assert units(bare, "first_line") == ["Add retries"]
+    assert units("TL;DR: use rg\n\n```bash\nrg x\n```", "first_line") == ["TL;DR: use rg"]
+    assert units("Changes:\n\n- a", "first_line") == ["Changes:"]  # a label, not a lead-in
+    assert units("Fix the parser: guard nulls\n\nBody.", "first_line") == [
+        "Fix the parser: guard nulls"
+    ]
+    assert score("max_chars", "25", fenced, "first_line") == 1.0  # the lead-in has 27
+    polite = "Sure, here's the message for this change.\n\nfeat: add export\n\nBody."
+    assert units(polite, "first_line") == ["feat: add export"]
+    assert units("Sure! The fix is simple.", "first_line") == ["Sure! The fix is simple."]
+    # how the answer opens is read on the whole answer, lead-in and all
+    assert score("not_starts_with", "Sure", polite, "answer") == 0.0
 
 
 def test_identifier_shape_and_case() -> None:

@@ -5,8 +5,11 @@ Each check reads one *scope* of the answer and is exact, so a night scores it fo
 * scopes: ``answer`` (the whole answer), ``first_line`` (the subject: the first non-empty
   line that is not a code fence), ``lines`` (each non-empty line), ``bullets`` (each list
   item, ``-``/``*``/``+``/``•`` or numbered), ``code`` (the text inside fenced code blocks),
-  ``prose`` (the answer outside fenced code blocks). A check on ``lines`` or ``bullets``
-  must hold for every line or item (and holds when there is none).
+  ``prose`` (the answer outside code: fenced blocks and `inline code` left out). A check on
+  ``lines`` or ``bullets`` must hold for every line or item (and holds when there is none).
+  An answer that hands over its deliverable behind a lead-in ("Here is the message:" then
+  a fenced commit message, or a blank line and the message) is read from the deliverable by
+  ``first_line`` and ``lines``: the subject is the message's first line, not the lead-in.
 * words: ``contains`` / ``not_contains`` a word or phrase, matched on word boundaries
   ("print" is not in "fingerprint"; a plural "s" or "'s" after it still counts), so a
   forbidden word is never found inside another one.
@@ -41,6 +44,13 @@ CHECK_KINDS = (
 
 _FENCE_LINE = re.compile(r"^\s*(```|~~~)")
 _FENCED = re.compile(r"^\s*(```|~~~)[^\n]*\n(.*?)(?:^\s*\1[^\n]*$|\Z)", re.DOTALL | re.MULTILINE)
+_INLINE_CODE = re.compile(r"`[^`\n]+`")
+# A fence that wraps text rather than code: its deliverable is a message, not a program.
+_TEXT_FENCE = re.compile(
+    r"^\s*(```|~~~)\s*(?:text|txt|plain|plaintext|gitcommit|commit|git|markdown|md)?\s*\n"
+    r"(.*?)^\s*\1\s*$",
+    re.DOTALL | re.MULTILINE,
+)
 _ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+(\S.*)$")
 _BULLET = re.compile(r"^\s*[-*+•]\s+\S", re.MULTILINE)
 _EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F]")
@@ -59,6 +69,18 @@ def _first_word(text: str) -> str:
     return m.group(1) if m else ""
 
 
+def _imperative(text: str) -> bool:
+    """The first word reads as a command: not past tense, not -ing, not a third person -s
+    ("Fix", not "Fixed", "Fixing" or "Fixes")."""
+    word = _first_word(text).lower()
+    if not word or _past_tense(text):
+        return False
+    if len(word) > 4 and word.endswith("ing") and word not in ("bring", "string", "spring"):
+        return False
+    third = len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ics"))
+    return not third
+
+
 def _first_letter(text: str) -> str:
     m = re.search(r"[^\W\d_]", _TYPE_PREFIX.sub("", text, count=1))
     return m.group(0) if m else ""
@@ -67,6 +89,37 @@ def _first_letter(text: str) -> str:
 def _past_tense(text: str) -> bool:
     word = _first_word(text).lower()
     return len(word) >= 4 and word.endswith("ed") and word not in _NOT_PAST
+
+
+def _untagged_fence(text: str) -> bool:
+    """A fenced block opened without a language (```` ``` ```` rather than ```` ```bash ````)."""
+    inside = False
+    for line in text.split("\n"):
+        m = _FENCE_LINE.match(line)
+        if m:
+            if not inside and not line.strip()[3:].strip():
+                return True
+            inside = not inside
+    return False
+
+
+_CONTRACTION = re.compile(
+    r"\b[A-Za-z]+n['’]t\b|\b(?:[A-Za-z]+['’](?:re|ve|ll|d|m)|(?:it|that|there|here|what|who|"
+    r"where|how|let|he|she|everything|nothing|something|everyone|someone|nobody|this)['’]s)\b",
+    re.IGNORECASE,
+)
+# An offer or a wish at the end of an answer ("Let me know if …", "Hope this helps!").
+_CLOSING_OFFER = re.compile(
+    r"\b(?:let me know|hope (?:this|that|it) helps|feel free|happy to (?:help|assist|adjust|"
+    r"clarify|answer|explain)|any (?:other |more |further )?questions|want me to|shall i|"
+    r"should i|would you like|do you want me|if you(?:'d| would)? (?:like|want|need))\b",
+    re.IGNORECASE,
+)
+
+
+def _closing_offer(text: str) -> bool:
+    lines = [x for x in _FENCED.sub("", text).split("\n") if x.strip()]
+    return bool(lines) and _CLOSING_OFFER.search(lines[-1]) is not None
 
 
 def _has(pattern: str, flags: int = re.MULTILINE) -> Callable[[str], bool]:
@@ -79,12 +132,18 @@ def _has(pattern: str, flags: int = re.MULTILINE) -> Callable[[str], bool]:
 # saying "no emojis here" is fine).
 FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
     "emoji": (lambda t: _EMOJI.search(t) is not None, "an emoji character"),
-    "heading": (_has(r"^\s{0,3}#{1,6}\s+\S"), "a Markdown heading line (# …)"),
+    "heading": (
+        _has(r"^\s{0,3}#{1,6}\s+\S|^[^\n]*\w[^\n]*\n\s*={3,}\s*$"),
+        "a Markdown heading line (# …, or a line underlined with ===)",
+    ),
     "code_fence": (_has(r"^\s*(```|~~~)"), "a fenced code block (```)"),
     "bullet": (lambda t: _BULLET.search(t) is not None, "a bullet (- * + • item)"),
     "list": (lambda t: any(_ITEM.match(x) for x in t.split("\n")), "a bullet or numbered item"),
     "numbered_list": (_has(r"^\s*\d{1,3}[.)]\s+\S"), "a numbered list item"),
-    "table": (_has(r"^\s*\|.*\|\s*$"), "a Markdown table row"),
+    "table": (
+        _has(r"^\s*\|.*\|\s*$|^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$"),
+        "a Markdown table (a |-row, or a --- | --- rule)",
+    ),
     "link": (_has(r"https?://\S|\bwww\.\S|\[[^\]\n]+\]\([^)\n]+\)"), "a URL or link"),
     "bold": (_has(r"\*\*\S[^*\n]*\*\*|__\S[^_\n]*__"), "bold text (**…**)"),
     "markdown": (
@@ -111,12 +170,28 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
         "opens with a pleasantry (Sure, Certainly, Here is …)",
     ),
     "past_tense": (_past_tense, "the first word is a past tense verb (Added, Fixed)"),
+    "imperative": (_imperative, "the first word is a command (Fix, not Fixed/Fixes/Fixing)"),
     "lowercase_start": (lambda t: _first_letter(t).islower(), "the first letter is lower case"),
     "capital_start": (lambda t: _first_letter(t).isupper(), "the first letter is a capital"),
     "diff_lines": (
         _has(r"^(?:diff --git |@@ -\d|\+\+\+ [ab/]|--- [ab/]|[+-](?![\s+-])\S)"),
         "lines of a diff (+/- lines, @@ hunks)",
     ),
+    "italic": (
+        _has(
+            r"(?<![*\w])\*(?![\s*])[^*\n]+(?<![\s*])\*(?![*\w])|(?<![_\w])_(?![\s_])[^_\n]+(?<![\s_])_(?![_\w])"
+        ),
+        "italic text (*…* or _…_)",
+    ),
+    "hashtag": (_has(r"(?<![\w&#/])#[A-Za-z]\w*"), "a hashtag (#launch)"),
+    "at_mention": (_has(r"(?<![\w.])@[A-Za-z][\w-]*"), "an @mention"),
+    "inline_code": (
+        lambda t: _INLINE_CODE.search(_FENCED.sub("", t)) is not None,
+        "`inline code` outside code blocks",
+    ),
+    "contraction": (lambda t: _CONTRACTION.search(t) is not None, "a contraction (don't, it's)"),
+    "closing_offer": (_closing_offer, "ends with an offer (Let me know if …, Hope this helps)"),
+    "untagged_fence": (_untagged_fence, "a code fence opened without a language"),
     "first_person": (_has(r"\b(?:I|I'm|I've|I'll|I'd)\b|\b(?:[Mm]e|[Mm]y|[Mm]ine)\b"), "I/me/my"),
 }
 
@@ -160,10 +235,44 @@ def identifier_pattern(example: str) -> str:
     return left + body + right
 
 
+# "Here is the commit message:" then a blank line: a lead-in, not the message's subject.
+_LEAD_IN = re.compile(r"\A\s*((?:\S+[ \t]+){2,}\S*:)[ \t]*\n[ \t]*\n(?=\s*\S)")
+_FIRST_PARAGRAPH = re.compile(r"\A\s*([^\n]+)\n[ \t]*\n(?=\s*\S)")
+
+
+def _leads_in(line: str) -> bool:
+    """A line that introduces what follows: three or more words ending in ":", or a
+    pleasantry ("Sure, here's the updated message.")."""
+    line = line.strip()
+    return bool(re.fullmatch(r"(?:\S+\s+){2,}\S*:", line)) or FEATURES["preamble"][0](line)
+
+
+def deliverable(answer: str) -> str:
+    """What the answer hands over: the inside of its one plain fence when the rest is a
+    lead-in (at most two lines, the last one leading in) and at most two lines after; the
+    rest of the answer after a lead-in line and a blank line; else the answer. A fence
+    tagged with a programming language holds code, not the message."""
+    fences = list(_FENCED.finditer(answer))
+    if not fences:
+        first = _FIRST_PARAGRAPH.match(answer)
+        return answer[first.end() :] if first and _leads_in(first.group(1)) else answer
+    m = _TEXT_FENCE.search(answer)
+    if len(fences) != 1 or m is None or m.start() != fences[0].start():
+        return answer
+    before, after = answer[: m.start()].strip(), answer[m.end() :].strip()
+    if before and not _leads_in(before.splitlines()[-1]):
+        return answer
+    if len(before.splitlines()) > 2 or len(after.splitlines()) > 2:
+        return answer
+    return m.group(2)
+
+
 def units(answer: str, scope: str) -> list[str]:
     """The texts a check on ``scope`` reads (one for the single-text scopes)."""
     if scope == "answer":
         return [answer.strip()]
+    if scope in ("first_line", "lines"):
+        answer = deliverable(answer)
     lines = answer.split("\n")
     if scope == "first_line":
         first = next((x for x in lines if x.strip() and not _FENCE_LINE.match(x)), "")
@@ -175,7 +284,7 @@ def units(answer: str, scope: str) -> list[str]:
     if scope == "code":
         return ["\n".join(m.group(2) for m in _FENCED.finditer(answer)).strip()]
     if scope == "prose":
-        return [_FENCED.sub("", answer).strip()]
+        return [_INLINE_CODE.sub(" ", _FENCED.sub("", answer)).strip()]
     raise ValueError(f"unknown scope {scope!r}; expected one of {SCOPES}")
 
 

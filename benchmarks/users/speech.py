@@ -1,8 +1,8 @@
 """What the generated user types: requests per kind, corrections per house rule,
 acknowledgements, and typos.
 
-Written for this user alone: none of these phrasings is copied from the held-out
-correction corpus (``tests/fixtures/corrections/heldout.jsonl``) or from issue 36.
+Written for this user alone: none of these phrasings is copied from the second
+correction corpus (``tests/fixtures/corrections/tuning2.jsonl``) or from issue 36.
 Corrections name their rule the way people do, sometimes quoting the session's own ticket
 key, PR number or emoji (``{key}``, ``{n}``, ``{emoji}``).
 """

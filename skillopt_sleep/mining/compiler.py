@@ -29,6 +29,7 @@ from typing import Any
 import sqlite_utils
 
 from skillopt_sleep.mining import grammar
+from skillopt_sleep.mining.contrast import admissible, compile_pair
 from skillopt_sleep.mining.grammar import Check
 from skillopt_sleep.mining.literals import is_identifier, literal
 from trainer.backends.base import ChatBackend, InfraError
@@ -45,7 +46,7 @@ from trainer.scoring import read_json
 
 log = logging.getLogger("skillopt_sleep.mining")
 
-PROMPT_VERSION = 1  # bump when the prompt or the reading of its answer changes
+PROMPT_VERSION = 2  # bump when the prompt or the reading of its answer changes
 CACHE_TABLE = "correction_checks"
 MAX_TOKENS = 160
 
@@ -107,9 +108,10 @@ kinds:
 - starts_with / not_starts_with / ends_with / not_ends_with: literal text at the start / end
 - max_words, min_words, max_chars, min_chars, max_lines, min_lines, max_sentences,
   min_sentences, max_bullets, min_bullets: value is a number
-- has / no: value is a feature: emoji, heading, code_fence, bullet, numbered_list, list, table,
-  link, bold, markdown, exclamation, trailing_punctuation, question, apology, preamble,
-  past_tense, lowercase_start, capital_start, diff_lines, first_person
+- has / no: value is a feature: emoji, heading, code_fence, untagged_fence, inline_code,
+  bullet, numbered_list, list, table, link, bold, italic, markdown, exclamation,
+  trailing_punctuation, question, apology, preamble, closing_offer, contraction, past_tense,
+  imperative, lowercase_start, capital_start, diff_lines, first_person, hashtag, at_mention
 - identifier_like: value is an example identifier the user gave (SEC-12, #40)
 scope: answer (whole), first_line (the subject), lines (each line), bullets (each list
 item), code (inside code blocks), prose (outside code blocks).
@@ -156,6 +158,14 @@ _FEATURE_CUES: dict[str, str] = {
     "capital_start": r"capital|upper|case",
     "diff_lines": r"diff|hunk|\+/-|patch|change|quote",
     "first_person": r"first person|\bi\b|\bme\b|\bmy\b|\bwe\b",
+    "contraction": r"contraction|spell|expand|formal",
+    "closing_offer": r"let me know|hope|sign-?off|closing|offer|end",
+    "untagged_fence": r"language|lang|tag|highlight",
+    "inline_code": r"backtick|inline|code",
+    "imperative": r"imperative|command|tense|mood",
+    "italic": r"italic|emphasis",
+    "hashtag": r"hashtag",
+    "at_mention": r"mention|@|tag",
 }
 
 
@@ -257,9 +267,10 @@ class Compiler:
         self, said: str, corrected: str = "", request: str = "", accepted: str | None = None
     ) -> list[Check]:
         """The checks ``said`` states; [] when neither the grammar nor the model finds one.
-        The grammar's reading is tried on the session first (the corrected answer must fail
-        a check, the ``accepted`` one pass it); when none of its checks holds there, or it
-        read nothing, the judge model is asked too. Verification (``verify``) decides."""
+        The grammar's reading, and what the user named read against the two answers
+        (``contrast``), is tried on the session first (the corrected answer must fail a
+        check, the ``accepted`` one pass it); when none of its checks holds there, or it read
+        nothing, the judge model is asked too. Verification (``verify``) decides."""
         key = (said, corrected, accepted)
         if key not in self._seen:
             self._seen[key] = self._compile(said, corrected, request, accepted)
@@ -268,7 +279,7 @@ class Compiler:
     def _compile(
         self, said: str, corrected: str, request: str, accepted: str | None
     ) -> list[Check]:
-        checks = grammar.compile_text(said, corrected)
+        checks = compile_pair(said, corrected, accepted)
         if checks:
             self.counts["grammar"] += 1
         if any(_holds_on_session(c, corrected, accepted) for c in checks):
@@ -290,7 +301,7 @@ class Compiler:
             self.counts["model_failures"] += 1
             log.warning("judge model failed on a correction: %s", exc)
             return checks
-        found = read_checks(comp.text, said)
+        found = [c for c in read_checks(comp.text, said) if admissible(c, said, corrected)]
         self.counts["model"] += 1
         with self.db.conn:
             self.db.table(CACHE_TABLE).insert(

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from skillopt_sleep.mining.phrases import QUOTED, respell
+
 ACK = "ack"
 CORRECTION = "correction"
 REQUEST = "request"
@@ -23,14 +25,28 @@ REQUEST = "request"
 # A correction is a short turn; anything longer carries a request of its own.
 MAX_CORRECTION_CHARS = 400
 
-_ACK_WORDS = {
-    "thanks", "thank", "thx", "ty", "you", "perfect", "great", "ok", "okay", "lgtm", "nice",
-    "good", "cool", "awesome", "yes", "yep", "yeah", "sure", "looks", "fine", "works", "done",
-    "that", "that's", "it", "it's", "exactly", "what", "i", "needed", "brilliant", "cheers",
-    "stuff", "sweet", "merged", "right", "now", "to", "me", "much", "so", "a", "lot",
-    "excellent", "wonderful", "amazing", "correct", "well", "job", "all", "ship", "love",
-    "this", "is", "was", "just", "wanted", "very", "many", "one",
+# An acknowledgement is made of approval and thanks (at least one) and the small words
+# around them: "works for me", "that'll do", "merged, ty", "spot on", "ship it".
+_APPROVAL = {
+    "thanks", "thank", "thx", "thnx", "thanx", "ty", "tysm", "tyvm", "ta", "cheers", "perfect",
+    "great", "ok", "okay", "k", "kk", "lgtm", "nice", "good", "cool", "awesome", "yes", "yep",
+    "yup", "yeah", "yea", "sure", "fine", "works", "worked", "working", "done", "exactly",
+    "brilliant", "sweet", "merged", "merging", "landed", "shipped", "approved", "right",
+    "correct", "excellent", "wonderful", "amazing", "fantastic", "terrific", "superb", "lovely",
+    "neat", "beautiful", "solid", "legend", "spot", "bingo", "nailed", "agreed",
+    "better", "ship", "love", "sorted", "noted", "understood", "helps", "helped", "helpful",
+    "appreciated", "appreciate", "👍", "🙏", "✅", "🎉", "👌", "💯", "🙌",
 }  # fmt: skip
+_ACK_FILLER = {
+    "you", "that", "that's", "thats", "that'll", "it", "it's", "its", "it'll", "this", "is",
+    "was", "looks", "look", "what", "i", "needed", "wanted", "stuff", "now", "to", "me", "much",
+    "so", "a", "lot", "well", "job", "all", "just", "very", "many", "one", "on", "for", "by",
+    "the", "do", "will", "does", "set", "go", "makes", "sense", "got", "really", "super",
+    "pretty", "too", "as", "and", "we're", "were", "good", "indeed", "definitely", "absolutely",
+    "totally", "there", "here", "again", "mate", "man", "dude", "haha", "lol", "hah", "yay",
+    "wow", "oh", "ah", "alright", "thing", "one's",
+}  # fmt: skip
+_ACK_WORDS = _APPROVAL | _ACK_FILLER
 # After an answer, "go ahead" / "keep going" accept it and let the agent go on.
 _GO_ON_WORDS = {"go", "ahead", "do", "keep", "going", "continue", "proceed", "yes"}
 _ACK_SYMBOLS = re.compile(r"^[\s👍🙏✅🎉👌💯!.]+$")
@@ -45,7 +61,7 @@ _NEW_WORK = re.compile(
     r"never|drop|remove|lose|keep|make|use|mention|include|add (?:a|the) (?:signed|"
     r"breaking|footer|trailer|line|period|note|reference|link|ticket|sign)))|"
     r"do the same\b|same (?:thing )?for\b|use the same\b|what about\b|how about\b|"
-    r"how would\b|how do(?:es)?\b|what does\b|what is\b|what's\b|why (?:is|does|do)\b|"
+    r"how would\b|how do(?:es)?\b|what does\b|what is\b|what's\b|why (?:is|does|do)\b(?! there)|"
     r"never ?mind\b|no (?:rush|worries|problem|prob)\b|instead of that\b|"
     r"don'?t forget to also\b)",
     re.IGNORECASE,
@@ -128,7 +144,7 @@ _FILLER_LEAD = re.compile(
 )
 # A request about a new thing: a file, an issue, "the X bug/fix" — not the answer's form.
 _NEW_TOPIC = re.compile(
-    r"\b[\w-]+/[\w./-]+|\b\w+\.(?:py|js|ts|tsx|go|rs|rb|java|md|ya?ml|json|toml|cfg|sh)\b|"
+    r"\b[\w-]*[a-z][\w-]*/[\w./-]+|\b\w+\.(?:py|js|ts|tsx|go|rs|rb|java|md|ya?ml|json|toml|cfg|sh)\b|"
     r"\bissue #?\d+|#\d{2,}|\bbug #?\d+|\b(?:for|in|on|about) (?:the |my |our )?[\w -]{1,30}? "
     r"(?:bug|fix|change|problem|crash|issue|feature|release|service|module|branch|diff)\b",
     re.IGNORECASE,
@@ -149,15 +165,60 @@ _WORK_START = re.compile(
 _INSTEAD = re.compile(r"\b(?:instead of|rather than|not\s+['\"`]|i said|you forgot)\b", re.I)
 
 
+# More work named anywhere in the turn: "release notes next please", "next: a regex for …",
+# "the rollback steps as well", a file the answer never named ("under Unreleased in
+# CHANGELOG.md"), or something new made of the answer ("turn that into a bash script").
+_NEXT = re.compile(
+    r"\bnext\b(?!\s+(?:time|to|steps?)\b)|\bas well\b|\bthe other \w+|\bthe rest of\b", re.I
+)
+_FILE = re.compile(r"\b[\w./-]*\w\.(?:py|js|ts|tsx|go|rs|rb|java|md|ya?ml|json|toml|cfg|sh|txt)\b")
+_MAKE_INTO = re.compile(
+    r"\b(?:turn|convert|make|rewrite|wrap|package)\s+(?:it|this|that|them)\s+(?:into|to|as)\s+"
+    r"(?:a |an |the )?([\w -]{2,30})",
+    re.IGNORECASE,
+)
+_SELF = re.compile(
+    r"\bi (?:said|told you|asked)(?: that)? (?:i|i'?d|i'?ll|we|we'?d|we'?ll)\b", re.I
+)
+
+
+def _new_thing(text: str, answer: str) -> bool:
+    """More work named anywhere in the turn, not only at its start."""
+    if _NEXT.search(text) or _SELF.search(text):
+        return True
+    for m in _FILE.finditer(text):
+        if m.group(0) not in answer:
+            return True
+    made = _MAKE_INTO.search(text)
+    return bool(made and not _FORM.search(made.group(1)) and not re.search(
+        r"\b(?:list|table|paragraph|sentences?|line|bullets?|block|steps|prose|text)\b",
+        made.group(1), re.I))  # fmt: skip
+
+
+def _breaks_stated_rule(text: str, answer: str) -> bool:
+    """The turn states a rule the answer just given breaks: it forbids something the
+    answer has or asks for something it lacks ("number the steps please", "code only.",
+    "keep Brightwater out of it")."""
+    from skillopt_sleep.mining.contrast import broken_by
+
+    return bool(answer) and broken_by(text, answer)
+
+
+_ACK_PHRASE = re.compile(r"^\W*(?:that'?s|that is|this is) (?:it|the one)\W*$", re.IGNORECASE)
+
+
 def is_ack(text: str, after_answer: bool = False) -> bool:
     """A bare acknowledgement ("thanks, perfect", "👍"): acceptance, not a request. After
     an answer, "go ahead" and "keep going" accept it too."""
     text = text.strip()
-    if text and _ACK_SYMBOLS.match(text):
+    if text and (_ACK_SYMBOLS.match(text) or _ACK_PHRASE.match(text)):
         return True
-    words = re.findall(r"[a-z']+", text.lower())
+    words = re.findall(r"[a-z']+|[\U0001F000-\U0001FAFF\u2600-\u27BF]", text.lower())
     known = _ACK_WORDS | _GO_ON_WORDS if after_answer else _ACK_WORDS
-    return 0 < len(words) <= 8 and all(w in known for w in words)
+    approving = any(w in _APPROVAL for w in words) or (
+        after_answer and any(w in _GO_ON_WORDS for w in words)
+    )
+    return 0 < len(words) <= 8 and approving and all(w in known for w in words)
 
 
 def is_new_work(text: str) -> bool:
@@ -176,7 +237,8 @@ def _is_new_request(head: str) -> bool:
     auth/session.py"), not a word about the answer."""
     if _SHOULD_START.match(head) or _REJECT.match(head):
         return False
-    return bool(_WORK_START.match(head) or _NEW_TOPIC.search(head))
+    unquoted = QUOTED.sub(" ", head)  # "remember the 'Closes #512' line": an example
+    return bool(_WORK_START.match(head) or _NEW_TOPIC.search(unquoted))
 
 
 def _takes_out(clause: str, answer: str) -> bool:
@@ -185,6 +247,8 @@ def _takes_out(clause: str, answer: str) -> bool:
     m = _TAKE_OUT.match(clause)
     if not m:
         return False
+    if re.match(r"\W*(?:leave (?:out|off)|lose|skip|cut|trim|strip)\b", clause, re.IGNORECASE):
+        return True  # verbs that edit text: "leave out the stack trace"
     what = re.sub(r"\s+(?:out|off|away)\b.*$", "", m.group(1))
     if re.fullmatch(r"(?:it|them|those|these|that|this)\W*", what, re.IGNORECASE):
         return True  # "remove them": what the answer has, named before
@@ -204,13 +268,16 @@ def classify(text: str, answer: str = "") -> str:
         return ACK
     if len(text) > MAX_CORRECTION_CHARS or text.count("\n") > 3 or _BLOB.search(text):
         return REQUEST
-    if is_new_work(text):
+    text = respell(text, answer)  # "use rg insted of grep"
+    if is_new_work(text) or _new_thing(text, answer):
         return REQUEST
     if _POINTED.search(text):
         return CORRECTION
     clauses = _clauses(text) or [text]
     if _is_new_request(clauses[0]) and not _INSTEAD.search(text):
         return REQUEST  # "write a commit message …, subject under 50 chars": new work
+    if _breaks_stated_rule(text, answer):
+        return CORRECTION
     if any(_REJECT.match(c) or _SHOULD_START.match(c) or _takes_out(c, answer) for c in clauses):
         return CORRECTION
     first = re.split(r"(?<=[.!?;])\s", text, maxsplit=1)[0]

@@ -24,7 +24,12 @@ from __future__ import annotations
 
 import re
 
-from skillopt_sleep.mining.literals import section_checks, semicolon_checks, word_checks
+from skillopt_sleep.mining.literals import (
+    is_identifier,
+    section_checks,
+    semicolon_checks,
+    word_checks,
+)
 from skillopt_sleep.mining.phrases import (
     COUNT_PHRASE,
     FEATURE_RX,
@@ -49,7 +54,7 @@ from skillopt_sleep.mining.phrases import (
     sentences,
     unit_of,
 )
-from trainer.checks import FEATURES
+from trainer.checks import FEATURES, identifier_pattern
 
 __all__ = ["NUMBER_WORDS", "VERSION", "Check", "compile_text"]
 
@@ -211,7 +216,7 @@ def _ends(text: str) -> list[Check]:
     )
     for m in re.finditer(opener, text):
         if NEG_RX.search(text[: m.start()]):  # "skip the 'Here's the summary' opener"
-            out.append(Check("not_starts_with", next(g for g in m.groups() if g).strip(), first))
+            out.append(Check("not_starts_with", next(g for g in m.groups() if g).strip(), "answer"))
     sign = (
         r"\b(?:sign(?:ed)?(?: it| off| it off)?(?: with| as(?: me)?)?|sign-?off(?: is| should be)?|"
         r"(?:the )?closing (?:is|should be|line should be)|end(?: it)? with|close(?: it)? with|"
@@ -230,11 +235,16 @@ def _ends(text: str) -> list[Check]:
 
 def _start_check(value: str, scope: str, negated: bool) -> Check:
     """A start the user named; a conventional-commit type ("feat:") allows its scope and
-    "!" ("feat(api)!: …" starts with the feat type too)."""
+    "!" ("feat(api)!: …" starts with the feat type too); an identifier ("PAY-381:") its
+    shape, not that very ticket."""
+    if not negated and is_identifier(value.rstrip(":")):
+        return Check("regex", r"\A\W*" + identifier_pattern(value), scope)
     kind = re.fullmatch(r"([a-z]+)!?:", value)
     if kind and not negated:
         return Check("regex", rf"(?i)\A\W*{kind.group(1)}(?:\([^)\n]*\))?!?:", scope)
-    return Check("not_starts_with" if negated else "starts_with", value, scope)
+    if negated:  # "don't open with 'Sure'": how the answer opens, lead-in and all
+        return Check("not_starts_with", value, "answer")
+    return Check("starts_with", value, scope)
 
 
 # Where a count or a scope is named, not a feature: "no more than 3 bullets", "each bullet".
@@ -247,11 +257,16 @@ def _features(text: str) -> list[Check]:
     out: list[Check] = []
     list_context = re.search(r"\b(?:list|steps|bullets?|dashes|items)\b", text, re.I)
     pronoun_neg = PRONOUN_NEG.search(text) is not None
+    named_feature = any(
+        f not in ("markdown", "list") and rx.search(PLAIN.sub(" ", text)) for rx, f in FEATURE_RX
+    )
     for sentence in sentences(text):
         for clause in clauses(sentence):
-            if PLAIN.search(clause) and not re.search(
-                r"\bplain (?:english|words|language)\b", clause, re.IGNORECASE
-            ):
+            if (
+                PLAIN.search(clause)
+                and not named_feature
+                and not re.search(r"\bplain (?:english|words|language)\b", clause, re.I)
+            ):  # "plain text" glosses a feature named beside it ("the bold …, plain text")
                 out.append(Check("no", "markdown"))
             if re.search(r"\bunnumbered\b", clause, re.IGNORECASE):
                 out.append(Check("no", "numbered_list"))
@@ -299,7 +314,9 @@ def _resolve_lists(checks: list[Check]) -> list[Check]:
 
 
 def _feature_scope(feature: str, clause: str) -> str:
-    if feature == "exclamation":
+    """Where a forbidden feature shows: a layout or a mark outside code (a "# comment" in a
+    shell block is no heading), a subject's form on the subject, the rest anywhere."""
+    if feature in ("exclamation", "heading", "table", "bullet", "list", "numbered_list", "bold"):
         return "prose"
     if feature in ("past_tense", "lowercase_start", "capital_start"):
         return "first_line"

@@ -41,7 +41,7 @@ _CARRIERS = {
     "edits", "edit", "entries", "entry",
 }  # fmt: skip
 # Acronyms a user writes about their setup, not words to check ("our CI fails on TODOs").
-_SETUP_WORDS = {
+SETUP_WORDS = {
     "CI", "CD", "PR", "PRs", "API", "UI", "UX", "URL", "CLI", "SDK", "IDE", "OK", "QA", "DB",
     "AWS", "JSON", "YAML", "SQL", "HTML", "CSS", "JS", "TS", "README", "I", "DCO", "SMS",
 }  # fmt: skip
@@ -49,7 +49,7 @@ _SETUP_WORDS = {
 
 _CUT = re.compile(
     r"\s+(?:in|on|at|for|from|into|inside|within|when|because|since|unless|so|to|"
-    r"anywhere|ever|it'?s|they|which|that|here|there|please|again|anymore|in the|"
+    r"anywhere|ever|it'?s|they|which|that|here|there|please|pls|plz|again|anymore|in the|"
     r"on the|back)\b.*$",
     re.IGNORECASE,
 )
@@ -61,7 +61,7 @@ _TIMEZONES = {"UTC", "GMT"}  # what "use UTC" asks to see written in the answer
 _DATE_TEMPLATE = re.compile(r"\b(?:YYYY|yyyy)[-/.](?:MM|mm)[-/.](?:DD|dd)\b")
 
 
-_ISO_DATE = r"\b\d{4}-\d{2}-\d{2}\b"
+_ISO_DATE = r"(?<![\d-])\d{4}-\d{2}-\d{2}(?![\d-])"
 
 
 _PRAGMA = re.compile(
@@ -84,9 +84,16 @@ _ABSTRACT = {
 
 
 # A command named in plain words ("never run npm publish") is a literal, not prose.
-_COMMANDS = {
-    "npm", "pip", "git", "yarn", "pnpm", "docker", "kubectl", "cargo", "go", "make", "brew",
-    "apt", "poetry", "uv", "sudo", "curl", "rm", "terraform", "helm", "gradle", "mvn",
+COMMANDS = {
+    "npm", "pip", "pip3", "git", "yarn", "pnpm", "npx", "docker", "kubectl", "cargo", "go",
+    "make", "brew", "apt", "apt-get", "poetry", "uv", "sudo", "curl", "wget", "rm", "terraform",
+    "helm", "gradle", "mvn", "grep", "rg", "sed", "awk", "find", "chmod", "chown", "ssh", "scp",
+    "rsync", "python", "python3", "node", "bash", "sh", "kill", "killall", "pkill", "systemctl",
+}  # fmt: skip
+# Commands whose next word picks what they do ("npm ci" is not "npm install").
+SUBCOMMANDS = {
+    "npm", "pip", "pip3", "git", "yarn", "pnpm", "docker", "kubectl", "cargo", "go", "brew",
+    "apt", "apt-get", "poetry", "uv", "helm", "terraform", "systemctl",
 }  # fmt: skip
 
 
@@ -101,6 +108,8 @@ def literal(
     users"; "tabs, not spaces" names no word to avoid)."""
     quoted = [next(g for g in m.groups() if g).strip() for m in QUOTED.finditer(raw)]
     if len(quoted) == 1 and quoted[0].rstrip(".… "):
+        if re.fullmatch(r"\W", quoted[0]):
+            return None  # '*', '!', ';': a mark of a form (a bullet, a tone), read as one
         return quoted[0].rstrip(".… ")  # "'Sure! Here's...'": the dots say "and so on"
     pragma = _PRAGMA.search(raw)
     if pragma:
@@ -137,6 +146,8 @@ def literal(
         return None  # "3 paragraphs": a count of something the vocabulary does not count
     if re.fullmatch(r"[\d.,:]+", text):
         return None  # a bare number names nothing to check
+    if re.fullmatch(r"\W", text):
+        return None  # '*', '!', ';': a mark of a form (a bullet, a tone), read as one
     if any(_marked(w) for w in words):
         if re.fullmatch(r"[A-Z]{2,}s", text):  # TODOs -> TODO
             text = text[:-1]
@@ -144,10 +155,10 @@ def literal(
     if not plain_ok or any(w.lower() in _STOP for w in words):
         return None
     if re.match(r"\W*(?:the|a|an|any|those|these|that|this)\s", raw, re.IGNORECASE) and not (
-        swapped or carried or words[0].lower() in _COMMANDS or "word" in raw.lower()
+        swapped or carried or words[0].lower() in COMMANDS or "word" in raw.lower()
     ):
         return None  # "skip the code", "drop the summary": a part of the answer, not a word
-    if len(words) > 1 and words[0].lower() not in _COMMANDS:
+    if len(words) > 1 and words[0].lower() not in COMMANDS:
         return None  # a plain phrase is prose ("commit directly"), not a literal
     last = words[-1]
     if last.endswith("s") and not last.endswith("ss") and len(last) > 3 and not wording:
@@ -322,7 +333,7 @@ def word_checks(text: str, corrected: str) -> list[Check]:
                     if term and re.fullmatch(r"[a-z]+(?:\([\w-]+\))?!?:", term):
                         continue  # "add the feat: prefix": a start, read by the grammar
                     if term and not is_identifier(term) and not ids:
-                        out.append(Check("contains", term.rstrip(":"), "answer"))
+                        out.append(required(term))
         if PRONOUN_NEG.search(sentence) and not any(c.kind == "not_contains" for c in out):
             named = list(dict.fromkeys(_named(sentence)))
             if len(named) == 1:  # "os.system is flagged by our linter, can you replace it?"
@@ -336,6 +347,19 @@ def word_checks(text: str, corrected: str) -> list[Check]:
                                                         sentence, re.IGNORECASE):  # fmt: skip
             out.append(Check("regex", _ISO_DATE, "answer"))
     return out
+
+
+# "Signed-off-by: Tomás Ruiz <…>": a trailer's label is the rule, its value an example.
+LABELLED = re.compile(r"^([A-Z][\w-]*(?: [A-Z][\w-]*)?):(?:\s+\S.*)?$")
+
+
+def required(term: str) -> Check:
+    """A word or phrase the user asked for; a labelled line asks for its label at the start
+    of a line ("Signed-off-by: …", "BREAKING CHANGE:"), not for the example's value."""
+    label = LABELLED.match(term)
+    if label:
+        return Check("regex", rf"(?m)^\s*{re.escape(label.group(1))}:", "answer")
+    return Check("contains", term, "answer")
 
 
 def is_form(part: str, feature_words: list[re.Pattern[str]]) -> bool:
@@ -386,13 +410,13 @@ def _named(sentence: str) -> list[str]:
     out += [m.group(0).strip() for m in _PRAGMA.finditer(sentence)]
     bare = QUOTED.sub(" ", _PRAGMA.sub(" ", sentence))
     out += code_tokens(bare)
-    out += [w for w in re.findall(r"\b[A-Z]{2,}\b", bare) if w not in _SETUP_WORDS]
+    out += [w for w in re.findall(r"\b[A-Z]{2,}\b", bare) if w not in SETUP_WORDS]
     return [t for t in out if t and not is_identifier(t)]
 
 
 _SECTION = re.compile(
-    r"\b(?:an?|the|any)\s+(?!section|heading|header)([\w-]+(?: [\w-]+)?)\s+(?:section|heading|"
-    r"header)\b",
+    r"\b(?:an?|the|any)\s+['\"`]?(?:#{1,6}\s*)?(?!section|heading|header)([\w-]+(?: [\w-]+)?)"
+    r"['\"`]?\s+(?:section|heading|header)\b",
     re.IGNORECASE,
 )
 
@@ -409,12 +433,16 @@ def section_checks(text: str) -> list[Check]:
             pattern = r"(?im)^[\W_]*" + re.escape(name) + r"\b"
             if NEG_RX.search(sentence[: m.start()]):
                 out.append(Check("not_regex", pattern))
-            elif re.search(r"\b(?:add|include|needs?|forgot|missing|want)\b", sentence, re.I):
+            elif re.search(r"\b(?:add|include|needs?|forgot|missing|want|where'?s)\b", text, re.I):
                 out.append(Check("regex", pattern))
     return out
 
 
 def semicolon_checks(text: str, corrected: str) -> list[Check]:
+    """ "no semicolons": in code, none ending a line (a `for (;;)` keeps its own); in prose,
+    none at all."""
     if re.search(r"\bsemicolons?\b|(?<!\w);s?(?!\w)", text) and NEG_RX.search(text):
-        return [Check("not_contains", ";", _word_scope(";", corrected))]
+        if _word_scope(";", corrected) == "code":
+            return [Check("not_regex", r"(?m);[ \t]*$", "code")]
+        return [Check("not_contains", ";", "answer")]
     return []

@@ -77,7 +77,8 @@ SUBJECT = re.compile(r"\b(?:subject|title|first line|summary line|headline|subje
 
 EACH_BULLET = re.compile(
     r"\b(?:each|every|per) (?:bullet|item|point)\b|\bbullets?\b.*\b(?:each|apiece)\b|"
-    r"\b(?:each|apiece)\b.*\bbullets?\b",
+    r"\b(?:each|apiece)\b.*\bbullets?\b|\b(?:of|on|in|for|after) (?:the |your |all )?"
+    r"(?:bullets|bullet points|list items)\b|\bbullets? (?:should|must|shouldn'?t|don'?t|never)\b",
     re.IGNORECASE,
 )
 
@@ -94,7 +95,8 @@ NEG = (
     r"\bquit \w+ing\b|\blose\b|\bdrop\b|\bremove\b|\bdelete\b|\bcut\b|\bstrip\b|\bskip\b|"
     r"\bditch\b|\bget rid of\b|\btake (?:out|away)\b|\bleave (?:out|off)\b|\binstead of\b|"
     r"\brather than\b|\bless\b|\bfewer\b|\bnone\b|\bgone\b|\bbanned\b|\boff-limits\b|"
-    r"\bforbidden\b|\blegacy\b|\bnot (?:ok|allowed)\b|\bhas to go\b|\bmoved off\b)"
+    r"\bforbidden\b|\blegacy\b|\bnot (?:ok|allowed)\b|\bhas to go\b|\bmoved off\b|"
+    r"\b(?:dont|doesnt|didnt|isnt|arent|wont|cant|shouldnt|wouldnt)\b)"
 )
 
 
@@ -155,7 +157,7 @@ PRONOUN_NEG = re.compile(
     r"\b(?:leave|take|keep)\s+(?:them|it|those|these|that)\s+out\b|"
     r"\b(?:remove|drop|lose|avoid|skip|delete|strip|ditch|cut|replace|swap|get rid of)\s+"
     r"(?:them|it|those|these|that)\b|\b(?:don'?t|do not|never|stop)\s+(?:use|add|include|"
-    r"want|using|adding|including)\s+(?:them|it|those|these|that|any)\b|\binstead\W*$",
+    r"want|using|adding|including|do|doing)\s+(?:them|it|those|these|that|any)\b|\binstead\W*$",
     re.IGNORECASE,
 )
 
@@ -214,7 +216,12 @@ def example_pairs(text: str) -> set[str]:
     out: set[str] = set()
     for a, b in zip(quoted, quoted[1:], strict=False):
         wa, wb = a.split()[0].lower(), b.split()[0].lower()
-        if wa != wb and (wb.startswith(wa) or wa.startswith(wb)):
+        short, long_ = sorted((wa, wb), key=len)
+        if (
+            wa != wb
+            and long_.startswith(short.rstrip("e"))
+            and re.fullmatch(r"e?(?:d|s|es|ing)", long_[len(short.rstrip("e")) :])
+        ):  # an inflection: 'Add'/'Added', 'Fix'/'Fixes', 'Remove'/'Removing'
             out |= {a, b}
     return out
 
@@ -258,3 +265,51 @@ def pair_spans(clause: str) -> list[tuple[int, int, str]]:
             spans += [(*rejected, "no"), (*kept, "keep")]
             break
     return spans
+
+
+# The words the readings key on, so a slip of the keyboard ("insted", "sentnces", "colums",
+# "plase") does not hide a rule; none is one slip from a common word ("remove"/"remote",
+# "never"/"newer", "forgot"/"forget" are left out).
+KEYWORDS = (
+    "instead", "rather", "sentence", "sentences", "character", "characters", "column",
+    "columns", "bullet", "bullets", "paragraph", "paragraphs", "numbered", "numbering", "emoji",
+    "emojis", "heading", "headings", "header", "headers", "exclamation", "apology",
+    "apologies", "apologize", "apologise", "contraction", "contractions", "imperative",
+    "lowercase", "uppercase", "capital", "capitals", "capitalize", "please", "without",
+    "replace", "trailing", "period", "markdown", "prefix", "subject", "maximum", "minimum",
+    "words", "lines", "always", "mention", "missing", "include",
+    "language", "formatting", "numbers", "tables", "links", "preamble", "intro",
+)  # fmt: skip
+
+
+def _near(a: str, b: str) -> bool:
+    """One edit inside the word (insert, delete, substitute or swap two neighbours); an
+    edit of the last letter is an inflection ("tables", "wordy"), not a slip."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return a == b
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if diff[-1] == len(a) - 1:
+            return False
+        return len(diff) == 1 or (
+            len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )  # fmt: skip
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_) - 1))
+
+
+def respell(text: str, known: str = "") -> str:
+    """``text`` with each word of five letters or more one edit away from a keyword spelt as
+    the keyword, unless ``known`` (the answers) uses the word as written."""
+    seen = {w.lower() for w in re.findall(r"[A-Za-z]+", known)}
+
+    def fix(m: re.Match[str]) -> str:
+        word = m.group(0)
+        low = word.lower()
+        if len(low) < 5 or low in KEYWORDS or low in seen:
+            return word
+        near = [k for k in KEYWORDS if k[0] == low[0] and _near(low, k)]
+        return near[0] if near and all(k[:5] == near[0][:5] for k in near) else word
+
+    return re.sub(r"[A-Za-z]+", fix, text)

@@ -1,0 +1,574 @@
+"""What a correction is about, read loosely: the features it names ("emojis", "headers"),
+the numbers it gives ("fifty, max"), the words and examples it quotes or names (`sudo`,
+'Certainly!', Brightwater, PAY-381), each with the role its clause gives it: forbidden
+("no", "drop", "… look awful"), wanted ("use", "add", "needs"), kept ("X, not Y" keeps X)
+or only named. ``contrast`` turns topics into checks with the answers the user corrected
+and accepted; the words say *what* a rule is about, the answers *which way* and *where*.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from skillopt_sleep.mining.literals import (
+    COMMANDS,
+    SETUP_WORDS,
+    SUBCOMMANDS,
+    code_tokens,
+    is_identifier,
+    literal,
+)
+from skillopt_sleep.mining.phrases import (
+    NEG_RX,
+    NUMBER_WORDS,
+    PRONOUN_NEG,
+    QUOTED,
+    clauses,
+    example_pairs,
+    pair_spans,
+    scope_for,
+    sentences,
+)
+from trainer.checks import FEATURES
+
+NO, HAS, KEEP, NAMED = "no", "has", "keep", "named"
+
+
+@dataclass(frozen=True)
+class Topic:
+    what: str  # "feature" | "count" | "literal" | "identifier" | "mark" | "shape"
+    value: str  # a feature name, a number, the literal, the example, the shape's name
+    role: str  # NO | HAS | KEEP | NAMED
+    scope: str | None = None  # the scope the words name, if any
+    unit: str | None = None  # counts: the unit named, if any
+    bound: str | None = None  # counts: "max" | "min" when the words say
+    at: str | None = None  # literals: "start" | "end" | "line" (a line it opens) when said
+    order: int = 0  # where in the correction it was named
+    plain: bool = False  # features: named only by "plain text"
+
+
+# Words that name a feature of an answer (``trainer.checks.FEATURES``), loosely. A cue
+# marked "~" names the feature's opposite ("imperative" is no past tense, "a paragraph" no
+# list): asked for, it forbids the feature; rejected ("not a paragraph"), it asks for it.
+# "mark:" cues name a mark of a form: the final period, a bullet's dash.
+FEATURE_CUES: list[tuple[str, str]] = [
+    (
+        "emoji",
+        r"emojis?|emoticons?|smileys?|icons|[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF]",
+    ),
+    ("heading", r"(?:section )?head(?:ing|er)s?|##+\s?\w*|hashes|titles"),
+    ("code_fence", r"code ?blocks?|code fences?|fences?|fenced(?: blocks?)?|triple backticks|```"),
+    ("inline_code", r"backticks?|inline code|`code` formatting"),
+    (
+        "~untagged_fence",
+        r"(?:the |a |with (?:the |a )?)?(?:language|lang)(?: tag)?|tag(?:ged)? the",
+    ),
+    ("bullet", r"bullet(?:ed)?(?: points?| lists?)?"),
+    ("list", r"lists?|list form|slide ?deck"),
+    ("~list", r"paragraphs?|prose|flowing text|(?:normal|full|complete|plain) sentences"),
+    (
+        "numbered_list",
+        r"numbered(?: lists?| steps?)?|numbering|number (?:the|them|each|every)|"
+        r"numbers",
+    ),
+    ("table", r"tables?"),
+    ("link", r"links?|urls?|hyperlinks?"),
+    ("bold", r"bold(?:ing|ed)?|\*\*\w*\*\*"),
+    ("italic", r"italics?|italici[sz]\w*|emphasis"),
+    ("hashtag", r"hashtags?"),
+    ("at_mention", r"@-?mentions?|at-mentions?|tagging people|pinging people"),
+    ("markdown", r"markdown|markup|formatting"),
+    ("~markdown", r"plain text|plain-text"),
+    ("exclamation", r"exclamation(?: marks?| points?)?|bangs?"),
+    ("apology", r"apolog\w*|sorry"),
+    ("preamble", r"intro|introduction|preamble|pleasantries|opener|opening line"),
+    ("closing_offer", r"sign-?off(?: line)?|closing (?:offer|line)|outro|offer to help"),
+    ("contraction", r"contractions?"),
+    ("~contraction", r"spell (?:it |them |those |these )?out|expand them"),
+    ("past_tense", r"past tense"),
+    ("~past_tense", r"imperative(?: mood)?|as a command|present tense"),
+    ("first_person", r"first person"),
+    ("question", r"(?:a |with a |in a )?questions?"),
+    ("diff_lines", r"diff lines|the diff|hunks|\+/- lines"),
+    ("mark:.", r"periods?|full stops?|dots?|trailing punctuation"),
+    ("mark:-", r"dashes|hyphens"),
+]
+FEATURE_TOPIC_RX = [
+    (re.compile(rf"(?<![\w#`])(?:{p})(?![\w])", re.IGNORECASE), f) for f, p in FEATURE_CUES
+]
+# What an example the user quotes can show ('Certainly!' is a preamble, '## Summary' a
+# heading); a quoted example is read as the feature too.
+EXAMPLE_FEATURES = ("preamble", "closing_offer", "heading", "emoji", "bold", "apology")
+# Layouts the user may ask for; every other feature is only ever forbidden.
+HAS_FEATURES = ("bullet", "list", "numbered_list", "code_fence", "heading", "table", "question")
+
+_COMPLAINT_AFTER = re.compile(
+    r"\W*(?:is|are|isn'?t|aren'?t|looks?|reads?|were|was)?\s*(?:banned|off-limits|not ok|"
+    r"not allowed|forbidden|legacy|gone|off|awful|ugly|distract\w*|annoying|noise|noisy|"
+    r"unnecessary|not needed|too much|wrong|broken|weird|pointless|useless|a mess|odd|bad|"
+    r"strange|messy|cluttered|confusing|garish|unreadable|goes nowhere|go nowhere)\b|"
+    r"\W*(?:don'?t|doesn'?t|do not|does not|won'?t|will not|can'?t|cannot) (?:belong|render|work|"
+    r"display|show|help|need)|\W*(?:break|breaks|broke|clutter|clutters|has to go|have to go|"
+    r"renders? (?:them )?literally|everywhere)\b",
+    re.IGNORECASE,
+)
+_FINE_AFTER = re.compile(
+    r"\W*(?:is|are|'s|'re)?\s*(?:fine|ok|okay|good|allowed|great|welcome|all right)\b", re.I
+)
+_WANT_BEFORE = re.compile(
+    r"\b(?:use|add|include|put|give|want|wanted|need|needs|make (?:it|them|this|that)(?: into)?|"
+    r"as an?|into|with|start with|begin with|tag|annotate|number|prefer)\W*(?:\w+\W+){0,2}$",
+    re.IGNORECASE,
+)
+_START = re.compile(
+    r"\b(?:start|starts|begin|begins|prefix|prefixed|front|top|lead|leads|open|opens|opening|"
+    r"first)\b",
+    re.IGNORECASE,
+)
+_END = re.compile(
+    r"\b(?:end|ends|ending|bottom|trailing|last|suffix|close|closing|finish|at the end)\b",
+    re.IGNORECASE,
+)
+
+
+_VERB_CUE = re.compile(r"(?:number|tag|spell|expand)\b", re.IGNORECASE)
+_OPENS = re.compile(r"\W*(?:(?:please|pls|just|can you|could you|and)\s+)*", re.IGNORECASE)
+
+
+def _role(clause: str, start: int, end: int, pairs: list[tuple[int, int, str]]) -> str:
+    for s, e, role in pairs:
+        if s <= start and end <= e:
+            return NO if role == "no" else KEEP
+    before, after = clause[:start], clause[end:]
+    if re.search(r"\b(?:leave|keep|take)\b", before, re.I) and re.match(r"[\w\s-]*\bout\b", after):
+        return NO  # "keep Brightwater out of it"
+    if NEG_RX.search(before) or re.search(r"\bban\b|\bzero\b", before, re.I):
+        return NO
+    if _COMPLAINT_AFTER.match(after):
+        return NO
+    if _FINE_AFTER.match(after):
+        return KEEP  # "dashes are fine"
+    if _WANT_BEFORE.search(before) or re.match(r"\W*(?:please|pls|first|only)\b", after, re.I):
+        return HAS
+    return NAMED
+
+
+def _pronoun_no(text: str) -> bool:
+    """ "Marlin is the codename, remove it": what the correction names is forbidden."""
+    return PRONOUN_NEG.search(text) is not None
+
+
+def _joined(parts: list[str]) -> list[str]:
+    """ "use dashes, not numbers": a clause that only rejects joins the one it contrasts."""
+    out: list[str] = []
+    for part in parts:
+        if out and re.match(r"\W*(?:not|never|rather than|instead of)\b", part, re.I):
+            out[-1] = f"{out[-1]}, {part}"
+        else:
+            out.append(part)
+    return out
+
+
+def _pairs(clause: str) -> list[tuple[int, int, str]]:
+    """ "X, not Y" spans, outside brackets: "(do not, not don't)" gives examples, not a pair."""
+    return pair_spans(re.sub(r"\([^()]*\)", lambda m: " " * len(m.group(0)), clause))
+
+
+def _clauses_at(text: str) -> list[tuple[int, str]]:
+    """Each clause of each sentence with where it starts in ``text``."""
+    out, pos = [], 0
+    for sentence in sentences(text):
+        for clause in _joined(clauses(sentence)):
+            at = text.find(clause, pos)
+            pos = at if at >= 0 else pos
+            out.append((pos, clause))
+    return out
+
+
+def feature_topics(text: str) -> list[Topic]:
+    out: list[Topic] = []
+    pron = _pronoun_no(text)
+    for at, clause in _clauses_at(text):
+        pairs = _pairs(clause)
+        found = [(m, f) for rx, f in FEATURE_TOPIC_RX for m in rx.finditer(clause)]
+        for m, cue in found:
+            if any(n.start() <= m.start() and m.end() <= n.end() and n.span() != m.span()
+                   for n, _ in found):  # fmt: skip
+                continue  # "lists" inside "bullet lists"
+            if any(m.end() < n.start() <= m.end() + 1 for n, _ in found):
+                continue  # "markdown tables": the modifier of the word that names it
+            role = _role(clause, m.start(), m.end(), pairs)
+            if role == NAMED and pron:
+                role = NO
+            if (
+                role == NAMED
+                and _VERB_CUE.match(m.group(0))
+                and _OPENS.fullmatch(clause[: m.start()])
+            ):
+                role = HAS  # "number the steps please": the cue is the verb that asks
+            scope = scope_for(clause, "") or None
+            if cue.startswith("mark:"):
+                end = "end" if cue == "mark:." else None
+                out.append(Topic("mark", cue[5:], role, scope, at=end, order=at + m.start()))
+                continue
+            if cue.startswith("~"):  # the opposite named: asked for, it forbids the feature
+                role = HAS if role == NO else NO
+            out.append(Topic("feature", cue.lstrip("~"), role, scope, order=at + m.start(),
+                             plain=cue == "~markdown"))  # fmt: skip
+    others = any(t.what == "feature" and t.value != "markdown" for t in out)
+    # "plain text" glosses a feature named beside it ("the bold …, plain text")
+    return [t for t in out if not (t.plain and others)]
+
+
+# Counts ------------------------------------------------------------------------------
+
+_NUMBER = (
+    r"(?<![\w#./:$-])(\d{1,4}|"
+    + "|".join(w for w in sorted(NUMBER_WORDS, key=len, reverse=True) if " " not in w)
+    + r")(?![\w/:%$]|[.,]\d|-\w)"
+)
+_UNIT_WORDS = (
+    ("chars", r"char\w*|col\w*|letters"),
+    ("words", r"words?"),
+    ("lines", r"lines?|liners?"),
+    ("sentences", r"sent\w*"),
+    ("bullets", r"bullet\w*|points?|items?|options?|alternatives?|choices|ideas|steps|"
+                r"suggestions|examples|nits"),
+)  # fmt: skip
+_MAX_CUE = re.compile(
+    r"(?:under|below|less than|fewer than|at most|max(?:imum)?|no more than|not more than|"
+    r"within|up to|<=?|≤|limit(?:ed)?(?: \w+)? to|cap(?:s|ped)?(?: \w+)? at|trim(?: \w+)? to|"
+    r"cut(?: \w+)?(?: down)? to|down to|keep (?:it|them|the \w+(?: \w+)?) (?:to|at|under)|"
+    r"only|just|top|shorten(?: \w+)? to|fit (?:in|into|within)|(?:limit|cap|max|maximum|budget) "
+    r"(?:is|of|at)|over|past|beyond|above|longer than|more than)\W*$",
+    re.IGNORECASE,
+)
+_MAX_AFTER = re.compile(
+    r"\W*(?:max(?:imum)?|tops|or fewer|or less|at most|limit|or under|is plenty|are plenty|"
+    r"is enough|will do|(?:is|are) (?:the |our )?(?:limit|max|maximum|cap|ceiling))\b",
+    re.IGNORECASE,
+)
+_MIN_CUE = re.compile(
+    r"(?:at least|minimum(?: of)?|min(?: of)?|no fewer than|no less than|>=?|≥)\W*$", re.I
+)
+_MIN_AFTER = re.compile(r"\W*(?:or more|minimum|at least|min)\b", re.IGNORECASE)
+
+
+def _unit(word: str) -> str | None:
+    for unit, pat in _UNIT_WORDS:
+        if re.fullmatch(pat, word, re.IGNORECASE):
+            return unit
+    return None
+
+
+def _unit_after(after: str) -> tuple[str | None, str]:
+    """The unit named right after a number ("50 chars", "3 short sentnces") and the rest."""
+    m = re.match(r"[- ]?([a-z]+)(?:[- ]([a-z]+))?", after, re.IGNORECASE)
+    if m:
+        if unit := _unit(m.group(1)):
+            return unit, after[m.end(1) :]
+        if m.group(2) and (unit := _unit(m.group(2))):
+            return unit, after[m.end(2) :]
+    return None, after
+
+
+def _sentence_unit(sentence: str) -> str | None:
+    """The one unit a sentence names elsewhere ("subject line" and "one line" say where)."""
+    bare = re.sub(r"\b(?:subject|first|summary|title|each|every|per|one|single|a) lines?\b",
+                  " ", sentence, flags=re.IGNORECASE)  # fmt: skip
+    found = {u for w in re.findall(r"[a-z]+", bare.lower()) if (u := _unit(w))}
+    return found.pop() if len(found) == 1 else None
+
+
+_DESCRIBES = re.compile(
+    r"(?:\b(?:is|are|was|were|has|had|got|have)|'s)\s+(?:(?:like|about|nearly|almost|around|"
+    r"roughly|already|now)\s+)?\W*$",
+    re.IGNORECASE,
+)
+
+
+def count_topics(text: str) -> list[Topic]:
+    out: list[Topic] = []
+    whole_scope = scope_for(text, "") or None
+    quoted = [m.span() for m in QUOTED.finditer(text)]
+    for sentence in sentences(text):
+        offset = text.find(sentence)
+        parens = [p.span() for p in re.finditer(r"\([^()]*\)", sentence)]
+        for m in re.finditer(_NUMBER, sentence, re.IGNORECASE):
+            at = offset + m.start()
+            if any(a <= at < b for a, b in quoted) or any(a <= m.start() < b for a, b in parens):
+                continue  # a number inside a quoted or bracketed example is the example's
+            raw = m.group(1).lower()
+            n = int(raw) if raw.isdigit() else NUMBER_WORDS[raw]
+            if n > 2000:
+                continue
+            after = sentence[m.end() :]
+            unit, rest = _unit_after(after)
+            unit = unit or _sentence_unit(sentence) or _sentence_unit(text)
+            before = sentence[: m.start()]
+            bound = None
+            if _MIN_CUE.search(before) or _MIN_AFTER.match(rest):
+                bound = "min"
+            elif _MAX_CUE.search(before) or _MAX_AFTER.match(rest):
+                bound = "max"
+            if not unit and not bound:
+                continue  # a bare number ("Python 3", "the 2 tests") counts nothing said
+            if not bound and _DESCRIBES.search(before):
+                continue  # "the title is like 70 chars": what the answer was, not the rule
+            scope = scope_for(sentence, "") or whole_scope
+            out.append(Topic("count", str(n), NAMED, scope, unit, bound, order=at))
+        if re.search(r"\b(?:one|a single|single)[- ]line(?:r)?\b|\bone-?liner\b|\bjust the "
+                     r"(?:subject|title|summary)(?: line)?\b", sentence, re.I):  # fmt: skip
+            out.append(Topic("count", "1", NAMED, "answer", "lines", "max", order=offset))
+    if any(t.bound for t in out):  # "70 chars … fifty, max": the bound is the rule
+        out = [t for t in out if t.bound]
+    return out
+
+
+# Literals ----------------------------------------------------------------------------
+
+_CAPITALISED = re.compile(r"(?<![\w'`-])([A-Z][A-Za-z0-9]*(?:[;:/.'-][A-Za-z0-9]+)*:?)(?![\w`])")
+_COMMON = {
+    "i", "a", "an", "the", "no", "not", "don't", "dont", "do", "please", "pls", "use", "drop",
+    "remove", "lose", "keep", "make", "add", "we", "our", "it", "it's", "its", "this", "that",
+    "these", "those", "why", "what", "how", "when", "where", "just", "only", "also", "and",
+    "but", "so", "then", "you", "your", "can", "could", "would", "should", "never", "stop",
+    "skip", "cut", "write", "put", "start", "end", "too", "way", "ok", "okay", "yes", "nope",
+    "hmm", "ugh", "nah", "again", "still", "same", "every", "each", "all", "any", "some",
+    "there", "here", "here's", "is", "are", "was", "were", "be", "my", "me", "they", "their",
+    "us", "if", "for", "in", "on", "at", "to", "of", "with", "from", "by", "as", "or",
+    "one", "two", "three", "four", "five", "ten", "fix", "change", "swap", "replace", "ban",
+    "strip", "take", "leave", "give", "tone", "wrap", "trim", "shorten", "lowercase",
+    "uppercase", "capitalize", "capitalise", "number", "tag", "annotate", "sure", "great",
+    "thanks", "good", "nice", "legal", "subject", "title", "body", "first", "last", "bullets",
+    "plain", "formal", "british", "american", "iso", "dates", "needs", "need", "always",
+    "public", "people", "users", "customers",
+}  # fmt: skip
+_NOT_SUBCOMMANDS = {"in", "on", "at", "to", "is", "the", "a", "an", "and", "or", "for", "with",
+                    "please", "pls", "here", "there", "everywhere", "again", "anymore"}  # fmt: skip
+_ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…)\s*$")
+
+
+@dataclass(frozen=True)
+class _Span:
+    text: str
+    start: int
+    end: int
+    quoted: bool
+
+
+def _named_spans(clause: str, corrected: str) -> list[_Span]:
+    """Quoted text, code tokens and capitalised names in a clause."""
+    spans: list[_Span] = []
+    taken: list[tuple[int, int]] = []
+    for m in QUOTED.finditer(clause):
+        g = next(i for i in range(1, 7) if m.group(i))
+        spans.append(_Span(m.group(g), m.start(), m.end(), True))
+        taken.append(m.span())
+    bare = QUOTED.sub(lambda m: " " * len(m.group(0)), clause)
+    for tok in code_tokens(bare):
+        at = bare.find(tok)
+        if at >= 0 and not any(a <= at < b for a, b in taken):
+            spans.append(_Span(tok, at, at + len(tok), False))
+            taken.append((at, at + len(tok)))
+
+    def add(text: str, start: int, end: int) -> None:
+        if not any(a <= start < b or start <= a < end for a, b in taken):
+            spans.append(_Span(text, start, end, False))
+            taken.append((start, end))
+
+    for m in re.finditer(r"(?<!\S)([•*;!+])(?!\S)|\b(\w+)\(\)", bare):
+        add(m.group(1) or m.group(2), m.start(), m.end())  # "the •", "print()"
+    for m in _CAPITALISED.finditer(bare):
+        word = m.group(1).rstrip(".")
+        if word in SETUP_WORDS or len(word.rstrip(":")) < 2:
+            continue
+        caps = word.rstrip(":").isupper()
+        if not caps and word.lower() in _COMMON:
+            continue
+        at_start = not clause[: m.start()].strip(" \"'(")
+        in_answer = re.search(rf"(?<!\w){re.escape(word.rstrip(':'))}(?!\w)", corrected)
+        if at_start and not in_answer and not caps:
+            continue  # a capital at the start of a clause is grammar, unless it is a name
+        add(word, m.start(), m.end())
+    for m in re.finditer(r"(?<![\w'-])([a-z][\w-]*)(?![\w'-])(?= ([a-z]+)\b)?", bare):
+        word, sub = m.group(1), m.group(2)
+        if word in COMMANDS:  # "npm install rewrites the lockfile", "no sudo"
+            if sub and word in SUBCOMMANDS and sub not in _NOT_SUBCOMMANDS:
+                add(f"{word} {sub}", m.start(), m.end() + 1 + len(sub))
+            else:
+                add(word, m.start(), m.end())
+        elif len(word) > 2 and word not in _COMMON and _is_code_word(word, corrected):
+            add(word, m.start(), m.end())  # "we don't print in services"
+    return spans
+
+
+_CODE_PARTS = re.compile(r"```[^\n]*\n(.*?)```|`([^`\n]+)`", re.DOTALL)
+
+
+def _is_code_word(word: str, corrected: str) -> bool:
+    """A plain word of the user's that the corrected answer uses as code: called, or in a
+    code block or `inline code`."""
+    code = " ".join(a or b for a, b in _CODE_PARTS.findall(corrected))
+    return bool(
+        re.search(rf"\b{re.escape(word)}\s*\(", corrected)
+        or re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", code)
+    )
+
+
+def _verb_objects(clause: str, corrected: str) -> list[_Span]:
+    """A plain word or short phrase a verb of removal or need takes ("drop the prints")."""
+    out = []
+    for m in re.finditer(
+        r"\b(?:no|never|without|avoid|remove|drop|lose|delete|strip|ditch|ban|don'?t (?:use|say|"
+        r"write|add|mention|name|include)|stop (?:using|saying|writing|adding)|add|include|"
+        r"mention|needs?)\s+(?:the (?:word |term )?|any |all |a |an )?([\w.'-]+(?: [\w.'-]+)?)",
+        clause,
+        re.IGNORECASE,
+    ):
+        term = literal(m.group(1), True, corrected)
+        if term:
+            out.append(_Span(term, m.start(1), m.end(1), False))
+    return out
+
+
+_CLOSING = re.compile(r"(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):? #\d+", re.IGNORECASE)
+_NEED = re.compile(
+    r"\b(?:you forgot|forgot|forget|missing|where'?s|needs?|must have|always (?:add|include|"
+    r"put|end with|start with)|remember)\b",
+    re.IGNORECASE,
+)
+_PREFER = re.compile(
+    r"\b(?:use|using|prefer|switch(?:ed)? to|go through|pipe (?:it |that )?into|stick to|"
+    r"stick with)\W*(?:\w+\W+){0,2}$",
+    re.IGNORECASE,
+)
+
+
+_LINE_NOUN = re.compile(
+    r"[\s'\"`]*(?:heading|header|section|line|paragraph|footer|trailer|opener|intro|sign-?off|"
+    r"title|label)s?\b",
+    re.IGNORECASE,
+)
+
+
+def _code_like(value: str) -> bool:
+    return bool(re.search(r"[._():#/@$<>=\[\]{}-]", value)) or value.split()[0] in COMMANDS
+
+
+def _rejects(text: str) -> bool:
+    """Somewhere the correction rejects something (a negation, a complaint)."""
+    return NEG_RX.search(text) is not None or any(
+        _COMPLAINT_AFTER.match(text[m.end() :]) for m in re.finditer(r"\w+", text)
+    )
+
+
+def _is_example(clause: str, sp: _Span) -> bool:
+    """Whether the user gives the span as an example of something: "like X", "e.g. X",
+    "(X)", "X as the language"."""
+    before, after = clause[: sp.start], clause[sp.end :]
+    return bool(
+        re.search(r"\b(?:like|e\.g\.?|such as|for example|for instance|say)\W*$", before, re.I)
+        or re.match(r"\W*as (?:the|a|an|our) \w+", after, re.I)
+        or (before.rstrip().endswith("(") and after.lstrip().startswith(")"))
+    )
+
+
+def literal_topics(text: str, corrected: str) -> list[Topic]:
+    out: list[Topic] = []
+    examples = example_pairs(text)
+    pron = _pronoun_no(text)
+    for pos, clause in _clauses_at(text):
+        pairs = _pairs(clause)
+        at = "start" if _START.search(clause) else "end" if _END.search(clause) else None
+        spans = _named_spans(clause, corrected)
+        spans += [s for s in _verb_objects(clause, corrected)
+                  if not any(t.text.lower() == s.text.lower() for t in spans)]  # fmt: skip
+        for sp in spans:
+            value = _ELLIPSIS.sub("", sp.text).strip()
+            if not value or sp.text in examples:
+                continue
+            role = _role(clause, sp.start, sp.end, pairs)
+            before = text[: pos + sp.start]
+            if role == NAMED and pron:
+                role = NO
+            elif role == NAMED and _NEED.search(before):
+                role = HAS  # "you forgot to mark it (`BREAKING CHANGE:` footer …)"
+            if role == HAS and _is_example(clause, sp) and not _NEED.search(before):
+                role = NAMED  # "with `bash` as the language": an example, not the rule
+            if role == HAS and _PREFER.search(clause[: sp.start]):
+                role = KEEP  # "use rg": a tool preferred, not a word every answer needs
+            if role == NAMED and not (sp.quoted or _code_like(value) or _rejects(text)):
+                continue  # a name said in passing ("the Redis part is long") is no rule
+            what = "identifier" if is_identifier(value.rstrip(":")) else "literal"
+            if _CLOSING.fullmatch(value):
+                what, value = "shape", "closing_ref"  # "`Fixes #88`": a closing keyword
+            if re.fullmatch(r"[a-z]+(?:\([\w-]+\))?!?:", value):
+                if role != NO:  # "a `fix:`", "e.g. 'api: '": a type prefix, read as the shape
+                    out.append(Topic("shape", "commit_type", NAMED, order=pos + sp.start))
+                continue
+            if re.fullmatch(r"[^\w\s]", value):
+                what = "mark"  # '*', '!', ';', '.': the mark of a form
+            scope = scope_for(clause, "") or None
+            order = pos + sp.start
+            lead = re.match(r"\S+", value)
+            if what == "literal" and sp.quoted and lead and is_identifier(lead.group(0)):
+                what, value = "identifier", lead.group(0)  # "`OPS-77: Scale ...`"
+            if what == "identifier" and role == KEEP:
+                role = HAS  # "the key at the front like OPS-77, not …": the shape is asked for
+            if what == "literal" and not at and _LINE_NOUN.match(clause[sp.end :]):
+                at = "line"  # "the 'Summary' heading", "the 'In summary' paragraph"
+            out.append(Topic(what, value, role, scope, at=at, order=order))
+            if sp.quoted and role in (NO, NAMED):  # 'Certainly!' is a preamble
+                out += [Topic("feature", f, NO, scope, order=order)
+                        for f in EXAMPLE_FEATURES if FEATURES[f][0](value)]  # fmt: skip
+    return out
+
+
+# Shapes ------------------------------------------------------------------------------
+
+_SHAPES = {
+    "closing_ref": r"\bclosing keyword\b|\bauto-?clos\w*|\blink(?:ing)? the (?:issue|ticket)\b|"
+    r"(?<![\w-])(?:closes|fixes|resolves) #\d+",
+    "code_only": r"\b(?:just|only)(?: the)? (?:code|snippet|command|script|query|regex|sql|"
+    r"config|block|diff|yaml|json)\b|\b(?:code|command|snippet|sql|regex)(?: block)? only\b|"
+    r"\bno (?:explanation|commentary|prose)\b|\bwithout (?:the |any )?(?:explanation|commentary)\b",
+    "ticket": r"\b(?:ticket|jira|issue)(?: key| id| number| ref\w*)?\b",
+    "case": r"\b(?:upper-?case|upper case|(?:in |all )caps|capitals|capitali[sz]\w*|lower-?case|"
+    r"lower case)\b",
+    "name": r"\b(?:code ?name|(?:customer|client|company|product|vendor|partner|internal)'?s? "
+    r"names?|their name)\b",
+    "iso_date": r"\b(?:yyyy|YYYY)[-/.](?:mm|MM)[-/.](?:dd|DD)\b|\biso(?:[- ]?8601)?\b.*\b(?:dates?|"
+    r"timestamps?|format)\b|\b(?:dates?|timestamps?)\b.*\biso\b",
+    "commit_type": r"\bconventional[- ]commits?\b|\btype prefix\b|\bcommit type\b|"
+    r"(?<![\w-])(?:feat|fix|docs|chore|refactor|perf|test|build|ci|style)(?:\([\w-]+\))?!?:",
+}
+
+
+def shape_topics(text: str) -> list[Topic]:
+    """Shapes the user names without spelling them out: ISO dates, a commit type, a
+    closing keyword, "just the code", a ticket key, a name to keep out ("the codename")."""
+    out = []
+    for name, pat in _SHAPES.items():
+        m = re.search(pat, text, re.IGNORECASE)
+        if not m:
+            continue
+        neg = NEG_RX.search(text[: m.start()][-30:]) is not None
+        if name == "name":
+            role = NO if neg or _pronoun_no(text) or re.search(r"\bout\b", text) else NAMED
+        elif neg and name != "code_only":
+            continue
+        else:
+            role = NAMED
+        at = "start" if _START.search(text) else None
+        out.append(Topic("shape", name, role, at=at, order=m.start()))
+    return out
+
+
+def topics(said: str, corrected: str = "") -> list[Topic]:
+    """Everything a correction names, in the order it names it."""
+    text = " ".join(said.split())
+    found = [*feature_topics(text), *count_topics(text), *literal_topics(text, corrected),
+             *shape_topics(text)]  # fmt: skip
+    return sorted(found, key=lambda t: t.order)
