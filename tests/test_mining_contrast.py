@@ -13,7 +13,8 @@ import pytest
 from skillopt_sleep.mining.contrast import admissible, broken_by, compile_pair, separates
 from skillopt_sleep.mining.grammar import Check, compile_text
 from skillopt_sleep.mining.phrases import respell
-from skillopt_sleep.mining.topics import HAS, KEEP, NO, topics
+from skillopt_sleep.mining.topic import HAS, KEEP, NO
+from skillopt_sleep.mining.topics import topics
 from trainer.checks import passes
 
 CORPUS = Path(__file__).parent / "fixtures" / "corrections"

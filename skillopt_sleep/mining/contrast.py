@@ -19,7 +19,8 @@ import re
 from skillopt_sleep.mining import grammar
 from skillopt_sleep.mining.literals import LABELLED, required
 from skillopt_sleep.mining.phrases import Check, respell
-from skillopt_sleep.mining.topics import HAS, HAS_FEATURES, KEEP, NAMED, NO, Topic, topics
+from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
+from skillopt_sleep.mining.topics import HAS_FEATURES, topics
 from trainer.checks import identifier_pattern, passes
 
 # Features read where the form shows: outside code, so a "# comment" in a shell block is

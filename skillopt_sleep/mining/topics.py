@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from skillopt_sleep.mining.counts import count_topics
 from skillopt_sleep.mining.literals import (
     COMMANDS,
     SETUP_WORDS,
@@ -21,7 +22,6 @@ from skillopt_sleep.mining.literals import (
 )
 from skillopt_sleep.mining.phrases import (
     NEG_RX,
-    NUMBER_WORDS,
     PRONOUN_NEG,
     QUOTED,
     clauses,
@@ -30,23 +30,8 @@ from skillopt_sleep.mining.phrases import (
     scope_for,
     sentences,
 )
+from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
 from trainer.checks import FEATURES
-
-NO, HAS, KEEP, NAMED = "no", "has", "keep", "named"
-
-
-@dataclass(frozen=True)
-class Topic:
-    what: str  # "feature" | "count" | "literal" | "identifier" | "mark" | "shape"
-    value: str  # a feature name, a number, the literal, the example, the shape's name
-    role: str  # NO | HAS | KEEP | NAMED
-    scope: str | None = None  # the scope the words name, if any
-    unit: str | None = None  # counts: the unit named, if any
-    bound: str | None = None  # counts: "max" | "min" when the words say
-    at: str | None = None  # literals: "start" | "end" | "line" (a line it opens) when said
-    order: int = 0  # where in the correction it was named
-    plain: bool = False  # features: named only by "plain text"
-
 
 # Words that name a feature of an answer (``trainer.checks.FEATURES``), loosely. A cue
 # marked "~" names the feature's opposite ("imperative" is no past tense, "a paragraph" no
@@ -221,113 +206,10 @@ def feature_topics(text: str) -> list[Topic]:
     return [t for t in out if not (t.plain and others)]
 
 
-# Counts ------------------------------------------------------------------------------
-
-_NUMBER = (
-    r"(?<![\w#./:$-])(\d{1,4}|"
-    + "|".join(w for w in sorted(NUMBER_WORDS, key=len, reverse=True) if " " not in w)
-    + r")(?![\w/:%$]|[.,]\d|-\w)"
-)
-_UNIT_WORDS = (
-    ("chars", r"char\w*|col\w*|letters"),
-    ("words", r"words?"),
-    ("lines", r"lines?|liners?"),
-    ("sentences", r"sent\w*"),
-    ("bullets", r"bullet\w*|points?|items?|options?|alternatives?|choices|ideas|steps|"
-                r"suggestions|examples|nits"),
-)  # fmt: skip
-_MAX_CUE = re.compile(
-    r"(?:under|below|less than|fewer than|at most|max(?:imum)?|no more than|not more than|"
-    r"within|up to|<=?|≤|limit(?:ed)?(?: \w+)? to|cap(?:s|ped)?(?: \w+)? at|trim(?: \w+)? to|"
-    r"cut(?: \w+)?(?: down)? to|down to|keep (?:it|them|the \w+(?: \w+)?) (?:to|at|under)|"
-    r"only|just|top|shorten(?: \w+)? to|fit (?:in|into|within)|(?:limit|cap|max|maximum|budget) "
-    r"(?:is|of|at)|over|past|beyond|above|longer than|more than)\W*$",
-    re.IGNORECASE,
-)
-_MAX_AFTER = re.compile(
-    r"\W*(?:max(?:imum)?|tops|or fewer|or less|at most|limit|or under|is plenty|are plenty|"
-    r"is enough|will do|(?:is|are) (?:the |our )?(?:limit|max|maximum|cap|ceiling))\b",
-    re.IGNORECASE,
-)
-_MIN_CUE = re.compile(
-    r"(?:at least|minimum(?: of)?|min(?: of)?|no fewer than|no less than|>=?|≥)\W*$", re.I
-)
-_MIN_AFTER = re.compile(r"\W*(?:or more|minimum|at least|min)\b", re.IGNORECASE)
-
-
-def _unit(word: str) -> str | None:
-    for unit, pat in _UNIT_WORDS:
-        if re.fullmatch(pat, word, re.IGNORECASE):
-            return unit
-    return None
-
-
-def _unit_after(after: str) -> tuple[str | None, str]:
-    """The unit named right after a number ("50 chars", "3 short sentnces") and the rest."""
-    m = re.match(r"[- ]?([a-z]+)(?:[- ]([a-z]+))?", after, re.IGNORECASE)
-    if m:
-        if unit := _unit(m.group(1)):
-            return unit, after[m.end(1) :]
-        if m.group(2) and (unit := _unit(m.group(2))):
-            return unit, after[m.end(2) :]
-    return None, after
-
-
-def _sentence_unit(sentence: str) -> str | None:
-    """The one unit a sentence names elsewhere ("subject line" and "one line" say where)."""
-    bare = re.sub(r"\b(?:subject|first|summary|title|each|every|per|one|single|a) lines?\b",
-                  " ", sentence, flags=re.IGNORECASE)  # fmt: skip
-    found = {u for w in re.findall(r"[a-z]+", bare.lower()) if (u := _unit(w))}
-    return found.pop() if len(found) == 1 else None
-
-
-_DESCRIBES = re.compile(
-    r"(?:\b(?:is|are|was|were|has|had|got|have)|'s)\s+(?:(?:like|about|nearly|almost|around|"
-    r"roughly|already|now)\s+)?\W*$",
-    re.IGNORECASE,
-)
-
-
-def count_topics(text: str) -> list[Topic]:
-    out: list[Topic] = []
-    whole_scope = scope_for(text, "") or None
-    quoted = [m.span() for m in QUOTED.finditer(text)]
-    for sentence in sentences(text):
-        offset = text.find(sentence)
-        parens = [p.span() for p in re.finditer(r"\([^()]*\)", sentence)]
-        for m in re.finditer(_NUMBER, sentence, re.IGNORECASE):
-            at = offset + m.start()
-            if any(a <= at < b for a, b in quoted) or any(a <= m.start() < b for a, b in parens):
-                continue  # a number inside a quoted or bracketed example is the example's
-            raw = m.group(1).lower()
-            n = int(raw) if raw.isdigit() else NUMBER_WORDS[raw]
-            if n > 2000:
-                continue
-            after = sentence[m.end() :]
-            unit, rest = _unit_after(after)
-            unit = unit or _sentence_unit(sentence) or _sentence_unit(text)
-            before = sentence[: m.start()]
-            bound = None
-            if _MIN_CUE.search(before) or _MIN_AFTER.match(rest):
-                bound = "min"
-            elif _MAX_CUE.search(before) or _MAX_AFTER.match(rest):
-                bound = "max"
-            if not unit and not bound:
-                continue  # a bare number ("Python 3", "the 2 tests") counts nothing said
-            if not bound and _DESCRIBES.search(before):
-                continue  # "the title is like 70 chars": what the answer was, not the rule
-            scope = scope_for(sentence, "") or whole_scope
-            out.append(Topic("count", str(n), NAMED, scope, unit, bound, order=at))
-        if re.search(r"\b(?:one|a single|single)[- ]line(?:r)?\b|\bone-?liner\b|\bjust the "
-                     r"(?:subject|title|summary)(?: line)?\b", sentence, re.I):  # fmt: skip
-            out.append(Topic("count", "1", NAMED, "answer", "lines", "max", order=offset))
-    if any(t.bound for t in out):  # "70 chars … fifty, max": the bound is the rule
-        out = [t for t in out if t.bound]
-    return out
+# Counts: skillopt_sleep/mining/counts.py
 
 
 # Literals ----------------------------------------------------------------------------
-
 _CAPITALISED = re.compile(r"(?<![\w'`-])([A-Z][A-Za-z0-9]*(?:[;:/.'-][A-Za-z0-9]+)*:?)(?![\w`])")
 _COMMON = {
     "i", "a", "an", "the", "no", "not", "don't", "dont", "do", "please", "pls", "use", "drop",
