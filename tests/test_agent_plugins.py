@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from skillopt_sleep import agent_plugins
 from skillopt_sleep.cli import main
+from skillopt_sleep.running import agent_plugins
 from skillopt_sleep.store import db_path
 from tests.cli_helpers import console_script
 

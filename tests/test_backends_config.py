@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from skillopt_sleep import config as config_mod
+from skillopt_sleep.settings import config as config_mod
 from trainer.backends import local
 from trainer.backends.base import Roles
 from trainer.backends.config import (

@@ -293,8 +293,8 @@ def _count_to_100(base_url: str, **extra: int) -> dict:
 
 def test_the_nights_harness_server_caps_output_at_the_harness_setting() -> None:
     """The server a night starts for the agent CLIs enforces harness.max_output_tokens."""
-    from skillopt_sleep.config import defaults
     from skillopt_sleep.replay.build import embedded_server
+    from skillopt_sleep.settings.config import defaults
 
     config = defaults()
     config["harness"] = {**config["harness"], "max_output_tokens": 9, "local_n_ctx": 2048}

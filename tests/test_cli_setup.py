@@ -11,9 +11,9 @@ from pathlib import Path
 import yaml
 from click.testing import CliRunner
 
-from skillopt_sleep import config as config_mod
-from skillopt_sleep import paths
 from skillopt_sleep.cli import main
+from skillopt_sleep.settings import config as config_mod
+from skillopt_sleep.settings import paths
 from tests.cli_helpers import console_script
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from skillopt_sleep import config, paths
+from skillopt_sleep.settings import config, paths
 
 
 def test_defaults_document_every_section() -> None:

@@ -17,11 +17,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from skillopt_sleep import config as config_mod
-from skillopt_sleep import cron, lock, schedule
-from skillopt_sleep import daemon as D
-from skillopt_sleep.config import ConfigError
-from skillopt_sleep.heartbeat import read_state, write_state
+from skillopt_sleep.running import cron, lock, schedule
+from skillopt_sleep.running import daemon as D
+from skillopt_sleep.running.heartbeat import read_state, write_state
+from skillopt_sleep.settings import config as config_mod
+from skillopt_sleep.settings.config import ConfigError
 
 EVERY_SECOND = "* * * * * *"
 
@@ -141,7 +141,7 @@ def test_scheduled_night_fires_and_stop_is_clean(tmp_path: Path) -> None:
 def _other_process_lock(state_dir: Path) -> str:
     """Try the lock from another process: the daemon's hold must refuse it."""
     code = (
-        "import sys; from pathlib import Path; from skillopt_sleep import lock\n"
+        "import sys; from pathlib import Path; from skillopt_sleep.running import lock\n"
         "try:\n    lock.InstanceLock(Path(sys.argv[1]), 'night').acquire()\n"
         "except lock.LockedError as e:\n    print(e); sys.exit(3)\n"
     )
@@ -219,7 +219,8 @@ DRIVER = textwrap.dedent(
     """
     import json, sys, time
     from pathlib import Path
-    from skillopt_sleep import config as C, daemon as D
+    from skillopt_sleep.settings import config as C
+    from skillopt_sleep.running import daemon as D
     state, out, cfg_file = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
 
     def load():
@@ -280,7 +281,7 @@ def test_cli_daemon_locked_exits_3_and_bad_config_exits_2(tmp_path: Path) -> Non
             sys.executable,
             "-c",
             "import sys,time; from pathlib import Path; "
-            "from skillopt_sleep import lock\nwith lock.hold(Path(sys.argv[1]), 'night'):\n"
+            "from skillopt_sleep.running import lock\nwith lock.hold(Path(sys.argv[1]), 'night'):\n"
             "    print('held', flush=True); time.sleep(60)",
             str(state),
         ],
@@ -345,7 +346,7 @@ class _Blocking:
 
 
 def test_close_waits_for_a_write_in_progress_and_wins(tmp_path: Path) -> None:
-    from skillopt_sleep.heartbeat import StateFile
+    from skillopt_sleep.running.heartbeat import StateFile
 
     state = StateFile(tmp_path)
     state.update(state="idle")

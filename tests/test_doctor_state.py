@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from skillopt_sleep.lock import LOCK_NAME
+from skillopt_sleep.running.lock import LOCK_NAME
 from skillopt_sleep.store import db_path, integrity_problems
 from tests.broken_state_helpers import (
     FAULTS,

@@ -12,7 +12,7 @@ import pytest
 from ingest_helpers import query, run
 
 from session_ingest.signals import reaction
-from skillopt_sleep.logs import ingest_logs
+from skillopt_sleep.settings.logs import ingest_logs
 from skillopt_sleep.store import open_store
 
 SID = "11111111-2222-3333-4444-555555555555"

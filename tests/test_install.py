@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from skillopt_sleep import install as I
 from skillopt_sleep.cli import main
+from skillopt_sleep.running import install as I
 
 REPO_UNITS = Path(__file__).resolve().parents[1] / "systemd"
 

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from skillopt_sleep import lock
+from skillopt_sleep.running import lock
 
 HOLDER = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from skillopt_sleep import lock
+    from skillopt_sleep.running import lock
     with lock.hold(Path(sys.argv[1]), sys.argv[2]):
         print("held", flush=True)
         time.sleep(60)

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from skillopt_sleep import config as config_mod
-from skillopt_sleep.logs import ingest_logs
 from skillopt_sleep.mining import cluster_dicts, load_tasks, mine
 from skillopt_sleep.mining.evidence import load
 from skillopt_sleep.mining.verify import passes
+from skillopt_sleep.settings import config as config_mod
+from skillopt_sleep.settings.logs import ingest_logs
 from skillopt_sleep.store import open_store
 from trainer.checks import CHECK_KINDS
 

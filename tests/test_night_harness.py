@@ -16,10 +16,10 @@ import pytest
 from harness_helpers import agent_cli, make_repo, tree_digest
 
 from benchmarks.scripted_endpoint import ScriptedEndpoint
-from skillopt_sleep.logs import ingest_logs
 from skillopt_sleep.mining import load_tasks, mine
 from skillopt_sleep.mining.taskfile import export, import_file
 from skillopt_sleep.replay.settings import work_dir
+from skillopt_sleep.settings.logs import ingest_logs
 from skillopt_sleep.store import open_store
 from tests.test_night import Child, make_root, query
 from trainer.harness import CLAUDE_CODE

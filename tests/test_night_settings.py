@@ -7,8 +7,8 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from skillopt_sleep import config as config_mod
 from skillopt_sleep.night.settings import NightSettings, train_settings
+from skillopt_sleep.settings import config as config_mod
 from trainer import TrainSettings
 from trainer.budget import BudgetLimits
 

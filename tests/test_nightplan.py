@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from mining_helpers import add_turn, store
 
-from skillopt_sleep import config as config_mod
 from skillopt_sleep.mining import cluster_dicts, mine
 from skillopt_sleep.night import Skip
 from skillopt_sleep.night.plan import job_start, plan_night, replay_set, seed_skill
 from skillopt_sleep.night.settings import NightSettings
 from skillopt_sleep.promotion import spec
+from skillopt_sleep.settings import config as config_mod
 from trainer import TrainSettings
 from trainer.skill import SkillDoc
 from trainer.tasks import Task

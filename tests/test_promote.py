@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from skillopt_sleep import config as config_mod
 from skillopt_sleep import files
 from skillopt_sleep import promotion as P
 from skillopt_sleep.cli import main
 from skillopt_sleep.promotion import dirs as skilldirs
 from skillopt_sleep.promotion.verdict import Verdict, decide
 from skillopt_sleep.promotion.versions import version_text
+from skillopt_sleep.settings import config as config_mod
 from skillopt_sleep.store import open_store
 
 V1 = "---\nname: review\ndescription: Review a PR\n---\n# Steps\n- read the diff\n"

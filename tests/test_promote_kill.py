@@ -21,11 +21,11 @@ from typing import Any
 
 import pytest
 
-from skillopt_sleep import config as config_mod
 from skillopt_sleep import promotion as P
 from skillopt_sleep.promotion import dirs as skilldirs
 from skillopt_sleep.promotion.verdict import Verdict
 from skillopt_sleep.promotion.versions import version_text
+from skillopt_sleep.settings import config as config_mod
 from skillopt_sleep.store import open_store
 
 PROJECT = Path(__file__).resolve().parents[1]

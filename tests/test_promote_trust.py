@@ -16,14 +16,15 @@ import pytest
 from click.testing import CliRunner
 
 from session_ingest import migrations
-from skillopt_sleep import config as config_mod
-from skillopt_sleep import files, paths
+from skillopt_sleep import files
 from skillopt_sleep import promotion as P
 from skillopt_sleep.cli import main
 from skillopt_sleep.night.plan import seed_skill
 from skillopt_sleep.night.store import SqliteLedger
 from skillopt_sleep.promotion.verdict import Verdict
 from skillopt_sleep.promotion.versions import PROMOTION_MIGRATIONS
+from skillopt_sleep.settings import config as config_mod
+from skillopt_sleep.settings import paths
 from skillopt_sleep.store import open_store
 from trainer.edits import Edit
 

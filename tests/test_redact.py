@@ -17,7 +17,7 @@ from ingest_helpers import config, query
 from secret_shapes import fill, shapes, survives
 
 from session_ingest.redact import CLIP_MARGIN, redact, redact_clip
-from skillopt_sleep.logs import ingest_logs
+from skillopt_sleep.settings.logs import ingest_logs
 from skillopt_sleep.store import open_store
 
 SHAPES = shapes()

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.users.heldout import write
-from skillopt_sleep import config as config_mod
-from skillopt_sleep.logs import ingest_logs
+from skillopt_sleep.settings import config as config_mod
+from skillopt_sleep.settings.logs import ingest_logs
 from skillopt_sleep.store import open_store
 
 

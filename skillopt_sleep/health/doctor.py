@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from skillopt_sleep import config as config_mod
-from skillopt_sleep import paths
-from skillopt_sleep.lock import LOCK_NAME
+from skillopt_sleep.running.lock import LOCK_NAME
+from skillopt_sleep.settings import config as config_mod
+from skillopt_sleep.settings import paths
 from skillopt_sleep.store import DB_NAME, StoreError, db_path, integrity_problems, open_store
 
 OK, WARN, FAIL = "ok", "warn", "fail"
@@ -186,7 +186,7 @@ def check_model(cfg: dict[str, Any]) -> list[Check]:
     if kind == "sim":
         return [Check(WARN, "models", "backend sim: the simulated world, for tests only")]
     if kind == "openai":
-        from skillopt_sleep.endpoints import url_of
+        from skillopt_sleep.health.endpoints import url_of
 
         roles = roles_from_config(cfg["models"], os.environ)
         return [Check(OK, f"model {r}", f"{rc.model} at {url_of(rc)}") for r, rc in roles.items()]
@@ -221,7 +221,7 @@ def check_model(cfg: dict[str, Any]) -> list[Check]:
 def check_endpoints(cfg: dict[str, Any], environ: Mapping[str, str] = os.environ) -> list[Check]:
     """One real call per configured endpoint: a wrong URL, key or model shows here, not
     after a night of failed calls."""
-    from skillopt_sleep.endpoints import probe_roles
+    from skillopt_sleep.health.endpoints import probe_roles
 
     try:
         probes = probe_roles(cfg["models"], environ)
@@ -235,7 +235,7 @@ def check_endpoints(cfg: dict[str, Any], environ: Mapping[str, str] = os.environ
 
 def check_cost(cfg: dict[str, Any], environ: Mapping[str, str] = os.environ) -> list[Check]:
     """A cost budget over a model with no known price would not bound it: say so."""
-    from skillopt_sleep.endpoints import cost_warning
+    from skillopt_sleep.health.endpoints import cost_warning
 
     try:
         line = cost_warning(cfg, environ)
@@ -258,7 +258,7 @@ def check_scheduled_env(
 ) -> list[Check]:
     """Scheduled nights (systemd, cron) read the environment file, not this shell: a key
     set only here would leave them on the embedded model."""
-    from skillopt_sleep import envfile
+    from skillopt_sleep.settings import envfile
 
     file = envfile.path()
     if file.exists() and not _private(file):

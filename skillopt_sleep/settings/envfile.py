@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from skillopt_sleep import paths
+from skillopt_sleep.settings import paths
 
 ROLE_PREFIXES = ("OPENAI_", "OPTIMIZER_", "TARGET_", "JUDGE_")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")

@@ -48,13 +48,13 @@ def is_number(v: Any) -> bool:
 
 
 def _cron_problem(v: Any) -> str | None:
-    from skillopt_sleep import cron  # imports APScheduler: only when a schedule is set
+    from skillopt_sleep.running import cron  # imports APScheduler: only when a schedule is set
 
     return cron.problem(v) if isinstance(v, str) else "not a string"
 
 
 def _timezone_problem(v: Any) -> str | None:
-    from skillopt_sleep import cron
+    from skillopt_sleep.running import cron
 
     return cron.zone_problem(v) if isinstance(v, str) else "not a string"
 

@@ -33,8 +33,8 @@ from apscheduler.schedulers import SchedulerNotRunningError
 from apscheduler.schedulers.base import STATE_RUNNING
 from apscheduler.schedulers.blocking import BlockingScheduler
 
-from skillopt_sleep import lock
-from skillopt_sleep.heartbeat import (
+from skillopt_sleep.running import lock
+from skillopt_sleep.running.heartbeat import (
     HEARTBEAT_SECONDS,
     StateFile,
     daemon_status,
@@ -42,9 +42,9 @@ from skillopt_sleep.heartbeat import (
     parse_time,
     read_state,
 )
-from skillopt_sleep.schedule import Schedule, missed_run, next_deadline, parse_schedule
+from skillopt_sleep.running.schedule import Schedule, missed_run, next_deadline, parse_schedule
 
-log = logging.getLogger("skillopt_sleep.daemon")
+log = logging.getLogger("skillopt_sleep.running.daemon")
 _PRIORITY = {logging.DEBUG: 7, logging.INFO: 6, logging.WARNING: 4, logging.ERROR: 3}
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from apscheduler.triggers.cron import CronTrigger
 
-from skillopt_sleep import cron
+from skillopt_sleep.running import cron
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from skillopt_sleep import lock
+from skillopt_sleep.running import lock
 
 STATE_FILE = "daemon.json"
 HEARTBEAT_SECONDS = 30.0

@@ -2,7 +2,7 @@
 
 Every key must exist in the defaults (``configs/default.yaml``), so a typo is reported
 instead of being silently ignored; every value must pass its key's ``# valid:`` line there
-(``skillopt_sleep.constraints``), so a bad value stops the command at load with one line,
+(``skillopt_sleep.settings.constraints``), so a bad value stops the command at load with one line,
 not a night later with a traceback.
 """
 
@@ -19,8 +19,8 @@ from typing import Any
 
 import yaml
 
-from skillopt_sleep import constraints, paths
 from skillopt_sleep.errors import ConfigError
+from skillopt_sleep.settings import constraints, paths
 
 ENV_PREFIX = "SKILLOPT_SLEEP_"
 

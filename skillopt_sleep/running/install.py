@@ -24,9 +24,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from skillopt_sleep import config as config_mod
-from skillopt_sleep import envfile, paths
 from skillopt_sleep.promotion.dirs import targets
+from skillopt_sleep.settings import config as config_mod
+from skillopt_sleep.settings import envfile, paths
 
 UNITS = ("skillopt-sleep.service", "skillopt-sleep-night.service", "skillopt-sleep-night.timer")
 DEFAULT_EXE = "%h/.local/bin/skillopt-sleep"

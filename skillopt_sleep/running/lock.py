@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from skillopt_sleep import paths
+from skillopt_sleep.settings import paths
 
 LOCK_NAME = "skillopt-sleep.lock"
 EXIT_LOCKED = 3  # the exit status of a night or daemon refused because the lock is held

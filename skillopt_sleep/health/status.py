@@ -7,9 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from skillopt_sleep.heartbeat import daemon_status
-from skillopt_sleep.lock import LockInfo, current_holder
 from skillopt_sleep.report import headline, skill_sentence
+from skillopt_sleep.running.heartbeat import daemon_status
+from skillopt_sleep.running.lock import LockInfo, current_holder
 from skillopt_sleep.store import open_for_reading
 from trainer.shapes import SUMMARY, loads
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from session_ingest.passes import IngestReport, Progress, ingest
-from skillopt_sleep import config as config_mod
+from skillopt_sleep.settings import config as config_mod
 
 ALL = ("claude", "codex")
 _ROOTS: dict[str, Callable[[Mapping[str, Any]], list[Path]]] = {
