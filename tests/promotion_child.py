@@ -1,5 +1,5 @@
 """One promotion step in a child process that kills itself at its N-th write, for the kill
-tests (tests/test_promote_kill.py; not collected by pytest).
+tests (tests/promotion/test_promote_kill.py; not collected by pytest).
 
     python tests/promotion_child.py SPEC.json N OUT.json
 

@@ -35,8 +35,8 @@ from tests.broken_state_helpers import (
     sweep_in,
     with_state,
 )
-from tests.test_lock import _spawn_holder
-from tests.test_night import CLI, PROJECT, env
+from tests.night.test_night import CLI, PROJECT, env
+from tests.running.test_lock import _spawn_holder
 
 __all__ = ["corpus"]  # the module-scoped fixture, imported for pytest
 

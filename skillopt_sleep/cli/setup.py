@@ -8,7 +8,7 @@ from skillopt_sleep.cli.context import App, UserError, echo_json
 from skillopt_sleep.settings import paths
 
 # The starter config: the keys most users change, each at its default and commented out
-# (so a later default still reaches them). tests/test_cli_setup.py holds it to the defaults.
+# (so a later default still reaches them). tests/cli/test_cli_setup.py holds it to the defaults.
 STARTER = """\
 # skillopt-sleep: the settings most users change. Uncomment a line to change it; what you
 # leave commented keeps its default. Every key, with what it does and its default:

@@ -37,7 +37,7 @@ from tests.ingest_helpers import lay_out
 from tests.sim_helpers import competent_roles
 from trainer.backends.base import Roles
 
-PROJECT = Path(__file__).resolve().parents[1]
+PROJECT = Path(__file__).resolve().parents[2]
 CHILD = PROJECT / "tests" / "night_child.py"
 CLI = [str(console_script())]
 USER_SKILL = PROJECT / "skillopt_sleep" / "data" / "samples" / "skills" / "commit-message"
@@ -53,7 +53,7 @@ OVERRIDES: dict[str, Any] = {
     "night.max_skills": 2,
     "daemon.deadline": "23:59",
     # the corpus's managed skills are new: promote their first version without review
-    # (the default stages it; tests/test_promote_trust.py covers that)
+    # (the default stages it; tests/promotion/test_promote_trust.py covers that)
     "promotion.auto_promote_new_skills": True,
 }
 

@@ -15,8 +15,8 @@ from skillopt_sleep.settings.logs import ingest_logs
 from skillopt_sleep.store import open_store
 from trainer.checks import CHECK_KINDS
 
-SAMPLES = Path(__file__).resolve().parents[1] / "skillopt_sleep" / "data" / "samples"
-REAL = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "real"
+SAMPLES = Path(__file__).resolve().parents[2] / "skillopt_sleep" / "data" / "samples"
+REAL = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "real"
 
 
 def _mine_dirs(tmp_path: Path, claude: Path, codex: Path):

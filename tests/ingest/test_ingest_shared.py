@@ -15,9 +15,9 @@ from pathlib import Path
 from conftest import PROJECT_ROOT, REQUIRE_SHARED
 
 SELECTED = [
-    "tests/test_ingest_real.py",
-    "tests/test_ingest_fuzz.py",
-    "tests/test_mining_samples.py",
+    "tests/ingest/test_ingest_real.py",
+    "tests/ingest/test_ingest_fuzz.py",
+    "tests/mining/test_mining_samples.py",
 ]
 
 
@@ -53,7 +53,7 @@ def test_without_shared_the_real_log_tests_skip_with_the_reason(tmp_path: Path) 
 
 def test_ci_fails_them_instead(tmp_path: Path) -> None:
     clone = _clone(tmp_path)
-    out = _pytest(clone, "tests/test_ingest_real.py", require=True)
+    out = _pytest(clone, "tests/ingest/test_ingest_real.py", require=True)
     assert out.returncode == 1, out.stdout + out.stderr
     assert f"{REQUIRE_SHARED}=1 requires them" in out.stdout
     assert "skipped" not in out.stdout.splitlines()[-1]

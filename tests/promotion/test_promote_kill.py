@@ -28,7 +28,7 @@ from skillopt_sleep.promotion.versions import version_text
 from skillopt_sleep.settings import config as config_mod
 from skillopt_sleep.store import open_store
 
-PROJECT = Path(__file__).resolve().parents[1]
+PROJECT = Path(__file__).resolve().parents[2]
 CHILD = PROJECT / "tests" / "promotion_child.py"
 NAME = "review"
 # the user's own bytes: CRLF line ends and a non-ASCII character must come back as they were

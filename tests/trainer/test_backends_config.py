@@ -22,7 +22,7 @@ from trainer.backends.factory import build_roles
 from trainer.backends.models import MODELS
 from trainer.backends.openai_backend import OpenAIBackend
 
-DEFAULT_YAML = Path(__file__).resolve().parents[1] / "configs" / "default.yaml"
+DEFAULT_YAML = Path(__file__).resolve().parents[2] / "configs" / "default.yaml"
 
 
 def default_models() -> dict:

@@ -21,7 +21,7 @@ from skillopt_sleep.running import agent_plugins
 from skillopt_sleep.store import db_path
 from tests.cli_helpers import console_script
 
-SAMPLES = Path(__file__).resolve().parents[1] / "skillopt_sleep" / "data" / "samples"
+SAMPLES = Path(__file__).resolve().parents[2] / "skillopt_sleep" / "data" / "samples"
 CLAUDE_SAMPLES = sorted((SAMPLES / "claude" / "projects" / "-home-dev-tidepool").glob("*.jsonl"))
 CODEX_SAMPLES = sorted((SAMPLES / "codex" / "sessions").rglob("rollout-*.jsonl"))
 EXE = console_script()

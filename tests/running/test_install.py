@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from skillopt_sleep.cli import main
 from skillopt_sleep.running import install as I
 
-REPO_UNITS = Path(__file__).resolve().parents[1] / "systemd"
+REPO_UNITS = Path(__file__).resolve().parents[2] / "systemd"
 
 
 def _systemd_analyze() -> str:

@@ -15,9 +15,9 @@ from typing import Any
 from skillopt_sleep import promotion
 from skillopt_sleep.night.run import run_night
 from skillopt_sleep.store import open_store
+from tests.night.test_night import USER_SKILL, make_root, write_yaml
 from tests.sim_helpers import competent_roles
 from tests.test_faults import MANAGED, ONE, cli
-from tests.test_night import USER_SKILL, make_root, write_yaml
 from trainer.backends.base import InfraError, Roles
 
 USER = "commit-message"  # the user's own skill in the corpus

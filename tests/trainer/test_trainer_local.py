@@ -32,7 +32,7 @@ except ImportError as err:  # pragma: no cover - the 'local' extra is missing
 if not installed(QWEN_05B):
     pytest.skip("local model not installed (extra 'local')", allow_module_level=True)
 
-SAMPLES = Path(__file__).resolve().parents[1] / "skillopt_sleep" / "data" / "samples"
+SAMPLES = Path(__file__).resolve().parents[2] / "skillopt_sleep" / "data" / "samples"
 DIFFS = runpy.run_path(str(SAMPLES / "diffs.py"))
 START = (SAMPLES / "skills" / "commit-message" / "SKILL.md").read_text()
 # The user's corrections in the samples, as mining turns them into rules.

@@ -16,8 +16,8 @@ from skillopt_sleep.cli import main
 from skillopt_sleep.night.run import run_night
 from skillopt_sleep.report.render import headline, skill_sentence
 from tests.cli_helpers import console_script
+from tests.night.test_night import make_root, write_yaml
 from tests.sim_helpers import competent_roles
-from tests.test_night import make_root, write_yaml
 
 EXE = console_script()
 

@@ -17,7 +17,7 @@ import pytest
 from trainer.backends import models
 from trainer.backends.models import LocalModelUnavailable, ModelSpec, ensure_gguf
 
-PROJECT = Path(__file__).resolve().parents[1]
+PROJECT = Path(__file__).resolve().parents[2]
 PART = 3 << 20  # 3 MB a part: big enough for two joins to overlap in time
 
 

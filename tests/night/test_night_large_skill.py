@@ -16,8 +16,8 @@ import pytest
 
 from benchmarks.large_skill import rules
 from skillopt_sleep.night.run import run_night
+from tests.night.test_night import CHILD, PROJECT, env, make_root, query
 from tests.sim_helpers import competent_roles
-from tests.test_night import CHILD, PROJECT, env, make_root, query
 from trainer.demos import MARKER
 
 MANAGED = "add-regression-test"  # the skill the 30-session corpus trains first

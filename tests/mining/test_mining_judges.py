@@ -13,7 +13,7 @@ from trainer.rollout import Outcome
 from trainer.scoring import rule_score
 from trainer.tasks import Judge
 
-CORPUS = Path(__file__).parent / "fixtures" / "corrections"
+CORPUS = Path(__file__).parent.parent / "fixtures" / "corrections"
 
 
 def passes(said: str, answer: str, corrected: str = "") -> bool:

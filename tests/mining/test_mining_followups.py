@@ -12,7 +12,7 @@ import pytest
 from benchmarks.corpus import KINDS, request_text
 from skillopt_sleep.mining.followups import ACK, CORRECTION, REQUEST, classify
 
-CORPUS = Path(__file__).parent / "fixtures" / "corrections"
+CORPUS = Path(__file__).parent.parent / "fixtures" / "corrections"
 
 
 @pytest.mark.parametrize(
