@@ -41,8 +41,8 @@ GOALS = {"peer_wall_ratio": 0.5, "peak_rss_mb": 100, "rescan_10k_files_seconds":
 def _child(home: str, state: str, sources: str) -> None:
     """Runs in the measured process: ingest ``home``'s logs into a store under ``state``."""
     t0, c0 = time.perf_counter(), time.process_time()
-    from skillopt_sleep import config as config_mod
-    from skillopt_sleep.logs import ingest_logs
+    from skillopt_sleep.settings import config as config_mod
+    from skillopt_sleep.settings.logs import ingest_logs
     from skillopt_sleep.store import open_store
 
     cfg = config_mod.load(

@@ -33,12 +33,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.users.heldout import write  # noqa: E402
-from skillopt_sleep import config as config_mod  # noqa: E402
-from skillopt_sleep.logs import ingest_logs  # noqa: E402
 from skillopt_sleep.mining import cluster_dicts, mine  # noqa: E402
 from skillopt_sleep.mining.compiler import Compiler, judge_model  # noqa: E402
 from skillopt_sleep.mining.followups import classify  # noqa: E402
 from skillopt_sleep.mining.grammar import Check  # noqa: E402
+from skillopt_sleep.settings import config as config_mod  # noqa: E402
+from skillopt_sleep.settings.logs import ingest_logs  # noqa: E402
 from skillopt_sleep.store import open_store  # noqa: E402
 from trainer.checks import passes  # noqa: E402
 

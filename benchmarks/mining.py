@@ -101,10 +101,10 @@ def _cpu() -> float:
 
 def mine_labels(reqs: list[Request]) -> tuple[list[int], list[str], dict]:
     """What ``mine`` does to a corpus' requests, without the store: clean, then group."""
-    from skillopt_sleep.config import defaults
     from skillopt_sleep.mining.cluster import cluster_texts
     from skillopt_sleep.mining.intents import intent
     from skillopt_sleep.mining.pipeline import params_from
+    from skillopt_sleep.settings.config import defaults
 
     p = params_from(defaults())
     c0, t0 = _cpu(), time.perf_counter()

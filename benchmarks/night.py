@@ -33,9 +33,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.corpus import write_corpus  # noqa: E402
-from skillopt_sleep import config as config_mod  # noqa: E402
 from skillopt_sleep import promotion as promote_mod  # noqa: E402
 from skillopt_sleep.night import run as night_mod  # noqa: E402
+from skillopt_sleep.settings import config as config_mod  # noqa: E402
 from trainer.backends.base import Completion, Message, Roles  # noqa: E402
 from trainer.tasks import Task  # noqa: E402
 

@@ -22,12 +22,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from skillopt_sleep import config as config_mod
-from skillopt_sleep.logs import ingest_logs
 from skillopt_sleep.mining import load_tasks, mine
 from skillopt_sleep.mining.taskfile import export, import_file
 from skillopt_sleep.night import NightOutcome
 from skillopt_sleep.night.run import run_night
+from skillopt_sleep.settings import config as config_mod
+from skillopt_sleep.settings.logs import ingest_logs
 from skillopt_sleep.store import open_store
 from trainer.tasks import Task
 

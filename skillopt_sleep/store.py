@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from session_ingest import migrations, schema
-from skillopt_sleep import paths
+from skillopt_sleep.settings import paths
 
 if TYPE_CHECKING:
     import sqlite_utils

@@ -23,9 +23,9 @@ from click.testing import CliRunner, Result
 
 from skillopt_sleep.cli import main
 from skillopt_sleep.cli.failures import CODES
-from skillopt_sleep.lock import LOCK_NAME
+from skillopt_sleep.running.lock import LOCK_NAME
 from skillopt_sleep.store import db_path
-from tests.test_night import PROJECT, env, make_root, write_yaml
+from tests.night.test_night import PROJECT, env, make_root, write_yaml
 
 NOBODY = 65534
 TASK = "t-0000000000"  # no such task: the command gets as far as the store

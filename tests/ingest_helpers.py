@@ -17,8 +17,8 @@ from typing import Any
 from conftest import REAL_FIXTURES, require_real_fixtures
 
 from session_ingest import IngestReport
-from skillopt_sleep import config as config_mod
-from skillopt_sleep.logs import ingest_logs
+from skillopt_sleep.settings import config as config_mod
+from skillopt_sleep.settings.logs import ingest_logs
 from skillopt_sleep.store import open_store
 
 OWN = Path(__file__).resolve().parent / "fixtures" / "home"

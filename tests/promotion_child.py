@@ -1,5 +1,5 @@
 """One promotion step in a child process that kills itself at its N-th write, for the kill
-tests (tests/test_promote_kill.py; not collected by pytest).
+tests (tests/promotion/test_promote_kill.py; not collected by pytest).
 
     python tests/promotion_child.py SPEC.json N OUT.json
 
@@ -25,10 +25,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from skillopt_sleep import config as config_mod  # noqa: E402
 from skillopt_sleep import promotion  # noqa: E402
 from skillopt_sleep.promotion.verdict import Verdict  # noqa: E402
 from skillopt_sleep.promotion.versions import live_rows  # noqa: E402
+from skillopt_sleep.settings import config as config_mod  # noqa: E402
 from skillopt_sleep.store import open_store  # noqa: E402
 
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND

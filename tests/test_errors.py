@@ -18,9 +18,9 @@ import pytest
 import sqlite_utils
 import yaml
 
-from skillopt_sleep import config as config_mod
 from skillopt_sleep.cli.failures import CODES, as_failure
-from skillopt_sleep.lock import LOCK_NAME
+from skillopt_sleep.running.lock import LOCK_NAME
+from skillopt_sleep.settings import config as config_mod
 from tests.broken_state_helpers import (
     FAULTS,
     JSON_COMMANDS,
@@ -35,8 +35,8 @@ from tests.broken_state_helpers import (
     sweep_in,
     with_state,
 )
-from tests.test_lock import _spawn_holder
-from tests.test_night import CLI, PROJECT, env
+from tests.night.test_night import CLI, PROJECT, env
+from tests.running.test_lock import _spawn_holder
 
 __all__ = ["corpus"]  # the module-scoped fixture, imported for pytest
 

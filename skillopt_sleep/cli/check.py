@@ -127,7 +127,7 @@ def check_cmd(app: App, task_id: str, answer_file: Path | None, answer_text: str
 
 
 def _with_judge_model(app: App, task: Task, answer: str) -> dict[str, Any]:
-    from skillopt_sleep.config import state_dir
+    from skillopt_sleep.settings.config import state_dir
     from trainer.backends.base import InfraError, Roles
     from trainer.backends.factory import build_judge
     from trainer.budget import Budget

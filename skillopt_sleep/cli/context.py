@@ -40,21 +40,21 @@ class App:
     @property
     def config(self) -> dict[str, Any]:
         if self._config is None:
-            from skillopt_sleep import config as config_mod  # PyYAML: not for --help
+            from skillopt_sleep.settings import config as config_mod  # PyYAML: not for --help
 
             self._config = config_mod.load(self.config_path, overrides=self.effective_overrides())
         return self._config
 
     @property
     def state_dir(self) -> Path:
-        from skillopt_sleep import config as config_mod
+        from skillopt_sleep.settings import config as config_mod
 
         return config_mod.state_dir(self.config)
 
     def known_state_dir(self) -> Path | None:
         """The state directory if it is known without reading the config (which may be
         what failed), else None: errors in it are told apart from errors elsewhere."""
-        from skillopt_sleep import config as config_mod
+        from skillopt_sleep.settings import config as config_mod
 
         if self._config is None:
             return self.state_dir_override

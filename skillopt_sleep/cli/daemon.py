@@ -1,11 +1,11 @@
 """``skillopt-sleep daemon``: wire the real night and live ingest into the daemon.
 
-The daemon itself (``skillopt_sleep.daemon``) takes injected callables; this module is the
+The daemon itself (``skillopt_sleep.running.daemon``) takes injected callables; this module is the
 only place that knows the real ones:
 
 * the night: ``skillopt_sleep.night.run_night(config, *, stop, deadline)`` — ``stop`` is a
   ``threading.Event`` to watch between checkpoints, ``deadline`` an aware datetime;
-* live ingest: ``skillopt_sleep.logs.watcher(open_db, config)`` with ``start()`` and
+* live ingest: ``skillopt_sleep.settings.logs.watcher(open_db, config)`` with ``start()`` and
   ``stop()``; ``open_db()`` opens a fresh store connection for the watcher's thread. A
   stopped Watcher cannot restart, so each day gets a new one.
 
@@ -28,9 +28,9 @@ from skillopt_sleep.cli.context import App
 from skillopt_sleep.store import open_store
 
 if TYPE_CHECKING:
-    from skillopt_sleep.daemon import NightFn, NightRequest
+    from skillopt_sleep.running.daemon import NightFn, NightRequest
 
-log = logging.getLogger("skillopt_sleep.daemon")
+log = logging.getLogger("skillopt_sleep.running.daemon")
 
 
 def _need(module: str, attr: str, what: str) -> Callable[..., Any]:
@@ -107,7 +107,7 @@ class StoreLiveIngest:
 
 def last_night_in_store(state_dir: Path) -> datetime | None:
     """When the last real night (daemon or ``run --once``) started, from the store."""
-    from skillopt_sleep.heartbeat import parse_time
+    from skillopt_sleep.running.heartbeat import parse_time
 
     db = open_store(state_dir)
     try:
@@ -134,15 +134,15 @@ def daemon(ctx: click.Context, no_live_ingest: bool) -> None:
       skillopt-sleep daemon
       SKILLOPT_SLEEP_DAEMON__SCHEDULE="30 1 * * *" skillopt-sleep daemon --no-live-ingest
     """
-    from skillopt_sleep import config as config_mod
-    from skillopt_sleep.daemon import Daemon, setup_logging  # the scheduler: only here
+    from skillopt_sleep.running.daemon import Daemon, setup_logging  # the scheduler: only here
+    from skillopt_sleep.settings import config as config_mod
 
     app: App = ctx.obj
     config, state_dir = app.config, app.state_dir
     night = night_callable(state_dir)
     live = None
     if config["daemon"]["live_ingest"] and not no_live_ingest:
-        watcher_cls = _need("skillopt_sleep.logs", "watcher", "live ingest")
+        watcher_cls = _need("skillopt_sleep.settings.logs", "watcher", "live ingest")
         live = StoreLiveIngest(watcher_cls, state_dir, config)
 
     def reload() -> Mapping[str, Any]:

@@ -94,7 +94,7 @@ class UserError(CliError):
 # Error classes of the layers below, by (module, class name) -> code. A class is looked
 # up only when its module is loaded; a subclass comes before its base.
 _KNOWN: list[tuple[str, str, str]] = [
-    ("skillopt_sleep.lock", "LockedError", "locked"),
+    ("skillopt_sleep.running.lock", "LockedError", "locked"),
     ("trainer.backends.base", "ModelConfigError", "model_unavailable"),
     ("trainer.backends.models", "LocalModelUnavailable", "model_unavailable"),
     ("trainer.harness.cli", "CliNotFound", "model_unavailable"),

@@ -36,7 +36,7 @@ def _summary(r: IngestReport) -> str:
 def _run_once(app: App, sources: tuple[str, ...], show_progress: bool) -> IngestReport:
     from session_ingest.discover import discover
     from session_ingest.passes import IngestReport, ingest_files
-    from skillopt_sleep.logs import log_roots, max_text_chars
+    from skillopt_sleep.settings.logs import log_roots, max_text_chars
 
     report = IngestReport()
     t0 = time.perf_counter()
@@ -99,7 +99,7 @@ def ingest(
     _emit(report, as_json)
     if not watch:
         return
-    from skillopt_sleep.logs import watcher
+    from skillopt_sleep.settings.logs import watcher
 
     state_dir = app.state_dir
 
@@ -142,8 +142,8 @@ def _run_hook(app: App, agent: str) -> IngestReport:
     import json
 
     from session_ingest.passes import IngestReport
-    from skillopt_sleep.agent_plugins import hook_paths
-    from skillopt_sleep.logs import ingest_logs
+    from skillopt_sleep.running.agent_plugins import hook_paths
+    from skillopt_sleep.settings.logs import ingest_logs
 
     try:
         files = hook_paths(agent, json.loads(sys.stdin.read(1_000_000) or "null"))

@@ -14,7 +14,7 @@ from skillopt_sleep.cli.context import App, UserError
 def _offer_env_file(config: dict, choice: bool | None) -> list[str]:
     """Write the shell's endpoint variables where scheduled nights read them: with
     --env-file, or after asking on a terminal. Names are printed, values never."""
-    from skillopt_sleep import envfile
+    from skillopt_sleep.settings import envfile
 
     file = envfile.path()
     values = envfile.wanted(os.environ, config)
@@ -45,7 +45,7 @@ KINDS = ["systemd", "cron", "claude-plugin", "codex-plugin"]
 
 
 def _install_schedule(app: App, kind: str, exe: Path, env_file: bool | None) -> list[str]:
-    from skillopt_sleep import install as installer
+    from skillopt_sleep.running import install as installer
 
     config = app.config
     if kind == "systemd":
@@ -104,9 +104,9 @@ def install(app: App, kind: str, exe: Path | None, env_file: bool | None) -> Non
       systemctl --user daemon-reload && systemctl --user enable --now skillopt-sleep.service
       skillopt-sleep install claude-plugin
     """
-    from skillopt_sleep import agent_plugins
-    from skillopt_sleep import install as installer
     from skillopt_sleep.promotion.dirs import SkillPathError
+    from skillopt_sleep.running import agent_plugins
+    from skillopt_sleep.running import install as installer
 
     try:
         exe = exe.absolute() if exe else installer.current_executable()
@@ -131,8 +131,9 @@ def uninstall(kind: str | None) -> None:
       skillopt-sleep uninstall systemd
       skillopt-sleep uninstall claude-plugin
     """
-    from skillopt_sleep import agent_plugins, envfile
-    from skillopt_sleep import install as installer
+    from skillopt_sleep.running import agent_plugins
+    from skillopt_sleep.running import install as installer
+    from skillopt_sleep.settings import envfile
 
     try:
         if kind in (None, "systemd"):

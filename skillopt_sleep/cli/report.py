@@ -10,7 +10,7 @@ from skillopt_sleep.cli.context import App, UserError, echo_json
 
 
 def _list_nights(app: App, as_json: bool) -> None:
-    from skillopt_sleep.status import nights
+    from skillopt_sleep.health.status import nights
 
     rows = nights(app.db, app.state_dir)
     if as_json:
@@ -107,7 +107,7 @@ def status(app: App, as_json: bool, brief: bool) -> None:
       skillopt-sleep status
       skillopt-sleep status --brief      # what the agent plugins show
     """
-    from skillopt_sleep.status import gather_fast, render, render_brief
+    from skillopt_sleep.health.status import gather_fast, render, render_brief
 
     info = gather_fast(app.state_dir, lambda: app.db)
     if as_json:

@@ -13,7 +13,7 @@ from skillopt_sleep.errors import ConfigError
 
 # Command name -> "module:attribute". Importing a command module must stay cheap (heavy
 # libraries are imported inside the command function): `--help` imports them all for
-# their short help; tests/test_cli_startup.py checks what `--help` loads.
+# their short help; tests/cli/test_cli_startup.py checks what `--help` loads.
 COMMANDS = {
     "adopt": "skillopt_sleep.cli.promote:adopt",
     "daemon": "skillopt_sleep.cli.daemon:daemon",

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-from skillopt_sleep import paths
 from skillopt_sleep.cli.context import App, UserError, echo_json
+from skillopt_sleep.settings import paths
 
 # The starter config: the keys most users change, each at its default and commented out
-# (so a later default still reaches them). tests/test_cli_setup.py holds it to the defaults.
+# (so a later default still reaches them). tests/cli/test_cli_setup.py holds it to the defaults.
 STARTER = """\
 # skillopt-sleep: the settings most users change. Uncomment a line to change it; what you
 # leave commented keeps its default. Every key, with what it does and its default:
@@ -58,7 +58,7 @@ def init(app: App, force: bool, show_defaults: bool) -> None:
       skillopt-sleep init
       skillopt-sleep init --show-defaults > ~/.config/skillopt-sleep/config.yaml
     """
-    from skillopt_sleep.config import default_text
+    from skillopt_sleep.settings.config import default_text
 
     if show_defaults:
         click.echo(default_text(), nl=False)
@@ -91,7 +91,7 @@ def doctor(app: App, as_json: bool, no_rollout: bool) -> None:
       skillopt-sleep doctor
       skillopt-sleep doctor --no-rollout --json
     """
-    from skillopt_sleep.doctor import FAIL, harness_rollout_check, run_checks
+    from skillopt_sleep.health.doctor import FAIL, harness_rollout_check, run_checks
 
     checks = run_checks(app.config_path, app.effective_overrides())
     if not no_rollout and not any(c.status == FAIL for c in checks):

@@ -50,9 +50,9 @@ def mine_cmd(app: App, as_json: bool) -> None:
     Example:
       skillopt-sleep tasks mine --json
     """
-    from skillopt_sleep.config import state_dir
     from skillopt_sleep.mining import mine
     from skillopt_sleep.mining.compiler import judge_model
+    from skillopt_sleep.settings.config import state_dir
 
     with judge_model(app.config, log_dir=state_dir(app.config)) as model:
         r = mine(app.db, app.config, model)

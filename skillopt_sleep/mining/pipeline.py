@@ -18,12 +18,12 @@ from typing import Any
 import numpy as np
 import sqlite_utils
 
-from skillopt_sleep.config import defaults
 from skillopt_sleep.mining import identity, judges, splits, verify, workspaces
 from skillopt_sleep.mining.cluster import ClusterParams, cluster_texts
 from skillopt_sleep.mining.compiler import Compiler, LazyModel
 from skillopt_sleep.mining.evidence import Evidence, Request, load
 from skillopt_sleep.mining.store import ingest_marker, last_run
+from skillopt_sleep.settings.config import defaults
 from trainer.tasks import Judge, Task, said_source
 
 

@@ -13,13 +13,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from skillopt_sleep import config as config_mod
-from skillopt_sleep.logs import ingest_logs
 from skillopt_sleep.mining import mine
 from skillopt_sleep.night.model import NightOutcome
 from skillopt_sleep.night.plan import plan_night
 from skillopt_sleep.night.settings import NightSettings
 from skillopt_sleep.night.sizing import size_plan
+from skillopt_sleep.settings import config as config_mod
+from skillopt_sleep.settings.logs import ingest_logs
 from skillopt_sleep.store import db_path, open_store
 
 

@@ -22,10 +22,8 @@ from typing import Any, Generic, TypeVar
 
 import sqlite_utils
 
-from skillopt_sleep import config as config_mod
-from skillopt_sleep import files, lock, promotion
-from skillopt_sleep.endpoints import cost_warning, failure_line, unpriced, url_of
-from skillopt_sleep.logs import ingest_logs
+from skillopt_sleep import files, promotion
+from skillopt_sleep.health.endpoints import cost_warning, failure_line, unpriced, url_of
 from skillopt_sleep.mining import mine
 from skillopt_sleep.night.dry import dry_run_night
 from skillopt_sleep.night.model import Job, NightOutcome, Plan, Promotion, TrainedSkill
@@ -40,6 +38,9 @@ from skillopt_sleep.promotion.versions import PromotionError
 from skillopt_sleep.replay import cli_backend, routing, with_clis
 from skillopt_sleep.replay.build import preflight
 from skillopt_sleep.report import write_reports
+from skillopt_sleep.running import lock
+from skillopt_sleep.settings import config as config_mod
+from skillopt_sleep.settings.logs import ingest_logs
 from skillopt_sleep.store import StoreError, integrity_problems, open_store
 from trainer import TrainSettings, optimize
 from trainer.backends.base import (

@@ -64,7 +64,7 @@ class NightSettings:
     ) -> NightSettings:
         """``deadline``: when the night must end (else the schedule's next morning deadline);
         ``budget.deadline`` ends training sooner when it comes first."""
-        from skillopt_sleep.schedule import next_deadline, parse_schedule  # APScheduler
+        from skillopt_sleep.running.schedule import next_deadline, parse_schedule  # APScheduler
 
         train = train_settings(config)
         if deadline is None:

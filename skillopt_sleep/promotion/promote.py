@@ -24,7 +24,7 @@ Calls are idempotent per (night, skill, target): a resumed night does not promot
 A night killed between writing a skill and recording it finds the candidate on disk when
 it resumes; the text it replaced is the backup saved before the write (found by the hash
 the night began with), never the file on disk, so ``rollback`` brings the user's text back.
-``tests/test_promote_kill.py`` kills a promotion, adopt and rollback at every write.
+``tests/promotion/test_promote_kill.py`` kills a promotion, adopt and rollback at every write.
 """
 
 from __future__ import annotations

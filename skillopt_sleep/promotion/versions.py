@@ -24,9 +24,9 @@ from typing import Any, cast
 import sqlite_utils
 
 from session_ingest.migrations import Step
-from skillopt_sleep import config as config_mod
 from skillopt_sleep import files
 from skillopt_sleep.promotion.dirs import SkillWriteError, check_name, describe, text_hash
+from skillopt_sleep.settings import config as config_mod
 from trainer.shapes import EVIDENCE, unstamped
 
 STATUSES = ("promoted", "staged", "adopted", "rejected", "rolled_back")

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from skillopt_sleep import config as config_mod
+from skillopt_sleep.settings import config as config_mod
 from trainer.backends.prices import FREE, Price, role_price
 from trainer.harness import CLAUDE_CODE, CODEX, HarnessSettings
 

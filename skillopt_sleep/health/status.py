@@ -1,0 +1,195 @@
+"""``status``: last night's outcome, pending reviews, the next run, budget used, daemon alive."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from skillopt_sleep.report import headline, skill_sentence
+from skillopt_sleep.running.heartbeat import daemon_status
+from skillopt_sleep.running.lock import LockInfo, current_holder
+from skillopt_sleep.store import open_for_reading
+from trainer.shapes import SUMMARY, loads
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+    # Both have execute(sql, params) -> cursor, which is all this module uses: status
+    # reads through the stdlib (sqlite-utils loads numpy: most of a start-up's cost).
+    Db = sqlite3.Connection | sqlite_utils.Database
+
+STATUS_WORDS = {
+    "interrupted": "interrupted: its process ended mid-night; the next run resumes it",
+    "stopped": "stopped; the next run resumes it",
+}
+
+
+def last_night(db: Db) -> dict[str, Any] | None:
+    row = db.execute(
+        "SELECT id, status, started_at, finished_at, summary, error FROM nights "
+        "WHERE NOT dry_run ORDER BY started_at DESC LIMIT 1"
+    ).fetchone()
+    if row is None:
+        return None
+    night_id, status, started, finished, summary, error = row
+    return {
+        "id": night_id,
+        "status": status,
+        "started_at": started,
+        "finished_at": finished,
+        "error": error,
+        "summary": loads(SUMMARY, summary) if summary else None,
+    }
+
+
+def night_status(recorded: str, holder: LockInfo | None, daemon: dict[str, Any]) -> str:
+    """The store says "running" until the night ends; a night that was killed never ends,
+    so believe it only while a live process holds the lock for a night."""
+    if recorded != "running":
+        return recorded
+    if holder is not None and (holder.holder == "night" or daemon.get("state") == "night"):
+        return "running"
+    return "interrupted"
+
+
+def nights(db: Db, state_dir: Path, limit: int = 50) -> list[dict[str, Any]]:
+    """The newest nights first: id, status (a killed night is "interrupted"), times, and
+    the report's answer."""
+    if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'nights'").fetchone():
+        return []
+    rows = db.execute(
+        "SELECT id, status, started_at, finished_at, summary FROM nights WHERE NOT dry_run "
+        "ORDER BY started_at DESC, id DESC LIMIT ?",
+        [limit],
+    ).fetchall()
+    holder, daemon = current_holder(state_dir), daemon_status(state_dir)
+    out = []
+    for night_id, status, started, finished, summary in rows:
+        data = loads(SUMMARY, summary) if summary else {}
+        out.append(
+            {
+                "id": night_id,
+                "status": night_status(status, holder, daemon),
+                "started_at": started,
+                "finished_at": finished,
+                "headline": headline(data) if data else None,
+            }
+        )
+    return out
+
+
+def pending_reviews(db: Db) -> list[dict[str, Any]]:
+    """Staged candidates awaiting adopt or reject (as ``promotion.versions.pending``)."""
+    rows = db.execute(
+        "SELECT name, night_id, reason FROM promotions WHERE status = 'staged' ORDER BY id"
+    ).fetchall()
+    return [{"name": name, "night_id": night, "reason": reason} for name, night, reason in rows]
+
+
+def gather_fast(state_dir: Path, open_db: Callable[[], Db]) -> dict[str, Any]:
+    """``gather`` through a plain sqlite3 connection; through ``open_db`` (which creates,
+    migrates, and names the store in its errors) when there is no store yet or a query
+    fails (an older schema, a damaged file, still locked after the busy timeout)."""
+    conn = open_for_reading(state_dir)
+    if conn is not None:
+        try:
+            return gather(conn, state_dir)
+        except sqlite3.DatabaseError:
+            pass
+        finally:
+            conn.close()
+    return gather(open_db(), state_dir)
+
+
+def gather(db: Db, state_dir: Path) -> dict[str, Any]:
+    night = last_night(db)
+    summary = (night or {}).get("summary") or {}
+    holder = current_holder(state_dir)
+    daemon = daemon_status(state_dir)
+    return {
+        "last_night": {
+            "id": night["id"],
+            "status": night_status(night["status"], holder, daemon),
+            "finished_at": night["finished_at"],
+            "headline": headline(summary) if summary else None,
+            "skills": [skill_sentence(s, summary) for s in summary.get("skills", [])],
+            "problems": summary.get("problems", []),
+            "error": night["error"],
+        }
+        if night
+        else None,
+        "running_now": holder.describe() if holder else None,
+        "pending_reviews": pending_reviews(db),
+        "budget_used": summary.get("usage"),
+        "daemon": daemon,
+    }
+
+
+def render(status: dict[str, Any]) -> str:
+    lines = []
+    night = status["last_night"]
+    if night is None:
+        lines.append("last night: none yet (skillopt-sleep run --once, or install the daemon)")
+    else:
+        words = STATUS_WORDS.get(night["status"], night["status"])
+        lines.append(f"last night: {night['id']} ({words})")
+        if night["headline"]:
+            lines.append(f"  {night['headline']}")
+        lines += [f"  - {s}" for s in night["skills"]]
+        if night["problems"]:
+            lines.append(f"  {len(night['problems'])} problem(s): {night['problems'][0]}")
+        if night["error"]:
+            lines.append(f"  stopped by an error: {night['error']}")
+    if status["running_now"]:
+        lines.append(f"running now: {status['running_now']}")
+    reviews = status["pending_reviews"]
+    if reviews:
+        names = ", ".join(sorted({r["name"] for r in reviews}))
+        lines.append(f"pending reviews: {len(reviews)} ({names}); see `skillopt-sleep diff NAME`,"
+                     " then `adopt NAME` or `reject NAME`")  # fmt: skip
+    else:
+        lines.append("pending reviews: none")
+    daemon = status["daemon"]
+    if daemon["alive"]:
+        lines.append(f"daemon: running (pid {daemon['pid']}), next night {daemon['next_run']}")
+    else:
+        lines.append(
+            "daemon: not running (skillopt-sleep install systemd, or: skillopt-sleep daemon)"
+        )
+    usage = status["budget_used"]
+    if usage:
+        b = usage.get("budget", {})
+        unknown = usage.get("cost_unknown") or []
+        lines.append(
+            f"budget used last night: {usage['calls']} of {b.get('max_calls') or 'unlimited'} "
+            f"calls, {usage['tokens']} tokens, ${usage['cost_usd']:.4f} of "
+            f"${b.get('max_cost_usd') or 'unlimited'}"
+            + (f" (cost unknown for {', '.join(unknown)})" if unknown else "")
+        )
+    return "\n".join(lines)
+
+
+def render_brief(status: dict[str, Any]) -> str:
+    """A few lines for inside an agent (the plugins' last-night command and skill)."""
+    night = status["last_night"]
+    if night is None:
+        lines = ["skillopt-sleep: no night has run yet"]
+    else:
+        words = STATUS_WORDS.get(night["status"], night["status"])
+        headline = f": {night['headline']}" if night["headline"] else ""
+        lines = [f"skillopt-sleep, night {night['id']} ({words}){headline}"]
+        lines += [f"- {s}" for s in night["skills"]]
+        if night["problems"]:
+            lines.append(f"problem: {night['problems'][0]}")
+    reviews = sorted({r["name"] for r in status["pending_reviews"]})
+    if reviews:
+        lines.append(
+            f"waiting for your review: {', '.join(reviews)} "
+            "(skillopt-sleep diff NAME, then adopt NAME or reject NAME)"
+        )
+    daemon = status["daemon"]
+    if daemon["alive"]:
+        lines.append(f"next night: {daemon['next_run']}")
+    return "\n".join(lines)

@@ -1,0 +1,71 @@
+"""The agents' session logs as the configuration places them: what ``session_ingest`` reads.
+
+``session_ingest`` is given roots (a source name → the tool's home directories) and the
+text limit; this module resolves them from the config (``sources.*``, ``ingest.*``,
+``$CLAUDE_CONFIG_DIR``, ``$CODEX_HOME``) for every command that ingests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from session_ingest.passes import IngestReport, Progress, ingest
+from skillopt_sleep.settings import config as config_mod
+
+ALL = ("claude", "codex")
+_ROOTS: dict[str, Callable[[Mapping[str, Any]], list[Path]]] = {
+    "claude": config_mod.claude_roots,
+    "codex": config_mod.codex_roots,
+}
+
+
+def log_roots(config: Mapping[str, Any], sources: Iterable[str] = ALL) -> dict[str, list[Path]]:
+    """The home directories of each wanted source that the config enables."""
+    enabled = config.get("sources", {})
+    return {
+        name: _ROOTS[name](config) for name in sources if enabled.get(name, {}).get("enabled", True)
+    }
+
+
+def max_text_chars(config: Mapping[str, Any]) -> int:
+    return int(config.get("ingest", {}).get("max_text_chars", 4000))
+
+
+def ingest_logs(
+    db: Any,
+    config: Mapping[str, Any],
+    sources: Iterable[str] = ALL,
+    *,
+    paths: Iterable[str | Path] | None = None,
+    progress: Progress | None = None,
+) -> IngestReport:
+    """One ingest pass over the configured logs (or just ``paths`` among them)."""
+    return ingest(
+        db,
+        log_roots(config, sources),
+        paths=paths,
+        max_text_chars=max_text_chars(config),
+        progress=progress,
+    )
+
+
+def watcher(
+    db_factory: Callable[[], Any],
+    config: Mapping[str, Any],
+    sources: Iterable[str] = ALL,
+    on_report: Callable[[IngestReport], None] | None = None,
+) -> Any:
+    """A ``session_ingest.Watcher`` over the configured logs (not started)."""
+    from session_ingest.watch import Watcher  # watchdog loads only for live ingest
+
+    ing = config.get("ingest", {})
+    return Watcher(
+        db_factory,
+        log_roots(config, sources),
+        max_text_chars=max_text_chars(config),
+        debounce=float(ing.get("watch_debounce_seconds", 2.0)),
+        rescan_every=float(ing.get("rescan_interval_seconds", 600)),
+        on_report=on_report,
+    )
