@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.corpus import write_corpus  # noqa: E402
 from skillopt_sleep import promotion as promote_mod  # noqa: E402
 from skillopt_sleep.night import run as night_mod  # noqa: E402
+from skillopt_sleep.night.roles import default_roles  # noqa: E402
 from skillopt_sleep.settings import config as config_mod  # noqa: E402
 from trainer.backends.base import Completion, Message, Roles  # noqa: E402
 from trainer.tasks import Task  # noqa: E402
@@ -98,7 +99,7 @@ def run(n_sessions: int, seed: int, latency: float, keep: Path | None = None) ->
         @contextlib.contextmanager
         def roles_factory(cfg: Mapping[str, Any], tasks: list[Task]) -> Iterator[Roles]:
             t = time.perf_counter()
-            with night_mod.default_roles(cfg, tasks) as roles:
+            with default_roles(cfg, tasks) as roles:
                 timers.seconds["roles"] += time.perf_counter() - t
                 yield Roles(
                     TimedBackend(roles.optimizer, timers, "optimizer"),

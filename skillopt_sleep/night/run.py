@@ -18,17 +18,18 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, replace
 from datetime import UTC, datetime, timedelta
 from functools import partial
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 import sqlite_utils
 
 from skillopt_sleep import files, promotion
-from skillopt_sleep.health.endpoints import cost_warning, failure_line, unpriced, url_of
+from skillopt_sleep.health.endpoints import cost_warning, failure_line, unpriced
 from skillopt_sleep.mining import mine
 from skillopt_sleep.night.dry import dry_run_night
 from skillopt_sleep.night.model import Job, NightOutcome, Plan, Promotion, TrainedSkill
 from skillopt_sleep.night.plan import plan_night
 from skillopt_sleep.night.progress import CallMeter, duration
+from skillopt_sleep.night.roles import GuardedRollout, config_of, default_roles, guard, where
 from skillopt_sleep.night.settings import NightSettings
 from skillopt_sleep.night.sizing import eta_seconds, judge_calls, size_plan
 from skillopt_sleep.night.store import Checkpoints, SqliteCache, SqliteLedger, now_iso
@@ -44,10 +45,7 @@ from skillopt_sleep.settings.logs import ingest_logs
 from skillopt_sleep.store import StoreError, integrity_problems, open_store
 from trainer import TrainSettings, optimize
 from trainer.backends.base import (
-    ChatBackend,
-    Completion,
     InfraError,
-    Message,
     Roles,
     describe_roles,
 )
@@ -55,9 +53,8 @@ from trainer.backends.factory import check_roles, describe_config
 from trainer.budget import BudgetLimits
 from trainer.calls import Stopped  # the night asked to stop (SIGTERM): work is checkpointed
 from trainer.edits import Edit
-from trainer.rollout import Outcome, RolloutAdapter
+from trainer.rollout import RolloutAdapter
 from trainer.sizing import Sizing, sized
-from trainer.skill import SkillDoc
 from trainer.tasks import Task
 
 log = logging.getLogger("skillopt_sleep.night")
@@ -65,105 +62,6 @@ log = logging.getLogger("skillopt_sleep.night")
 RESUME_WINDOW = timedelta(hours=20)  # an unfinished night older than this is abandoned
 Progress = Callable[[str], None]
 RolesFactory = Callable[[Mapping[str, Any], list[Task]], contextlib.AbstractContextManager[Roles]]
-
-
-def default_roles(
-    config: Mapping[str, Any], tasks: list[Task]
-) -> contextlib.AbstractContextManager[Roles]:
-    """Roles from ``models:``; the embedded local model when no endpoint is configured."""
-    from trainer.backends.factory import build_roles
-
-    world = None
-    if config["models"].get("backend") == "sim":
-        from trainer.sim import SimWorld
-
-        world = SimWorld.for_tasks(tasks, seed=int(config["trainer"]["seed"]))
-    log_dir = config_mod.state_dir(config)  # local-model-<model>.log per embedded model
-    return build_roles(config["models"], os.environ, local_log_dir=log_dir, sim_world=world)
-
-
-OnFailure = Callable[[str, Any, InfraError], None]  # role, its backend or adapter, error
-ROLE_NAMES = ("optimizer", "target", "judge")
-
-
-Inner = TypeVar("Inner", ChatBackend, RolloutAdapter)
-
-
-class _Guarded(Generic[Inner]):
-    """A backend that refuses to start a call once the night is asked to stop, reports
-    progress, and tells the night about a failed call; cached calls never reach it, so
-    it only sees paid work."""
-
-    def __init__(
-        self,
-        inner: Inner,
-        stop: threading.Event,
-        tick: Callable[[], None],
-        role: str,
-        on_failure: OnFailure,
-    ):
-        self.inner: Inner = inner
-        self.identity = inner.identity
-        self.concurrency = inner.concurrency
-        self.simulation = getattr(inner, "simulation", False)
-        self._stop = stop
-        self._tick = tick
-        self._role = role
-        self._on_failure = on_failure
-
-    def _paid(self, call: Callable[[], Any]) -> Any:
-        if self._stop.is_set():
-            raise Stopped()
-        try:
-            result = call()
-        except InfraError as exc:
-            self._on_failure(self._role, self.inner, exc)
-            raise
-        self._tick()
-        return result
-
-
-class _GuardedChat(_Guarded[ChatBackend]):
-    """A role's chat backend, guarded."""
-
-    def complete(self, messages: list[Message], **kwargs: Any) -> Completion:
-        return self._paid(lambda: self.inner.complete(messages, **kwargs))
-
-
-def _guard(
-    roles: Roles, stop: threading.Event, tick: Callable[[], None], on_failure: OnFailure
-) -> Roles:
-    return Roles(
-        **{r: _GuardedChat(getattr(roles, r), stop, tick, r, on_failure) for r in ROLE_NAMES}
-    )
-
-
-def _config_of(backend: Any) -> Any:
-    """The endpoint settings behind a backend, or behind a chat rollout's backend."""
-    inner = getattr(backend, "backend", None)
-    return getattr(backend, "config", None) or getattr(inner, "config", None)
-
-
-def _where(roles: Roles) -> str:
-    """``optimizer gpt-4o-mini at https://…; target …`` (one phrase when all are the same)."""
-    parts = {}
-    for role in ROLE_NAMES:
-        cfg = _config_of(getattr(roles, role))
-        if cfg is not None:
-            parts[role] = f"{cfg.model} at {url_of(cfg)}"
-    if len(parts) == len(ROLE_NAMES) and len(set(parts.values())) == 1:
-        return f"every role on {parts['target']}"
-    return "; ".join(f"{role} {where}" for role, where in parts.items())
-
-
-class _GuardedRollout(_Guarded[RolloutAdapter]):
-    """The target's rollouts (chat or agent harness), guarded like calls."""
-
-    def fingerprint(self, skill: SkillDoc, task: Task, max_tokens: int | None) -> Any:
-        return self.inner.fingerprint(skill, task, max_tokens)
-
-    def rollout(self, skill: SkillDoc, task: Task, *, max_tokens: int | None) -> Outcome:
-        return self._paid(lambda: self.inner.rollout(skill, task, max_tokens=max_tokens))
 
 
 def run_night(
@@ -355,7 +253,7 @@ class _Night:
         with self._failure_lock:
             if self.model_failure is not None:
                 return
-            self.model_failure = failure_line(role, _config_of(backend), exc)
+            self.model_failure = failure_line(role, config_of(backend), exc)
         self.say(f"model call failed: {self.model_failure}")
 
     @contextlib.contextmanager
@@ -369,7 +267,7 @@ class _Night:
             models = describe_roles(roles)
             self.cp.finish("models", models)
             named = ", ".join(f"{r} {m['model']}" for r, m in models.items())
-            self.say(f"models: {_where(roles) or named}")
+            self.say(f"models: {where(roles) or named}")
             self.cp.finish("cost-unknown", {"roles": unpriced(self.config, os.environ)})
             if warning := cost_warning(self.config, os.environ):
                 self.say(f"warning: {warning}")
@@ -377,8 +275,8 @@ class _Night:
             self.meter = CallMeter(planned, self.say, eta_seconds(sizings), self.deadline)
             tick, failed = self.meter.tick, self._model_failed
             yield (
-                _guard(roles, self.stop, tick, failed),
-                _GuardedRollout(rollout, self.stop, tick, "target", failed),
+                guard(roles, self.stop, tick, failed),
+                GuardedRollout(rollout, self.stop, tick, "target", failed),
             )
 
     def _models(self) -> dict[str, Any]:

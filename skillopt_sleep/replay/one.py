@@ -74,7 +74,7 @@ def replay(
     environ: Mapping[str, str] = os.environ,
 ) -> dict[str, Any]:
     """Run one rollout (`backend` None = as configured) and score it with the task's judges."""
-    from skillopt_sleep.night.run import default_roles
+    from skillopt_sleep.night.roles import default_roles
     from skillopt_sleep.night.settings import train_settings
 
     cfg = copy.deepcopy(dict(config))
