@@ -69,6 +69,7 @@ _WORDS = {
     "has": "the answer lacked a form the task expects",
     "no": "the answer had a form the task should avoid",
     "identifier_like": "the answer left out an identifier the task expected",
+    "mentions_any": "the answer named nothing of the task's own content (it may not answer it)",
     "rubric": "the answer fell short of the quality the task asks for",
     "command_ran": "the agent did not run a command the task needed",
     "file_changed": "the agent did not change a file the task needed changed",

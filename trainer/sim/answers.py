@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from trainer.checks import CONTENT_KIND, terms
 from trainer.rollout import Outcome
 from trainer.scoring import rule_score
 from trainer.tasks import OUTCOME_JUDGES, Judge
@@ -114,9 +115,17 @@ def shows(judge: Judge) -> Shows | None:
     return None
 
 
+def on_topic(judges: tuple[Judge, ...]) -> list[Fragment]:
+    """What every simulated answer to a task says about its content: the first name of each
+    content check (the simulated target always answers the task it was given), on a line of
+    its own after the answer's first, where it changes no other judge's first line."""
+    return [Fragment(terms(j.value)[0], "after") for j in judges if j.kind == CONTENT_KIND]
+
+
 def plain_score(judge: Judge) -> float:
     """What the plain answer scores on a judge the world does not simulate (rubric and
-    outcome judges: 1.0, as the world's exact expectation assumes)."""
-    if judge.kind == "rubric" or judge.kind in OUTCOME_JUDGES:
+    outcome judges: 1.0, as the world's exact expectation assumes; a content check: 1.0,
+    the answer is on topic, ``on_topic``)."""
+    if judge.kind in ("rubric", CONTENT_KIND) or judge.kind in OUTCOME_JUDGES:
         return 1.0
     return _passes(judge, []) or 0.0
