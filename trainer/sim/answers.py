@@ -82,7 +82,10 @@ def _passes(judge: Judge, fragments: list[Fragment]) -> float | None:
         return None
 
 
-def _candidates(judge: Judge) -> list[str]:
+def _candidates(judge: Judge, follow: bool) -> list[str]:
+    """Fragments to try, the judge's own words first when an answer must add something to
+    follow it, last when it must add something to break it (an answer breaks "keep the
+    subject under 50 chars" with a long subject, not by quoting the user's rule)."""
     own = [judge.value, *judge.quotes]
     numbers = [int(w) for w in judge.value.split() if w.isdigit() and 0 < int(w) < 2000]
     sized = [
@@ -94,7 +97,8 @@ def _candidates(judge: Judge) -> list[str]:
             "\n".join(["a line"] * (n + 2)),
         )
     ]
-    return [c for c in dict.fromkeys([*own, *LIBRARY, *sized]) if c.strip()]
+    order = [*own, *LIBRARY, *sized] if follow else [*LIBRARY, *sized, *own]
+    return [c for c in dict.fromkeys(order) if c.strip()]
 
 
 def shows(judge: Judge) -> Shows | None:
@@ -105,7 +109,7 @@ def shows(judge: Judge) -> Shows | None:
     plain = _passes(judge, [])
     if plain is None:
         return None
-    for text in _candidates(judge):
+    for text in _candidates(judge, follow=plain < 1.0):
         short = len(text) <= INLINE_CHARS and "\n" not in text
         for where in POSITIONS if short else POSITIONS[1:]:
             frag = Fragment(text, where)
