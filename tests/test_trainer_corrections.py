@@ -43,6 +43,10 @@ def said(kind: str, value: str, words: str, turn: str = "a", scope: str = "answe
         ("nope. lowercase the subject please", ["Lowercase the subject."]),
         ("Please, no emojis!", ["No emojis!"]),
         ("way too long", []),  # a complaint alone states no rule
+        ("too long, keep the subject under 50 chars", ["Keep the subject under 50 chars."]),
+        # a colon inside the rule is the user's: no clause ends there
+        ("use conventional commits, like fix: or feat:",
+         ["Use conventional commits, like fix: or feat:"]),
     ],
 )  # fmt: skip
 def test_a_correction_becomes_imperative_lines_in_the_user_s_words(

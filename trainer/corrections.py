@@ -32,6 +32,7 @@ MAX_LINE_WORDS = 30  # a rule is a line; a longer clause is a story, not a rule
 # comma or a stop ("no, start with ..."): in "no explanation" it is the rule.
 _LEAD = re.compile(
     r"^(?:(?:no|nope|nah|ok|okay|hmm+|well|so|actually|again|sorry)\s*[,.!;:-]+|"
+    r"(?:(?:way |much |still |far )?too \w+(?: again)?|that'?s (?:wrong|not it))\s*[,.!;:-]+|"
     r"(?:also|and|but|please|pls|remember(?: that)?|"
     r"(?:like |as )?i (?:said|told you|asked(?: for)?|already said)(?: before)?)\b[,:;.!-]*)\s*",
     re.IGNORECASE,
@@ -45,7 +46,7 @@ _COMPLAINT = re.compile(
     r"(?:\s+again)?$",
     re.IGNORECASE,
 )
-_CLAUSES = re.compile(r"(?<=[.!?;])\s+|\s*\n+\s*|(?<=\w):\s+")
+_CLAUSES = re.compile(r"(?<=[.!?;])\s+|\s*\n+\s*")
 
 
 def rule_judges(tasks: list[Task]) -> list[Judge]:
@@ -74,7 +75,7 @@ def clauses(quote: str) -> list[str]:
         if len(text.split()) > MAX_LINE_WORDS:
             continue
         text = text[0].upper() + text[1:]
-        out.append(text if text[-1] in ".!?" else text + ".")
+        out.append(text + "." if text[-1].isalnum() else text)
     return out
 
 

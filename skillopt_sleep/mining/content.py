@@ -42,7 +42,7 @@ _COMMON_WORDS = """
     yield raise except finally global const function var let static public private void
     string number object array value values main index file files diff staged commit message
     messages code test tests draft summarize summarise summary tell explain describe
-    create update reproduce reproduces
+    create update reproduce reproduces fail failed failing failure merged pipeline
 """
 _COMMON = frozenset(_COMMON_WORDS.split())
 _PATH = re.compile(r"(?:[\w.-]+/)+([\w-]+)(?:\.\w{1,6})?|\b([\w-]+)\.[A-Za-z]{1,6}\b")
