@@ -40,7 +40,9 @@ from trainer.backends.base import Roles
 PROJECT = Path(__file__).resolve().parents[1]
 CHILD = PROJECT / "tests" / "night_child.py"
 CLI = [str(console_script())]
-USER_SKILL = PROJECT / "skillopt_sleep" / "data" / "samples" / "skills" / "commit-message"
+# the generated corpus's user wrote this commit-message skill (short: the simulated target
+# reads every token of a skill, tests/test_trainer_sim.py)
+USER_SKILL = PROJECT / "tests" / "fixtures" / "skills" / "commit-message"
 
 # Small and fast, yet powered: val >= 8 tasks for the top skills of the 30-session corpus.
 OVERRIDES: dict[str, Any] = {
