@@ -57,7 +57,7 @@ def test_every_command_fails_cleanly_on_a_broken_state(
         "nights-is-a-file": "state_unwritable",
         "database-is-a-directory": "state_unwritable",
         "state-is-a-file": "state_unwritable",
-        "pages-overwritten": None,  # the pages hold no row this night reads: it runs
+        "pages-overwritten": "database_corrupt",  # checked before a night writes into it
     }[fault]
     assert codes["run --once --json -q"] == expected, codes
     if fault in ("database-is-a-directory", "state-is-a-file"):  # nothing can open the store
@@ -146,14 +146,13 @@ def test_a_5000_character_transcript_path_to_the_hook(
 ) -> None:
     config = with_state(tmp_path, corpus)
     hook = json.dumps({"transcript_path": str(tmp_path / ("a" * 5000)) + ".jsonl"})
-    args = ["ingest", "--hook", "claude", *(["--json"] if as_json else [])]
-    result = invoke(config, *args, input=hook)
-    assert result.exit_code == 1
-    assert check(result, args) == ("file_error" if as_json else None)
-    line = json.loads(result.stdout)["error"] if as_json else result.stderr.strip()
-    assert "File name too long" in line and len(line) < 300
-    codex = invoke(config, "ingest", "--hook", "codex", "--json", input=hook)
-    assert codex.exit_code == 0 and json.loads(codex.stdout)["files_scanned"] == 0
+    for agent in ("claude", "codex"):  # the same input, the same answer from both hooks
+        args = ["ingest", "--hook", agent, *(["--json"] if as_json else [])]
+        result = invoke(config, *args, input=hook)
+        assert result.exit_code == 2
+        assert check(result, args) == ("invalid_input" if as_json else None)
+        line = json.loads(result.stdout)["error"] if as_json else result.stderr.strip()
+        assert "File name too long" in line and len(line) < 300
 
 
 def test_openai_without_a_key_at_run(
