@@ -28,7 +28,8 @@ The goal (issue 37): ours raises pass-all on test with the interval above zero, 
 much as gepa and mean-went-up, never below the start skill.
 
 Usage: python benchmarks/learning_local.py [--kinds K,...] [--seeds N] [--budget CALLS]
-       [--threads N] [--cache DIR] [--out FILE] [--json]
+       [--sizes TRAIN,VAL,TEST] [--test-samples N] [--threads N] [--cache DIR]
+       [--out FILE] [--json]
 """
 
 from __future__ import annotations
@@ -78,13 +79,15 @@ RUN_ID = "bench"  # the trainer's test tag is test:<run_id>: arms share the star
 TEST_SAMPLES = 2
 
 
-def settings_for(gen: Generated, seed: int, budget: int) -> TrainSettings:
+def settings_for(
+    gen: Generated, seed: int, budget: int, test_samples: int = TEST_SAMPLES
+) -> TrainSettings:
     """A night's trainer on this kind, as small as the demo's: 3 steps of 4 train tasks, up to
     2 sweeps of the val tasks per comparison; `budget` calls to learn (the test's are kept
     apart, as a night reserves them)."""
     n_test = sum(t.split == "test" for t in gen.tasks)
-    test = test_calls([t for t in gen.tasks if t.split == "test"], TEST_SAMPLES)
-    assert test == 2 * TEST_SAMPLES * n_test
+    test = test_calls([t for t in gen.tasks if t.split == "test"], test_samples)
+    assert test == 2 * test_samples * n_test
     return TrainSettings(
         epochs=1,
         steps_per_epoch=3,
@@ -92,7 +95,7 @@ def settings_for(gen: Generated, seed: int, budget: int) -> TrainSettings:
         train_samples=1,
         samples=1,
         max_samples=2,
-        test_samples=TEST_SAMPLES,
+        test_samples=test_samples,
         max_answer_tokens=gen.kind.max_answer_tokens,
         seed=seed,
         run_id=RUN_ID,
@@ -118,10 +121,12 @@ def _num(x: float | None) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
 
 
-def absolute(measure: Measurer, doc: SkillDoc, test: list[Task]) -> dict[str, Any]:
+def absolute(
+    measure: Measurer, doc: SkillDoc, test: list[Task], test_samples: int = TEST_SAMPLES
+) -> dict[str, Any]:
     """A skill's own test pass-all and mean with 95% intervals over tasks (same answers as
     its lift: the same sample ids)."""
-    (grid,) = measure.grid([doc], test, f"test:{RUN_ID}", range(TEST_SAMPLES))
+    (grid,) = measure.grid([doc], test, f"test:{RUN_ID}", range(test_samples))
     rows = [[s for s in row if s is not None] for row in grid]
     rows = [r for r in rows if r]
     passes = [float(np.mean([float(bool(s.pass_all)) for s in r])) for r in rows]
@@ -141,8 +146,9 @@ def run_kind(
     cache: Cache,
     say: Any = print,
     arms: tuple[str, ...] = ARMS,
+    test_samples: int = TEST_SAMPLES,
 ) -> dict[str, dict[str, Any]]:
-    settings = settings_for(gen, seed, budget)
+    settings = settings_for(gen, seed, budget, test_samples)
     test = sorted((t for t in gen.tasks if t.split == "test"), key=lambda t: t.id)
     counters: Counter[str] = Counter()
     caller = Caller(roles, cache, Budget())
@@ -152,10 +158,10 @@ def run_kind(
 
     def finish(arm: str, doc: SkillDoc, t0: float, load0: float, **extra: Any) -> None:
         paid0 = caller.budget.usage.live_calls
-        lift = measure.lift(doc, start, test, f"test:{RUN_ID}", range(TEST_SAMPLES))
+        lift = measure.lift(doc, start, test, f"test:{RUN_ID}", range(test_samples))
         rows[arm] = {
             **measured(lift),
-            "skill_test": absolute(measure, doc, test),
+            "skill_test": absolute(measure, doc, test, test_samples),
             "test_paid_calls": caller.budget.usage.live_calls - paid0,
             "wall_s": round(time.monotonic() - t0, 1),
             "load_1min": [round(load0, 2), round(os.getloadavg()[0], 2)],
@@ -223,12 +229,17 @@ def main() -> None:
     ap.add_argument("--arms", default=",".join(ARMS))
     ap.add_argument("--seeds", type=int, default=1)
     ap.add_argument("--budget", type=int, default=200, help="calls to learn, per learning arm")
+    ap.add_argument("--sizes", default=",".join(str(n) for n in SPLITS.values()),
+                    help="tasks per kind in train,val,test")  # fmt: skip
+    ap.add_argument("--test-samples", type=int, default=TEST_SAMPLES,
+                    help="answers per test task and side")  # fmt: skip
     ap.add_argument("--threads", type=int, default=None, help="llama.cpp threads per server")
     ap.add_argument("--cache", type=Path, default=None, help="a store to keep calls in")
     ap.add_argument("--out", type=Path, default=None, help="write the JSON here")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     kinds = [k for k in args.kinds.split(",") if k]
+    sizes = dict(zip(SPLITS, (int(n) for n in args.sizes.split(",")), strict=True))
     say = (lambda m: None) if args.json else (lambda m: print(f"  {m}", file=sys.stderr))
     overrides: dict[str, Any] = {"models.backend": "local"}
     if args.threads:
@@ -244,9 +255,10 @@ def main() -> None:
             results: dict[str, Any] = {}
             for kind in kinds:
                 for seed in range(args.seeds):
-                    gen = generate(kind, seed)
+                    gen = generate(kind, seed, sizes)
                     arms = tuple(a for a in args.arms.split(",") if a)
-                    rows = run_kind(gen, seed, args.budget, roles, cache, say, arms)
+                    rows = run_kind(gen, seed, args.budget, roles, cache, say, arms,
+                                    args.test_samples)  # fmt: skip
                     results.setdefault(kind, {})[str(seed)] = {
                         "arms": rows,
                         "goals": goals(rows),
@@ -271,7 +283,7 @@ def out(results: dict, args: argparse.Namespace, local: Any, servers: Any, t0: f
         "models": {r: getattr(local, r) for r in ("optimizer", "target", "judge")},
         "servers": servers,
         "budget_calls_to_learn": args.budget,
-        "test_samples": TEST_SAMPLES,
+        "test_samples": args.test_samples,
         "seeds": args.seeds,
         "results": results,
         "wall_s": round(time.time() - t0, 1),

@@ -387,14 +387,14 @@ class Generated:
         return [r.said[("train", "val", "test").index(split)] for r in self.kind.rules]
 
 
-def generate(name: str, seed: int = 0) -> Generated:
-    """The tasks of one kind: train/val/test as in SPLITS, verified (see the docstring)."""
+def generate(name: str, seed: int = 0, sizes: dict[str, int] = SPLITS) -> Generated:
+    """The tasks of one kind: train/val/test as in `sizes`, verified (see the docstring)."""
     kind, make = KINDS[name]
     rng = random.Random(f"learning-local:{name}:{seed}")
     changes = _changes(rng)
-    n = sum(SPLITS.values())
+    n = sum(sizes.values())
     cases = [make(c, i, rng) for i, c in enumerate(changes[:n])]
-    splits = [s for s, k in SPLITS.items() for _ in range(k)]
+    splits = [s for s, k in sizes.items() for _ in range(k)]
     rng.shuffle(splits)
     allowed = {s: [c.prompt for c, sp in zip(cases, splits, strict=True) if sp in EVIDENCE[s]]
                for s in SPLITS}  # fmt: skip

@@ -23,14 +23,17 @@ from trainer.tasks import user_said  # noqa: E402
 
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_generated_tasks_are_verified_and_split_like_a_mined_store(kind: str) -> None:
-    for seed in (0, 1):
-        gen = generate(kind, seed)
-        assert {s: sum(t.split == s for t in gen.tasks) for s in SPLITS} == SPLITS
+    for seed, sizes in ((0, SPLITS), (1, SPLITS), (2, {"train": 4, "val": 6, "test": 5})):
+        gen = generate(kind, seed, sizes)  # a smaller run (--sizes) is verified the same way
+        assert {s: sum(t.split == s for t in gen.tasks) for s in SPLITS} == sizes
         for task in gen.tasks:
             accepted = task.meta["accepted"]
             assert all(passes(j.kind, j.value, j.scope, accepted) for j in task.judges)
             content = [j for j in task.judges if j.kind == "mentions_any"]
-            assert content and not passes(content[0].kind, content[0].value, "answer", "")
+            # a small run's few requests may leave a task without one (the benchmark counts it)
+            assert (content or sizes != SPLITS) and not any(
+                passes(c.kind, c.value, c.scope, "") for c in content
+            )
         # train tasks quote only the train session's words; val and test have their own
         quotes = {s: {q for t in gen.tasks if t.split == s for j in t.judges for q in j.quotes}
                   for s in SPLITS}  # fmt: skip
