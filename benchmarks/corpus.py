@@ -10,8 +10,8 @@ mining turns into replay tasks with rule judges. One-off requests made of made-u
 among them. Sessions hold one to a few requests; acknowledgements ("thanks") follow some
 answers. Deterministic by seed; any scale (30 sessions for tests, 2,000 for benchmarks).
 
-The records are written by the one session-log writer, the bundled samples' generator
-(``skillopt_sleep/data/samples/generate.py``: ``Claude`` for Claude Code 2.1.x, one record
+The records are written by the one session-log writer
+(``benchmarks/samples/writer.py``: ``Claude`` for Claude Code 2.1.x, one record
 per content block, ``Skill`` tool calls; ``codex_records`` for Codex 0.12x rollouts,
 ``session_meta``, ``turn_context``, ``response_item``, ``event_msg``); this module only
 plans what the sessions say. Nothing here is real user data.
@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from skillopt_sleep.data.samples.generate import Claude, Exchange, codex_records, write_jsonl
+from benchmarks.samples.writer import Claude, Exchange, codex_records, write_jsonl
 
 NS = uuid.UUID("0b7d3f0e-3c55-4b8e-9f61-1e7a9c2d5a44")
 

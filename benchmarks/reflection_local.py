@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from learning_local import demo_tasks  # noqa: E402
+from demo_tasks import demo_tasks  # noqa: E402
 
 from trainer import MemoryCache  # noqa: E402
 from trainer.backends.config import local_from_config  # noqa: E402

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from learning_local import demo_tasks  # noqa: E402
+from demo_tasks import demo_tasks  # noqa: E402
 
 from skillopt_sleep.demo import DEMO_SETTINGS  # noqa: E402
 from trainer.backends.local import LocalServer, local_roles  # noqa: E402

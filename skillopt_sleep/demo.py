@@ -1,15 +1,19 @@
 """``skillopt-sleep demo``: one real night on bundled sample sessions, in a scratch folder.
 
-The samples are Claude Code and Codex logs written for this project in the tools' real
-formats, with recurring tasks in them (``data/samples/generate.py``). Everything the night
-writes — state, reports, skill versions, promoted skills — goes under a new temporary
-directory; the user's own config, state and skill directories are never read or touched.
+The samples are two weeks of one user's Claude Code and Codex logs, written for this
+project in the tools' real formats (``data/samples/README.md``; their generator lives in the
+source repository, ``benchmarks/samples/demo_user.py``, and does not ship): commit messages
+through her own ``commit-message`` skill, CI summaries and regression tests, with the
+corrections she made in her own words. Everything the night writes — state, reports, skill
+versions, promoted skills — goes under a new temporary directory; the user's own config,
+state and skill directories are never read or touched.
 
 Before the night the demo does what a user may do with ``tasks export`` / ``tasks import``:
 it reviews the mined tasks and keeps their rule judges (the checks mined from the user's
-corrections, e.g. "keep the whole message under 12 words") while dropping the rubric judge
-(a model call per answer). Rule judges are free and exact, so the night's calls go to the
-target and the gate. The reviewed file stays in the demo directory.
+corrections, verified against her sessions, e.g. "keep the subject under 50 chars", and
+each task's content check) while dropping the rubric judge (a model call per answer). Rule
+judges are free and exact, so the night's calls go to the target and the gate. The
+reviewed file stays in the demo directory.
 """
 
 from __future__ import annotations

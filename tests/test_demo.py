@@ -2,12 +2,13 @@
 optimizer, 0.5B target; servers started and stopped by the demo on 127.0.0.1), real model
 calls, no simulation. The models are joined once into the shared model cache (conftest).
 
-The night is the demo's own (`--minutes 10`, what a user runs): the whole path runs (ingest,
-mining, the models, training, the report, stopping in time for the held-out test). How far
-training gets in that time depends on the machine: on one about half as fast as a quiet
-2-core box the deadline can come before the first proposal, and then the night must say
-so. What a full demo night learns is measured by hand and by benchmarks/learning_local.py
-(docs/models.md)."""
+This test keeps to the mechanics: the night is the demo's own (`--minutes 10`, what a user
+runs) and the whole path runs (ingest, mining, the models, training, the report, stopping in
+time for the held-out test), and what it reports is consistent (the lead figure, the edit
+that won and its origin, the plan said before the first call). Whether a night *learns* is
+not asserted here: one night on a shared machine is one draw. How often the demo night
+ends better is benchmarks/demo_repeat.py's figure, and what a night learns on other tasks
+benchmarks/learning_local.py's (docs/models.md)."""
 
 from __future__ import annotations
 
@@ -62,23 +63,27 @@ def test_demo_runs_a_real_night_and_reports_the_held_out_result(tmp_path: Path) 
     assert skill["n_tasks"]["val"] >= 12 and skill["n_tasks"]["test"] >= 12
     by_role = skill["usage"]["by_role"]
     assert "judge" not in by_role  # rule judges only
-    # the optimizer proposed an edit (no candidate is read off the answers by fiat)
-    optimizer_calls = by_role.get("optimizer", {}).get("calls", 0)
-    if optimizer_calls == 0:
-        # a slow machine: the time the held-out test needs was kept, so training stopped
-        # after the first minibatch's rollouts, and the report and the summary say why
-        assert skill["stopped_by"] == "budget: deadline", skill["stopped_by"]
-        assert skill["outcome"] == "unchanged" and "deadline" in skill["reason"]
-        assert skill["counters"]["calls_to_learn"] <= skill["n_tasks"]["train"]
-        # said up front by the plan when it did not fit, else by the budget's stop
+    # every edit that reached the gate says where it came from; the first is the user's
+    # own corrections (the train tasks' verified judges carry them)
+    origins = [e["origin"] for e in skill["edits"] if e.get("gate")]
+    assert all(o in {"corrections", "reflection", "example"} or "+" in o for o in origins)
+    if skill["counters"].get("calls_to_learn", 0) > skill["n_tasks"]["train"]:
+        assert skill["counters"].get("correction_candidates", 0) >= 1, skill["counters"]
+    md = Path(report.group(1)).with_name("report.md").read_text()
+    lead = md.split("## Did my skills get better?")[1].split("## What to do")[0]
+    if skill["stopped_by"] == "budget: deadline" and not skill["accepted"]:
+        # a slow machine: the time the held-out test needs was kept, and the report says
+        # why (the plan's warning up front, else the deadline's stop)
         plan = skill["plan"]
         said = plan["warning"] if plan["warning"] else "deadline came before an edit could pass"
         assert said in " ".join(proc.stdout.split()), proc.stdout
-    if skill["outcome"] == "improved":  # an accepted edit is measured on the test split
-        # (on the tasks both skills were scored on, when the deadline came during the test)
+    if skill["accepted"]:  # the lead: pass-all before -> after, then the edit that won
         cut = "budget deadline ran out" in skill["test"]["method"]
         assert skill["test"]["n_tasks"] == skill["n_tasks"]["test"] or cut, skill["test"]
-        assert skill["test"]["ci_low"] is not None
+        assert "answers passing every rule" in lead and "the edit" in lead
+        assert lead.index("answers passing every rule") < lead.index("the edit")
+        assert skill["accepted"][0]["origin"].split("+")[0] in lead  # "your own corrections"
+    if skill["outcome"] in ("improved", "unconfirmed"):
         assert skill["promotion"]["status"] == "staged"  # the user's own skill: for review
     # progress: phases, then calls done of planned with an ETA (a line per tenth off a tty)
     for phase in ("ingesting session logs", "mining recurring tasks", "training commit-message"):
@@ -86,4 +91,4 @@ def test_demo_runs_a_real_night_and_reports_the_held_out_result(tmp_path: Path) 
     assert re.search(r"training commit-message: \d+ of about \d+ calls, ETA \d", proc.stderr)
     # the plan before the first call: what tonight can show, its calls and its time
     assert f"plan for commit-message: {skill['plan']['shows']}" in proc.stderr
-    print(f"\ndemo: {took:.0f} s wall; {proc.stdout.splitlines()[-3:]}")
+    print(f"\ndemo (mechanics only): {took:.0f} s wall; {proc.stdout.splitlines()[-3:]}")

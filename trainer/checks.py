@@ -20,6 +20,13 @@ Each check reads one *scope* of the answer and is exact, so a night scores it fo
 * features: ``has`` / ``no`` one of ``FEATURES`` (emoji, heading, code_fence, …).
 * ``identifier_like``: an identifier shaped like the user's example ("PROJ-123" asks for
   ``[A-Z]+-\\d+``: capitals, a dash, digits).
+* content: ``mentions_any`` names that the task's own content holds (the files, functions,
+  errors of a pasted diff or log; the request's own words), ``" | "`` between them: the
+  answer must mention one of them (as a word). It needs no model and no user rule: it is
+  how a night tells an answer *to this task* from an empty, echoed or off-topic one (an
+  answer that is not a commit message for that diff is not an example of one). Mining
+  builds it from the request (``skillopt_sleep.mining.content``) and keeps it only when the
+  answer the user accepted passes it.
 
 Case: words, literals and examples are matched case-insensitively, unless the user wrote
 a value with a capital after its first character (an identifier such as ``getUser``,
@@ -38,8 +45,11 @@ WORD_KINDS = ("contains", "not_contains")
 PATTERN_KINDS = ("regex", "not_regex")
 END_KINDS = ("starts_with", "not_starts_with", "ends_with", "not_ends_with")
 FEATURE_KINDS = ("has", "no")
+CONTENT_KIND = "mentions_any"
+TERM_SEPARATOR = " | "  # between the names of a ``mentions_any`` value
 CHECK_KINDS = (
     *WORD_KINDS, *PATTERN_KINDS, *END_KINDS, *COUNT_KINDS, *FEATURE_KINDS, "identifier_like",
+    CONTENT_KIND,
 )  # fmt: skip
 
 _FENCE_LINE = re.compile(r"^\s*(```|~~~)")
@@ -336,7 +346,14 @@ def _holds(kind: str, value: str, text: str) -> bool:
     if kind == "identifier_like":
         flags = 0 if case_sensitive(value) else re.IGNORECASE
         return re.search(identifier_pattern(value), text, flags) is not None
+    if kind == CONTENT_KIND:
+        return any(word_pattern(term).search(text) for term in terms(value))
     raise ValueError(f"not a check kind: {kind}")
+
+
+def terms(value: str) -> list[str]:
+    """The names of a ``mentions_any`` value."""
+    return [t.strip() for t in value.split(TERM_SEPARATOR.strip()) if t.strip()]
 
 
 def passes(kind: str, value: str, scope: str, answer: str) -> bool:
@@ -355,7 +372,7 @@ def value_error(kind: str, value: str) -> str | None:
         if value in FEATURES:
             return None
         return f"{kind} needs one of {', '.join(FEATURES)}, got {value!r}"
-    if not value.strip():
+    if not value.strip() or (kind == CONTENT_KIND and not terms(value)):
         return f"{kind} needs a value"
     if kind in PATTERN_KINDS:
         try:

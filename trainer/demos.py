@@ -73,11 +73,16 @@ def clean(text: str) -> str:
     return text
 
 
-def example_edit(answer: str) -> Edit:
+def example_edit(answer: str, accepted: bool = False) -> Edit:
     """The worked example as an edit: the marker line and the answer, at the end of the
     skill (a heading would be echoed: the 0.5B copied an "## Example" section's answer
-    in 5 of 16 tasks, a marker line's in 1 of 16)."""
-    why = "a worked example: the answer to a failed task that meets its judges"
+    in 5 of 16 tasks, a marker line's in 1 of 16). `accepted`: the answer is the one the
+    user accepted for a train task (else the optimizer's, checked by the task's judges)."""
+    why = (
+        "a worked example: the answer the user accepted for a train task"
+        if accepted
+        else "a worked example: the answer to a failed task that meets its judges"
+    )
     return Edit("add", text=f"{MARKER}\n\n{answer}", rationale=why, origin="example")
 
 

@@ -19,9 +19,10 @@ from typing import Any
 from trainer.skill import MAX_DESCRIPTION_CHARS, SkillDoc, count_tokens
 
 EDIT_KINDS = ("add", "replace", "delete", "description")
-# Where an edit came from, recorded with it through the ledger and the report: the optimizer's
-# reflection on failures, or a worked example checked by its task's judges.
-ORIGINS = ("reflection", "example")
+# Where an edit came from, recorded with it through the ledger and the report: the user's own
+# corrections in their words (trainer.corrections), the optimizer's reflection on failures, or
+# a worked example checked by its task's judges (trainer.demos).
+ORIGINS = ("corrections", "reflection", "example")
 
 
 class EditError(ValueError):

@@ -180,10 +180,12 @@ class _Run:
         self.caller = Caller(roles, cache, self.budget, stop)
         self.counters: Counter[str] = Counter()
         self.measure = Measurer(self.caller, rollout, self.counters, settings.max_answer_tokens)
-        firewall = Firewall(j for t in tasks for j in t.judges)
+        accepted = [str(t.meta.get("accepted") or "") for t in self.split["train"]]
+        firewall = Firewall((j for t in tasks for j in t.judges), allowed=filter(None, accepted))
         self.proposer = Proposer(
-            settings, self.caller, self.measure, self.state, firewall, self.counters
-        )
+            settings, self.caller, self.measure, self.state, firewall, self.counters,
+            self.split["train"],
+        )  # fmt: skip
         self.simulation = any(
             getattr(b, "simulation", False) for b in (roles.optimizer, rollout, roles.judge)
         )

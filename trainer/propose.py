@@ -1,19 +1,30 @@
 """Where candidates come from: one step's minibatch, rolled out, reflected on, screened.
 
 The engine decides what a candidate is worth (the gate); this module makes them. A step
-rolls the incumbent out on its train minibatch and tries two kinds of edit, the second only
-when the first comes to nothing (unparseable, nothing applicable, no gain on the
-minibatch): the optimizer's reflection — one rule against one problem of the step's failed
-answers (`trainer.reflect`; the problem asked about least often in this run, then the one
-most answers failed) — and a worked example (`trainer.demos`: its own answers to the worst
-failed tasks, each kept only if it passes its task's judges; of those, the one the target
-gains most with on the minibatch is the candidate). A skill without an example tries one
-before a rule: it costs a short prompt and a one-answer reply where reflection costs the
-failures and a JSON proposal (on the embedded 1.5B ~10 s against ~100 s), and small
-targets follow an example best. No kind is preferred otherwise, and every edit records
-where it came from (`Edit.origin`). Either way the edits pass the ledger, the judge
-firewall, the learning rate and the length cap, and the candidate must do better on the
-minibatch that motivated it before the gate spends val calls and alpha on it.
+rolls the incumbent out on its train minibatch and tries three kinds of edit, each only
+when the ones before it come to nothing (none to make, already tried, nothing applicable,
+no gain on the minibatch):
+
+1. the user's corrections (`trainer.corrections`): the rules the train tasks' verified
+   judges quote, in the user's words, one edit, no optimizer call. It is tried until the
+   gate has judged it (then the ledger knows it) or the screen has turned it down twice;
+2. the optimizer's reflection — one rule against one problem of the step's failed answers
+   (`trainer.reflect`; the problem asked about least often in this run, then the one most
+   answers failed);
+3. a worked example (`trainer.demos`) for the worst failed tasks: the answer the user
+   accepted for the task first (no call); the optimizer's own answer only when no accepted
+   one is left, and only when it passes every judge of its task *and* the task has a content
+   check (an answer that passes its rules but names nothing of the diff is no example of a
+   commit message for it). Of the examples, the one the target gains most with on the
+   minibatch is the candidate.
+
+A skill without an example tries the example before the rule: it costs a short prompt
+and a one-answer reply where reflection costs the failures and a JSON proposal (on the
+embedded 1.5B ~10 s against ~100 s), and small targets follow an example best. No kind is
+preferred otherwise, and every edit records where it came from (`Edit.origin`). Every edit
+passes the ledger, the judge firewall (the user's own words pass it), the learning rate and
+the length cap, and the candidate must do better on the minibatch that motivated it before
+the gate spends val calls and alpha on it.
 """
 
 from __future__ import annotations
@@ -23,8 +34,9 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any, NamedTuple
 
-from trainer import demos
+from trainer import corrections, demos
 from trainer.calls import Caller, Request
+from trainer.checks import CONTENT_KIND
 from trainer.edits import Edit, apply_edits, edit_set_hash, normalized
 from trainer.lr import StepBudget
 from trainer.measure import Job, Measurer
@@ -67,14 +79,17 @@ class Proposer:
         state: RunState,
         firewall: Firewall,
         counters: Counter[str],
+        train: list[Task] | None = None,
     ) -> None:
         self.s = settings
+        self.train = train or []  # the run's train tasks: the corrections' only source
         self.caller = caller
         self.measure = measure
         self.state = state
         self.firewall = firewall
         self.counters = counters
         self.asked: Counter[str] = Counter()  # problems reflected on in this run
+        self.screened_out: Counter[str] = Counter()  # corrections edits turned down, by hash
 
     def propose(
         self, incumbent: SkillDoc, epoch: int, step: int, batch: list[Task], where: str
@@ -105,10 +120,20 @@ class Proposer:
             ]
             return self._best(incumbent, [f for f in found if f is not None], where)
 
+        def by_corrections() -> Screened | None:
+            edit = corrections.edit(incumbent, self.train, lr.max_changed_tokens)
+            if edit is None or self.state.known(edit.hash) or self.screened_out[edit.hash] >= 2:
+                return None
+            self.counters["correction_candidates"] += 1
+            found = self._screened(incumbent, [edit], lr, where, jobs, scored)
+            if found is None:
+                self.screened_out[edit.hash] += 1
+            return found
+
         makers = [by_rule, by_example]
         if not demos.examples(incumbent):
             makers.reverse()  # a skill's first example comes first: cheap, and it works best
-        for make in makers:
+        for make in [by_corrections, *makers]:
             found = make()
             if found is not None:
                 return found.candidate, found.edits
@@ -170,8 +195,10 @@ class Proposer:
         self, incumbent: SkillDoc, rows: list[tuple[Task, str, Scored, str]], rnd: int, where: str
     ) -> list[tuple[Task, Edit]]:
         """Worked examples for the worst failures an answer alone can fix (up to
-        `demos.TRIES` tasks): the optimizer's answer to each under what went wrong, kept only
-        if it passes every judge of its task."""
+        `demos.TRIES` tasks): the answers the user accepted for them, each kept if it passes
+        every judge of its task; when none is left to try, the optimizer's answers to them
+        under what went wrong, kept only if they pass every judge of a task that has a
+        content check."""
         fixable = sorted(
             (r for r in rows if r[2].score < 1.0 and demos.can_demonstrate(r[0])),
             key=lambda r: (r[2].score, r[0].id, r[1]),
@@ -179,7 +206,45 @@ class Proposer:
         first: dict[str, tuple[Task, str, Scored, str]] = {}
         for r in fixable:
             first.setdefault(r[0].id, r)  # a task's worst sample
-        worst = list(first.values())[: demos.TRIES]
+        worst = list(first.values())
+        accepted = self._accepted(incumbent, [r[0] for r in worst], rnd)
+        if accepted:
+            return accepted
+        content = [r for r in worst if any(j.kind == CONTENT_KIND for j in r[0].judges)]
+        self.counters["examples_without_content_check"] += len(worst) - len(content)
+        return self._answered(incumbent, content[: demos.TRIES], rnd, where)
+
+    def _accepted(
+        self, incumbent: SkillDoc, tasks: list[Task], rnd: int
+    ) -> list[tuple[Task, Edit]]:
+        """The user's accepted answers to these tasks as examples (no call), up to
+        `demos.TRIES`, leaving out those tried before and those already in the skill."""
+        have = {normalized(x) for x in demos.examples(incumbent)}
+        out: list[tuple[Task, Edit]] = []
+        for task in tasks:
+            answer = demos.clean(str(task.meta.get("accepted") or ""))
+            if not answer or normalized(answer) in have:
+                continue
+            edit = demos.example_edit(answer, accepted=True)
+            if self.state.known(edit.hash):
+                continue
+            have.add(normalized(answer))
+            # the user accepted it: its rule judges must hold (they were verified on it), the
+            # rubric, which grades against this very answer, is not asked
+            rules = replace(task, judges=tuple(j for j in task.judges if j.kind != "rubric"))
+            check = self.measure.check(rules, answer, incumbent.hash, f"example:{rnd}")
+            if check is not None and check.pass_all is not False and check.score >= 1.0:
+                self.counters["accepted_examples"] += 1
+                out.append((task, edit))
+            if len(out) >= demos.TRIES:
+                break
+        return out
+
+    def _answered(
+        self, incumbent: SkillDoc, worst: list[tuple[Task, str, Scored, str]], rnd: int, where: str
+    ) -> list[tuple[Task, Edit]]:
+        """The optimizer's answers to the worst failed tasks, kept if they pass every judge
+        of their task (its content check among them)."""
         reqs = [
             Request(
                 demos.answer_messages(task, tuple(sc.feedback)),

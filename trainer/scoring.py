@@ -14,12 +14,15 @@ The judge firewall. The optimizer is told what went wrong in words ("the answer 
 something the task expected"), never the judge's internals: no regex, no literal, no rubric
 text. Otherwise it learns to write the test into the skill — a skill that passes our judges
 and helps no one. `Firewall` also rejects edits that copy internals: a regex verbatim, any
-six-word run of a rubric, or a long literal (>= 4 words or >= 30 characters). Short
+six-word run of a rubric (within a line), or a long literal (>= 4 words or >= 30 characters). Short
 literals ("pytest", "--dry-run") are allowed: naming the right tool *is* the knowledge a
 skill should carry, and mined `contains` judges are mostly such terms. What the user said
 (a judge's `quotes`: their corrections, their request) is not an internal: a skill may
 restate it in their words, and a judge's reason may quote it; the firewall guards only the
 rest (the rubric's scaffolding, a reference answer, regexes, literals the user never said).
+Nor is the answer a user accepted for a *train* task (a worked example, `trainer.demos`):
+`Firewall(..., allowed=...)` leaves it out of the rubric it is quoted in; a val or test
+task's accepted answer stays guarded.
 """
 
 from __future__ import annotations
@@ -69,6 +72,7 @@ _WORDS = {
     "has": "the answer lacked a form the task expects",
     "no": "the answer had a form the task should avoid",
     "identifier_like": "the answer left out an identifier the task expected",
+    "mentions_any": "the answer named nothing of the task's own content (it may not answer it)",
     "rubric": "the answer fell short of the quality the task asks for",
     "command_ran": "the agent did not run a command the task needed",
     "file_changed": "the agent did not change a file the task needed changed",
@@ -310,13 +314,14 @@ def _words(judge: Judge, reason: str) -> str:
 class Firewall:
     """Detects skill text that copies judge internals (see module docstring)."""
 
-    def __init__(self, judges: Iterable[Judge]) -> None:
+    def __init__(self, judges: Iterable[Judge], allowed: Iterable[str] = ()) -> None:
+        """`allowed`: other texts a skill may repeat (the train tasks' accepted answers)."""
         self.patterns: list[str] = []
         self.literals: list[str] = []
         self.shingles: set[tuple[str, ...]] = set()
         judges = list(judges)
         said = [" ".join(tokens(q)) for j in judges for q in j.quotes]
-        said_shingles = set().union(*(_shingles(q) for q in said)) if said else set()
+        said_shingles = set().union(*(_shingles(q) for q in [*said, *allowed]))
         for j in judges:
             if j.kind in ("regex", "not_regex", "command_ran") and len(j.value) >= 4:
                 self.patterns.append(j.value)
@@ -333,6 +338,8 @@ class Firewall:
         low = text.lower()
         if any(lit in low for lit in self.literals):
             return "copies a judge's expected text"
-        if self.shingles and _shingles(text) & self.shingles:
+        # six words in a row of one line: two of the user's sentences one after the other
+        # (a rubric lists their corrections so) are no copy of the rubric's own words
+        if self.shingles and any(_shingles(ln) & self.shingles for ln in text.splitlines()):
             return "copies a judge's rubric"
         return None

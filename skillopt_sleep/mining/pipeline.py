@@ -21,6 +21,7 @@ import sqlite_utils
 from skillopt_sleep.mining import identity, judges, splits, verify, workspaces
 from skillopt_sleep.mining.cluster import ClusterParams, cluster_texts
 from skillopt_sleep.mining.compiler import Compiler, LazyModel
+from skillopt_sleep.mining.content import content_judge
 from skillopt_sleep.mining.evidence import Evidence, Request, load
 from skillopt_sleep.mining.store import ingest_marker, last_run
 from skillopt_sleep.settings.config import defaults
@@ -182,13 +183,28 @@ def _kind_evidence(pool: list[Request], compiler: Compiler) -> _KindEvidence:
     )
 
 
-def _task(req: Request, cid: str, split: str, gid: str, ev: _KindEvidence, ctx: int) -> Task:
+def _content_rule(
+    req: Request, kind: list[str], prompt: str
+) -> tuple[list[Judge], list[verify.Dropped]]:
+    """The request's content check (``mining.content``: names the task's `prompt` shows),
+    checked against the answer the user accepted for it."""
+    judge = content_judge(req.text, kind, req.turn_id, seen=prompt)
+    if judge is None:
+        return [], []
+    return verify.verify([verify.Evidence((judge,), None, req.accepted, req.turn_id)], [])
+
+
+def _task(
+    req: Request, cid: str, split: str, gid: str, ev: _KindEvidence, ctx: int, kind: list[str]
+) -> Task:
     own, own_dropped = _own_rules(req)
+    prompt = _prompt(req, ctx)
+    content, content_dropped = _content_rule(req, kind, prompt)
     corrections = ev.corrections
     rub = judges.rubric(req.intent, req.accepted or ev.accepted, corrections, ev.commands)
     said = (req.intent, *(c.text for c in corrections))  # quoted verbatim in the rubric
     rubric = Judge("rubric", rub, 1.0, f"turn {req.turn_id}: accepted outcome", quotes=said)
-    js = judges.dedupe([*ev.rules, *own, rubric])
+    js = judges.dedupe([*ev.rules, *own, *content, rubric])
     meta = {
         "cluster_id": cid,
         "turn_id": req.turn_id,
@@ -199,10 +215,13 @@ def _task(req: Request, cid: str, split: str, gid: str, ev: _KindEvidence, ctx: 
         "failed": req.failed,
         "real": True,
     }
-    if ev.dropped or own_dropped:  # judges the sessions contradicted: listed, never used
-        meta["dropped_judges"] = [d.to_dict() for d in [*ev.dropped, *own_dropped]]
+    if req.accepted:  # what the user accepted: a worked example on train (trainer.demos)
+        meta["accepted"] = req.accepted
+    dropped = [*ev.dropped, *own_dropped, *content_dropped]
+    if dropped:  # judges the sessions contradicted: listed, never used
+        meta["dropped_judges"] = [d.to_dict() for d in dropped]
     tid = "t-" + splits.group_id_for(req.turn_id)[2:]
-    return Task(tid, _prompt(req, ctx), split, tuple(js), gid, meta)
+    return Task(tid, prompt, split, tuple(js), gid, meta)
 
 
 def mine(
@@ -369,12 +388,17 @@ def _tasks_for(
         for split, allowed in EVIDENCE_SPLITS.items()
     }
     out = []
+    # what sets a request apart is read against the requests its split may learn from
+    kinds = {
+        split: [r.text for r in distinct if split_of[r.turn_id] in allowed]
+        for split, allowed in EVIDENCE_SPLITS.items()
+    }
     for r in distinct:
         split = split_of[r.turn_id]
         if split not in evidence:
             continue
         gid = group_of[r.turn_id]
-        t = _task(r, cid, split, gid, evidence[split], p["context_chars"])
+        t = _task(r, cid, split, gid, evidence[split], p["context_chars"], kinds[split])
         out.append(
             {
                 "id": t.id, "cluster_id": cid, "turn_id": r.turn_id, "split": t.split,

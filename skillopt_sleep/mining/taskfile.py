@@ -31,7 +31,8 @@ HEADER = """\
 # judges[].kind: a rule check (docs/tasks.md): contains | not_contains (a word or phrase) |
 #   regex | not_regex | starts_with | not_starts_with | ends_with | not_ends_with |
 #   max_/min_ words|chars|lines|sentences|bullets (a number) | has | no (a feature: emoji,
-#   heading, code_fence, bullet, …) | identifier_like (an example: PROJ-123) | rubric;
+#   heading, code_fence, bullet, …) | identifier_like (an example: PROJ-123) |
+#   mentions_any (the task's own names, " | " between them: the answer names one) | rubric;
 #   judges[].scope: answer | first_line | lines | bullets | code | prose (default answer);
 #   on an agent harness: command_ran (regex over commands run) | file_changed |
 #   file_unchanged (glob) | exit_ok | check (shell command run in the copy; pass = exit 0)

@@ -84,19 +84,44 @@ def pass_all_phrase(p: dict[str, Any]) -> str:
     )
 
 
+# Where an accepted edit came from, in the words the report leads with.
+ORIGIN_WORDS = {
+    "corrections": "your own corrections",
+    "reflection": "the optimizer's reflection on failed answers",
+    "example": "a worked example",
+}
+
+
+def won_phrase(skill: dict[str, Any]) -> str:
+    """ "the edit that won (your own corrections): “- Keep the subject under 50 chars.”":
+    each accepted step's edits and where they came from; "" when none was accepted."""
+    steps = skill.get("accepted") or []
+    parts = []
+    for step in steps:
+        texts = [" ".join((e.get("text") or e.get("anchor") or "").split()) for e in step["edits"]]
+        said = "; ".join(t if len(t) <= 160 else t[:157] + "…" for t in texts if t)
+        origins = [ORIGIN_WORDS.get(o, o) for o in step.get("origin", "unknown").split("+")]
+        parts.append(f"({' and '.join(origins)}): “{said}”")
+    if not parts:
+        return ""
+    return ("the edit that won " if len(parts) == 1 else "the edits that won ") + "; ".join(parts)
+
+
 def skill_sentence(skill: dict[str, Any], summary: dict[str, Any] | None = None) -> str:
-    """One line per skill: the held-out lift with its interval, or why there is none (in
-    the words of :mod:`advice`, which say what the user can act on)."""
+    """One line per skill: the held-out lift with its interval (pass-all first where the
+    test has rule judges) and the edit that won, or why there is none (in the words of
+    :mod:`advice`, which say what the user can act on)."""
     name, outcome = skill["name"], skill.get("outcome", "skipped")
     test = skill.get("test")
     words = OUTCOME_WORDS.get(outcome, outcome)
     if test and outcome in {"improved", "unconfirmed", "worse", "unchanged"}:
         lead = f"{pass_all_phrase(test['pass_all'])}; " if test.get("pass_all") else ""
         then = f"; {advice.consequence(skill)}" if outcome == "unconfirmed" else ""
+        won = f"; {won_phrase(skill)}" if won_phrase(skill) else ""
         return (
             f"{name}: {words} — {lead}held-out score {test['before']:.2f} → "
             f"{test['after']:.2f} (lift {_pct(test['lift'])}, 95% CI {_pct(test['ci_low'])} to "
-            f"{_pct(test['ci_high'])}, {test['n_tasks']} test tasks){then}"
+            f"{_pct(test['ci_high'])}, {test['n_tasks']} test tasks){won}{then}"
         )
     tip = advice.for_skill(skill, summary or {})
     reason = tip.why[:1].lower() + tip.why[1:] if tip else skill.get("reason")

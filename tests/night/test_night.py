@@ -40,7 +40,9 @@ from trainer.backends.base import Roles
 PROJECT = Path(__file__).resolve().parents[2]
 CHILD = PROJECT / "tests" / "night_child.py"
 CLI = [str(console_script())]
-USER_SKILL = PROJECT / "skillopt_sleep" / "data" / "samples" / "skills" / "commit-message"
+# the generated corpus's user wrote this commit-message skill (short: the simulated target
+# reads every token of a skill, tests/trainer/test_trainer_sim.py)
+USER_SKILL = PROJECT / "tests" / "fixtures" / "skills" / "commit-message"
 
 # Small and fast, yet powered: val >= 8 tasks for the top skills of the 30-session corpus.
 OVERRIDES: dict[str, Any] = {
@@ -457,6 +459,38 @@ def test_report_and_status_cli_after_a_night(baseline) -> None:
     assert info["daemon"]["alive"] is False
 
 
+def only_the_optimizer_proposes(config: dict[str, Any], tmp: Path) -> None:
+    """Mine the corpus and import its tasks reviewed, as a user may (`tasks export` /
+    `tasks import`), without the judges quoting the user's corrections and without the
+    answers they accepted: the optimizer is then the only source of candidates (the user's
+    corrections and accepted answers come first otherwise:
+    tests/night/test_night_corrections.py)."""
+    from dataclasses import replace as with_
+
+    from skillopt_sleep.mining import load_tasks, mine
+    from skillopt_sleep.mining.taskfile import export, import_file
+    from skillopt_sleep.settings.logs import ingest_logs
+    from skillopt_sleep.store import open_store
+    from trainer.tasks import user_said
+
+    db = open_store(Path(config["state_dir"]))
+    try:
+        ingest_logs(db, config)
+        mine(db, config)
+        reviewed = [
+            with_(
+                t,
+                judges=tuple(j for j in t.judges if j.kind == "rubric" or not user_said(j.source)),
+                meta={k: v for k, v in t.meta.items() if k != "accepted"},
+            )
+            for t in load_tasks(db)
+        ]
+        export(reviewed, tmp / "reviewed.yaml")
+        import_file(db, tmp / "reviewed.yaml")
+    finally:
+        db.close()
+
+
 class _ProposesNeutral:
     """An optimizer that always proposes the same line, which changes nothing for the
     simulated target: the gate can neither accept nor reject it within two sweeps."""
@@ -478,6 +512,7 @@ def test_undecided_candidates_are_carried_to_the_next_night_with_their_evidence(
             yield Roles(_ProposesNeutral(), r.target, r.judge)
 
     config = make_root(tmp_path, **{"trainer.max_samples": 2, "trainer.screen": False})
+    only_the_optimizer_proposes(config, tmp_path)
     nights = [run_night(config, progress=lambda m: None, roles_factory=neutral) for _ in (1, 2)]
     for n, night in enumerate(nights, start=1):
         assert night.status == "done"
@@ -558,6 +593,7 @@ def test_a_night_that_cannot_show_a_gain_worth_having_says_so_up_front(tmp_path:
 
     # a gain of 0.01 on the corpus's 8-16 val tasks at two sweeps: no plan can show it
     config = make_root(tmp_path, **{"night.worth_effect": 0.01})
+    only_the_optimizer_proposes(config, tmp_path)
     lines: list[str] = []
     night = run_night(config, progress=lines.append, roles_factory=neutral)
     md = night.reports["md"].read_text()

@@ -61,6 +61,23 @@ def summary(**extra: Any) -> dict[str, Any]:
                         "gate": {"effect": -0.1, "p_value": 0.9, "verdict": "reject"},
                     },
                 ],
+                "accepted": [
+                    {
+                        "origin": "corrections",
+                        "edits": [
+                            {
+                                "kind": "add",
+                                "text": "- Keep the subject under 50 chars.\n- No emojis.",
+                                "anchor": "",
+                                "section": "",
+                                "origin": "corrections",
+                            }
+                        ],
+                        "where": "epoch 0 step 0",
+                        "effect": 0.25,
+                        "nights": 1,
+                    }
+                ],
                 "diff": "--- a\n+++ b\n+Keep the subject under 50 characters.\n",
                 "promotion": {"status": "promoted", "path": "/x/SKILL.md"},
             },
@@ -97,7 +114,8 @@ def test_markdown_leads_with_the_answer_and_the_interval() -> None:
     assert (
         "commit-message: better — answers passing every rule 20% → 80% (+60 points, 95% CI +30 "
         "to +90, 5 test tasks); held-out score 0.40 → 0.70 (lift +0.30, 95% CI +0.10 to +0.50, "
-        "5 test tasks)" in first_section
+        "5 test tasks); the edit that won (your own corrections): “- Keep the subject under 50 "
+        "chars. - No emojis.”" in first_section
     )
     assert (
         "ci-log-summary: not enough evidence tonight — too few tasks of this kind to decide: "
@@ -107,6 +125,23 @@ def test_markdown_leads_with_the_answer_and_the_interval() -> None:
     assert "| rejected | replace | reflection | Always use emoji | -0.10 | 0.900 | reject |" in md
     assert "+Keep the subject under 50 characters." in md
     assert "1 unparseable optimizer answer" in md
+
+
+def test_the_lead_names_each_edit_that_won_and_where_it_came_from() -> None:
+    s = summary()
+    s["skills"][0]["accepted"].append(
+        {"origin": "example+reflection", "edits": [
+            {"kind": "add", "text": "Example of a good answer:\n\nfix: x", "origin": "example"},
+            {"kind": "delete", "text": "", "anchor": "- Mention the files.",
+             "origin": "reflection"}]}
+    )  # fmt: skip
+    line = next(ln for ln in render_md(s).splitlines() if ln.startswith("- commit-message:"))
+    assert line.endswith(
+        "the edits that won (your own corrections): “- Keep the subject under 50 chars. - No "
+        "emojis.”; (a worked example and the optimizer's reflection on failed answers): "
+        "“Example of a good answer: fix: x; - Mention the files.”"
+    )
+    assert "the edit that won" not in render_md(summary(skills=[summary()["skills"][1]]))
 
 
 def test_a_report_without_pass_all_still_reads() -> None:

@@ -22,7 +22,9 @@ from skillopt_sleep.store import db_path
 from tests.cli_helpers import console_script
 
 SAMPLES = Path(__file__).resolve().parents[2] / "skillopt_sleep" / "data" / "samples"
-CLAUDE_SAMPLES = sorted((SAMPLES / "claude" / "projects" / "-home-dev-tidepool").glob("*.jsonl"))
+CLAUDE_SAMPLES = sorted(
+    (SAMPLES / "claude" / "projects" / "-home-maya-code-ledgerline").glob("*.jsonl")
+)
 CODEX_SAMPLES = sorted((SAMPLES / "codex" / "sessions").rglob("rollout-*.jsonl"))
 EXE = console_script()
 
@@ -58,7 +60,7 @@ def _sessions(home: Path) -> dict[str, int]:
 
 
 def test_claude_session_end_hook_ingests_only_that_session(isolated_home: Path) -> None:
-    project = isolated_home / ".claude" / "projects" / "-home-dev-tidepool"
+    project = isolated_home / ".claude" / "projects" / "-home-maya-code-ledgerline"
     project.mkdir(parents=True)
     longest = max(CLAUDE_SAMPLES, key=lambda p: len(p.read_text().splitlines()))
     neighbour = next(p for p in CLAUDE_SAMPLES if p != longest)
@@ -71,7 +73,7 @@ def test_claude_session_end_hook_ingests_only_that_session(isolated_home: Path) 
     payload = {
         "session_id": ended.stem,
         "transcript_path": str(ended),
-        "cwd": "/home/dev/tidepool",
+        "cwd": "/home/maya/code/ledgerline",
         "permission_mode": "default",
         "hook_event_name": "SessionEnd",
         "reason": "prompt_input_exit",
@@ -101,7 +103,7 @@ def test_codex_stop_hook_ingests_that_rollout(isolated_home: Path) -> None:
         "session_id": "019c0657-749b-5424-9e8f-d2ba165436f3",
         "turn_id": "t-1",
         "transcript_path": str(dest),
-        "cwd": "/home/dev/tidepool",
+        "cwd": "/home/maya/code/ledgerline",
         "hook_event_name": "Stop",
         "model": "gpt-5",
         "permission_mode": "default",

@@ -118,6 +118,9 @@ def test_scopes_read_the_right_part_of_the_answer() -> None:
         ("identifier_like", "SEC-412", "answer", "SEC-98 rate-limit resets", "see ticket"),
         ("identifier_like", "#318", "answer", "Closes #9.", "Closes the issue."),
         ("identifier_like", "Fixes #318", "answer", "closes #12", "refs 12"),
+        # content: one of the task's own names, as a word ("chart" is not in "flowchart")
+        ("mentions_any", "datum | chart", "answer", "fix: clamp at the Datum", "flowchart fix"),
+        ("mentions_any", "parse_line", "first_line", "fix parse_line\n", "fix it\nparse_line"),
     ],
 )
 def test_each_check_passes_and_fails(kind: str, value: str, scope: str, passing: str,
@@ -158,6 +161,7 @@ def test_bad_values_are_refused_with_a_reason() -> None:
     assert value_error("max_words", "twelve") == "max_words needs a whole number, got 'twelve'"
     assert value_error("min_words", "0") is not None
     assert value_error("max_bullets", "0") is None
+    assert value_error("mentions_any", " | ") == "mentions_any needs a value"
     assert "needs one of" in (value_error("no", "emojis") or "")
     assert "invalid regex" in (value_error("regex", "(") or "")
     with pytest.raises(ValueError, match="unknown scope"):

@@ -32,21 +32,26 @@ except ImportError as err:  # pragma: no cover - the 'local' extra is missing
 if not installed(QWEN_05B):
     pytest.skip("local model not installed (extra 'local')", allow_module_level=True)
 
-SAMPLES = Path(__file__).resolve().parents[2] / "skillopt_sleep" / "data" / "samples"
-DIFFS = runpy.run_path(str(SAMPLES / "diffs.py"))
+PROJECT = Path(__file__).resolve().parents[2]
+SAMPLES = PROJECT / "skillopt_sleep" / "data" / "samples"
+DIFFS = runpy.run_path(str(PROJECT / "benchmarks" / "samples" / "demo_changes.py"))
 START = (SAMPLES / "skills" / "commit-message" / "SKILL.md").read_text()
-# The user's corrections in the samples, as mining turns them into rules.
+# The sample user's corrections, as mining turns them into rules.
 JUDGES = (
-    Judge("max_words", "12", 1.0, "user: keep the whole message under 12 words"),
-    Judge("not_contains", "##", 1.0, "user: don't add ## headings, it's a commit message"),
-)
+    Judge("max_chars", "50", 1.0, "user: too long, keep the subject under 50 chars",
+          scope="first_line"),
+    Judge("no", "past_tense", 1.0, "user: imperative please: 'add', not 'added'",
+          scope="first_line"),
+    Judge("not_ends_with", ".", 1.0, "user: no full stop at the end of the subject",
+          scope="first_line"),
+)  # fmt: skip
 
 
 def commit_tasks(n: int, split: str = "val") -> list[Task]:
     out = []
     for i, change in enumerate(DIFFS["CHANGES"][:n]):
         prompt = (
-            f"write the commit message for the staged diff below, it's the {change[5]}\n\n"
+            f"commit message for the staged diff please ({change[5]})\n\n"
             f"```diff\n{DIFFS['diff_text'](*change)}\n```"
         )
         out.append(Task(f"c{i}", prompt, split, JUDGES))
@@ -67,12 +72,12 @@ def passes(server: LocalServer, skill: str, tasks: list[Task]) -> int:
 def test_a_skill_that_states_the_rules_changes_what_the_target_writes(
     local_server: LocalServer,
 ) -> None:
-    """The user's own skill (read the diff, say what changed and why, mention the files)
-    gets long answers; the same skill with the user's rules added gets short ones."""
+    """The user's own skill (what a message should tell her) leaves her house style to
+    chance; the same skill with her corrections added as rules is followed."""
     tasks = commit_tasks(8)
     rules = START.rstrip() + (
-        "\n- Reply with the commit message only: one line, no heading, no explanation.\n"
-        "- Keep it under 12 words.\n"
+        "\n- Keep the subject under 50 chars.\n- Imperative: 'add', not 'added'.\n"
+        "- No full stop at the end of the subject.\n"
     )
     before, after = passes(local_server, START, tasks), passes(local_server, rules, tasks)
     print(f"\nrule-judged commit tasks, 0.5B, temperature 0: {before}/8 -> {after}/8")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from trainer.checks import CONTENT_KIND, terms
 from trainer.rollout import Outcome
 from trainer.scoring import rule_score
 from trainer.tasks import OUTCOME_JUDGES, Judge
@@ -81,7 +82,10 @@ def _passes(judge: Judge, fragments: list[Fragment]) -> float | None:
         return None
 
 
-def _candidates(judge: Judge) -> list[str]:
+def _candidates(judge: Judge, follow: bool) -> list[str]:
+    """Fragments to try, the judge's own words first when an answer must add something to
+    follow it, last when it must add something to break it (an answer breaks "keep the
+    subject under 50 chars" with a long subject, not by quoting the user's rule)."""
     own = [judge.value, *judge.quotes]
     numbers = [int(w) for w in judge.value.split() if w.isdigit() and 0 < int(w) < 2000]
     sized = [
@@ -93,7 +97,8 @@ def _candidates(judge: Judge) -> list[str]:
             "\n".join(["a line"] * (n + 2)),
         )
     ]
-    return [c for c in dict.fromkeys([*own, *LIBRARY, *sized]) if c.strip()]
+    order = [*own, *LIBRARY, *sized] if follow else [*LIBRARY, *sized, *own]
+    return [c for c in dict.fromkeys(order) if c.strip()]
 
 
 def shows(judge: Judge) -> Shows | None:
@@ -104,7 +109,7 @@ def shows(judge: Judge) -> Shows | None:
     plain = _passes(judge, [])
     if plain is None:
         return None
-    for text in _candidates(judge):
+    for text in _candidates(judge, follow=plain < 1.0):
         short = len(text) <= INLINE_CHARS and "\n" not in text
         for where in POSITIONS if short else POSITIONS[1:]:
             frag = Fragment(text, where)
@@ -114,9 +119,17 @@ def shows(judge: Judge) -> Shows | None:
     return None
 
 
+def on_topic(judges: tuple[Judge, ...]) -> list[Fragment]:
+    """What every simulated answer to a task says about its content: the first name of each
+    content check (the simulated target always answers the task it was given), on a line of
+    its own after the answer's first, where it changes no other judge's first line."""
+    return [Fragment(terms(j.value)[0], "after") for j in judges if j.kind == CONTENT_KIND]
+
+
 def plain_score(judge: Judge) -> float:
     """What the plain answer scores on a judge the world does not simulate (rubric and
-    outcome judges: 1.0, as the world's exact expectation assumes)."""
-    if judge.kind == "rubric" or judge.kind in OUTCOME_JUDGES:
+    outcome judges: 1.0, as the world's exact expectation assumes; a content check: 1.0,
+    the answer is on topic, ``on_topic``)."""
+    if judge.kind in ("rubric", CONTENT_KIND) or judge.kind in OUTCOME_JUDGES:
         return 1.0
     return _passes(judge, []) or 0.0

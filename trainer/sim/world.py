@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from trainer.backends.base import Roles
 from trainer.rollout import ROLLOUT_SYSTEM
 from trainer.sim.agents import SimJudge, SimTarget
-from trainer.sim.answers import Shows, compose, plain_score, shows
+from trainer.sim.answers import Shows, compose, on_topic, plain_score, shows
 from trainer.sim.optimizer import OptimizerRates, SimOptimizer
 from trainer.sim.text import content
 from trainer.skill import SkillDoc, count_tokens
@@ -226,6 +226,7 @@ class SimWorld:
     def __post_init__(self) -> None:
         self.by_id = {r.id: r for r in [*self.rules, *self.harmful]}
         self.by_prompt = {" ".join(t.prompt.split()): t for t in self.tasks}
+        self.by_task = {t.id: t for t in self.tasks}
         self._taught: dict[str, tuple[frozenset[str], int]] = {}  # text hash -> _read
         self._sentences: dict[str, frozenset[str]] = {}  # sentence -> rule ids it teaches
         self._lock = threading.Lock()
@@ -402,7 +403,8 @@ class SimWorld:
     def answer(self, task_id: str, followed: set[str]) -> str:
         """The simulated answer to a task that follows the rules `followed` (and breaks
         the task's other rules)."""
-        fragments = []
+        task = self.by_task.get(task_id)
+        fragments = on_topic(task.judges) if task is not None else []
         for rid in self.needs.get(task_id, ()):
             shows = self.by_id[rid].shows
             if shows is not None:
