@@ -4,63 +4,9 @@ is reached only through a `RolloutAdapter` (a chat call, or an agent CLI in a wo
 verdicts in `gate.decide`; the returned `RunResult` is plain data. The same code runs against real
 models, agent harnesses and the simulation — nothing here knows which it is talking to.
 
-Statistical hygiene, in one place:
-  * a comparison is a sequence of sweeps (one sample per val task and side) judged by an
-    e-process under the weak null "no better on average" (trainer.gate); it stops as soon as
-    the evidence decides, or at `max_samples` sweeps, when the candidate stays *pending*;
-  * the incumbent's sweep s on a val task is drawn once per incumbent ("epoch") and paired
-    with sweep s of every candidate compared against it; each candidate's own samples are
-    always fresh. An accepted candidate's samples become the new incumbent's first sweeps.
-    Sharing is why a comparison costs about one side's calls, not two. It keeps each
-    comparison's level because (i) every verdict is monotone (lower incumbent scores can only
-    help a candidate), and (ii) within an epoch the loop depends on earlier val data only
-    through "accepted or not" and "promising or not" (below; pending and rejected edits look
-    the same to the optimizer, and budgets only cut a run short). "The incumbent was
-    accepted", "earlier candidates were not" and "were not promising" are increasing events
-    in the shared incumbent scores, so by Harris' inequality they make those scores
-    stochastically larger, which only lowers a later candidate's chance: reused samples are
-    biased *against* the candidate, never for it (the accepted candidate's samples by about
-    +0.01 in the simulation, which cost no measurable lift: benchmarks/learning.py prints the
-    neutral-accept rate that checks the level);
-  * a new candidate left pending but *promising* (its mean effect over the samples of the
-    gate's first futility look is above min_effect: `Evidence.promising`, a statistic of a
-    fixed stretch of samples) is built on: the next step proposes its edits on top of it, and
-    the combined candidate (at most two steps' edits; it is not built on again) is a new
-    comparison against the incumbent. "Promising" is the opposite kind of event: it makes the
-    incumbent sweeps that candidate used look low, which would favour whatever is paired with
-    them next. So building on it raises the stream's floor past them (and past the sweeps an
-    idle step continues it on, which decide whether it is still built on), and no comparison
-    of this stream pairs below its floor again (tonight or on a later night). That costs fresh
-    incumbent sweeps; in exchange a helpful edit that is still undecided keeps the night
-    moving (benchmarks/learning.py over 400 seeds: lift 0.98 → 1.04 of the naive rule's at
-    3.10× → 3.07× its calls; with the gate's GIVE_UP at 1.25, 1.02 at 2.87×);
-  * alpha is split over the planned steps (online Bonferroni): each step adds alpha/N to a
-    pot; a new comparison spends the whole pot; a step without a comparison (no failures, no
-    applicable edit, screened out on train) leaves its share for the next one; an accepted
-    edit passes the alpha it used on (the "online fallback" procedure of Tian & Ramdas,
-    2021). So the chance that any candidate first compared in this run is *ever* accepted
-    without being better — tonight or on a later night — stays <= alpha (family-wise);
-  * a step with nothing new to compare gives its gate time to the pending candidate closest
-    to a decision (its e-process goes on, at its alpha), or re-applies an edit that was
-    promising against an incumbent accepted away tonight (a new comparison, a new share);
-  * a pending candidate keeps its alpha and its evidence: a later run against the same
-    skill and val set continues its e-process with new, fresh sweeps (sample ids carry
-    `run_id`, so another night never replays this one's samples), which Ville's inequality
-    allows; when the skill or the val set has changed, its evidence no longer applies and it
-    is dropped, as it is after PENDING_NIGHTS nights undecided (not rejected: it may be
-    proposed again). A continued candidate pairs its new sweeps with incumbent sweeps it has
-    not used yet (`stream_at`): one incumbent sample twice in one e-process would count the
-    same evidence twice;
-  * the incumbent's stream outlives the night: the ledger keeps the val sweeps of the skill
-    a run ends with, and a run that starts from that skill on the same val set pairs its
-    candidates with them (fresh sweeps are drawn only past their end). The argument above
-    carries over: those sweeps are conditioned only on "not beaten" (an increasing event),
-    biased against the candidates. A skill beaten in a run (accepted away) and then started
-    from again (its successor was not promoted) was conditioned on the opposite, which would
-    bias its samples *for* candidates: its stream is marked beaten and never paired again;
-  * candidates are screened on the train minibatch that motivated them (cheap, and train
-    data never decides acceptance), so gate calls and alpha go to likely winners;
-  * the test split is touched once, after training, to report the lift.
+Why sharing incumbent samples, building on promising candidates, splitting alpha over steps,
+continuing pending candidates across nights and keeping the incumbent's stream keep each
+comparison's level: docs/gate.md, "Statistical hygiene of a run".
 """
 
 from __future__ import annotations

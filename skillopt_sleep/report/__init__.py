@@ -4,12 +4,7 @@ The summary (a plain dict, built by ``skillopt_sleep.night.summary.build_summary
 with the night, so a report can be re-rendered at any time.
 """
 
-from skillopt_sleep.report.render import (
-    headline,
-    render_html,
-    render_md,
-    skill_sentence,
-    write_reports,
-)
+from skillopt_sleep.report.render import render_html, render_md, write_reports
+from skillopt_sleep.report.words import headline, skill_sentence
 
 __all__ = ["headline", "render_html", "render_md", "skill_sentence", "write_reports"]

@@ -8,283 +8,25 @@ from pathlib import Path
 from typing import Any
 
 from skillopt_sleep.files import write_private
-from skillopt_sleep.report import advice
 from skillopt_sleep.report.charts import bar_chart, line_chart
-
-OUTCOME_WORDS = {
-    "improved": "better",
-    "unconfirmed": "better on the val tasks, not confirmed on held-out ones",
-    "not_measured": "an edit passed the gate; held-out test not measured",
-    "unchanged": "unchanged",
-    "not_enough_evidence": "not enough evidence tonight",
-    "worse": "worse on held-out tasks (not promoted)",
-    "error": "failed",
-    "skipped": "skipped",
-}
-
-
-def carried_line(skill: dict[str, Any]) -> str:
-    """ "The gate reused 9 val sweeps of this skill from an earlier night (144 calls)." """
-    sweeps = int((skill.get("counters") or {}).get("incumbent_sweeps_carried") or 0)
-    if not sweeps:
-        return ""
-    calls = sweeps * int((skill.get("n_tasks") or {}).get("val") or 0)
-    return (
-        f"The gate reused {sweeps} val sweep{'s' if sweeps != 1 else ''} of this skill from an "
-        f"earlier night ({calls} calls not paid again)."
-    )
-
-
-def plan_line(skill: dict[str, Any]) -> str:
-    """ "Plan: 2 comparison(s) of up to 2 sweep(s) of 16 val tasks …; about 180 calls." """
-    plan = skill.get("plan")
-    if not plan:
-        return ""
-    line = f"Plan: {plan['shows']}; about {sum(plan['calls'].values())} calls"
-    if plan.get("seconds") is not None:
-        line += f", {plan['seconds'] / 60:.1f} min"
-    return line + (f". Up front: {plan['warning']}." if plan.get("warning") else ".")
-
-
-def replay_line(replay: dict[str, Any]) -> str:
-    """ "Replayed: 9 tasks in claude-code, 3 as a chat (no workspace: 3)." """
-    tasks = replay.get("tasks") or {}
-    if not tasks or set(tasks) == {"chat"} and not replay.get("chat_reasons"):
-        return ""
-    parts = [
-        f"{n} task{'s' if n != 1 else ''} " + ("as a chat" if where == "chat" else f"in {where}")
-        for where, n in sorted(tasks.items(), key=lambda kv: kv[0] == "chat")
-    ]
-    reasons = ", ".join(f"{r}: {n}" for r, n in sorted((replay.get("chat_reasons") or {}).items()))
-    line = f"Replayed: {', '.join(parts)}" + (f" ({reasons})." if reasons else ".")
-    if replay.get("confined") is False:
-        line += " The agent ran UNCONFINED (harness.sandbox: false): your files were in its reach."
-    return line
-
-
-def _split_counts(n: dict[str, int]) -> str:
-    return "/".join(str(n.get(split, 0)) for split in ("train", "val", "test"))
-
-
-def _pct(x: float | None) -> str:
-    return "n/a" if x is None else f"{x:+.2f}"
-
-
-def _points(x: float | None) -> str:
-    return "n/a" if x is None else f"{100 * x:+.0f}"
-
-
-def pass_all_phrase(p: dict[str, Any]) -> str:
-    """ "answers passing every rule 19% → 75% (+56 points, 95% CI +30 to +81)": the share
-    of held-out answers the user would have accepted, before and after."""
-    return (
-        f"answers passing every rule {100 * p['before']:.0f}% → {100 * p['after']:.0f}% "
-        f"({_points(p['lift'])} points, 95% CI {_points(p['ci_low'])} to "
-        f"{_points(p['ci_high'])}, {p['n_tasks']} test tasks)"
-    )
-
-
-# Where an accepted edit came from, in the words the report leads with.
-ORIGIN_WORDS = {
-    "corrections": "your own corrections",
-    "reflection": "the optimizer's reflection on failed answers",
-    "example": "a worked example",
-}
-
-
-def won_phrase(skill: dict[str, Any]) -> str:
-    """ "the edit that won (your own corrections): “- Keep the subject under 50 chars.”":
-    each accepted step's edits and where they came from; "" when none was accepted."""
-    steps = skill.get("accepted") or []
-    parts = []
-    for step in steps:
-        texts = [" ".join((e.get("text") or e.get("anchor") or "").split()) for e in step["edits"]]
-        said = "; ".join(t if len(t) <= 160 else t[:157] + "…" for t in texts if t)
-        origins = [ORIGIN_WORDS.get(o, o) for o in step.get("origin", "unknown").split("+")]
-        parts.append(f"({' and '.join(origins)}): “{said}”")
-    if not parts:
-        return ""
-    return ("the edit that won " if len(parts) == 1 else "the edits that won ") + "; ".join(parts)
-
-
-def skill_sentence(skill: dict[str, Any], summary: dict[str, Any] | None = None) -> str:
-    """One line per skill: the held-out lift with its interval (pass-all first where the
-    test has rule judges) and the edit that won, or why there is none (in the words of
-    :mod:`advice`, which say what the user can act on)."""
-    name, outcome = skill["name"], skill.get("outcome", "skipped")
-    test = skill.get("test")
-    words = OUTCOME_WORDS.get(outcome, outcome)
-    if test and outcome in {"improved", "unconfirmed", "worse", "unchanged"}:
-        lead = f"{pass_all_phrase(test['pass_all'])}; " if test.get("pass_all") else ""
-        then = f"; {advice.consequence(skill)}" if outcome == "unconfirmed" else ""
-        won = f"; {won_phrase(skill)}" if won_phrase(skill) else ""
-        return (
-            f"{name}: {words} — {lead}held-out score {test['before']:.2f} → "
-            f"{test['after']:.2f} (lift {_pct(test['lift'])}, 95% CI {_pct(test['ci_low'])} to "
-            f"{_pct(test['ci_high'])}, {test['n_tasks']} test tasks){won}{then}"
-        )
-    tip = advice.for_skill(skill, summary or {})
-    reason = tip.why[:1].lower() + tip.why[1:] if tip else skill.get("reason")
-    return f"{name}: {words}" + (f" — {reason}" if reason else "")
-
-
-def night_date(summary: dict[str, Any]) -> str:
-    """``2026-11-29T02-00-00Z`` -> ``2026-11-29 02:00 UTC`` (the id is the start time)."""
-    night = str(summary.get("night", ""))
-    date, _, time = night.partition("T")
-    hhmm = time[:5].replace("-", ":")
-    return f"{date} {hhmm} UTC" if len(hhmm) == 5 else night
-
-
-def actions(summary: dict[str, Any]) -> list[str]:
-    """What the user should do this morning, most urgent first; [] = nothing."""
-    out = []
-    for skill in summary.get("skills", []):
-        promo = skill.get("promotion") or {}
-        name = skill["name"]
-        if promo.get("status") == "staged":
-            why = str(promo.get("reason") or "").removesuffix(": staged for review")
-            out.append(
-                f"{name}: a new version waits for your review"
-                + (f" ({why})" if why else "")
-                + f": `skillopt-sleep diff {name}`, then `skillopt-sleep adopt {name}` or "
-                f"`skillopt-sleep reject {name}`."
-            )
-        for error in promo.get("errors") or []:
-            out.append(f"{name}: could not be written: {error}.")
-    todo: dict[str, list[str]] = {}  # the same advice for several skills is said once
-    for skill in summary.get("skills", []):
-        tip = advice.for_skill(skill, summary)
-        if tip is not None:
-            todo.setdefault(tip.todo, []).append(skill["name"])
-    out += [f"{', '.join(names)}: {what[:1].upper()}{what[1:]}" for what, names in todo.items()]
-    out += advice.for_skips(summary.get("not_trained", []))
-    return out
-
-
-def cost_sentence(summary: dict[str, Any]) -> str:
-    usage = summary.get("usage", {})
-    budget = usage.get("budget", {})
-    calls, tokens, cost = (budget.get(k) for k in ("max_calls", "max_tokens", "max_cost_usd"))
-    limits = ", ".join(
-        [
-            "calls unlimited" if calls is None else f"{calls:g} calls",
-            "tokens unlimited" if tokens is None else f"{tokens:g} tokens",
-            "cost unlimited" if cost is None else f"${cost:g}",
-        ]
-    )
-    unknown = usage.get("cost_unknown") or []
-    cost_note = (
-        f" counted; cost unknown for {', '.join(unknown)} (no price known)" if unknown else ""
-    )
-    return (
-        f"{usage.get('calls', 0)} model calls, {usage.get('tokens', 0)} tokens, "
-        f"${usage.get('cost_usd', 0.0):.4f}{cost_note} (the night's budget: {limits})."
-    )
-
-
-def promotion_line(promo: dict[str, Any]) -> str:
-    """What happened to the skill's file, where, and why (a staged skill says why)."""
-    where = ", ".join(promo.get("paths") or ([promo["path"]] if promo.get("path") else []))
-    reason = promo.get("reason")
-    return (
-        f"Promotion: {promo.get('status')}"
-        + (f" {where}" if where else "")
-        + (f" — {reason}" if reason else "")
-    )
-
-
-def models_line(summary: dict[str, Any]) -> str:
-    """Which model served each role tonight, e.g. "optimizer X (local), target Y (local)"."""
-    models = summary.get("models") or {}
-    parts = [
-        f"{role} {m.get('model', '?')} ({m.get('backend', '?')})" for role, m in models.items()
-    ]
-    return "Models: " + ", ".join(parts) + "." if parts else ""
-
-
-def headline(summary: dict[str, Any]) -> str:
-    skills = summary.get("skills", [])
-    if not skills:
-        return "No recurring task was ready for training tonight."
-    if all(s.get("outcome") == "error" for s in skills):
-        return "Nothing could be trained tonight: the model endpoint failed every call."
-    better = sum(1 for s in skills if s.get("outcome") == "improved")
-    unconfirmed = sum(1 for s in skills if s.get("outcome") == "unconfirmed")
-    staged = sum(1 for s in skills if (s.get("promotion") or {}).get("status") == "staged")
-    verb = "waits" if staged == 1 else "wait"
-    waiting = f"; {staged} {verb} for your review" if staged else ""
-    maybe = (
-        f" ({unconfirmed} more passed the gate but not the held-out test's bar)"
-        if (unconfirmed)
-        else ""
-    )
-    return f"{better} of {len(skills)} skill(s) got better tonight{maybe}{waiting}."
-
-
-def _verdict(edit: dict[str, Any]) -> str:
-    """The gate's verdict with its reason ("underpowered: only 2 of 9 tasks differ"), or
-    why the edit never reached the gate."""
-    gate = edit.get("gate") or {}
-    verdict, reason = gate.get("verdict"), gate.get("reason") or edit.get("reason") or ""
-    if verdict and reason and verdict != "accept":
-        return f"{verdict}: {reason}"
-    return verdict or reason
-
-
-def _evidence(gate: dict[str, Any]) -> str:
-    if gate.get("e_value") is not None:
-        return f"e {gate['e_value']:.3g} of {gate['e_needed']:.3g}"
-    return "n/a" if gate.get("p_value") is None else f"{gate['p_value']:.3f}"
-
-
-def _edit_rows(skill: dict[str, Any]) -> list[list[str]]:
-    rows = []
-    for edit in skill.get("edits", []):
-        gate = edit.get("gate") or {}
-        rows.append(
-            [
-                edit.get("status", ""),
-                edit.get("kind", ""),
-                edit.get("origin") or "unknown",
-                edit.get("summary", ""),
-                _pct(gate.get("effect")),
-                _evidence(gate),
-                _verdict(edit)
-                + (f" (evidence of {edit['nights']} nights)" if edit.get("nights", 1) > 1 else ""),
-            ]
-        )
-    return rows
-
-
-def pending_lines(skill: dict[str, Any]) -> list[str]:
-    """One line per candidate carried to the next night: its evidence and what decides it."""
-    out = []
-    for p in skill.get("pending", []):
-        if p.get("e_value") is None:
-            out.append(f"{p['summary'][:80]} — {p['decides']}")
-            continue
-        se = f" ± {p['se']:.3f}" if p.get("se") is not None else ""
-        out.append(
-            f"{p['summary'][:80]} — effect {_pct(p['effect'])}{se}, e {p['e_value']:.3g} of "
-            f"{p['e_needed']:.3g} after {p['sweeps']} sweep(s) of {p['n_tasks']} val tasks "
-            f"over {p['nights']} night(s); {p['decides']}"
-        )
-    return out
-
-
-BUDGET_KINDS = (
-    ("calls", "calls", "max_calls"),
-    ("tokens", "tokens", "max_tokens"),
-    ("cost $", "cost_usd", "max_cost_usd"),
+from skillopt_sleep.report.words import (
+    BUDGET_KINDS,
+    EDIT_HEADER,
+    actions,
+    carried_line,
+    cost_sentence,
+    edit_rows,
+    gate_sentence,
+    headline,
+    models_line,
+    night_date,
+    pending_lines,
+    plan_line,
+    promotion_line,
+    replay_line,
+    skill_sentence,
+    split_counts,
 )
-EDIT_HEADER = ["status", "kind", "origin", "edit", "effect", "evidence", "verdict"]
-
-
-def gate_sentence(summary: dict[str, Any]) -> str:
-    """What the gate controls, with its level ("" for reports written before it said)."""
-    words = (summary.get("gate") or {}).get("words")
-    return f"The gate controls the {words}." if words else ""
 
 
 def render_md(summary: dict[str, Any]) -> str:
@@ -318,7 +60,7 @@ def render_md(summary: dict[str, Any]) -> str:
         lines += ["", f"## {skill['name']}", ""]
         lines.append(
             f"{'managed by skillopt-sleep' if skill.get('managed') else 'your skill'}; "
-            f"tasks train/val/test: {_split_counts(skill.get('n_tasks', {}))}"
+            f"tasks train/val/test: {split_counts(skill.get('n_tasks', {}))}"
         )
         if ran := replay_line(skill.get("replay") or {}):
             lines.append(ran)
@@ -331,7 +73,7 @@ def render_md(summary: dict[str, Any]) -> str:
             lines.append(promotion_line(promo))
         if skill.get("stopped_by"):
             lines.append(f"Training stopped early: {skill['stopped_by']}.")
-        rows = _edit_rows(skill)
+        rows = edit_rows(skill)
         if rows:
             lines += ["", "| " + " | ".join(EDIT_HEADER) + " |", "|" + "---|" * len(EDIT_HEADER)]
             lines += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows]
@@ -479,7 +221,7 @@ def render_html(summary: dict[str, Any]) -> str:
             out.append(f"<p>{escape(reused)}</p>")
         if plan := plan_line(skill):
             out.append(f"<p class='plan'>{escape(plan)}</p>")
-        rows = _edit_rows(skill)
+        rows = edit_rows(skill)
         if rows:
             out.append(_table(EDIT_HEADER, rows))
         pending = pending_lines(skill)

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from skillopt_sleep import __version__
 from skillopt_sleep.cli import main
 from skillopt_sleep.night.run import run_night
-from skillopt_sleep.report.render import headline, skill_sentence
+from skillopt_sleep.report.words import headline, skill_sentence
 from tests.cli_helpers import console_script
 from tests.night.test_night import make_root, write_yaml
 from tests.sim_helpers import competent_roles

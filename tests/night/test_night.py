@@ -28,7 +28,7 @@ from click.testing import CliRunner
 from benchmarks.corpus import write_corpus
 from skillopt_sleep.cli import main
 from skillopt_sleep.night.run import default_roles, run_night
-from skillopt_sleep.report.render import OUTCOME_WORDS
+from skillopt_sleep.report.words import OUTCOME_WORDS
 from skillopt_sleep.running import lock
 from skillopt_sleep.settings import config as config_mod
 from skillopt_sleep.store import db_path

@@ -14,7 +14,7 @@ from harness_helpers import agent_cli, make_repo
 from benchmarks.scripted_endpoint import ScriptedEndpoint
 from skillopt_sleep.replay import Routed, cli_backend, routing, where, with_clis
 from skillopt_sleep.replay.settings import cli_settings, endpoint_mode
-from skillopt_sleep.report.render import replay_line
+from skillopt_sleep.report.words import replay_line
 from skillopt_sleep.settings import config as config_mod
 from trainer.backends.base import Completion, InfraError, Roles
 from trainer.harness import CLAUDE_CODE, CODEX, make_harness

@@ -11,7 +11,7 @@ from skillopt_sleep.health.doctor import check_cost
 from skillopt_sleep.health.endpoints import cost_warning, unpriced
 from skillopt_sleep.night.run import run_night
 from skillopt_sleep.replay.settings import cli_settings
-from skillopt_sleep.report.render import cost_sentence
+from skillopt_sleep.report.words import cost_sentence
 from skillopt_sleep.settings import config as config_mod
 from tests.night.test_night import make_root
 from tests.sim_helpers import competent_roles
