@@ -29,18 +29,16 @@ Everything is computed on the exact vectors; the projection only chooses blocks.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.cluster.hierarchy import fcluster, linkage
-from scipy.spatial.distance import squareform
-from sklearn.cluster import MiniBatchKMeans
-from sklearn.decomposition import TruncatedSVD
-from sklearn.preprocessing import normalize as l2_normalize
 
+from skillopt_sleep.mining import fingerprint, procedure
+from skillopt_sleep.mining.linkage import best_match, prune, tight
+from skillopt_sleep.mining.linkage import means as group_means
 from skillopt_sleep.mining.vectors import build
 
 
@@ -55,120 +53,18 @@ class ClusterParams:
     action_share: float = 0.12
     block_size: int = 1500  # largest group clustered exactly in one pass
     seed: int = 0
+    # What was done (``procedure``): a group follows one procedure at this average pairwise
+    # similarity of its fingerprints; such groups join at ``tool_merge``, a small group
+    # attaches to them at ``tool_attach``; a cluster that worked without one procedure is
+    # kept only when this share of its requests begin with the same lead word.
+    procedure: float = 0.42
+    tool_merge: float = 0.4
+    tool_attach: float = 0.4
+    lead_agree: float = 0.6
+    words_agree: float = 0.5
 
 
-def _similarities(x: sp.csr_matrix) -> np.ndarray:
-    """Dense cosine matrix of a block; dense columns when the block's vocabulary is small."""
-    cols = np.unique(x.indices)
-    if len(cols) * x.shape[0] <= 4_000_000:
-        dense = x[:, cols].toarray()
-        return dense @ dense.T
-    return (x @ x.T).toarray()
-
-
-def _agglomerate(x: sp.csr_matrix, threshold: float) -> np.ndarray:
-    """Average-linkage labels (0..k-1) for one block of rows."""
-    n = x.shape[0]
-    if n == 1:
-        return np.zeros(1, dtype=np.int64)
-    dist = 1.0 - np.clip(_similarities(x), 0.0, 1.0)
-    np.fill_diagonal(dist, 0.0)
-    tree = linkage(squareform(dist, checks=False).astype(np.float64), method="average")
-    return fcluster(tree, t=1.0 - threshold, criterion="distance").astype(np.int64) - 1
-
-
-def _blocks(z: np.ndarray, block_size: int, seed: int) -> list[np.ndarray]:
-    """Index sets of at most ``block_size`` rows each, grouping rows close in ``z``."""
-    todo = [np.arange(z.shape[0])]
-    done: list[np.ndarray] = []
-    while todo:
-        idx = todo.pop()
-        if len(idx) <= block_size:
-            done.append(idx)
-            continue
-        k = max(2, math.ceil(2 * len(idx) / block_size))
-        # Centres from a sample: blocks only need to keep neighbours together, and fitting
-        # on every row cost more than all the exact clustering inside the blocks.
-        rng = np.random.default_rng(seed)
-        sample = idx if len(idx) <= 20 * k else rng.choice(idx, size=20 * k, replace=False)
-        km = MiniBatchKMeans(
-            n_clusters=k, random_state=seed, n_init=1, batch_size=2048, max_iter=10
-        ).fit(z[sample])
-        labels = km.predict(z[idx])
-        parts = [idx[labels == c] for c in range(k) if np.any(labels == c)]
-        if len(parts) == 1:  # identical points: split arbitrarily rather than loop
-            parts = np.array_split(idx, k)
-        todo.extend(parts)
-    return done
-
-
-def _means(x: sp.csr_matrix, labels: np.ndarray, k: int) -> sp.csr_matrix:
-    """Row ``c`` = mean of the rows labelled ``c``; dot products of means are average
-    pairwise cosines, i.e. the average-linkage similarity of two groups."""
-    onehot = sp.csr_matrix(
-        (np.ones(len(labels), dtype=np.float32), (labels, np.arange(len(labels)))),
-        shape=(k, len(labels)),
-    )
-    counts = np.asarray(onehot.sum(axis=1)).ravel()
-    return (sp.diags(1.0 / counts).astype(np.float32) @ onehot @ x).tocsr()
-
-
-PRUNE_KEEP = 1024
-
-
-def _prune(m: sp.csr_matrix, keep: int = PRUNE_KEEP) -> sp.csr_matrix:
-    """Keep each row's ``keep`` largest entries. A mean of many rows has thousands of tiny
-    n-gram weights that cost far more in products than they change any similarity."""
-    m = m.tocsr()
-    rows, cols, vals = [], [], []
-    for i in range(m.shape[0]):
-        a, b = m.indptr[i], m.indptr[i + 1]
-        data, idx = m.data[a:b], m.indices[a:b]
-        if len(data) > keep:
-            top = np.argpartition(-data, keep - 1)[:keep]
-            data, idx = data[top], idx[top]
-        rows.append(np.full(len(data), i))
-        cols.append(idx)
-        vals.append(data)
-    if not rows:
-        return m
-    return sp.csr_matrix(
-        (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=m.shape
-    )
-
-
-def _tight(x: sp.csr_matrix, threshold: float, params: ClusterParams) -> np.ndarray:
-    """Average-linkage labels at ``threshold``: exact below ``block_size`` rows, per block
-    of neighbouring rows above it."""
-    n = x.shape[0]
-    if n <= params.block_size:
-        return _agglomerate(x, threshold)
-    # The projection only decides which rows share a block, so it is fitted on a sample:
-    # a full randomized SVD of 100,000 rows costs more than all the exact work after it.
-    comps = min(48, x.shape[1] - 1, n - 1)
-    rng = np.random.default_rng(params.seed)
-    sample = x[rng.choice(n, size=min(n, 12_000), replace=False)]
-    svd = TruncatedSVD(n_components=comps, n_iter=3, random_state=params.seed).fit(sample)
-    z = l2_normalize(svd.transform(x)).astype(np.float32)
-    labels = np.empty(n, dtype=np.int64)
-    offset = 0
-    for idx in _blocks(z, params.block_size, params.seed):
-        local = _agglomerate(x[idx], threshold)
-        labels[idx] = local + offset
-        offset += int(local.max()) + 1
-    return labels
-
-
-def _best_match(a: sp.csr_matrix, b: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray]:
-    """For each row of ``a``: index of the row of ``b`` with the largest dot product, and it."""
-    best = np.zeros(a.shape[0], dtype=np.int64)
-    score = np.zeros(a.shape[0], dtype=np.float32)
-    bt = b.T.tocsc()
-    for start in range(0, a.shape[0], 4096):
-        sims = (a[start : start + 4096] @ bt).toarray()
-        best[start : start + 4096] = sims.argmax(axis=1)
-        score[start : start + 4096] = sims.max(axis=1)
-    return best, score
+JOIN_BLOCK = 6000
 
 
 def _consolidate(x: sp.csr_matrix, labels: np.ndarray, params: ClusterParams) -> np.ndarray:
@@ -184,11 +80,11 @@ def _consolidate(x: sp.csr_matrix, labels: np.ndarray, params: ClusterParams) ->
     cores = np.flatnonzero(sizes >= params.min_core)
     if len(cores) == 0:
         return labels
-    means = _prune(_means(x, labels, k))
+    means = prune(group_means(x, labels, k))
     # Joins are few and global: a larger exact block than the first pass, so one kind's
     # cores are not cut apart again by the blocking.
-    wide = ClusterParams(**{**params.__dict__, "block_size": max(params.block_size, 6000)})
-    core_group = _tight(means[cores], params.merge_threshold, wide)
+    wide = max(params.block_size, JOIN_BLOCK)
+    core_group = tight(means[cores], params.merge_threshold, wide, params.seed)
     mapping = np.full(k, -1, dtype=np.int64)
     mapping[cores] = core_group
     n_groups = int(core_group.max()) + 1
@@ -196,8 +92,8 @@ def _consolidate(x: sp.csr_matrix, labels: np.ndarray, params: ClusterParams) ->
     if len(rest):
         member_group = mapping[labels]
         in_core = member_group >= 0
-        group_means = _prune(_means(x[in_core], member_group[in_core], n_groups))
-        best, score = _best_match(means[rest], group_means)
+        joined = prune(group_means(x[in_core], member_group[in_core], n_groups))
+        best, score = best_match(means[rest], joined)
         ok = score >= params.attach_threshold
         mapping[rest[ok]] = best[ok]
         lone = rest[~ok]
@@ -205,26 +101,57 @@ def _consolidate(x: sp.csr_matrix, labels: np.ndarray, params: ClusterParams) ->
     return mapping[labels]
 
 
-def cluster_vectors(x: sp.csr_matrix, params: ClusterParams) -> np.ndarray:
-    """Cluster labels (0..k-1, dense) for the rows of ``x``."""
+def cluster_vectors(
+    x: sp.csr_matrix, params: ClusterParams, joins: sp.csr_matrix | None = None
+) -> np.ndarray:
+    """Cluster labels (0..k-1, dense) for the rows of ``x``: tight clusters on ``x``, joined
+    and attached on ``joins`` (what was said and done, when known) or else on ``x``."""
     if x.shape[0] == 0:
         return np.zeros(0, dtype=np.int64)
-    labels = _consolidate(x, _tight(x, params.threshold, params), params)
+    labels = tight(x, params.threshold, params.block_size, params.seed)
+    labels = _consolidate(x if joins is None else joins, labels, params)
     return np.unique(labels, return_inverse=True)[1]
 
 
-def cluster_texts(texts: list[str], params: ClusterParams | None = None) -> np.ndarray:
-    """Cluster labels for normalized intents; identical texts always share a label."""
+def cluster_texts(
+    texts: list[str],
+    params: ClusterParams | None = None,
+    prints: Sequence[Iterable[str]] | None = None,
+) -> np.ndarray:
+    """Cluster labels for normalized intents and, when given, each request's fingerprint
+    units (``fingerprint``); identical texts always share a label."""
     params = params or ClusterParams()
     if not texts:
         return np.zeros(0, dtype=np.int64)
     uniq, inverse, counts = np.unique(
         np.asarray(texts, dtype=object), return_inverse=True, return_counts=True
     )
-    vec = build(list(uniq), counts)
-    labels = cluster_vectors(vec.matrix, params)
-    labels = agree_on_action(labels, vec.leads, vec.acts, counts, params)
-    return labels[inverse]
+    if prints is None:
+        vec = build(list(uniq), counts)
+        labels = cluster_vectors(vec.matrix, params)
+        return agree_on_action(labels, vec.leads, vec.acts, counts, params)[inverse]
+    prints = fingerprint.expand(prints)
+    shares: list[Counter[str]] = [Counter() for _ in range(len(uniq))]
+    for row, fp in zip(inverse, prints, strict=True):
+        shares[row].update(set(fp))
+    did_share = [{u: n / c for u, n in d.items()} for d, c in zip(shares, counts, strict=True)]
+    vec = build(list(uniq), counts, prints=did_share)
+    done = vec.done(prints)
+    labels = cluster_vectors(vec.matrix, params, vec.both)
+    did = procedure.profile(done, labels[inverse])
+    said = procedure.profile(vec.matrix[inverse], labels[inverse])
+    labels = agree_on_action(
+        labels, vec.leads, vec.acts, counts, params, did.coverage >= procedure.WORKED,
+        did.coherence >= params.procedure, said.coherence >= params.words_agree,
+    )  # fmt: skip
+    joined = procedure.join(
+        done, labels[inverse], procedure=params.procedure, tool_merge=params.tool_merge,
+        tool_attach=params.tool_attach,
+        min_core=params.min_core, block_size=max(params.block_size, JOIN_BLOCK),
+        seed=params.seed,
+    )  # fmt: skip
+    labels[inverse] = joined  # groups move whole, so a text keeps one label
+    return np.unique(labels, return_inverse=True)[1][inverse]
 
 
 AGREE_MIN_SIZE = 10  # smaller clusters carry too few requests to judge agreement by share
@@ -238,8 +165,21 @@ def agree_on_action(
     acts: list[bool],
     counts: np.ndarray,
     params: ClusterParams,
+    worked: np.ndarray | None = None,
+    follows: np.ndarray | None = None,
+    alike: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Dissolve clusters whose requests do not agree on what is to be done, as singletons:
+    """Dissolve clusters whose requests do not agree on what is to be done, as singletons.
+
+    Where most of a cluster's requests made the agent work (``worked``, per label), it must
+    agree on that work (``follows``: what they did is alike, see ``procedure``) or, short of
+    that, on what is asked: its most common lead word starts ``lead_agree`` of its requests
+    and they are worded alike (``alike``). "Rewrite / shorten / translate the expense
+    policy" names one object but neither asks one thing nor makes the agent do one thing;
+    "hide the pager / the tooltips / the price tags" asks one thing of different objects
+    with different work: one-offs.
+
+    Otherwise, by the words alone:
     one of ``AGREE_MIN_SIZE`` requests or more whose most common lead word starts fewer
     than ``action_share`` of them, and a smaller one in which ``AGREE_SMALL`` or more
     requests, and ``SMALL_ACTS`` of all, lead with an action and no two with the same
@@ -256,11 +196,15 @@ def agree_on_action(
             actions[lab][lead] += int(c)
     out = labels.copy()
     nxt = k
+    worked = np.zeros(k, dtype=bool) if worked is None else worked
     for lab in range(k):
         total = sum(per[lab].values())
         asks = actions[lab]
         dissolve = False
-        if total >= AGREE_MIN_SIZE:
+        if worked[lab] and follows is not None and alike is not None:
+            asked = max(per[lab].values()) >= params.lead_agree * total and alike[lab]
+            dissolve = not (follows[lab] or asked)
+        elif total >= AGREE_MIN_SIZE:
             dissolve = max(per[lab].values()) < params.action_share * total
         elif params.action_share > 0:
             acting = sum(asks.values())

@@ -17,6 +17,8 @@ from typing import Any
 
 import sqlite_utils
 
+from session_ingest.signals import reaction
+from skillopt_sleep.mining import fingerprint
 from skillopt_sleep.mining.intents import intent
 from skillopt_sleep.mining.judges import SHELL_TOOLS, Correction, command_head, rules_from_text
 
@@ -62,6 +64,7 @@ class Request:
     corrections: list[Correction] = field(default_factory=list)
     accepted: str | None = None  # the answer the user moved on from
     commands: set[str] = field(default_factory=set)
+    fingerprint: list[str] = field(default_factory=list)  # what the agent did (``fingerprint``)
 
     @property
     def day(self) -> str:
@@ -91,7 +94,7 @@ def load(db: sqlite_utils.Database) -> Evidence:
     turns = _rows(
         db,
         "select t.id, t.session_id, t.idx, t.started_at, t.user_text, t.assistant_text,"
-        " t.skills, t.finished, coalesce(s.kind, 'main') as skind,"
+        " t.skills, t.finished, t.command, coalesce(s.kind, 'main') as skind,"
         " coalesce(t.kind, 'human') as tkind,"
         " coalesce(s.project, '') as project, coalesce(s.branch, '') as branch"
         " from turns t left join sessions s on s.id = t.session_id"
@@ -101,38 +104,49 @@ def load(db: sqlite_utils.Database) -> Evidence:
     for row in _rows(db, "select turn_id, kind, evidence from signals"):
         signals[row["turn_id"]].append(row)
     commands: dict[str, set[str]] = defaultdict(set)
-    for row in _rows(db, "select turn_id, name, args_summary, is_error from tool_calls"):
-        if (row["name"] or "").lower() in SHELL_TOOLS and not row["is_error"]:
+    calls: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for row in _rows(
+        db, "select turn_id, name, args_summary from tool_calls where not is_error order by idx"
+    ):
+        calls[row["turn_id"]].append((row["name"] or "", row["args_summary"] or ""))
+        if (row["name"] or "").lower() in SHELL_TOOLS:
             head = command_head(row["args_summary"])
             if head:
                 commands[row["turn_id"]].add(head)
+    invoked = _skills_invoked(turns)
     requests: list[Request] = []
     skipped = follow_ups = subagent = not_human = acks = 0
     current: Request | None = None
     prev_session = None
     prev_kinds: set[str] = set()
+    after_command = False  # the last request was a /skill command, which ingest gives no signal
     for t in turns:
         if t["session_id"] != prev_session:
             current, prev_session, prev_kinds = None, t["session_id"], set()
+            after_command = False
         kinds = {s["kind"] for s in signals.get(t["id"], [])}
         if t["skind"] == "subagent" or t["tkind"] == "subagent":
             subagent += 1
             continue
-        if t["tkind"] not in ("human", ""):
+        skill = _skill_command(t, invoked)
+        if t["tkind"] not in ("human", "") and skill is None:
             not_human += 1  # slash commands, continuations after compaction
             continue
-        text = (t["user_text"] or "").strip()
-        if current is not None and is_ack(text):
+        raw = (t["command"] if skill else t["user_text"]) or ""
+        text = raw.strip()
+        if skill is None and current is not None and is_ack(text):
             acks += 1
             current.signals["positive"] = current.signals.get("positive", 0) + 1
             prev_kinds = kinds
             continue
-        flagged = bool(prev_kinds & FOLLOW_UP_KINDS)
-        if current is not None and (flagged or states_rule(text)):
+        seen = bool(prev_kinds & FOLLOW_UP_KINDS)  # ingest flagged the turn it follows
+        flagged = seen or (after_command and (reaction(text) or ("",))[0] == "correction")
+        after_command = skill is not None
+        if skill is None and current is not None and (flagged or states_rule(text)):
             follow_ups += 1
             via = "correction signal" if flagged else "follow-up stating a rule"
             current.corrections.append(Correction(current.turn_id, text, via))
-            if not flagged:  # ingest did not see it; the request still failed first time
+            if not seen:  # ingest did not see it; the request still failed first time
                 current.signals["correction"] = current.signals.get("correction", 0) + 1
                 current.accepted = None
             _absorb(current, t, kinds, commands)
@@ -143,20 +157,17 @@ def load(db: sqlite_utils.Database) -> Evidence:
             prev_kinds = kinds
             continue
         prev_kinds = kinds
-        cleaned, norm = intent(t["user_text"])
+        cleaned, norm = intent(raw)
         if not norm:
             skipped += 1
             current = None
             continue
-        try:
-            skills = [str(s) for s in json.loads(t["skills"] or "[]")]
-        except (ValueError, TypeError):
-            skills = []
+        skills = _json_skills(t["skills"]) + ([skill] if skill else [])
         current = Request(
             turn_id=t["id"],
             session_id=t["session_id"],
             started_at=t["started_at"] or "",
-            text=t["user_text"] or "",
+            text=raw,
             intent=cleaned,
             norm=norm,
             skills=skills,
@@ -164,6 +175,7 @@ def load(db: sqlite_utils.Database) -> Evidence:
             branch=t["branch"],
         )
         _absorb(current, t, kinds, commands)
+        current.fingerprint = fingerprint.units(calls.get(t["id"], ()), t["project"])
         requests.append(current)
     requests.sort(key=lambda r: (r.started_at, r.turn_id))
     return Evidence(requests, skipped, follow_ups, subagent, not_human, acks)
@@ -179,9 +191,28 @@ def _absorb(req: Request, turn: dict[str, Any], kinds: set[str], commands: dict)
         req.accepted = turn["assistant_text"]
     elif bad:
         req.accepted = None
+    for s in _json_skills(turn["skills"]):
+        if s not in req.skills:
+            req.skills.append(s)
+
+
+def _json_skills(raw: str | None) -> list[str]:
     try:
-        for s in json.loads(turn["skills"] or "[]"):
-            if str(s) not in req.skills:
-                req.skills.append(str(s))
+        return [str(s) for s in json.loads(raw or "[]")]
     except (ValueError, TypeError):
-        pass
+        return []
+
+
+def _skills_invoked(turns: list[dict[str, Any]]) -> set[str]:
+    """Every skill some turn of the store invoked (the ``Skill`` tool, ``$name``)."""
+    return {s for t in turns for s in _json_skills(t["skills"])}
+
+
+def _skill_command(turn: dict[str, Any], invoked: set[str]) -> str | None:
+    """The skill a ``/name args`` command turn runs, when ``name`` is a skill the store
+    shows invoked: the user asked for that skill's task (``/clear``, ``/model`` … are not
+    requests). Claude Code logs a user-invoked skill as a command, never as ``Skill``."""
+    if turn["tkind"] != "command":
+        return None
+    name = (turn["command"] or "").strip().split(" ", 1)[0].lstrip("/")
+    return name if name in invoked else None

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
@@ -19,7 +18,7 @@ import numpy as np
 import sqlite_utils
 
 from skillopt_sleep.config import ConfigError, defaults
-from skillopt_sleep.mining import identity, judges, splits, workspaces
+from skillopt_sleep.mining import identity, judges, skills, splits, workspaces
 from skillopt_sleep.mining.cluster import ClusterParams, cluster_texts
 from skillopt_sleep.mining.evidence import Evidence, Request, load
 from skillopt_sleep.mining.store import ingest_marker, last_run
@@ -34,11 +33,6 @@ class MiningResult:
     n_recurring: int
     n_tasks: int
     report: dict[str, Any] = field(default_factory=dict)
-
-
-# A cluster belongs to a user's skill when at least this share of its requests invoked it;
-# one stray invocation must not hand a whole task kind to an unrelated skill.
-SKILL_SHARE = 0.3
 
 
 def params_from(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -175,11 +169,16 @@ def mine(db: sqlite_utils.Database, config: Mapping[str, Any]) -> MiningResult:
     now = datetime.now(UTC).isoformat()
     ev: Evidence = load(db)
     reqs = ev.requests
-    labels = cluster_texts([r.norm for r in reqs], p["cluster"]) if reqs else np.zeros(0, int)
+    labels = (
+        cluster_texts([r.norm for r in reqs], p["cluster"], [r.fingerprint for r in reqs])
+        if reqs
+        else np.zeros(0, int)
+    )
     by_label: dict[int, list[Request]] = {}
     for r, lab in zip(reqs, labels, strict=True):
         by_label.setdefault(int(lab), []).append(r)
-    groups = sorted(by_label.values(), key=lambda rs: (rs[0].started_at, rs[0].turn_id))
+    groups = skills.one_per_skill(list(by_label.values()))
+    groups.sort(key=lambda rs: (rs[0].started_at, rs[0].turn_id))
     ids = identity.match(
         db,
         [[r.turn_id for r in rs] for rs in groups],
@@ -209,11 +208,10 @@ def mine(db: sqlite_utils.Database, config: Mapping[str, Any]) -> MiningResult:
         )  # fmt: skip
         n_recurring += recurring
         failure = sum(r.failed for r in rs) / len(rs)
-        invoked = Counter(s for r in rs for s in dict.fromkeys(r.skills))
         old = stored.get(cid)
-        top = invoked.most_common(1)
-        if top and top[0][1] >= SKILL_SHARE * len(rs):
-            skill, managed = top[0][0], 0
+        owner = skills.owner(rs)
+        if owner is not None:
+            skill, managed = owner, 0
         elif old and old["managed"] and old["skill"] not in taken_slugs:
             skill, managed = old["skill"], 1
         else:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -83,6 +83,7 @@ class VectorParams:
     collocation_share: float = 0.6  # each word of a pair in this share of the other's uses
     rare_in_norm: float = 0.5  # share of a rarely seen unit's weight that counts in the norm
     rounds: int = 1  # re-measure with the first round's weights (filler inflates round 1)
+    tool_evidence: float = 20.0  # requests at which a fingerprint unit's measure counts half
 
 
 def _one_edit(a: str, b: str) -> bool:
@@ -188,12 +189,16 @@ def informativeness(
     counts: np.ndarray,
     partners: list[np.ndarray],
     params: VectorParams,
+    only: range | None = None,
+    held: sp.csr_matrix | None = None,
 ) -> np.ndarray:
     """Per unit: how much more alike the requests holding it are to each other than to the
     requests without it.
 
     ``x`` rows are request vectors (norm <= 1), ``b`` which units each request holds (0/1),
-    ``counts`` how often each request occurs. For a unit
+    ``counts`` how often each request occurs, ``held`` (when not all of a row's requests
+    hold its units: a text's fingerprint) the share of them that do. ``only``: the units to
+    measure (the others get ``prior``). For a unit
     w the requests D_w holding it are compared on everything *but* w and ``partners[w]``
     (its phrase-mates and collocations, or a collocation's own words), so a project name
     or a feature ("ical export") does not look coherent only because its words come
@@ -201,11 +206,12 @@ def informativeness(
     """
     n_units = x.shape[1]
     w = sp.diags(counts.astype(np.float32))
-    df = np.asarray((w @ b).sum(axis=0)).ravel()  # requests (with repeats) holding a unit
+    held = b if held is None else held
+    df = np.asarray((w @ held).sum(axis=0)).ravel()  # requests (with repeats) holding a unit
     total = float(counts.sum())
     summed = np.asarray((w @ x).sum(axis=0)).ravel().astype(np.float64)
     sq_all = float((np.asarray(x.multiply(x).sum(axis=1)).ravel() * counts).sum())
-    bt = (b.T @ w).tocsr()  # units x requests, weighted by repeats
+    bt = (held.T @ w).tocsr()  # units x requests, weighted by repeats
     s = (bt @ x).tocsr()  # unit -> sum of the vectors of the requests holding it
     q = (bt @ x.multiply(x)).tocsr()  # unit -> sum of squared entries of those vectors
     # requests that are nothing but the unit and its partners ("show tools" for "show"):
@@ -225,7 +231,7 @@ def informativeness(
     inside = inside.multiply(b).tocsr()  # only units the request holds
     bare = np.asarray(inside.T @ counts).ravel()  # per unit: such requests, with repeats
     out = np.full(n_units, params.prior, dtype=np.float64)
-    for u in range(n_units):
+    for u in range(n_units) if only is None else only:
         d = df[u]
         if d < params.min_df:
             continue
@@ -337,6 +343,12 @@ def lead_words(docs: Sequence[list[str]]) -> list[str]:
     return out
 
 
+# A fingerprint row is divided by the square root of its informative mass, but never of
+# less than this: a request that did only the commands every request of its area runs
+# (each weighing 0.1-0.2) must not look as if it followed a procedure.
+DONE_FLOOR = 1.0
+
+
 @dataclass
 class Vectors:
     matrix: sp.csr_matrix  # rows of norm <= 1; dot products are informative overlap
@@ -344,12 +356,68 @@ class Vectors:
     weight: np.ndarray  # informativeness per unit
     leads: list[str]  # per row: its lead word (``lead_words``)
     acts: list[bool]  # per row: its lead is open in two endings or more: an action
+    n_words: int = 0  # units before this index are words, the rest the fingerprint's
+    both: sp.csr_matrix | None = None  # what was said and done, one norm (when prints given)
+
+    def done(self, prints: Sequence[Iterable[str]]) -> sp.csr_matrix:
+        """One row per fingerprint (a request's units): what it did, each unit scaled by
+        the square root of its informativeness, unit length (zero when it did nothing
+        informative). Rows are per request, not per text: one text asked ten times may
+        have made the agent do ten different things."""
+        index = {u: i - self.n_words for i, u in enumerate(self.vocab) if i >= self.n_words}
+        scale = np.sqrt(self.weight[self.n_words :]).astype(np.float32)
+        rows, cols = [], []
+        for r, fp in enumerate(prints):
+            for u in set(fp):
+                j = index.get(u)
+                if j is not None and scale[j] > 0:
+                    rows.append(r)
+                    cols.append(j)
+        x = sp.csr_matrix(
+            (scale[cols], (rows, cols)), shape=(len(prints), len(scale)), dtype=np.float32
+        )
+        mass = np.asarray(x.multiply(x).sum(axis=1)).ravel()
+        return _row_normalize(x, np.sqrt(np.maximum(mass, DONE_FLOOR)))
+
+
+def _fingerprint_columns(
+    prints: Sequence[Mapping[str, float]], cnt: np.ndarray, share: float
+) -> tuple[sp.csr_matrix, list[str], list[set[int]]]:
+    """Per row the share of its requests that did each fingerprint unit, the units, and each
+    unit's mates: the units present in ``share`` of its requests (``$ git diff`` for ``$ git
+    diff --staged``, ``@ src/`` for ``@ billing.py``), which it implies and so is not judged
+    by, as a word is not judged by its phrase-mates."""
+    vocab: dict[str, int] = {}
+    rows, cols, vals = [], [], []
+    for i, fp in enumerate(prints):
+        for unit, v in fp.items():
+            rows.append(i)
+            cols.append(vocab.setdefault(unit, len(vocab)))
+            vals.append(v)
+    x = sp.csr_matrix((np.asarray(vals, np.float32), (rows, cols)), shape=(len(prints), len(vocab)))
+    holds = x.copy()
+    holds.data[:] = 1.0
+    co = (holds.T @ sp.diags(cnt.astype(np.float32)) @ holds).tocoo()
+    df = co.diagonal() if co.shape[0] else np.zeros(0)
+    mates: list[set[int]] = [{u} for u in range(len(vocab))]
+    for a, b, n in zip(co.row, co.col, co.data, strict=True):
+        if a != b and n >= share * df[a]:
+            mates[a].add(int(b))
+    return x.tocsr(), list(vocab), mates
 
 
 def build(
-    norms: Sequence[str], counts: Sequence[int] | None = None, params: VectorParams | None = None
+    norms: Sequence[str],
+    counts: Sequence[int] | None = None,
+    params: VectorParams | None = None,
+    prints: Sequence[Mapping[str, float]] | None = None,
 ) -> Vectors:
-    """Vectors for distinct normalized intents (``counts``: how often each occurs)."""
+    """Vectors for distinct normalized intents (``counts``: how often each occurs) and, when
+    given, their fingerprints (``fingerprint``: unit -> share of the row's requests that did
+    it). A fingerprint unit's informativeness is learnt as a word's is, on the rest of the
+    words *and* units (so a word said with one procedure counts even when the kind is worded
+    four ways); one too rare to measure counts for nothing (two requests sharing a grep
+    pattern share no task). ``matrix`` holds what was said, ``done`` what was done."""
     params = params or VectorParams()
     cnt = np.asarray(counts if counts is not None else [1] * len(norms), dtype=np.float64)
     raw = [content_words(n) or ["zempty"] for n in norms]
@@ -361,6 +429,12 @@ def build(
     words = [[stem(fold.get(w, w)) for w in ws] for ws in raw]
     pairs, mates = _collocations(words, params.collocation_share, params.min_df)
     x, vocab = _counts(units(words, pairs))
+    n_words = len(vocab)
+    tool_mates: list[set[int]] = []
+    if prints is not None:
+        fx, fvocab, tool_mates = _fingerprint_columns(prints, cnt, params.collocation_share)
+        x = sp.hstack([x, fx]).tocsr()
+        vocab += fvocab
     index = {t: i for i, t in enumerate(vocab)}
     linked: dict[int, set[int]] = {i: {i} for i in range(len(vocab))}
     for word, near in mates.items():
@@ -371,6 +445,8 @@ def build(
         group = {i for i in (ia, ib, iab) if i is not None}
         for i in group:
             linked[i] |= group
+    for u, near in enumerate(tool_mates):
+        linked[n_words + u] |= {n_words + m for m in near}
     partners = [np.fromiter(sorted(linked[i]), dtype=np.int32) for i in range(len(vocab))]
     plain = np.sqrt(np.asarray(x.multiply(x).sum(axis=1)).ravel())
     holds = x.copy()
@@ -378,17 +454,45 @@ def build(
     weight = np.full(len(vocab), 1.0)
     for _ in range(params.rounds):
         scaled = _row_normalize(x @ sp.diags(np.sqrt(weight).astype(np.float32)), plain)
-        weight = informativeness(scaled, holds, cnt, partners, params)
+        weight = informativeness(scaled, holds, cnt, partners, params, range(n_words))
+    if n_words < len(vocab):
+        # A fingerprint unit is judged by what the requests that did it *asked*: a kind's
+        # command comes with alike requests; a module's file with requests of every kind
+        # about that module (judged by the other units, the project's own folders and
+        # tools would make it look coherent).
+        said = np.where(np.arange(len(vocab)) < n_words, np.sqrt(weight), 0.0)
+        plain_said = np.sqrt(np.asarray(x[:, :n_words].multiply(x[:, :n_words]).sum(axis=1)))
+        scaled = _row_normalize(x @ sp.diags(said.astype(np.float32)), plain_said.ravel())
+        shares = sp.hstack([holds[:, :n_words], x[:, n_words:]]).tocsr()
+        measured = informativeness(
+            scaled, holds, cnt, partners, params, range(n_words, len(vocab)), shares
+        )
+        # ... and believed as far as it was seen: a unit of a few requests (one module's
+        # file) may look coherent by chance; one of a kind's every run has been seen often.
+        seen = np.asarray(x[:, n_words:].T @ cnt).ravel()
+        weight[n_words:] = measured[n_words:] * seen / (seen + params.tool_evidence)
     # A unit too rare to measure counts at ``rare_in_norm`` of its weight in the norm: the
     # one-time details of a request of a kind ("the leap year date bug") must not drown
     # what it shares with the kind; units measured uninformative count in full, so two
     # one-offs sharing a word but not their verb or project stay apart.
-    measured = np.asarray(holds.T @ cnt).ravel() >= params.min_df
-    in_norm = np.where(measured, 1.0, params.rare_in_norm)
-    norm = np.sqrt(np.asarray(x.multiply(x) @ in_norm).ravel())
-    matrix = _row_normalize(x @ sp.diags(np.sqrt(weight).astype(np.float32)), norm)
+    seen = np.asarray(holds.T @ cnt).ravel()
+    seen[n_words:] = np.asarray(x[:, n_words:].T @ cnt).ravel()  # a text's share that did it
+    measured = seen >= params.min_df
+    weight[n_words:][~measured[n_words:]] = 0.0
+    in_norm = np.where(measured, 1.0, params.rare_in_norm)[:n_words]
+    scaled = (x @ sp.diags(np.sqrt(weight).astype(np.float32))).tocsr()
+    said = scaled[:, :n_words]
+    norm = np.sqrt(np.asarray(x[:, :n_words].multiply(x[:, :n_words]) @ in_norm).ravel())
+    matrix = _row_normalize(said, norm)
     matrix.eliminate_zeros()
+    both = None
+    if prints is not None:
+        tools = x[:, n_words:]
+        tnorm = np.asarray(tools.multiply(tools) @ weight[n_words:]).ravel()
+        both = _row_normalize(scaled, np.sqrt(norm**2 + tnorm))
+        both.eliminate_zeros()
+        both = both.astype(np.float32)
     leads = lead_words(words)
     verbs = open_words(words, min_endings=2)
     acts = [lead in verbs for lead in leads]
-    return Vectors(matrix.astype(np.float32), vocab, weight, leads, acts)
+    return Vectors(matrix.astype(np.float32), vocab, weight, leads, acts, n_words, both)
