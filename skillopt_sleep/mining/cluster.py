@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from skillopt_sleep.mining import fingerprint, procedure
+from skillopt_sleep.mining import procedure
 from skillopt_sleep.mining.linkage import best_match, prune, tight
 from skillopt_sleep.mining.linkage import means as group_means
 from skillopt_sleep.mining.vectors import build
@@ -130,7 +130,6 @@ def cluster_texts(
         vec = build(list(uniq), counts)
         labels = cluster_vectors(vec.matrix, params)
         return agree_on_action(labels, vec.leads, vec.acts, counts, params)[inverse]
-    prints = fingerprint.expand(prints)
     shares: list[Counter[str]] = [Counter() for _ in range(len(uniq))]
     for row, fp in zip(inverse, prints, strict=True):
         shares[row].update(set(fp))

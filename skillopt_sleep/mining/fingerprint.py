@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import Counter
 from collections.abc import Iterable
 
 SHELL_TOOLS = {"bash", "exec_command", "shell", "local_shell", "run_command"}
@@ -49,10 +48,6 @@ _FILE_ARG = re.compile(
 _VARYING = re.compile(r"[0-9a-f]{6,}|\d+", re.IGNORECASE)
 MAX_SUBWORDS = 2
 MAX_DIRS = 3  # the innermost folders of a path: the outer ones are the project's layout
-_SEP = "\x1f"
-# A folder with this many different files touched holds objects (modules, pages, tests):
-# which one a request touched is what it was about, not what kind of work it was.
-OBJECT_FOLDER = 10**9  # TEMP: off
 
 
 # A word (quoted parts kept whole, so ``-m "a && b"`` is one word) or an operator.
@@ -133,9 +128,8 @@ def command_units(command: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 @functools.lru_cache(maxsize=65536)
 def file_units(path: str, project: str) -> tuple[str, ...]:
-    """A file touched, as a raw ``@@`` unit: the project, the folder inside it (``/`` for a
-    path outside it) and the name with digits and hashes folded. ``expand`` turns it into
-    ``@ <name or shape>`` and ``@ <dir>/`` once the corpus is known."""
+    """``@ <name>`` (digits and hashes folded) and ``@ <dir>/`` for the innermost folders
+    of ``path`` inside ``project`` (a path outside it keeps only its name)."""
     path = path.strip().split(" in ", 1)[0]
     root = project.rstrip("/") + "/"
     inside = bool(project) and path.startswith(root)
@@ -144,9 +138,10 @@ def file_units(path: str, project: str) -> tuple[str, ...]:
     *dirs, name = path.split("/")
     if not name or name in (".", ".."):
         return ()
-    inside = inside or bool(dirs and dirs[0] not in ("", "~"))  # relative: the project's
-    folder = "/".join(d for d in dirs if d not in ("", ".", "..")) if inside else "/"
-    return (f"@@{project}{_SEP}{folder}{_SEP}{_VARYING.sub('#', name)}",)
+    out = [f"@ {_VARYING.sub('#', name)}"]
+    if inside or (dirs and dirs[0] not in ("", "~")):  # relative paths are the project's
+        out += [f"@ {d}/" for d in [d for d in dirs if d not in ("", ".", "..")][-MAX_DIRS:]]
+    return tuple(out)
 
 
 def units(calls: Iterable[tuple[str, str]], project: str) -> list[str]:
@@ -167,67 +162,4 @@ def units(calls: Iterable[tuple[str, str]], project: str) -> list[str]:
                 out += file_units(p, project)
         elif low not in _PLAIN_TOOLS and name:
             out.append(f"% {name}")
-    return out
-
-
-_NAME_TOKEN = re.compile(r"[^_.\-]+|[_.\-]")
-RARE_TOKEN = 0.25  # a name's token in this share of the names its commonest token is in
-
-
-def shapes(names: Iterable[str]) -> dict[str, str]:
-    """File name -> its shape, where a name's varying part is ``*``: ``test_pricing.py``
-    -> ``test_*.py``, ``deploys-faq.md`` -> ``*-faq.md``. What kind of file a request
-    touched is its shape; which module it was about is the request's object, not its
-    procedure (two requests about ``pricing.py`` need not be one task). A token varies when
-    it is in far fewer of the corpus' file names than the name's commonest token; a name of
-    one token (``CHANGELOG.md``, ``conftest.py``) is its own shape."""
-    split: dict[str, list[str]] = {}
-    df: Counter[str] = Counter()
-    for name in set(names):
-        stem, dot, ext = name.rpartition(".")
-        tokens = _NAME_TOKEN.findall(stem if dot and stem else name)
-        split[name] = tokens + ([dot + ext] if dot and stem else [])
-        df.update({t for t in tokens if t not in "_.-"})
-    out: dict[str, str] = {}
-    for name, tokens in split.items():
-        words = [t for t in tokens if t not in "_.-" and not t.startswith(".")]
-        if len(words) < 2:
-            continue
-        top = max(df[w] for w in words)
-        shaped = "".join("*" if t in words and df[t] < RARE_TOKEN * top else t for t in tokens)
-        if shaped != name:
-            out[name] = shaped
-    return out
-
-
-def expand(prints: Iterable[Iterable[str]]) -> list[list[str]]:
-    """Each fingerprint with its raw file units (``file_units``) made final, by what the
-    corpus shows about them: ``@ <dir>/`` for the innermost folders of a path in a project,
-    and ``@ <name>`` for a file in a folder of few files (``CHANGELOG.md`` at the root,
-    ``ci.yml`` in ``.github/workflows``), its shape (``shapes``: ``test_*.py``, ``*.md``)
-    for a file in a folder of many (``OBJECT_FOLDER``): a request about ``pricing.py`` and
-    one about ``ledger.py`` did the same kind of work."""
-    prints = [list(fp) for fp in prints]
-    names: dict[tuple[str, str], set[str]] = {}
-    for fp in prints:
-        for u in fp:
-            if u.startswith("@@"):
-                project, folder, name = u[2:].split(_SEP)
-                names.setdefault((project, folder), set()).add(name)
-    shape = shapes({n for ns in names.values() for n in ns})
-    out = []
-    for fp in prints:
-        done: list[str] = []
-        for u in fp:
-            if not u.startswith("@@"):
-                done.append(u)
-                continue
-            project, folder, name = u[2:].split(_SEP)
-            if folder != "/" and len(names[(project, folder)]) >= OBJECT_FOLDER:
-                ext = name.rpartition(".")[2] if "." in name else ""
-                name = shape.get(name) or (f"*.{ext}" if ext else "*")
-            done.append(f"@ {name}")
-            if folder != "/":
-                done += [f"@ {d}/" for d in folder.split("/")[-MAX_DIRS:] if d]
-        out.append(done)
     return out
