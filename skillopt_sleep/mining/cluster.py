@@ -57,11 +57,14 @@ class ClusterParams:
     # similarity of its fingerprints; such groups join at ``tool_merge``, a small group
     # attaches to them at ``tool_attach``; a cluster that worked without one procedure is
     # kept only when this share of its requests begin with the same lead word.
-    procedure: float = 0.42
-    tool_merge: float = 0.4
-    tool_attach: float = 0.4
+    procedure: float = 0.5
+    tool_merge: float = 0.45
+    tool_attach: float = 0.3
     lead_agree: float = 0.6
     words_agree: float = 0.5
+    procedure_core: int = 6  # requests joined groups need before others attach to them
+    steady: float = 0.45
+    steady_core: int = 4
 
 
 JOIN_BLOCK = 6000
@@ -136,7 +139,14 @@ def cluster_texts(
     did_share = [{u: n / c for u, n in d.items()} for d, c in zip(shares, counts, strict=True)]
     vec = build(list(uniq), counts, prints=did_share)
     done = vec.done(prints)
-    labels = cluster_vectors(vec.matrix, params, vec.both)
+    parts = tight(vec.matrix, params.threshold, params.block_size, params.seed)
+    labels = _consolidate(vec.both, parts, params)
+    labels = procedure.split(
+        done, labels[inverse], parts[inverse], procedure=params.procedure,
+        tool_merge=params.tool_merge, min_core=params.min_core,
+        block_size=max(params.block_size, JOIN_BLOCK), seed=params.seed,
+    )[np.unique(inverse, return_index=True)[1]]  # fmt: skip
+    labels = np.unique(labels, return_inverse=True)[1]
     did = procedure.profile(done, labels[inverse])
     said = procedure.profile(vec.matrix[inverse], labels[inverse])
     labels = agree_on_action(
@@ -144,10 +154,9 @@ def cluster_texts(
         did.coherence >= params.procedure, said.coherence >= params.words_agree,
     )  # fmt: skip
     joined = procedure.join(
-        done, labels[inverse], procedure=params.procedure, tool_merge=params.tool_merge,
-        tool_attach=params.tool_attach,
-        min_core=params.min_core, block_size=max(params.block_size, JOIN_BLOCK),
-        seed=params.seed,
+        done, labels[inverse], procedure=params.steady, tool_merge=params.tool_merge,
+        tool_attach=params.tool_attach, min_core=params.steady_core, hub=params.procedure_core,
+        block_size=max(params.block_size, JOIN_BLOCK), seed=params.seed,
     )  # fmt: skip
     labels[inverse] = joined  # groups move whole, so a text keeps one label
     return np.unique(labels, return_inverse=True)[1][inverse]

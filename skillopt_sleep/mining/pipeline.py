@@ -71,19 +71,47 @@ def is_recurring(
     different texts, or one text was asked in ``min_sessions`` sessions, counting the
     requests that say it and more ("show tools" x2, "show tools and store response in
     file"). A one-off asked twice plus a near neighbour ("announce seat picker" x2,
-    "announce font picker") is two texts joined once; it waits for a later night."""
+    "announce font picker") is two texts joined once; it waits for a later night, also
+    when the one-off was said with more words the second time ("hey, announce seat
+    picker"): a text said again with more words is the same ask (``_asks``)."""
     if len(set(sessions)) < min_sessions or len({d for d in days if d}) < min_days:
         return False
     per_text: dict[str, set[str]] = {}
     for text, session in zip(texts, sessions, strict=True):
         per_text.setdefault(text, set()).add(session)
-    if len(per_text) >= min_sessions:
-        return True
     words = {t: set(t.split()) for t in per_text}
+    if _asks(words) >= min_sessions:
+        return True
     return any(
         len(set().union(*(s for u, s in per_text.items() if words[t] <= words[u]))) >= min_sessions
         for t in per_text
     )
+
+
+FEW_TEXTS = 20  # a cluster of more different texts holds enough asks whatever they say
+
+
+def _asks(words: Mapping[str, set[str]]) -> int:
+    """How many different asks the texts (their word sets) make (at least ``FEW_TEXTS``
+    when they are that many): texts
+    are one ask when one's words are all in the other's ("load the survey answers" /
+    "when you get a chance, load the survey answers")."""
+    if len(words) >= FEW_TEXTS:
+        return len(words)
+    texts = list(words)
+    ask = list(range(len(texts)))
+
+    def root(i: int) -> int:
+        while ask[i] != i:
+            i = ask[i]
+        return i
+
+    for i, a in enumerate(texts):
+        for j in range(i):
+            b = texts[j]
+            if words[a] <= words[b] or words[b] <= words[a]:
+                ask[root(i)] = root(j)
+    return len({root(i) for i in range(len(texts))})
 
 
 def is_stale(db: sqlite_utils.Database) -> bool:

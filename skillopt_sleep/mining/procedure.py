@@ -72,11 +72,13 @@ def join(
     tool_merge: float,
     tool_attach: float,
     min_core: int,
+    hub: int,
     block_size: int,
     seed: int = 0,
 ) -> np.ndarray:
     """``labels`` (one per request, a row of ``done``) with the groups that follow one
-    procedure joined, and small groups attached to them (see the module's docstring)."""
+    procedure joined, and the other groups that worked attached to them (see the module's
+    docstring)."""
     prof = profile(done, labels)
     big = prof.requests >= min_core
     steady = np.flatnonzero((prof.coverage >= WORKED) & big & (prof.coherence >= procedure))
@@ -86,15 +88,57 @@ def join(
     joined = tight(mean_done[steady].tocsr(), tool_merge, block_size, seed)
     mapping = np.arange(len(big), dtype=np.int64) + len(steady)  # the others keep their own
     mapping[steady] = joined
-    small = np.flatnonzero(~big & (prof.working > 0))
-    if len(small):
-        n_joined = int(joined.max()) + 1
-        members = sp.csr_matrix(
-            (prof.working[steady], (joined, np.arange(len(steady)))), shape=(n_joined, len(steady))
-        )
-        totals = np.asarray(members.sum(axis=1)).ravel()
+    small = np.setdiff1d(np.flatnonzero(prof.working > 0), steady)
+    n_joined = int(joined.max()) + 1
+    members = sp.csr_matrix(
+        (prof.working[steady], (joined, np.arange(len(steady)))), shape=(n_joined, len(steady))
+    )
+    totals = np.asarray(members.sum(axis=1)).ravel()
+    hubs = np.flatnonzero(totals >= hub)  # enough requests to show a procedure, not a chance
+    if len(small) and len(hubs):
         centres = (sp.diags(1.0 / np.maximum(totals, 1)) @ members @ mean_done[steady]).tocsr()
-        best, score = best_match(mean_done[small].tocsr(), centres)
+        best, score = best_match(mean_done[small].tocsr(), centres[hubs])
         ok = score >= tool_attach
-        mapping[small[ok]] = best[ok]
+        mapping[small[ok]] = hubs[best[ok]]
     return np.unique(mapping[labels], return_inverse=True)[1]
+
+
+def split(
+    done: sp.csr_matrix,
+    labels: np.ndarray,
+    parts: np.ndarray,
+    *,
+    procedure: float,
+    tool_merge: float,
+    min_core: int,
+    block_size: int,
+    seed: int = 0,
+) -> np.ndarray:
+    """``labels`` with each cluster whose parts (``parts``: groups nested in the clusters,
+    the words' tight groups) follow different procedures cut along them: "pin down the fix
+    with a failing case" and "X fails mypy, fix it" share their words, not their work. A
+    part that did no procedure of its own goes with the procedure its work is closest to."""
+    prof = profile(done, parts)
+    steady = (prof.coverage >= WORKED) & (prof.requests >= min_core) & (prof.coherence >= procedure)
+    owner = np.zeros(len(prof.requests), dtype=np.int64)
+    owner[parts] = labels
+    mean_done = (sp.diags(1.0 / np.maximum(prof.working, 1)) @ prof.sums).tocsr()
+    out = labels.copy()
+    fresh = int(labels.max()) + 1 if len(labels) else 0
+    for cluster in np.unique(owner[steady]):
+        members = np.flatnonzero(owner == cluster)
+        ways = members[steady[members]]
+        if len(ways) < 2:
+            continue
+        way = tight(mean_done[ways], tool_merge, block_size, seed)
+        if way.max() == 0:
+            continue
+        centres = np.vstack(
+            [np.asarray(mean_done[ways[way == w]].mean(axis=0)).ravel() for w in np.unique(way)]
+        )
+        best, _ = best_match(mean_done[members], sp.csr_matrix(centres))
+        best[np.isin(members, ways)] = way  # a procedure's own parts stay with it
+        for w in range(1, int(way.max()) + 1):
+            out[np.isin(parts, members[best == w])] = fresh
+            fresh += 1
+    return out

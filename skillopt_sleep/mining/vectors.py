@@ -83,7 +83,7 @@ class VectorParams:
     collocation_share: float = 0.6  # each word of a pair in this share of the other's uses
     rare_in_norm: float = 0.5  # share of a rarely seen unit's weight that counts in the norm
     rounds: int = 1  # re-measure with the first round's weights (filler inflates round 1)
-    tool_evidence: float = 20.0  # requests at which a fingerprint unit's measure counts half
+    tool_evidence: float = 5.0  # requests at which a fingerprint unit's measure counts half
 
 
 def _one_edit(a: str, b: str) -> bool:
