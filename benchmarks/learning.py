@@ -11,7 +11,10 @@ For each seed a fresh simulated world (8 latent rules, 4 harmful look-alikes, 30
 arms make the same way (`test_samples` per test task and side) and which is reported apart
 ("test calls"); "calls_all" includes it.
 Test score = the exact expected score of the skill on the held-out test split (the sim knows
-the truth); the measured lift with its 95% interval is reported too.
+the truth); the measured lift with its 95% interval is reported too. Pass-all = the share of
+test answers that pass every judge, exact (`SimWorld.expected_pass_all`) and as measured
+(`pass_all_interval_above_zero`: last nights whose measured pass-all lift has its 95%
+interval above zero).
 Accepted steps are classified by the simulation's truth: helpful (teaches a good rule or
 drops a harmful one), harmful (teaches a harmful one), neutral (teaches nothing new);
 "neutral_accept_nights" is the share of nights (seeds) that accepted at least one neutral
@@ -122,10 +125,14 @@ def one(seed: int, nights: int = 1, paired_share: float = SimParams.paired_share
                 skill, world.tasks, world.roles(), settings=night_settings, ledger=ledger, **kw
             )
             scores = (world.expected_score(r.start_skill), world.expected_score(r.best_skill))
-            per_night.append((r, scores, classify(world, r)))
+            passes = (
+                world.expected_pass_all(r.start_skill),
+                world.expected_pass_all(r.best_skill),
+            )
+            per_night.append((r, scores, classify(world, r), passes))
             skill = r.best_skill
         after = per_night[-1][1][1]
-        kinds = [k for *_, night_kinds in per_night for k in night_kinds]
+        kinds = [k for _r, _s, night_kinds, _p in per_night for k in night_kinds]
         learn = test_calls = calls_all = 0
         for night, (r, *_) in enumerate(per_night):
             learned = r.counters.get("calls_to_learn", r.usage["calls"])
@@ -138,10 +145,16 @@ def one(seed: int, nights: int = 1, paired_share: float = SimParams.paired_share
             "test_before": start,
             "test_after": after,
             "lift": after - start,
-            "nights_below_start": sum(b < a - 1e-12 for _, (a, b), _ in per_night),
-            "neutral_nights": sum("neutral" in night_kinds for *_, night_kinds in per_night),
+            "nights_below_start": sum(b < a - 1e-12 for _, (a, b), *_ in per_night),
+            "neutral_nights": sum(
+                "neutral" in night_kinds for _r, _s, night_kinds, _p in per_night
+            ),
             "measured_lift": last.test.lift,
             "measured_ci": [last.test.ci_low, last.test.ci_high],
+            # the share of test answers passing every judge: exact, and as the night measured it
+            "pass_all_before": per_night[0][3][0],
+            "pass_all_after": per_night[-1][3][1],
+            "measured_pass_all": last.test.pass_all.to_dict() if last.test.pass_all else None,
             "calls": learn / nights,
             "calls_all": calls_all / nights,
             "test_calls": test_calls / nights,
@@ -200,6 +213,16 @@ def main() -> None:
             "pending_at_end": int(sum(x["pending_at_end"] for x in rows)),
             "incumbent_sweeps_carried": float(
                 np.mean([x["incumbent_sweeps_carried"] for x in rows]) / args.nights
+            ),
+            "mean_pass_all_before": float(np.mean([x["pass_all_before"] for x in rows])),
+            "mean_pass_all_after": float(np.mean([x["pass_all_after"] for x in rows])),
+            # last nights whose measured pass-all interval on test is above zero
+            "pass_all_interval_above_zero": int(
+                sum(
+                    (x["measured_pass_all"] or {}).get("ci_low") is not None
+                    and x["measured_pass_all"]["ci_low"] > 0
+                    for x in rows
+                )
             ),
         }
     o, b = summary["ours"], summary["mean-went-up"]

@@ -5,7 +5,8 @@
 Writes ``--sessions`` sessions in the real Claude Code and Codex formats
 (``benchmarks/corpus.py``) to a temporary directory and runs one whole night on them
 (ingest → mine → plan → train → promote → report) with ``models.backend: sim``, default
-trainer settings, up to 3 skills, no call budget (mining settings: see ``run``).
+trainer and mining settings (every distinct request a task; val and test capped per
+cluster), up to 3 skills, no call budget.
 Reported: wall time per phase, the
 time spent inside the simulated model calls versus everything else the night does
 (overhead: SQLite cache and checkpoints, scoring, gating, reports), peak memory (max RSS of
@@ -86,11 +87,6 @@ def run(n_sessions: int, seed: int, latency: float, keep: Path | None = None) ->
                 "sources.codex.roots": [str(tmp / "logs" / ".codex")],
                 "promotion.targets": [str(tmp / "skills")],
                 "models.backend": "sim",
-                # mining keeps val/test tasks first when it caps a cluster's tasks, so a big
-                # cluster with more val+test groups than the cap gets no train task at all;
-                # a train-heavy split and a cap of 100 keep the big clusters trainable
-                "mining.max_tasks_per_cluster": 100,
-                "mining.split_fractions": {"train": 0.85, "val": 0.1, "test": 0.05},
                 "budget.max_calls": None,
                 "budget.max_cost_usd": None,
                 "daemon.deadline": "23:59",
@@ -111,7 +107,7 @@ def run(n_sessions: int, seed: int, latency: float, keep: Path | None = None) ->
                 )
 
         patches = {
-            (night_mod, "ingest"): "ingest",
+            (night_mod, "ingest_logs"): "ingest",
             (night_mod, "mine"): "mine",
             (night_mod, "plan_night"): "plan",
             (night_mod, "optimize"): "train",
@@ -156,6 +152,7 @@ def run(n_sessions: int, seed: int, latency: float, keep: Path | None = None) ->
                 "n_tasks": s["n_tasks"],
                 "outcome": s["outcome"],
                 "calls": s["usage"].get("calls", 0),
+                "test": s["test"],  # held-out mean and pass-all, with their intervals
             }
             for s in summary["skills"]
         ],  # fmt: skip
@@ -184,6 +181,10 @@ def run(n_sessions: int, seed: int, latency: float, keep: Path | None = None) ->
     }
 
 
+def _signed(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:+.2f}"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sessions", type=int, default=2000)
@@ -200,6 +201,16 @@ def main() -> None:
     print(f"  status {r['status']}; mined {r['mining']}")
     for s in r["skills"]:
         print(f"  skill {s['name']}: {s['n_tasks']} -> {s['outcome']} ({s['calls']} calls)")
+        for label, t in (
+            ("mean score", s["test"]),
+            ("pass-all", (s["test"] or {}).get("pass_all")),
+        ):
+            if t:
+                print(
+                    f"    held-out {label} {t['before']:.2f} -> {t['after']:.2f}, lift "
+                    f"{_signed(t['lift'])} (95% CI {_signed(t['ci_low'])} to "
+                    f"{_signed(t['ci_high'])}, {t['n_tasks']} tasks)"
+                )
     print(f"  wall {r['wall_seconds']:.2f} s; peak RSS {r['peak_rss_mb']} MB")
     for phase, sec in r["phases_seconds"].items():
         print(f"    {phase:8s} {sec:8.3f} s")

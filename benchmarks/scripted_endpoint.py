@@ -6,14 +6,16 @@ It speaks just enough of Anthropic's `/v1/messages` (streamed) and OpenAI's `/v1
 a fixed script, chosen by how many assistant turns the request already holds, so the
 server keeps no state between requests. A step is ``{"bash": "<command>"}`` (one shell
 tool call), ``{"text": "<final answer>"}``, or ``{"cut": "<text>"}`` (text stopped by the
-request's output-token cap). Every request body is kept in ``requests``
-for assertions.
+request's output-token cap). Every request body is kept in ``requests`` and its headers
+in ``headers``, for assertions; ``on_request`` (if given) is called with each request's
+path while the client waits for the answer.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -21,16 +23,24 @@ USAGE_IN, USAGE_OUT = 100, 10
 
 
 class ScriptedEndpoint:
-    def __init__(self, script: list[dict[str, str]]) -> None:
+    def __init__(
+        self,
+        script: list[dict[str, str]],
+        host: str = "127.0.0.1",
+        on_request: Callable[[str], None] | None = None,
+    ) -> None:
         self.script = script
+        self.on_request = on_request
         self.requests: list[tuple[str, dict[str, Any]]] = []
+        self.headers: list[dict[str, str]] = []
         self._arrived = threading.Condition()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self._server = ThreadingHTTPServer((host, 0), _handler(self))
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}"
 
     def __enter__(self) -> ScriptedEndpoint:
         self._thread.start()
@@ -48,9 +58,12 @@ class ScriptedEndpoint:
         with self._arrived:
             return self._arrived.wait_for(lambda: self.first_requests() >= n, timeout)
 
-    def _record(self, path: str, body: dict[str, Any]) -> None:
+    def _record(self, path: str, body: dict[str, Any], headers: dict[str, str]) -> None:
+        if self.on_request is not None:
+            self.on_request(path)
         with self._arrived:
             self.requests.append((path, body))
+            self.headers.append(headers)
             self._arrived.notify_all()
 
     def step(self, n_done: int) -> dict[str, str]:
@@ -89,7 +102,7 @@ def _handler(ep: ScriptedEndpoint) -> type[BaseHTTPRequestHandler]:
             length = int(self.headers.get("content-length") or 0)
             req = json.loads(self.rfile.read(length) or b"{}")
             path = self.path.split("?")[0]
-            ep._record(path, req)
+            ep._record(path, req, {k.lower(): v for k, v in self.headers.items()})
             if path.endswith("/messages/count_tokens"):
                 self._reply(200, "application/json", b'{"input_tokens": 100}')
             elif path.endswith("/messages"):

@@ -1,8 +1,10 @@
 """Incremental ingest: log files → events → session rows, safe to run any number of times.
 
-Per file we remember (dev, inode, size, mtime, byte offset past the last complete line).
-An unchanged file costs one ``stat``. A grown file is read from its offset; a partial last
-line waits for the next pass. A file that shrank, changed inode or was rewritten is read
+Per file we remember (dev, inode, size, mtime, byte offset past the last complete line,
+a fingerprint of the bytes before that offset). An unchanged file costs one ``stat``. A
+grown file is read from its offset when the bytes before it are still those read
+(``prefix.py``); a partial last line waits for the next pass. A file that shrank, changed
+inode or was rewritten (same size, or grown with other bytes before the offset) is read
 again from 0; its records are de-duplicated by id, so totals never double.
 
 Each line becomes at most one small normalized event, stored under its session and a
@@ -33,6 +35,7 @@ from session_ingest import registry, schema
 from session_ingest.checkpoint import PASS_AUTOCHECKPOINT, Checkpointer
 from session_ingest.discover import Found, Roots, discover, short, stat_paths
 from session_ingest.lines import BIG_LINE, FileProblems, parse_careful
+from session_ingest.prefix import fingerprint
 from session_ingest.records import BadRecord, to_event
 from session_ingest.rows import groups_with_events, rebuild, store_sessions, totals
 from session_ingest.source import Source
@@ -47,8 +50,9 @@ MAX_TEXT_CHARS = 4000  # turns.user_text / assistant_text are cut to this many c
 TOO_LONG = f"line longer than {MAX_LINE_BYTES >> 20} MB"
 NOT_OBJECT = "not a JSON object"
 # A file as the last pass left it: (dev, inode, size, mtime_ns, offset, bad_lines,
-# session_id), the row as SQLite returns it (10k files: no dict per file on a re-scan).
-Known = tuple[int, int, int, int, int, int, "str | None"]
+# session_id, prefix fingerprint), the row as SQLite returns it (10k files: no dict per
+# file on a re-scan).
+Known = tuple[int, int, int, int, int, int, "str | None", "int | None"]
 
 Progress = Callable[[int, str], None]  # (bytes just processed, path)
 
@@ -100,12 +104,7 @@ class _Pass:
 
     def read_file(self, f: Found, known: Known | None) -> None:
         st = f.st
-        start, bad, group = 0, 0, None
-        if known and known[0] == st.st_dev and known[1] == st.st_ino:
-            _dev, _ino, size, mtime_ns, offset, bad_lines, session_id = known
-            grew = st.st_size > size or (st.st_size == size and st.st_mtime_ns == mtime_ns)
-            if grew and offset <= st.st_size:
-                start, bad, group = offset, bad_lines or 0, session_id
+        start, bad, group, prefix = 0, 0, None, None
         n_errors = len(self.report.errors)
         try:
             fh = open(f.path, "rb")  # noqa: SIM115 - closed below, errors handled per case
@@ -119,7 +118,10 @@ class _Pass:
                 end, group = self._read_whole(fh, f, src, problems)
                 bad = 0  # re-read whole each time: its count replaces the old one
             else:
+                if known:
+                    start, bad, group = _resume(fh.fileno(), st, known)
                 end, group = self._read_jsonl(fh, f, src, start, group, problems)
+                prefix = fingerprint(fh.fileno(), end)
         if problems.count:
             bad += problems.count
             self.error(problems.summary(short(f.path)))
@@ -130,7 +132,7 @@ class _Pass:
         last_error = self.report.errors[-1] if len(self.report.errors) > n_errors else None
         self.file_rows.append(
             (f.path, f.source, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, end, bad,
-             last_error, datetime.now(UTC).isoformat(timespec="seconds"), group)
+             last_error, datetime.now(UTC).isoformat(timespec="seconds"), group, prefix)
         )  # fmt: skip
 
     def _take(
@@ -305,8 +307,8 @@ class _Pass:
         if self.file_rows:
             conn.executemany(
                 "INSERT OR REPLACE INTO files (path, source, dev, inode, size, mtime_ns,"
-                " offset, bad_lines, last_error, ingested_at, session_id)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " offset, bad_lines, last_error, ingested_at, session_id, prefix)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 self.file_rows,
             )
         for (source, grp), batch in sorted(self.groups.items()):
@@ -342,6 +344,20 @@ class _Pass:
 _key = operator.itemgetter(1, 0)  # (group, id)
 
 
+def _resume(fd: int, st: os.stat_result, known: Known) -> tuple[int, int, str | None]:
+    """(offset, bad lines, group) a pass goes on from: where the last one stopped when the
+    file only grew since (same inode, and the bytes before the offset are those read), else
+    (0, 0, None): rewritten in place, replaced, shrunk, or a row from before fingerprints
+    were kept; the file is read again from 0 and its records de-duplicated by id."""
+    dev, ino, size, mtime_ns, offset, bad_lines, session_id, consumed = known
+    if (dev, ino) != (st.st_dev, st.st_ino) or not 0 < offset <= st.st_size:
+        return 0, 0, None
+    grew = st.st_size > size or (st.st_size == size and st.st_mtime_ns == mtime_ns)
+    if not grew or consumed is None or consumed != fingerprint(fd, offset):
+        return 0, 0, None
+    return offset, bad_lines or 0, session_id
+
+
 def _unchanged(st: os.stat_result, known: Known | None) -> bool:
     return known is not None and known[:4] == (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
@@ -362,7 +378,8 @@ def ingest_files(
     before = totals(conn)
     known: dict[str, Known] = {
         r[0]: r[1:] for r in conn.execute(
-            "SELECT path, dev, inode, size, mtime_ns, offset, bad_lines, session_id FROM files")
+            "SELECT path, dev, inode, size, mtime_ns, offset, bad_lines, session_id, prefix"
+            " FROM files")
     }  # fmt: skip
     conn.execute("PRAGMA cache_size = -16384")  # 16 MiB: index inserts stay in memory
     work = _Pass(db, max_text_chars, report)

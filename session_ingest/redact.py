@@ -3,12 +3,15 @@
 Applied by the parsers to every text before it is stored, so nothing unredacted reaches
 the database. The shapes follow the rule sets of the well-known detectors (detect-secrets'
 plugins, gitleaks' rules): provider tokens with fixed prefixes, private key blocks,
-credentials in URLs and headers, and values assigned to secret-named keys. Those detectors
-scan files for a report; they run at about 0.01–0.2 MB/s here, while ingest redacts tens of
-MB per pass, so the rules are written here as anchored regexes: each runs only when a
-cheap literal of its shape occurs in the text, which keeps ordinary text (no secret at all)
-to a handful of substring checks. Text holding JSON escapes (``\\u0073k-…``, ``:\\/\\/``)
-is also checked in decoded form. ``RULES`` lists the shapes in the order they apply.
+credentials in URLs and headers, passwords given to a command on its command line,
+base64 that decodes to any of these, and values assigned to secret-named keys (among
+them pre-signed URLs' signatures: Azure SAS ``sig=``, ``X-Amz-Signature=``). Those
+detectors scan files for a report; they run at about 0.01–0.2 MB/s here, while ingest
+redacts tens of MB per pass, so the rules are written here as anchored regexes: each runs
+only when a cheap literal of its shape occurs in the text, which keeps ordinary text (no
+secret at all) to a handful of substring checks. Text holding JSON escapes
+(``\\u0073k-…``, ``:\\/\\/``) is also checked in decoded form. ``RULES`` lists the shapes
+in the order they apply.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import unquote
 
 Repl = Callable[[re.Match[str]], str]
 
@@ -105,6 +109,53 @@ def _curl_user(m: re.Match[str]) -> str:
     return m.group(1) + placeholder("password")
 
 
+# A command-line argument: quoted, or up to the next space.
+_ARG = r"""(?:'[^'\n]+'|"[^"\n]+"|[^\s'"]\S*)"""
+
+
+def _cli_password(m: re.Match[str]) -> str:
+    """Group 2, a password given as an argument, unless it names one (``$PW``, ``<pw>``)."""
+    if m.group(2).strip("'\"")[:1] in ("$", "`", "<", "{", "%", ""):
+        return m.group(0)
+    return m.group(1) + placeholder("password")
+
+
+# ``<tool> login … -p <password>`` (not ``ssh -l login -p 22``)
+_LOGIN_TOOLS = ("docker", "podman", "nerdctl", "buildah", "skopeo", "registry", "oras", "oc",
+                "az", "cf", "crane", "regctl")  # fmt: skip
+
+
+def _login_password(m: re.Match[str]) -> str:
+    before = m.string[max(0, m.start() - 40) : m.start()].split()
+    if not before or before[-1] not in _LOGIN_TOOLS:
+        return m.group(0)
+    return _cli_password(m)
+
+
+_BASE64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _base64_secret(m: re.Match[str]) -> str:
+    """Base64 whose decoded text holds a secret (``echo <b64> | base64 -d``), also when
+    the decoded text is base64 again (encoded twice or three times)."""
+    token = m.group(0)
+    for _ in range(3):
+        try:
+            raw = base64.b64decode(token + "=" * (-len(token) % 4), validate=True)
+            decoded = raw.decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            break
+        if _CONTROL.search(decoded):
+            break  # binary data
+        if redact(decoded) != decoded:
+            return placeholder("base64_secret")
+        if not _BASE64.fullmatch(decoded):
+            break
+        token = decoded
+    return m.group(0)
+
+
 _WORD_BEFORE = re.compile(r"[A-Za-z0-9_\-]")
 
 
@@ -129,6 +180,18 @@ def _rule(kind: str, pattern: str, repl: Repl | None = None, *, needs: str = "",
     return Rule(kind, re.compile(pattern, flags), _bounded(out) if bounded else out, needs)
 
 
+# The commands whose flag takes a password, and that flag. Every one is a flag after a
+# space (``_CLI_FLAG``), which one scan finds; only a text that has one is tried further.
+_CLI_FLAG = re.compile(r" -(?:[pPawU]|\w*S|(?:src|dest)?(?:store|key)pass)")  # -S, -kS: sudo
+_CLI_PASSWORD_FLAGS = (  # each starts with a literal (searched fast)
+    r"mysql\w*\b[^\n|;&]*?\s-p(?=\S)",  # -p<pw>; "-p <db>" prompts for it
+    r"mariadb\w*\b[^\n|;&]*?\s-p(?=\S)",
+    r"redis-cli\b[^\n|;&]*?\s-a\s*",
+    r"ldap\w+\b[^\n|;&]*?\s-w\s*",
+    r"zip\b[^\n|;&]*?\s-P\s*",  # zip, unzip
+    r"7z\w?\b[^\n|;&]*?\s-p(?=\S)",
+)
+
 # Cheap checks shared by several rules, each done at most once per text. A token after
 # ``_`` or ``-`` is at least 16 (10) such characters long, which snake_case and kebab-case
 # words rarely are: one fast scan then rules out every rule of that family.
@@ -149,8 +212,10 @@ GATES: dict[str, Callable[[str], bool]] = {
     # a literal the rule's pattern starts with: ``in`` is cheaper than a call to ``sub``
     "SK": lambda t: "SK" in t,
     "dapi": lambda t: "dapi" in t,
-    "mysql": lambda t: "mysql" in t,
     "machine": lambda t: "machine" in t,
+    "cli": lambda t: " -" in t and _CLI_FLAG.search(t) is not None,
+    # base64 -d, b64decode, FromBase64String, Base64.getDecoder (not int64, x86_64)
+    "b64": lambda t: "64" in t and ("ase64" in t or "b64" in t or "ASE64" in t),
 }
 
 
@@ -162,10 +227,10 @@ _END_KEY = r"(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)"
 RULES: list[Rule] = [
     _rule("private_key", r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?" + _END_KEY,
           needs="-", flags=re.S, bounded=False),
-    _rule("password", r"((?:-u|--user)[ =]?[^\s:'\"]+:)(?!\[REDACTED)([^\s'\"]+)", _curl_user,
-          needs="-"),
-    _rule("password", r"(--(?:password|passwd|pass)[ =])(?!\[REDACTED)([^\s\"']+)",
-          _keep_label("password"), needs="-"),
+    _rule("password", r"((?:-u|--user|--auth)[ =]?['\"]?[^\s:'\"]+:)(?!\[REDACTED)([^\s'\"]+)",
+          _curl_user, needs="-"),
+    _rule("password", r"(--(?:password|passwd|pass)[ =])(?!\[REDACTED)(" + _ARG + ")",
+          _cli_password, needs="-"),
     _rule("anthropic_key", r"sk-ant-[A-Za-z0-9_\-]{20,}", needs="-token"),
     _rule("openai_key", r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}", needs="-token"),
     _rule("gitlab_token", r"glpat-[A-Za-z0-9_\-]{20,}", needs="-token"),
@@ -201,15 +266,30 @@ RULES: list[Rule] = [
     _rule("stripe_key", r"(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}", needs="stripe"),
     _rule("mailchimp_key", r"\b[0-9a-f]{32}-us\d{1,2}\b", needs="mailchimp", bounded=False),
     _rule("twilio_key", r"SK[0-9a-fA-F]{32}(?![0-9A-Za-z])", needs="SK"),
+    # sshpass takes only options before -p (so "sshpass -f f ssh -p 22" is no password)
+    _rule("password", r"(sshpass(?:\s+-[^p\s]\S*(?:\s+[^-\s]\S*)?)*?\s+-p\s*)(?!\[REDACTED)("
+          + _ARG + ")", _cli_password, needs="cli"),
+    *(_rule("password", "(" + flag + r")(?!\[REDACTED)(" + _ARG + ")", _cli_password, needs="cli",
+            bounded=False) for flag in _CLI_PASSWORD_FLAGS),
+    _rule("password", r"(login(?=\s)[^\n|;&]*?\s-p\s*)(?!\[REDACTED)(" + _ARG + ")",
+          _login_password, needs="cli"),  # docker/podman/helm registry/oc/az/cf login -p
+    _rule("password", r"(echo\s+)(?!\[REDACTED)(" + _ARG + r")(?=\s*\|\s*sudo\s[^\n|;&]*-\w*S)",
+          _cli_password, needs="cli"),  # echo <pw> | sudo -S
+    _rule("password", r"(sudo\s[^\n|;&]*<<<\s*)(?!\[REDACTED)(" + _ARG + ")", _cli_password,
+          needs="cli"),  # sudo -S … <<< <pw>
+    _rule("password", r"(-(?:src|dest)?(?:store|key)pass\s+)(?!\[REDACTED)(" + _ARG + ")",
+          _cli_password, needs="cli"),  # keytool, jarsigner
+    _rule("password", r"( -U\s*['\"]?[^\s%'\"]+%)(?!\[REDACTED)([^\s'\"]+)", _cli_password,
+          needs="cli", bounded=False),  # smbclient -U user%password
     _rule("databricks_token", r"dapi[a-f0-9]{32}(?:-\d+)?(?![0-9A-Za-z])", needs="dapi"),
-    _rule("password", r"(mysql\w*\b[^\n|;]*?\s-p)(?!\[REDACTED)([^\s\-][^\s]*)",
-          _keep_label("password"), needs="mysql"),
     _rule("password", r"(machine\s+\S+\s+login\s+\S+\s+password\s+)(?!\[REDACTED)(\S+)",
           _keep_label("password"), needs="machine"),
     _rule("bearer_token", r"(\bbearer\s+)(?!\[REDACTED)([A-Za-z0-9._~+/=\-]{16,})",
           _keep_label("bearer_token"), needs="bearer", flags=re.I, bounded=False),
     _rule("basic_auth", r"(\bbasic\s+)([A-Za-z0-9+/]{8,}={0,2})(?![\w+/=])", _basic_auth,
           needs="basic", flags=re.I, bounded=False),
+    # last of the rules: a blob holding a secret another rule would find whole is found whole
+    _rule("base64_secret", _BASE64.pattern, _base64_secret, needs="b64"),
 ]  # fmt: skip
 
 
@@ -217,10 +297,13 @@ RULES: list[Rule] = [
 
 # ``NAME = value`` / ``"name": "value"`` / ``name: value``: the name holds one of these
 # fragments (matched ASCII case-insensitively), the value follows the assignment.
-NAMES = ("pass", "pwd", "secret", "token", "key", "credential", "auth")
+# ``sig=`` and ``signature=`` are a pre-signed URL's query parameters: Azure SAS ``sig=``,
+# ``X-Amz-Signature=``, ``X-Goog-Signature=``, CloudFront ``Signature=`` (random values,
+# redacted as those of the other names are). Every match starts where a name does.
+NAMES = ("pass", "pwd", "secret", "token", "key", "credential", "auth", "sig=", "signature=")
 ASSIGNMENT = re.compile(
-    r"(?:passw(?:or)?d?|pwd|pass|secret|token|key|credentials?|auth)[A-Za-z0-9_\-.]{0,40}"
-    r"\\?[\"']?[ \t]{0,8}(?::=|=>|=|:)[ \t]*"
+    r"(?:(?:passw(?:or)?d?|pwd|pass|secret|token|key|credentials?|auth)[A-Za-z0-9_\-.]{0,40}"
+    r"\\?[\"']?[ \t]{0,8}(?::=|=>|=|:)|sig=|signature=)[ \t]*"
     r"(?:\\?\"(?P<dq>[^\"\\\n]+)\\?\"|'(?P<sq>[^'\n]+)'|(?P<bare>[^\s\"'`<>,;&()\[\]{}\\]+))",
     re.I | re.A,
 )
@@ -249,8 +332,8 @@ def _assignment(m: re.Match[str]) -> str:
         if m.group("bare") and (_CODE_REF.fullmatch(value) or after in ("(", "[")):
             return m.group(0)  # password=args.password, password=getpass(): code, not a value
         return keep + placeholder("password") + tail
-    if not looks_random(value):
-        return m.group(0)
+    if not looks_random(unquote(value) if "%" in value else value):
+        return m.group(0)  # (a value in a URL is percent-encoded: X-Amz-Security-Token=…)
     return keep + placeholder("secret") + tail
 
 
@@ -356,6 +439,18 @@ def redact(text: str) -> str:
 
 _WHITESPACE = re.compile(r"\s")
 CLIP_MARGIN = 512
+CLIP_CONTEXT = 64  # at most this much of the rest of the window's last line is redacted with it
+
+
+def _line_end(text: str, end: int) -> int:
+    """``end`` moved on to the end of its line, at most ``CLIP_CONTEXT`` characters and at
+    whitespace: rules that read what follows a secret (``| base64 -d``, ``| sudo -S``)
+    see it when the secret is the window's last token."""
+    stop = min(len(text), end + CLIP_CONTEXT)
+    nl = text.find("\n", end, stop)
+    if nl >= 0 or stop == len(text):
+        return nl if nl >= 0 else stop
+    return max(end, text.rfind(" ", end, stop), text.rfind("\t", end, stop))
 
 
 def redact_clip(text: str, limit: int) -> str:
@@ -363,8 +458,9 @@ def redact_clip(text: str, limit: int) -> str:
 
     Only a window a little longer than ``limit`` is redacted (texts can be megabytes). The
     window ends at whitespace, which no single-token secret contains, so no secret is cut
-    in half and left unrecognised; a private key block cut open is redacted to the end of
-    the window. When redaction shrinks the window below ``limit`` (a key block became a
+    in half and left unrecognised, and it takes the rest of that line as context (see
+    ``_line_end``); a private key block cut open is redacted to the end of the window.
+    When redaction shrinks the window below ``limit`` (a key block became a
     placeholder), the window grows and is redacted again.
     """
     if len(text) <= limit:
@@ -373,7 +469,7 @@ def redact_clip(text: str, limit: int) -> str:
     while True:
         gap = _WHITESPACE.search(text, want)
         end = gap.start() if gap else len(text)
-        head = redact(text[:end])
+        head = redact(text[: _line_end(text, end)])
         if len(head) > limit or end >= len(text):
             break
         want = max(end + (limit - len(head)) + CLIP_MARGIN, 2 * end)

@@ -173,11 +173,53 @@ def _v4(db: sqlite_utils.Database) -> None:
     db["sessions"].add_column("git_commit", str)
 
 
+def _v5(db: sqlite_utils.Database) -> None:
+    # The redaction rules grew again (pre-signed URL signatures, passwords on a command
+    # line, base64 of a key): events stored before may hold what they now catch. Each is
+    # redacted again; with secure_delete the old bytes are zeroed, and the sessions whose
+    # events changed are rebuilt (their turns held the same text).
+    from session_ingest.records import redact_values
+    from session_ingest.rows import rebuild
+
+    conn = db.conn
+    secure = conn.execute("PRAGMA secure_delete").fetchone()[0]
+    conn.execute("PRAGMA secure_delete = ON")
+    try:
+        changed: set[tuple[str, str]] = set()
+        last = -(1 << 63)
+        while batch := conn.execute(  # in batches: a store can hold gigabytes of events
+            "SELECT rid, source, grp, data FROM events WHERE rid > ? ORDER BY rid LIMIT 2000",
+            (last,),
+        ).fetchall():
+            for rid, source, grp, data in batch:
+                event = orjson.loads(data)
+                redacted = redact_values(event)
+                if redacted != event:
+                    conn.execute(
+                        "UPDATE events SET data = ? WHERE rid = ?", (orjson.dumps(redacted), rid)
+                    )
+                    changed.add((source, grp))
+            last = batch[-1][0]
+        for source, grp in sorted(changed):
+            rebuild(conn, source, grp)
+    finally:
+        conn.execute(f"PRAGMA secure_delete = {int(secure)}")
+
+
+def _v6(db: sqlite_utils.Database) -> None:
+    # A fingerprint of the bytes before ``offset`` (``prefix.py``): a file rewritten in
+    # place and grown is read again from 0 instead of from an offset into other bytes.
+    # Rows from before have none: their file is read again from 0 the next time it grows.
+    db["files"].add_column("prefix", int)
+
+
 MIGRATIONS: list[migrations.Step] = [
     ("tables", _v1),
     ("events", _v2),
     ("events-per-session-redacted", _v3),
     ("sessions-git-commit", _v4),
+    ("events-redacted-again-signatures-cli-passwords-base64", _v5),
+    ("files-prefix-fingerprint", _v6),
 ]
 
 

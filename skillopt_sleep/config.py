@@ -52,7 +52,7 @@ def _type_ok(default: Any, value: Any) -> bool:
     if isinstance(default, bool):
         return isinstance(value, bool)
     if isinstance(default, float):
-        return isinstance(value, int | float) and not isinstance(value, bool)
+        return constraints.is_number(value)
     if isinstance(default, int):
         return isinstance(value, int) and not isinstance(value, bool)
     return isinstance(value, type(default))

@@ -4,8 +4,9 @@ The defaults file is the one schema: every key sits there with its default and i
 comment, and a key whose values are constrained has a comment line ``# valid: SPEC``
 just above it. SPEC lists alternatives separated by ``|``:
 
-- ``int`` / ``number``, optionally bounded: ``int >= 1``, ``number > 0``,
-  ``number in [0, 1]``, ``number in (0, 1)`` (brackets include the end, parentheses do not)
+- ``int`` / ``number`` (finite: never ``.nan`` or ``.inf``), optionally bounded:
+  ``int >= 1``, ``number > 0``, ``number in [0, 1]``, ``number in (0, 1)`` (brackets include
+  the end, parentheses do not)
 - ``bool``, ``null``, ``string`` (not empty), ``path`` (not empty), ``abs-path`` (starts
   with ``/`` or ``~``), ``url`` (http or https), ``env-name`` (an environment variable name)
 - ``cron`` (5 fields, or 6 with a leading seconds field), ``HH:MM``, ``timezone``
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,8 +41,10 @@ class SpecError(ValueError):
     """A ``valid:`` line that cannot be read: a bug in the defaults file."""
 
 
-def _is_number(v: Any) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool)
+def is_number(v: Any) -> bool:
+    """A finite number: YAML reads ``.nan`` and ``.inf``, which pass every bound (a NaN
+    compares false both ways) and would reach the trainer as settings."""
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
 
 
 def _cron_problem(v: Any) -> str | None:
@@ -70,7 +74,7 @@ def _hhmm_ok(v: Any) -> bool:
 # kind -> (accepts, words for messages, takes a string from the environment as it is)
 _KINDS: dict[str, tuple[Callable[[Any], bool], str, bool]] = {
     "int": (lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer", False),
-    "number": (_is_number, "a number", False),
+    "number": (is_number, "a number", False),
     "bool": (lambda v: isinstance(v, bool), "a bool (true or false)", False),
     "null": (lambda v: v is None, "null", False),
     "string": (lambda v: isinstance(v, str) and v.strip() != "", "a non-empty string", True),

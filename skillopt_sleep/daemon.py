@@ -154,7 +154,12 @@ class Daemon:
         now = datetime.now().astimezone()
         state = read_state(self.state_dir)
         due = missed_run(sched.trigger, self._reference_time(state, now), now)
-        if sched.run_missed and due is not None:
+        if due is not None and not sched.run_missed:
+            log.info(
+                "missed the night scheduled for %s; not running it (daemon.run_missed is off)",
+                iso(due),
+            )
+        elif due is not None:
             log.info("missed the night scheduled for %s; running it now", iso(due))
             scheduler.add_job(
                 self._night_job,

@@ -52,6 +52,9 @@ DEMO_SETTINGS: dict[str, Any] = {
     "night.max_skills": 1,
     # val decides and test reports: both need more tasks than train, which only feeds reflection
     "mining.split_fractions": {"train": 0.2, "val": 0.4, "test": 0.4},
+    # the sizes above: every sample request is a task, val and test hold 16 each
+    "mining.max_val_tasks": 16,
+    "mining.max_test_tasks": 16,
     "budget.max_calls": 400,
 }
 

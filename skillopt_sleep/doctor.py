@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sqlite3
 import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -12,7 +13,8 @@ from typing import Any
 
 from skillopt_sleep import config as config_mod
 from skillopt_sleep import paths
-from skillopt_sleep.store import StoreError, db_path, open_store
+from skillopt_sleep.lock import LOCK_NAME
+from skillopt_sleep.store import DB_NAME, StoreError, db_path, integrity_problems, open_store
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 
@@ -48,10 +50,51 @@ def check_config(
     ], cfg
 
 
+# Entries of the state directory a command opens by name: the wrong kind there (a
+# directory where the lock file goes) fails every night.
+_STATE_ENTRIES = {DB_NAME: "file", LOCK_NAME: "file", "nights": "directory"}
+
+
+def _state_dir_problem(state: Path) -> Check | None:
+    """Why the state directory cannot be used (another user's, read-only, not a
+    directory, an entry of the wrong kind), or None."""
+    if not state.exists():
+        return None  # the store check creates it, or says why it cannot
+    if not state.is_dir():
+        return Check(FAIL, "state directory", f"{state} is not a directory")
+    owner, me = state.stat().st_uid, os.geteuid()
+    if not os.access(state, os.R_OK | os.W_OK | os.X_OK):
+        if os.statvfs(state).f_flag & os.ST_RDONLY:
+            detail = f"{state} is on a read-only file system: set state_dir to a writable one"
+        elif owner != me:
+            detail = (
+                f"{state} belongs to uid {owner}, not you (uid {me}): chown it to yourself, "
+                "or set state_dir to a directory of yours"
+            )
+        else:
+            detail = f"{state} is not writable by you: run chmod 700 {state}"
+        return Check(FAIL, "state directory", detail)
+    for name, kind in _STATE_ENTRIES.items():
+        entry = state / name
+        if entry.exists() and entry.is_dir() != (kind == "directory"):
+            detail = f"{entry} must be a {kind}: move it out of the way"
+            return Check(FAIL, "state directory", detail)
+    if owner != me:
+        detail = f"{state} belongs to uid {owner}, not you (uid {me}): what you write stays yours"
+        return Check(WARN, "state directory", detail)
+    return None
+
+
 def check_state(cfg: dict[str, Any]) -> list[Check]:
     state = config_mod.state_dir(cfg)
+    try:
+        problem = _state_dir_problem(state)
+    except OSError as exc:  # cannot even look inside: a parent is not searchable
+        problem = Check(FAIL, "state directory", f"{state}: {exc.strerror}")
+    if problem is not None and problem.status == FAIL:
+        return [problem]
     db_file = db_path(state)
-    checks: list[Check] = []
+    checks: list[Check] = [problem] if problem else []
     if not _private(state):
         checks.append(
             Check(FAIL, "permissions", f"{state} is open to others; run: chmod 700 {state}")
@@ -60,18 +103,32 @@ def check_state(cfg: dict[str, Any]) -> list[Check]:
         checks.append(
             Check(FAIL, "permissions", f"{db_file} is open to others; run: chmod 600 {db_file}")
         )
-    if not checks:
+    if not any(c.what == "permissions" for c in checks):
         checks.append(Check(OK, "permissions", f"{state} and its database are private to you"))
+    return [_check_store(state), *checks]
+
+
+def _check_store(state: Path) -> Check:
+    """Open (create, migrate) the store and run SQLite's integrity check on it."""
+    db_file = db_path(state)
     try:
         db = open_store(state)
-        versions = {r["component"]: r["version"] for r in db["schema_version"].rows}
-        db.close()
+        try:
+            versions = {r["component"]: r["version"] for r in db["schema_version"].rows}
+            problems = integrity_problems(db.conn)
+        finally:
+            db.close()
     except StoreError as exc:
-        return [*checks, Check(FAIL, "store", str(exc))]
+        return Check(FAIL, "store", str(exc))
+    except sqlite3.DatabaseError as exc:
+        problems = [str(exc)]
     except OSError as exc:
-        detail = f"cannot create the state directory {state}: {exc.strerror}"
-        return [*checks, Check(FAIL, "store", detail)]
-    return [Check(OK, "store", f"{db_file} opens (schema {versions})"), *checks]
+        return Check(FAIL, "store", f"cannot create the state directory {state}: {exc.strerror}")
+    if problems:
+        shown = "; ".join(problems[:2]) + ("; …" if len(problems) > 2 else "")
+        detail = f"{db_file} is damaged ({shown}): see `A damaged store` in docs/cli.md"
+        return Check(FAIL, "store", detail)
+    return Check(OK, "store", f"{db_file} opens, integrity ok (schema {versions})")
 
 
 def _count_logs(root: Path, limit: int = 100_000) -> int:
@@ -176,6 +233,17 @@ def check_endpoints(cfg: dict[str, Any], environ: Mapping[str, str] = os.environ
     ]
 
 
+def check_cost(cfg: dict[str, Any], environ: Mapping[str, str] = os.environ) -> list[Check]:
+    """A cost budget over a model with no known price would not bound it: say so."""
+    from skillopt_sleep.endpoints import cost_warning
+
+    try:
+        line = cost_warning(cfg, environ)
+    except ValueError:  # a bad models section: check_model and check_harness say it
+        return []
+    return [Check(WARN, "cost budget", line)] if line else []
+
+
 def check_harness(cfg: dict[str, Any]) -> list[Check]:
     from skillopt_sleep.replay.doctor import check_clis
 
@@ -220,6 +288,7 @@ def run_checks(config_path: Path | None, overrides: dict[str, Any] | None = None
         *check_sources(cfg),
         *check_model(cfg),
         *check_endpoints(cfg),
+        *check_cost(cfg),
         *check_scheduled_env(cfg),
         *check_harness(cfg),
     ]

@@ -112,3 +112,41 @@ def probe_roles(models_cfg: Mapping[str, Any], environ: Mapping[str, str]) -> li
         done[(rc.model, url, rc.api_key)] = probe
         probes.append(probe)
     return probes
+
+
+def unpriced(config: Mapping[str, Any], environ: Mapping[str, str]) -> list[str]:
+    """Each role whose tokens have no known price tonight, as ``target gpt-5`` (or
+    ``target its default model in claude-code``): the one answer `doctor`, the night and
+    the report give. Its calls count as $0, so a cost budget does not bound them."""
+    from skillopt_sleep.replay.settings import SECTION, cli_backend, cli_price, endpoint_mode
+    from trainer.backends.config import ROLE_NAMES, resolve_backend, roles_from_config
+
+    models = config["models"]
+    chat = (
+        roles_from_config(models, environ) if resolve_backend(models, environ) == "openai" else {}
+    )
+    out = []
+    for role in ROLE_NAMES:
+        kind = cli_backend(config, role)
+        if kind is not None:
+            mode = endpoint_mode(config, kind, environ)
+            if cli_price(config, kind, role, mode) is None:
+                model = config["harness"][SECTION[kind]]["model"] or "its default model"
+                out.append(f"{role} {model} in {kind}")
+            if role != "target":
+                continue  # the target's tasks without a workspace still run as a chat
+        if role in chat and chat[role].price is None:
+            out.append(f"{role} {chat[role].model}")
+    return out
+
+
+def cost_warning(config: Mapping[str, Any], environ: Mapping[str, str]) -> str | None:
+    """One line when a cost budget is set and some role has no known price, else None."""
+    limit = (config.get("budget") or {}).get("max_cost_usd")
+    missing = unpriced(config, environ) if limit is not None else []
+    if not missing:
+        return None
+    return (
+        f"budget.max_cost_usd is ${limit:g}, but no price is known for {', '.join(missing)}: "
+        "those calls count as $0 (set models.<role>.price_in_per_mtok and price_out_per_mtok)"
+    )

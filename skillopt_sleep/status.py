@@ -161,10 +161,12 @@ def render(status: dict[str, Any]) -> str:
     usage = status["budget_used"]
     if usage:
         b = usage.get("budget", {})
+        unknown = usage.get("cost_unknown") or []
         lines.append(
             f"budget used last night: {usage['calls']} of {b.get('max_calls') or 'unlimited'} "
             f"calls, {usage['tokens']} tokens, ${usage['cost_usd']:.4f} of "
             f"${b.get('max_cost_usd') or 'unlimited'}"
+            + (f" (cost unknown for {', '.join(unknown)})" if unknown else "")
         )
     return "\n".join(lines)
 

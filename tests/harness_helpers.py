@@ -14,10 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from trainer.harness import CLAUDE_CODE, CODEX, CliInfo, CliNotFound, find_cli
+from trainer.harness import CliInfo, CliNotFound, find_cli
 from trainer.harness.cli import COMMANDS
-
-PINNED = {CLAUDE_CODE: "2.1.332", CODEX: "0.171.0"}
 
 SKILL = """\
 ---
@@ -104,3 +102,14 @@ def user_agent_homes(home: Path) -> Path:
         "---\nname: private-user-skill\ndescription: USER-PRIVATE-MARKER skill\n---\nbody\n"
     )
     return home
+
+
+def command_lines() -> list[str]:
+    """The command line of every process on the machine (what `ps` shows any user)."""
+    out = []
+    for pid in os.listdir("/proc"):
+        try:
+            out.append(Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode())
+        except (OSError, ValueError):
+            continue
+    return out

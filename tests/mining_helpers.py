@@ -15,7 +15,6 @@ CONFIG: dict[str, Any] = {
         "min_sessions": 3,
         "min_days": 2,
         "similarity_threshold": 0.3,
-        "max_tasks_per_cluster": 20,
         "split_fractions": {"train": 0.6, "val": 0.2, "test": 0.2},
     }
 }

@@ -25,6 +25,16 @@ def _b64(n: int) -> str:
     return fill(n - 2).replace("x", "/").replace("Q", "+") + "=="
 
 
+def _urlencoded_b64(n: int) -> str:
+    """``n`` bytes of fake key material as base64 in a URL (``%2B``, ``%2F``, ``%3D``)."""
+    raw = base64.b64encode(fill(n).encode())
+    return raw.decode().replace("+", "%2B").replace("/", "%2F").replace("=", "%3D")
+
+
+def _b64_of(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
 def _pem(label: str) -> tuple[str, str]:
     body = "\n".join(fill(64) for _ in range(4))
     begin, end = "-----BEGIN " + label + "-----", "-----END " + label + "-----"
@@ -119,6 +129,86 @@ def shapes() -> list[tuple[str, str, str]]:
     add("databricks_token", "databricks {S}", "dap" + "i" + HEX)
     add("groq_key", "groq {S}", "gs" + "k_" + fill(52))
     add("docker_auth", '{"auths": {"ghcr.io": {"auth": "{S}"}}}', _b64(40))
+    # signatures of pre-signed URLs and SAS tokens
+    blob = "https://acct.blob.core.windows." + "net/c/report.csv"
+    add(
+        "azure_sas_url",
+        f"az storage blob download --blob-url '{blob}?sv=2022-11-02&se=2026-04"
+        "-01T00%3A00Z&sr=b&sp=r&sig={S}'",
+        _urlencoded_b64(32),
+    )
+    add(
+        "azure_sas_connection_string",
+        "BlobEndpoint=https://acct.blob.core.windows.net/;"
+        "SharedAccessSignature=sv=2022-11-02&ss=b&srt=sco&sp=rl&sig={S}",
+        _urlencoded_b64(32),
+    )
+    add(
+        "azure_servicebus_sas_token",
+        "Authorization: SharedAccessSignature sr=sb%3A%2F%2Fns."
+        "servicebus.windows.net&sig={S}&se=1767225600&skn=send",
+        _urlencoded_b64(32),
+    )
+    add(
+        "s3_presigned_url",
+        "curl 'https://bkt.s3.amazonaws.com/k.tgz?X-Amz-Algorithm=AWS4-HMAC"
+        "-SHA256&X-Amz-Expires=3600&X-Amz-SignedHeaders=host&X-Amz-Signature={S}'",
+        HEX + HEX,
+    )
+    add(
+        "s3_presigned_session_token",
+        "https://bkt.s3.amazonaws.com/k?X-Amz-Security-Token={S}&X-Amz-Expires=300",
+        _urlencoded_b64(160),
+    )
+    add(
+        "gcs_signed_url",
+        "wget https://storage.googleapis.com/b/o.bin?X-Goog-Algorithm=GOOG4-"
+        "RSA-SHA256&X-Goog-Expires=900&X-Goog-Signature={S}",
+        HEX * 8,
+    )
+    add(
+        "cloudfront_signed_url",
+        "https://d111.cloudfront.net/v.mp4?Expires=1767225600&"
+        "Signature={S}&Key-Pair-Id=K2JCJMDEHXQW5F",
+        fill(120).replace("Q", "~"),
+    )
+    # base64 that decodes to a key
+    add("base64_piped_key", "echo {S} | base64 -d", _b64_of("sk-" + "proj-" + fill(48)))
+    add(
+        "base64_decode_flag",
+        "echo '{S}' | base64 --decode > ~/.npmrc",
+        _b64_of("//registry.npmjs.org/:_authToken=np" + "m_" + fill(36)),
+    )
+    add(
+        "base64_in_python",
+        "token = base64.b64decode('{S}').decode()",
+        _b64_of("gh" + "p_" + fill(36)),
+    )
+    add(
+        "base64_env_blob",
+        "printf %s {S} | base64 --decode >> .env",
+        _b64_of("AWS_ACCESS_KEY_ID=AK" + "IA" + fill(16).upper() + "\n"),
+    )
+    ssh_key, _body = _pem("OPENSSH " + "PRIVATE KEY")
+    add("base64_private_key", "echo {S} | base64 -d > ~/.ssh/id_ed25519", _b64_of(ssh_key))
+    # passwords given on a command line
+    add("sshpass_password", "sshpass -p {S} ssh deploy@10.0.0.7 uptime", "Ss" + fill(10))
+    add("sshpass_quoted_password", "sshpass -p '{S}' scp app.tgz deploy@web:", "Sq" + fill(11))
+    add("mysql_quoted_password", 'mysql --password "{S}" -u root app', "My" + fill(9))
+    add("mariadb_p_flag", "mariadb -uroot -p{S} app < dump.sql", "Ma" + fill(9))
+    add("curl_user_quoted", "curl -u 'admin:{S}' https://x.example/api", "Cu" + fill(10))
+    add("httpie_auth", "http --auth admin:{S} https://api.example/me", "Ht" + fill(10))
+    add("sudo_stdin_password", "echo {S} | sudo -S systemctl restart app", "Su" + fill(9))
+    add("redis_cli_password", "redis-cli -h cache -a {S} ping", "Re" + fill(12))
+    add("docker_login_password", "docker login -u ci -p {S} registry.example", "Dl" + fill(12))
+    add(
+        "keytool_storepass",
+        "keytool -importcert -file ca.pem -storepass {S} -keystore t.jks",
+        "Ks" + fill(10),
+    )
+    add("ldap_bind_password", "ldapsearch -x -D cn=admin,dc=ex -w {S} -b dc=ex", "Ld" + fill(10))
+    add("smbclient_password", "smbclient //files/share -U admin%{S}", "Sm" + fill(10))
+    add("zip_password", "zip -P {S} backup.zip db.sql", "Zp" + fill(10))
     return out
 
 

@@ -10,7 +10,6 @@ import os
 import shutil
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +19,12 @@ from click.testing import CliRunner
 from skillopt_sleep import agent_plugins
 from skillopt_sleep.cli import main
 from skillopt_sleep.store import db_path
+from tests.cli_helpers import console_script
 
 SAMPLES = Path(__file__).resolve().parents[1] / "skillopt_sleep" / "data" / "samples"
 CLAUDE_SAMPLES = sorted((SAMPLES / "claude" / "projects" / "-home-dev-tidepool").glob("*.jsonl"))
 CODEX_SAMPLES = sorted((SAMPLES / "codex" / "sessions").rglob("rollout-*.jsonl"))
-EXE = Path(sys.executable).parent / "skillopt-sleep"
+EXE = console_script()
 
 
 def _env(home: Path) -> dict[str, str]:

@@ -158,3 +158,19 @@ def test_build_roles_sim_uses_the_given_world() -> None:
 def test_explicit_backend_still_validates_roles() -> None:
     with pytest.raises(ValueError, match="temprature"):
         resolve_backend({"backend": "local", "judge": {"temprature": 1}}, {})
+
+
+def test_models_local_n_ctx_has_one_rule(tmp_path: Path) -> None:
+    """768 passed the config's `valid: int >= 512` and then failed the night, whose
+    backend set-up held its own >= 1024: the config's line (now >= 1024, what a reflection
+    prompt needs) is the only bound."""
+    from skillopt_sleep import config as config_mod
+
+    path = tmp_path / "c.yaml"
+    path.write_text("models:\n  local:\n    n_ctx: 1024\n")
+    cfg = config_mod.load(path, environ={})
+    assert resolve_backend(cfg["models"], {}) == "local"  # what the night checks first
+    assert local_from_config(cfg["models"]).n_ctx == 1024  # what the servers are started with
+    path.write_text("models:\n  local:\n    n_ctx: 768\n")
+    with pytest.raises(config_mod.ConfigError, match=r"models\.local\.n_ctx.*>= 1024"):
+        config_mod.load(path, environ={})

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from trainer.backends.base import Completion, ContextOverflow, Roles, seeded_sample
+from trainer.backends.base import ContextOverflow, Roles, seeded_sample
 from trainer.backends.factory import build_roles
 from trainer.backends.local import LocalServer, _free_port, local_roles
 from trainer.backends.models import MODELS, QWEN_05B, ensure_gguf, installed, verify
@@ -110,7 +110,6 @@ def test_concurrent_short_calls(roles: Roles, server: LocalServer) -> None:
     with ThreadPoolExecutor(4) as pool:
         results = list(pool.map(lambda p: roles.target.complete(user(p)), prompts))
     per_call = (time.monotonic() - t0) / len(prompts)
-    assert all(isinstance(c, Completion) for c in results)
     assert all(c.input_tokens > 0 and 0 < c.output_tokens <= 24 for c in results)
     assert all(c.cost_usd == 0.0 for c in results)
     assert roles.target.usage["calls"] == 6
@@ -150,30 +149,45 @@ def test_json_schema_answers_are_parsed_or_counted(roles: Roles) -> None:
     print(f"\nlocal json (response_format): {parsed} parsed, {repaired} repaired of {len(read)}")
 
 
-def test_prompt_only_json_fallback_never_crashes(server: LocalServer) -> None:
+def test_prompt_only_json_fallback_asks_in_the_prompt(server: LocalServer) -> None:
+    """Without response_format the schema goes into the prompt: each call's prompt is the
+    bare one plus the instruction, the role's max_tokens still caps the answer, and
+    whatever comes back is parsed or counted, never raised."""
     backend = local_roles(server, {"optimizer": {"max_tokens": 48}}).optimizer
     backend.json_mode = False  # as if the endpoint had rejected response_format
     read = []
     for task in ("Propose one edit to a skill about git.", "Suggest edits. Be brief.", "?"):
-        value, _ = read_json(backend.complete(user(task), json_schema=EDITS).text)
-        assert value is None or isinstance(value, dict)
+        bare = backend.complete(user(task), max_tokens=1)
+        asked = backend.complete(user(task), json_schema=EDITS)
+        assert asked.input_tokens > bare.input_tokens + 40  # the schema, as an instruction
+        assert 0 < asked.output_tokens <= 48
+        value, _ = read_json(asked.text)
         read.append(value)
+    assert backend.json_mode is False  # no retry with response_format behind our back
+    assert backend.usage["calls"] == 6 and backend.usage["failures"] == 0
     usable = sum(v is not None for v in read)
     print(f"\nlocal json (prompt only): {usable} of {len(read)} usable")
 
 
 @pytest.mark.parametrize(
-    "messages",
+    ("messages", "min_prompt_tokens"),
     [
-        user(""),
-        user("🙂" * 50 + " ¿¡ \x00 \u202e"),
-        [{"role": "system", "content": "Only say NO."}, *user("Say yes.")],
-        [*user("a"), {"role": "assistant", "content": "b"}, *user("c")],
+        (user(""), 1),
+        (user("🙂" * 50 + " ¿¡ \x00 \u202e"), 50),
+        ([{"role": "system", "content": "Only say NO."}, *user("Say yes.")], 8),
+        ([*user("a"), {"role": "assistant", "content": "b"}, *user("c")], 3),
     ],
 )
-def test_odd_inputs_give_text(roles: Roles, messages: list[dict[str, str]]) -> None:
+def test_odd_inputs_are_answered_whole(
+    roles: Roles, messages: list[dict[str, str]], min_prompt_tokens: int
+) -> None:
+    """An empty message, emoji and control characters, a system turn, a multi-turn chat:
+    each is one counted call whose whole prompt reached the model, never a failure."""
+    before = dict(roles.target.usage)
     c = roles.target.complete(messages)
-    assert isinstance(c.text, str)
+    assert c.input_tokens >= min_prompt_tokens and c.output_tokens <= 24
+    assert roles.target.usage["calls"] == before["calls"] + 1
+    assert roles.target.usage["failures"] == before["failures"]
     read_json(c.text)  # whatever it wrote, parsing does not raise
 
 

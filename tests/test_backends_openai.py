@@ -35,6 +35,7 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
     error: str = ""
+    meet: int = 0  # hold the reply until this many requests were in flight at once
 
 
 class FakeProvider:
@@ -48,6 +49,7 @@ class FakeProvider:
         self.max_in_flight = 0
         self.reject_response_format = False
         self._lock = threading.Lock()
+        self._met = threading.Condition(self._lock)
 
     def next_reply(self, body: dict[str, Any], headers: dict[str, str]) -> Reply:
         with self._lock:
@@ -66,9 +68,11 @@ def _handler(provider: FakeProvider) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:  # noqa: N802 - http.server's naming
             body = json.loads(self.rfile.read(int(self.headers["content-length"])))
             reply = provider.next_reply(body, {k.lower(): v for k, v in self.headers.items()})
-            with provider._lock:
+            with provider._met:
                 provider.in_flight += 1
                 provider.max_in_flight = max(provider.max_in_flight, provider.in_flight)
+                provider._met.notify_all()
+                provider._met.wait_for(lambda: provider.max_in_flight >= reply.meet, timeout=10)
             try:
                 time.sleep(reply.delay)
                 if reply.status == 200:
@@ -361,9 +365,11 @@ def test_a_prompt_that_does_not_fit_is_an_overflow_not_an_outage(
 
 
 def test_concurrency_limit_is_enforced(provider: tuple[FakeProvider, str]) -> None:
+    """Replies wait until two requests were in flight together (no clock): the limit lets
+    exactly two through at once, never a third."""
     fake, url = provider
-    fake.script = [Reply(delay=0.1)]
-    b = backend(url, concurrency=2)
+    fake.script = [Reply(meet=2)]
+    b = backend(url, concurrency=2, max_retries=0)  # a retry would count twice
     with ThreadPoolExecutor(6) as pool:
         texts = list(pool.map(lambda _: b.complete(USER).text, range(6)))
     assert texts == ["ok"] * 6

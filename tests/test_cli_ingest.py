@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from ingest_helpers import lay_out_own
 
 from skillopt_sleep.cli import main
+from tests.cli_helpers import console_script
 
-PROJECT = Path(__file__).resolve().parents[1]
 KEYS = {"files_scanned", "files_changed", "sessions", "turns", "tool_calls", "signals",
         "bad_lines", "errors", "new_sessions", "new_turns"}  # fmt: skip
 
@@ -73,7 +73,7 @@ def test_real_process_with_private_home(tmp_path: Path) -> None:
            if not k.startswith(("SKILLOPT_SLEEP_", "CLAUDE_", "CODEX_", "XDG_"))}  # fmt: skip
     env.update(HOME=str(home), XDG_STATE_HOME=str(tmp_path / "state"),
                XDG_CONFIG_HOME=str(tmp_path / "cfg"))  # fmt: skip
-    exe = PROJECT / ".venv" / "bin" / "skillopt-sleep"
+    exe = console_script()
     out = subprocess.run([str(exe), "ingest", "--json"], env=env, capture_output=True,
                          text=True, timeout=120, check=False)  # fmt: skip
     assert out.returncode == 0, out.stderr
@@ -102,7 +102,7 @@ def test_watch_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
            if not k.startswith(("SKILLOPT_SLEEP_", "CLAUDE_", "CODEX_", "XDG_"))}  # fmt: skip
     env.update(HOME=str(home), XDG_STATE_HOME=str(tmp_path / "state"),
                XDG_CONFIG_HOME=str(tmp_path / "cfg"))  # fmt: skip
-    exe = PROJECT / ".venv" / "bin" / "skillopt-sleep"
+    exe = console_script()
     proc = subprocess.Popen([str(exe), "ingest", "--watch"], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)  # fmt: skip
     try:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,10 +15,11 @@ from skillopt_sleep import __version__
 from skillopt_sleep.cli import main
 from skillopt_sleep.night.run import run_night
 from skillopt_sleep.report.render import headline, skill_sentence
+from tests.cli_helpers import console_script
 from tests.sim_helpers import competent_roles
 from tests.test_night import make_root, write_yaml
 
-EXE = Path(sys.executable).parent / "skillopt-sleep"
+EXE = console_script()
 
 
 @pytest.fixture(scope="module")

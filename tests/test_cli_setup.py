@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from skillopt_sleep import paths
 from skillopt_sleep.cli import main
+from tests.cli_helpers import console_script
 
 
 def test_init_writes_private_starter_and_refuses_to_overwrite() -> None:
@@ -60,7 +60,7 @@ def test_doctor_fails_on_a_config_typo_and_on_open_permissions(tmp_path: Path) -
 
 
 def test_bad_flag_and_missing_config_are_one_line_exit_2(tmp_path: Path) -> None:
-    exe = Path(sys.executable).parent / "skillopt-sleep"
+    exe = console_script()
     env = dict(os.environ)
     bad = subprocess.run([exe, "--no-such-flag"], capture_output=True, text=True, env=env)
     assert bad.returncode == 2

@@ -162,9 +162,10 @@ def test_a_bad_value_stops_every_command_with_one_line(tmp_path: Path, argv: lis
     a 17-frame traceback; a `*` in an override crashed every command with a YAML error."""
     import os
     import subprocess
-    import sys
 
-    exe = Path(sys.executable).parent / "skillopt-sleep"
+    from tests.cli_helpers import console_script
+
+    exe = console_script()
     cfg = tmp_path / "c.yaml"
     cfg.write_text("models:\n  backend: openia\n")
     env = {**os.environ, "SKILLOPT_SLEEP_DAEMON__SCHEDULE": "*/5 * * * *"}

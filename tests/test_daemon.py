@@ -152,22 +152,52 @@ def _other_process_lock(state_dir: Path) -> str:
     return proc.stdout
 
 
-def test_missed_night_runs_at_start(tmp_path: Path) -> None:
+class JobsAtStart(FakeLive):
+    """Live ingest that notes the daemon's jobs when it is first started: the daemon starts
+    it in its own thread just before the scheduler, so what it sees is everything the daemon
+    scheduled at start, before any job could fire."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.daemon: D.Daemon | None = None
+        self.jobs: list[str] = []
+        self.seen = threading.Event()
+
+    def start(self) -> None:
+        super().start()
+        if not self.seen.is_set():
+            assert self.daemon is not None and self.daemon._scheduler is not None
+            self.jobs = sorted(job.id for job in self.daemon._scheduler.get_jobs())
+            self.seen.set()
+
+
+def _start_missed(tmp_path: Path, **daemon: Any) -> tuple[D.Daemon, JobsAtStart, list[str]]:
     calls: list[str] = []
     two_days_ago = (datetime.now().astimezone() - timedelta(days=2)).isoformat()
     write_state(tmp_path, last_night_started_at=two_days_ago)
-    daemon = D.Daemon(tmp_path, _config(), lambda r: calls.append(r.reason))
+    live = JobsAtStart()
+    live.daemon = D.Daemon(
+        tmp_path, _config(**daemon), lambda r: calls.append(r.reason), live_ingest=live
+    )
+    return live.daemon, live, calls
+
+
+def test_missed_night_runs_at_start(tmp_path: Path) -> None:
+    daemon, live, calls = _start_missed(tmp_path)
     thread, _ = _start(daemon)
     _wait(lambda: calls == ["missed"])
     daemon.request_stop()
     thread.join(10)
-    calls.clear()
-    daemon = D.Daemon(tmp_path, _config(run_missed=False), lambda r: calls.append(r.reason))
-    write_state(tmp_path, last_night_started_at=two_days_ago)
+    assert live.jobs == ["heartbeat", "missed-night", "night"]
+
+
+def test_missed_night_is_not_run_when_run_missed_is_off(tmp_path: Path) -> None:
+    daemon, live, calls = _start_missed(tmp_path, run_missed=False)
     thread, _ = _start(daemon)
-    time.sleep(0.5)
+    assert live.seen.wait(10)
     daemon.request_stop()
     thread.join(10)
+    assert live.jobs == ["heartbeat", "night"]  # the scheduled night only, at its hour
     assert calls == []
 
 

@@ -15,18 +15,18 @@ import json
 import os
 import re
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.cli_helpers import console_script
 from trainer.backends.models import QWEN_05B, QWEN_15B, installed
 
 pytestmark = [pytest.mark.local_model, pytest.mark.slow, pytest.mark.timeout(2400)]
 
 PROJECT = Path(__file__).resolve().parents[1]
-CLI = [str(Path(sys.executable).parent / "skillopt-sleep")]
+CLI = [str(console_script())]
 
 
 @pytest.mark.skipif(

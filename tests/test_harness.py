@@ -19,6 +19,7 @@ import pytest
 from harness_helpers import (
     SKILL,
     agent_cli,
+    command_lines,
     git,
     make_repo,
     tree_digest,
@@ -159,29 +160,18 @@ def test_the_wall_clock_limit_kills_the_agent(cli: CliInfo, repo, tmp_path: Path
     assert rule_score(Judge("exit_ok", ""), outcome) == 0.0
     assert outcome.seconds < 40
     # the whole process group is gone: nothing is left to touch the marker later
-    assert not [cmd for cmd in _command_lines() if str(marker) in cmd]
-
-
-def _command_lines() -> list[str]:
-    out = []
-    for pid in os.listdir("/proc"):
-        try:
-            out.append(Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode())
-        except (OSError, ValueError):
-            continue
-    return out
+    assert not [cmd for cmd in command_lines() if str(marker) in cmd]
 
 
 def test_setup_runs_in_the_copy_and_is_not_the_agents_work(
     cli: CliInfo, repo, tmp_path: Path
 ) -> None:
     task = task_for(repo)
-    # setup keeps the network (it installs dependencies); the agent's commands do not
-    ws = dict(task.workspace or {}, setup=["echo generated > build.txt", 'test -z "$HTTPS_PROXY"'])
+    # (that setup keeps the network and the agent has none: test_harness_sandbox.py)
+    ws = dict(task.workspace or {}, setup=["echo generated > build.txt"])
     task = Task(task.id, task.prompt, task.split, (Judge("check", "test -f build.txt"),),
                 workspace=ws)  # fmt: skip
-    agent = 'cat build.txt && test "$HTTPS_PROXY" = http://127.0.0.1:9'
-    with ScriptedEndpoint([{"bash": agent}, {"text": "DONE"}]) as ep:
+    with ScriptedEndpoint([{"bash": "cat build.txt"}, {"text": "DONE"}]) as ep:
         outcome = harness(cli, tmp_path / "work", ep.base_url).rollout(
             SkillDoc.parse(SKILL), task, max_tokens=None
         )

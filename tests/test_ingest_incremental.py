@@ -1,5 +1,6 @@
 # ruff: noqa: E501 - log records stay one per line, as in the real files
-"""Incremental ingest: byte offsets, partial lines, growth, shrink/replace, pieces == whole.
+"""Incremental ingest: byte offsets, partial lines, growth, shrink/replace, in-place rewrites,
+pieces == whole.
 
 Each property runs on the project's own fixtures (always) and on the real logs in
 ``../shared`` (skipped when absent)."""
@@ -27,6 +28,8 @@ from ingest_helpers import (
     query,
     run,
 )
+
+from skillopt_sleep.store import open_store
 
 FILE_SETS = {"own": own_fixture_files(), "real": all_fixture_files()}
 LAYOUTS = [
@@ -318,3 +321,206 @@ def test_too_long_line_is_skipped_across_reads(tmp_path: Path, monkeypatch) -> N
     assert long.pop("events") != plain.pop("events")  # same records, other offsets
     assert long.pop("files") != plain.pop("files")
     assert long == plain
+
+
+def _claude_pairs(sid: str, texts: list[str], tag: str) -> bytes:
+    """A Claude Code log: one request and one answer per text (uuids unique per ``tag``)."""
+    out = []
+    for i, text in enumerate(texts):
+        base = {"sessionId": sid, "cwd": "/w", "timestamp": f"2026-03-01T10:{i:02d}:00Z"}
+        out.append(
+            {
+                **base,
+                "type": "user",
+                "uuid": f"{tag}-u{i}",
+                "message": {"role": "user", "content": text},
+            }
+        )
+        out.append({**base, "type": "assistant", "uuid": f"{tag}-a{i}",
+                    "message": {"id": f"{tag}-m{i}", "role": "assistant", "model": "m",
+                                "content": [{"type": "text", "text": f"done: {text}"}]}})  # fmt: skip
+    return b"".join(json.dumps(r).encode() + b"\n" for r in out)
+
+
+def _codex_lines(texts: list[str], meta: str | None = None) -> bytes:
+    """Codex rollout lines: the ``session_meta`` when ``meta`` (the thread id) is given,
+    then one request and one answer per text."""
+
+    def env(kind: str, payload: dict, i: int = 0) -> dict:
+        return {"timestamp": f"2026-03-01T10:{i:02d}:00Z", "type": kind, "payload": payload}
+
+    out = [env("session_meta", {"id": meta, "cwd": "/w", "originator": "codex_cli_rs"})]
+    out = out if meta else []
+    for i, text in enumerate(texts):
+        out.append(env("event_msg", {"type": "user_message", "message": text}, i))
+        out.append(env("event_msg", {"type": "agent_message", "message": f"done: {text}"}, i))
+    return b"".join(json.dumps(r).encode() + b"\n" for r in out)
+
+
+def _rewrite_in_place(path: Path, data: bytes) -> None:
+    """New content in the same file (same inode), as an editor or a tool that rewrites a
+    log without replacing it does."""
+    ino = path.stat().st_ino
+    with open(path, "r+b") as fh:
+        fh.write(data)
+        fh.truncate()
+    assert path.stat().st_ino == ino
+
+
+def _user_texts(home: Path) -> list[str]:
+    return [r[0] for r in query(home, "SELECT user_text FROM turns WHERE kind = 'human'")]
+
+
+@pytest.mark.parametrize("source", ["claude", "codex"])
+@pytest.mark.parametrize("keep", [0, 2], ids=["all-new", "same-head"])
+def test_a_log_rewritten_in_place_and_grown_is_read_again(
+    tmp_path: Path, source: str, keep: int
+) -> None:
+    """A log rewritten in place (same inode, other records after the first ``keep``) and
+    grown past the old end: every record of the new content is stored once, the old ones
+    are kept and not doubled, and the file is resumed from its new end afterwards (the
+    review lost 42 turns this way: ingest went on from the old offset)."""
+    home = tmp_path / "home"
+    old = [f"old request number {i}" for i in range(4)]
+    new = [f"new request number {j}" for j in range(7)]
+    if source == "claude":
+        sid = "11111111-2222-3333-4444-555555555555"
+        path = home / ".claude" / "projects" / "-w" / f"{sid}.jsonl"
+        before = _claude_pairs(sid, old, "old")
+        after = _claude_pairs(sid, old[:keep], "old") + _claude_pairs(sid, new, "new")
+        appended = _claude_pairs(sid, ["appended request"], "more")
+    else:
+        cid = "019a0000-0000-7000-8000-0000000000bb"
+        path = home / f".codex/sessions/2026/03/01/rollout-2026-03-01T10-00-00-{cid}.jsonl"
+        before = _codex_lines(old, meta=cid)
+        after = _codex_lines(old[:keep], meta=cid) + _codex_lines(new)
+        appended = _codex_lines(["appended request"])
+    path.parent.mkdir(parents=True)
+    path.write_bytes(before)
+    run(home)
+    assert sorted(_user_texts(home)) == sorted(old)
+    assert len(after) > len(before)  # grown: the old offset lies inside the new content
+    _rewrite_in_place(path, after)
+    second = run(home)
+    assert second.files_changed == 1 and second.bytes_read == len(after)
+    texts = _user_texts(home)
+    for text in old + new:
+        assert texts.count(text) == 1, (text, texts)
+    assert len(texts) == len(old + new)
+    with open(path, "ab") as fh:  # appended afterwards: read from the new end only
+        fh.write(appended)
+    third = run(home)
+    assert third.bytes_read == len(appended)
+    assert sorted(_user_texts(home)) == sorted([*old, *new, "appended request"])
+    assert run(home).files_changed == 0
+
+
+def test_a_record_changed_in_place_without_changing_the_size_of_the_prefix(
+    tmp_path: Path,
+) -> None:
+    """One record in the middle rewritten with as many bytes, then the log grows: the
+    bytes before the old offset differ, so the changed record is read too."""
+    home = tmp_path / "home"
+    sid = "11111111-2222-3333-4444-555555555555"
+    path = home / ".claude" / "projects" / "-w" / f"{sid}.jsonl"
+    path.parent.mkdir(parents=True)
+    texts = [f"request number {i} of the day" for i in range(6)]
+    path.write_bytes(_claude_pairs(sid, texts, "a"))
+    run(home)
+    changed = [*texts[:3], "REQUEST NUMBER 3 OF THE DAY", *texts[4:]]  # same length, new uuid below
+    data = _claude_pairs(sid, changed, "a").replace(b'"a-u3"', b'"b-u3"')
+    _rewrite_in_place(path, data + _claude_pairs(sid, ["one more"], "c"))
+    run(home)
+    got = _user_texts(home)
+    assert sorted(got) == sorted([*texts, "REQUEST NUMBER 3 OF THE DAY", "one more"]), got
+
+
+_OPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("append"), st.integers(1, 4), st.floats(0, 1)),
+        st.tuples(st.just("rewrite"), st.integers(0, 6), st.integers(0, 5)),
+    ),
+    min_size=1,
+    max_size=5,
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ops=_OPS, source=st.sampled_from(["claude", "codex"]))
+def test_appends_and_in_place_rewrites_in_any_order_lose_nothing(
+    ops: list[tuple], source: str
+) -> None:
+    """A log that grows (at any byte, a partial last line included) and is rewritten in
+    place (a kept head, then new records; shorter or longer than before), with a pass
+    after each step: the store holds exactly the records of every complete line any pass
+    saw, each once: the events of a fresh ingest of each state the passes saw, together."""
+    sid = "11111111-2222-3333-4444-555555555555"
+    rel = (f".claude/projects/-w/{sid}.jsonl" if source == "claude"
+           else f".codex/sessions/2026/03/01/rollout-2026-03-01T10-00-00-{sid}.jsonl")  # fmt: skip
+    counter = iter(range(10_000))
+
+    def units(n: int) -> list[str]:
+        return [f"request {next(counter)} of the log" for _ in range(n)]
+
+    def encode(texts: list[str], head: bool) -> bytes:
+        if source == "claude":
+            return b"".join(_claude_pairs(sid, [t], t.split()[1]) for t in texts)
+        return _codex_lines(texts, meta=sid if head else None)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp) / "home"
+        path = home / rel
+        path.parent.mkdir(parents=True)
+        texts = units(2)
+        data = encode(texts, True)
+        path.write_bytes(data)
+        seen: list[bytes] = [data]
+        run(home)
+        for op, a, b in ops:
+            if op == "append":
+                more = encode(units(a), False)
+                data += more[: max(1, int(len(more) * b))]  # maybe a partial last line
+                with open(path, "ab") as fh:
+                    fh.write(data[path.stat().st_size :])
+            else:
+                whole = data[: data.rfind(b"\n") + 1]
+                kept = whole.split(b"\n")[: a * 2 + (source == "codex")]
+                data = b"".join(line + b"\n" for line in kept) + encode(units(b), not kept)
+                _rewrite_in_place(path, data)
+            seen.append(data)
+            run(home)
+        got = set(query(home, "SELECT grp, id FROM events"))
+        want: set[tuple] = set()
+        for i, state in enumerate(seen):
+            fresh = Path(tmp) / f"fresh{i}"
+            (fresh / rel).parent.mkdir(parents=True)
+            (fresh / rel).write_bytes(state[: state.rfind(b"\n") + 1])
+            run(fresh)
+            want |= set(query(fresh, "SELECT grp, id FROM events"))
+        assert got == want
+        texts = _user_texts(home)
+        assert len(texts) == len(set(texts))
+
+
+def test_a_file_known_from_before_fingerprints_is_read_again_once(tmp_path: Path) -> None:
+    """A store upgraded from a version that kept no fingerprint: the file is read again
+    from 0 the next time it grows (nothing doubled), then resumed as usual."""
+    home = tmp_path / "home"
+    sid = "11111111-2222-3333-4444-555555555555"
+    path = home / ".claude" / "projects" / "-w" / f"{sid}.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(_claude_pairs(sid, ["first request"], "a"))
+    run(home)
+    db = open_store(home / "state")
+    try:
+        db.execute("UPDATE files SET prefix = NULL")
+        db.conn.commit()
+    finally:
+        db.close()
+    with open(path, "ab") as fh:
+        fh.write(_claude_pairs(sid, ["second request"], "b"))
+    assert run(home).bytes_read == path.stat().st_size
+    assert sorted(_user_texts(home)) == ["first request", "second request"]
+    with open(path, "ab") as fh:
+        fh.write(more := _claude_pairs(sid, ["third request"], "c"))
+    assert run(home).bytes_read == len(more)

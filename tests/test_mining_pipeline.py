@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 from mining_helpers import CONFIG, add_turn, seed, store
@@ -54,19 +55,87 @@ def test_one_stray_invocation_does_not_claim_a_cluster(tmp_path: Path) -> None:
     assert cluster["skill"] != "commit-message" and cluster["managed_skill"] is True
 
 
-def test_task_cap_keeps_train_tasks_in_a_big_cluster(tmp_path: Path) -> None:
+def test_every_distinct_request_is_a_task_and_val_and_test_are_capped(tmp_path: Path) -> None:
+    """56 different requests of one kind: 56 tasks. Val and test hold at most their caps
+    (the night's cost); the rest trains, where a step samples a minibatch."""
     db = store(tmp_path)
     areas = ["parser", "scheduler", "billing", "exporter", "auth", "cache", "upload", "search"]
     kinds = ["timeout", "unicode", "rounding", "permission", "pagination", "retry", "locale"]
     for i in range(56):
         text = f"fix the failing {kinds[i % 7]} test in the {areas[i % 8]} module and rerun it"
         add_turn(db, f"s{i}", 0, text, 1 + i % 20, minute=i)
-    config = {"mining": {**CONFIG["mining"], "max_tasks_per_cluster": 10}}
+    add_turn(db, "s56", 0, "fix the failing timeout test in the parser module and rerun it", 21)
+    caps = {"max_val_tasks": 5, "max_test_tasks": 4}
+    config = {"mining": {**CONFIG["mining"], **caps}}
     mine(db, config)
     (cluster,) = [c for c in cluster_dicts(db) if c["recurring"]]
-    splits = [t["split"] for t in cluster["tasks"]]
-    assert len(splits) == 10
-    assert splits.count("train") >= 5 and splits.count("val") >= 1 and splits.count("test") >= 1
+    tasks = load_tasks(db, cluster_id=cluster["id"])
+    assert len(tasks) == 56  # the request asked twice is one task: its newest asking
+    assert len({t.prompt for t in tasks}) == 56
+    assert "s56:0" in {t.meta["turn_id"] for t in tasks} and "s0:0" not in {
+        t.meta["turn_id"] for t in tasks
+    }
+    n = Counter(t.split for t in tasks)
+    assert 1 <= n["val"] <= 5 and 1 <= n["test"] <= 4 and n["train"] == 56 - n["val"] - n["test"]
+    assert all(len(ss) == 1 for ss in group_splits_of(tasks).values())
+
+
+def group_splits_of(tasks: list) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for t in tasks:
+        out.setdefault(t.group, set()).add(t.split)
+    return out
+
+
+def pasted_diff(i: int, lines: int = 6) -> str:
+    body = "\n".join(
+        f"+    total_{i}_{k} = compute_{k}(rows[{i + k}]) * {i * 7 + k}" for k in range(lines)
+    )
+    head = f"--- a/src/report_{i}.py\n+++ b/src/report_{i}.py\n@@ -1 +1,{lines} @@"
+    return f"```diff\n{head}\n{body}\n```"
+
+
+ASK = "write the commit message for this diff, house style please"
+
+
+def test_the_same_words_with_different_pasted_diffs_are_different_tasks(tmp_path: Path) -> None:
+    """A user who always asks in the same words and pastes the diff: 48 sessions, 48 tasks
+    in every split, each with its own diff; no group of near-duplicates straddles splits,
+    and the splits never move when more sessions come."""
+    db = store(tmp_path)
+    for i in range(48):
+        add_turn(db, f"c{i}", 0, f"{ASK}\n\n{pasted_diff(i)}", 1 + i % 24, minute=i)
+    add_turn(db, "c48", 0, f"{ASK}\n\n{pasted_diff(3)}", 25)  # the same paste again
+    mine(db, CONFIG)
+    (cluster,) = [c for c in cluster_dicts(db) if c["recurring"]]
+    tasks = load_tasks(db, cluster_id=cluster["id"])
+    assert len(tasks) == 48
+    for i in range(48):  # each diff is in exactly one task's prompt
+        assert sum(f"total_{i}_0 " in t.prompt for t in tasks) == 1, i
+    n = Counter(t.split for t in tasks)
+    assert min(n["train"], n["val"], n["test"]) >= 5, n
+    assert all(len(ss) == 1 for ss in group_splits_of(tasks).values())
+    before = {t.id: t.split for t in tasks}
+    for i in range(48, 60):
+        add_turn(db, f"c{i + 1}", 0, f"{ASK}\n\n{pasted_diff(i)}", 26 + i % 3, minute=i)
+    mine(db, CONFIG)
+    after = {t.id: t.split for t in load_tasks(db, cluster_id=cluster["id"])}
+    assert len(after) == 60
+    assert all(after[tid] == split for tid, split in before.items())
+
+
+def test_a_long_paste_is_cut_to_fit_and_keeps_tasks_apart(tmp_path: Path) -> None:
+    db = store(tmp_path)
+    for i in range(6):
+        add_turn(db, f"c{i}", 0, f"{ASK}\n\n{pasted_diff(i, lines=80)}", 1 + i, minute=i)
+    config = {"mining": {**CONFIG["mining"], "max_context_chars": 1200}}
+    mine(db, config)
+    tasks = load_tasks(db)
+    assert len(tasks) == 6
+    for t in tasks:
+        assert len(t.prompt) <= 1200 + 80  # the cut, plus the context line
+        assert t.prompt.startswith(ASK) and "cut to fit" in t.prompt
+    assert len({t.prompt for t in tasks}) == 6  # each shows the start of its own diff
 
 
 def test_judges_from_corrections_with_provenance(tmp_path: Path) -> None:
@@ -78,9 +147,11 @@ def test_judges_from_corrections_with_provenance(tmp_path: Path) -> None:
     kinds = {(j["kind"], j["value"]) for j in judges}
     assert ("contains", "pytest") in kinds and ("not_contains", "unittest") in kinds
     assert any(j["kind"] == "regex" and "{1,50}" in j["value"] for j in judges)
-    assert ("contains", "git diff") in kinds  # the command run in every turn of the kind
+    # the command run in every turn of the kind: context for the rubric of a chat replay
+    # (the sessions' repository is not on this machine), never a word check on the answer
+    assert not any("git diff" in v for k, v in kinds if k != "rubric")
     rubric = next(j for j in judges if j["kind"] == "rubric")
-    assert "under 50 chars" in rubric["value"]
+    assert "under 50 chars" in rubric["value"] and "`git diff`" in rubric["value"]
     assert all(j["source"] for j in judges)
     assert any("user correction" in j["source"] and "sess-002:0" in j["source"] for j in judges)
 

@@ -13,7 +13,8 @@ import pytest
 from mining_helpers import CONFIG, seed, store
 
 from skillopt_sleep.mining import load_tasks, mine
-from skillopt_sleep.mining.workspaces import command_regex
+from skillopt_sleep.mining.judges import command_regex
+from trainer.tasks import OUTCOME_JUDGES
 
 
 def commit(repo: Path, name: str, when: str) -> str:
@@ -114,11 +115,19 @@ def test_judges_come_from_what_the_sessions_did(tmp_path: Path, repo) -> None:
         assert ("contains", "git diff") not in kinds
 
 
-def test_a_task_without_workspace_keeps_its_answer_judges(tmp_path: Path) -> None:
+def test_a_task_replayed_as_a_chat_is_never_judged_on_the_commands_its_kind_ran(
+    tmp_path: Path,
+) -> None:
+    """A chat cannot run `git diff`: the command is context for the rubric, never a word
+    check on the answer nor an outcome judge that would not apply."""
     db = store(tmp_path)
     seed(db)  # the sessions' repository (/home/u/demo) is not on this machine
     mine(db, CONFIG)
     commit_tasks = [t for t in load_tasks(db) if "commit" in t.prompt]
     assert commit_tasks and all(t.workspace is None for t in commit_tasks)
-    assert all(("contains", "git diff") in {(j.kind, j.value) for j in t.judges}
-               for t in commit_tasks)  # fmt: skip
+    for t in commit_tasks:
+        assert not any("git diff" in j.value or j.kind in OUTCOME_JUDGES
+                       for j in t.judges if j.kind != "rubric")  # fmt: skip
+        (rubric,) = [j for j in t.judges if j.kind == "rubric"]
+        assert "the user's own sessions of this kind ran: `git diff`" in rubric.value
+        assert any(j.kind in ("contains", "regex") for j in t.judges)  # the user's rules stay

@@ -31,19 +31,19 @@ from skillopt_sleep import lock
 from skillopt_sleep.cli import main
 from skillopt_sleep.night.run import default_roles, run_night
 from skillopt_sleep.store import db_path
+from tests.cli_helpers import console_script
 from tests.ingest_helpers import lay_out
 from tests.sim_helpers import competent_roles
 from trainer.backends.base import Roles
 
 PROJECT = Path(__file__).resolve().parents[1]
 CHILD = PROJECT / "tests" / "night_child.py"
-CLI = [str(Path(sys.executable).parent / "skillopt-sleep")]
+CLI = [str(console_script())]
 USER_SKILL = PROJECT / "skillopt_sleep" / "data" / "samples" / "skills" / "commit-message"
 
 # Small and fast, yet powered: val >= 8 tasks for the top skills of the 30-session corpus.
 OVERRIDES: dict[str, Any] = {
     "models.backend": "sim",
-    "mining.max_tasks_per_cluster": 40,
     "mining.split_fractions": {"train": 0.4, "val": 0.4, "test": 0.2},
     "trainer.epochs": 1,
     "trainer.steps_per_epoch": 3,
@@ -198,6 +198,11 @@ def test_night_on_generated_corpus_promotes_managed_and_stages_user_skill(baseli
     for s in promoted:
         assert s["edits"] and any(e["status"] == "accepted" for e in s["edits"])
         assert s["test"]["lift"] >= 0
+        # pass-all beside the mean: the share of test answers passing every rule judge
+        passes = s["test"]["pass_all"]
+        assert set(passes) == {"before", "after", "lift", "ci_low", "ci_high", "n_tasks"}
+        assert passes["n_tasks"] == s["test"]["n_tasks"]  # every mined task has a rule
+        assert passes["lift"] == pytest.approx(passes["after"] - passes["before"])
         written = root / "skills" / s["name"] / "SKILL.md"
         assert written.read_text() == best[f"train:{s['name']}"]
     user = skills["commit-message"]
@@ -412,6 +417,9 @@ def test_report_and_status_cli_after_a_night(baseline) -> None:
     assert "Did my skills get better?" in md.output
     js = run(main, ["--config", str(cfg), "report", night, "--format", "json"])
     assert js.exit_code == 0 and json.loads(js.output)["night"] == night
+    measured = [s for s in json.loads(js.output)["skills"] if s["test"]]
+    assert measured and all(s["test"]["pass_all"] for s in measured)
+    assert "answers passing every rule" in md.output.split("## What to do")[0]
     html = run(main, ["--config", str(cfg), "report", "--format", "html"])
     assert html.exit_code == 0
     page = _Html()

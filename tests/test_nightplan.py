@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from mining_helpers import add_turn, store
 
 from skillopt_sleep import config as config_mod
 from skillopt_sleep.mining import cluster_dicts, mine
 from skillopt_sleep.night import Skip
-from skillopt_sleep.night.plan import job_start, plan_night, seed_skill
+from skillopt_sleep.night.plan import job_start, plan_night, replay_set, seed_skill
 from skillopt_sleep.promotion import spec
 from trainer.skill import SkillDoc
+from trainer.tasks import Task
 
 
 def test_a_missing_user_skill_is_reported_once_for_all_its_clusters(tmp_path: Path) -> None:
@@ -116,3 +118,67 @@ def test_a_skill_whose_test_split_cannot_measure_a_lift_is_not_trained() -> None
     assert skip.skill == "small-test" and "1 test task(s), the held-out lift needs >= 2" in (
         skip.reason
     )
+
+
+def test_a_replay_starts_from_the_nights_text_or_says_why_not(tmp_path: Path) -> None:
+    """`tasks replay` without --skill once made up a new skill for a user's skill that is
+    on no skill target, which the night skips; it now asks the night's own job_start."""
+    from skillopt_sleep.mining import load_tasks
+    from skillopt_sleep.replay.one import ReplayError, task_skill
+
+    db = store(tmp_path)
+    _recurring(db, "release-helper", "a", "write the changelog entry for the release")
+    _recurring(db, None, "b", "bump the numpy dependency version in pyproject")
+    config = config_mod.load(overrides={"promotion.targets": [str(tmp_path / "skills")]},
+                             environ={})  # fmt: skip
+    mine(db, config)
+    by_skill = {c["skill"]: c for c in cluster_dicts(db) if c["recurring"]}
+    tasks = {t.meta["cluster_id"]: t for t in load_tasks(db)}
+    user = by_skill.pop("release-helper")
+    with pytest.raises(ReplayError, match="its SKILL.md is in no skill target"):
+        task_skill(db, config, tasks[user["id"]])
+    (managed,) = by_skill.values()
+    start = job_start(db, config, managed)
+    assert task_skill(db, config, tasks[managed["id"]]) == start["start_text"]
+
+
+def test_a_night_replays_at_most_its_val_and_test_caps_spread_over_groups() -> None:
+    """A big group of near-duplicates lands in one split whole; the night replays the cap,
+    the oldest first, one group after another, and every train task."""
+    tasks = [
+        Task(
+            f"t{g}{i}",
+            f"ask {g} {i}",
+            split,
+            group=f"g-{g}",
+            meta={"started_at": f"2026-03-{1 + i:02d}"},
+        )  # fmt: skip
+        for g, split, n in (("a", "val", 30), ("b", "val", 3), ("c", "test", 4), ("d", "train", 40))
+        for i in range(n)
+    ]
+    chosen = replay_set(tasks, {"val": 6, "test": 20})
+    val = [t.id for t in chosen if t.split == "val"]
+    assert val == ["ta0", "tb0", "ta1", "tb1", "ta2", "tb2"]
+    assert sum(t.split == "test" for t in chosen) == 4  # under its cap: all of it
+    assert sum(t.split == "train" for t in chosen) == 40
+    # a newer request of a group comes after the older ones: tonight's val is kept
+    newer = Task("ta99", "ask a 99", "val", group="g-a", meta={"started_at": "2026-04-30"})
+    assert [t.id for t in replay_set([*tasks, newer], {"val": 6, "test": 20})
+            if t.split == "val"] == val  # fmt: skip
+
+
+def test_the_plan_holds_the_tasks_the_night_replays(tmp_path: Path) -> None:
+    db = store(tmp_path)
+    for i in range(40):  # one kind, same words, each with its own log pasted
+        log = "\n".join(
+            f"E   AssertionError: case_{i}_{k} expected {k} got {k + i}" for k in range(4)
+        )
+        add_turn(db, f"s{i}", 0, f"summarize why this CI run failed\n\n{log}", 1 + i % 20, minute=i)
+    config = config_mod.load(overrides={
+        "promotion.targets": [str(tmp_path / "skills")],
+        "mining.max_val_tasks": 8, "mining.max_test_tasks": 5,
+    })  # fmt: skip
+    mine(db, config)
+    (job,) = plan_night(db, config).jobs
+    assert job.n_tasks["val"] <= 8 and job.n_tasks["test"] <= 5
+    assert sum(job.n_tasks.values()) == 40  # the rest of the requests train

@@ -105,8 +105,10 @@ def test_tasks_replay_refuses_a_harness_for_a_task_without_workspace(
     mine(db, CONFIG)
     task_id = load_tasks(db)[0].id
     db.close()
+    skill = tmp_path / "SKILL.md"
+    skill.write_text(SKILL)
     args = ["--config", str(cfg), "--state-dir", str(tmp_path / "state"), "tasks", "replay",
-            task_id, "--backend", "claude-code"]  # fmt: skip
+            task_id, "--backend", "claude-code", "--skill", str(skill)]  # fmt: skip
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2
     assert "has no workspace on disk; use --backend chat" in result.output
@@ -140,3 +142,25 @@ def test_doctor_fails_when_the_endpoint_is_down(tmp_path: Path) -> None:
     checks = {c["what"]: c for c in json.loads(result.output)["checks"]}
     assert checks["harness rollout (claude-code)"]["status"] == "fail"
     assert "endpoint" in checks["harness rollout (claude-code)"]["detail"]
+
+
+def test_tasks_replay_without_bubblewrap_says_so_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from trainer.harness import sandbox
+
+    task_id = reviewed_task(tmp_path)
+    cfg = write_config(tmp_path, CLAUDE_CODE, "http://127.0.0.1:9")
+    skill = tmp_path / "SKILL.md"
+    skill.write_text(SKILL)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    sandbox.unavailable.cache_clear()
+    try:
+        args = ["--config", str(cfg), "tasks", "replay", task_id, "--skill", str(skill)]
+        result = CliRunner().invoke(main, [*args, "--json"])
+    finally:
+        sandbox.unavailable.cache_clear()
+    assert result.exit_code == 2, result.output
+    (line,) = result.stdout.strip().splitlines()
+    assert json.loads(line)["code"] == "sandbox_unavailable"
+    assert "bubblewrap" in json.loads(line)["error"]

@@ -15,7 +15,8 @@ from benchmarks.scripted_endpoint import ScriptedEndpoint
 from skillopt_sleep import config as config_mod
 from skillopt_sleep.replay import Routed, cli_backend, routing, where, with_clis
 from skillopt_sleep.replay.settings import cli_settings, endpoint_mode
-from trainer.backends.base import Completion, Roles
+from skillopt_sleep.report.render import replay_line
+from trainer.backends.base import Completion, InfraError, Roles
 from trainer.harness import CLAUDE_CODE, CODEX, make_harness
 from trainer.harness.chat import CliChat
 from trainer.rollout import ChatRollout
@@ -71,15 +72,21 @@ def test_tasks_without_a_workspace_on_disk_run_as_a_chat(tmp_path: Path) -> None
         Task("a", "p", "val", workspace={"repo": str(repo), "commit": commit}),
         Task("b", "p", "val"),
         Task("c", "p", "val", workspace={"repo": str(tmp_path / "gone"), "commit": commit}),
+        # a folder, but no git repository: the router sent it to the harness, which failed
+        Task("d", "p", "val", workspace={"repo": str(tmp_path), "commit": commit}),
     ]
     assert [where(t, CODEX) for t in tasks] == [
-        (CODEX, ""), ("chat", "no workspace"), ("chat", "repository not on disk")
+        (CODEX, ""), ("chat", "no workspace"), ("chat", "repository not on disk"),
+        ("chat", "repository not on disk"),
     ]  # fmt: skip
     assert routing(tasks, CODEX) == {
-        "tasks": {CODEX: 1, "chat": 2},
-        "chat_reasons": {"no workspace": 1, "repository not on disk": 1},
+        "tasks": {CODEX: 1, "chat": 3},
+        "chat_reasons": {"no workspace": 1, "repository not on disk": 2},
+        "confined": True,
     }
-    assert routing(tasks, None) == {"tasks": {"chat": 3}, "chat_reasons": {}}
+    assert routing(tasks, None) == {"tasks": {"chat": 4}, "chat_reasons": {}}
+    unconfined = replay_line(routing(tasks, CODEX, confined=False))
+    assert "UNCONFINED" in unconfined and "UNCONFINED" not in replay_line(routing(tasks, CODEX))
     # a chat task's cache key does not depend on the harness's identity
     cfg = config(tmp_path)
     cfg["harness"]["codex"]["path"] = agent_cli(CODEX).path
@@ -89,6 +96,10 @@ def test_tasks_without_a_workspace_on_disk_run_as_a_chat(tmp_path: Path) -> None
     other = Routed(make_harness(CODEX, replace(settings, max_turns=2)), CODEX, chat)
     skill = SkillDoc.parse("---\nname: s\ndescription: d\n---\nbody\n")
     assert one.fingerprint(skill, tasks[1], 10) == other.fingerprint(skill, tasks[1], 10)
+    # the harness asks the router's question, and refuses before starting anything
+    for task in tasks[1:]:
+        with pytest.raises(InfraError, match=f"cannot run in codex: {where(task, CODEX)[1]}"):
+            one.harness.rollout(skill, task, max_tokens=None)
     assert one.rollout(skill, tasks[1], max_tokens=10).answer == "chat answer"
 
 
@@ -110,22 +121,27 @@ def test_with_clis_puts_the_judge_in_the_cli_without_tools(
         assert ep.requests[0][1].get("tools") in (None, [])
 
 
-def test_a_login_file_is_copied_into_the_template_home_only(tmp_path: Path) -> None:
+def test_a_login_file_reaches_a_rollout_home_only_as_placeholders(tmp_path: Path) -> None:
+    """The user's login is read, never copied: the template holds none, a rollout's home
+    gets the file with placeholders for its tokens, and the relay holds the real ones."""
+    from trainer.harness.slots import Slot
+
     home = Path(os.environ["HOME"])
     (home / ".claude").mkdir()
     login = home / ".claude" / ".credentials.json"
-    login.write_text('{"fake": "login-for-test"}')
+    login.write_text('{"claudeAiOauth": {"accessToken": "real-token-for-test", "expiresAt": 1}}')
     before = login.stat()
     cfg = config(tmp_path)
     cfg["harness"]["claude_code"].update(path=agent_cli(CLAUDE_CODE).path, login_file=str(login))
     settings = cli_settings(cfg, CLAUDE_CODE, {})
     assert settings.endpoint == "login" and settings.base_url is None
-    template = make_harness(CLAUDE_CODE, settings).template()
-    copied = template / ".claude" / ".credentials.json"
-    assert copied.read_text() == login.read_text()
-    assert stat.S_IMODE(copied.stat().st_mode) == 0o600
+    harness = make_harness(CLAUDE_CODE, settings)
+    assert not (harness.template() / ".claude" / ".credentials.json").exists()
+    slot = Slot(tmp_path / "slot", tmp_path / "mirrors")
+    harness.fresh_home(slot)
+    inside = slot.home / ".claude" / ".credentials.json"
+    assert "real-token-for-test" not in inside.read_text()
+    assert "skillopt-sandbox-login-claudeAiOauth-accessToken" in inside.read_text()
+    assert stat.S_IMODE(inside.stat().st_mode) == 0o600
+    assert "real-token-for-test" in harness.credentials.real().values()
     assert login.stat().st_mtime_ns == before.st_mtime_ns  # the user's file is only read
-    cfg["harness"]["claude_code"]["login_file"] = None
-    local = cli_settings(cfg, CLAUDE_CODE, {}, local_url="http://127.0.0.1:5/v1")
-    without = make_harness(CLAUDE_CODE, local)
-    assert not (without.template() / ".claude" / ".credentials.json").exists()

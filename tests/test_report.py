@@ -35,6 +35,14 @@ def summary(**extra: Any) -> dict[str, Any]:
                     "ci_low": 0.1,
                     "ci_high": 0.5,
                     "n_tasks": 5,
+                    "pass_all": {
+                        "before": 0.2,
+                        "after": 0.8,
+                        "lift": 0.6,
+                        "ci_low": 0.3,
+                        "ci_high": 0.9,
+                        "n_tasks": 5,
+                    },
                 },
                 "edits": [
                     {
@@ -83,7 +91,11 @@ def test_markdown_leads_with_the_answer_and_the_interval() -> None:
     md = render_md(summary())
     first_section = md.split("## Did my skills get better?")[1].split("## Cost")[0]
     assert "1 of 2 skill(s) got better tonight." in first_section
-    assert "0.40 → 0.70 (lift +0.30, 95% CI +0.10 to +0.50, 5 test tasks)" in first_section
+    assert (
+        "commit-message: better — answers passing every rule 20% → 80% (+60 points, 95% CI +30 "
+        "to +90, 5 test tasks); held-out score 0.40 → 0.70 (lift +0.30, 95% CI +0.10 to +0.50, "
+        "5 test tasks)" in first_section
+    )
     assert (
         "ci-log-summary: not enough evidence tonight — too few tasks of this kind to decide: "
         "3 validation tasks cannot show an improvement" in first_section
@@ -92,6 +104,15 @@ def test_markdown_leads_with_the_answer_and_the_interval() -> None:
     assert "| rejected | replace | Always use emoji | -0.10 | 0.900 | reject |" in md
     assert "+Keep the subject under 50 characters." in md
     assert "1 unparseable optimizer answer" in md
+
+
+def test_a_report_without_pass_all_still_reads() -> None:
+    """Nights before pass-all existed, and test splits without a rule judge, say the mean."""
+    s = summary()
+    s["skills"][0]["test"]["pass_all"] = None
+    md = render_md(s)
+    assert "commit-message: better — held-out score 0.40 → 0.70" in md
+    assert "passing every rule" not in md and "passing every rule" not in render_html(s)
 
 
 def test_empty_night_says_so() -> None:
@@ -119,7 +140,9 @@ def test_html_is_self_contained_and_has_its_charts() -> None:
     assert parser.urls == []
     assert "script" not in parser.tags and "link" not in parser.tags and "img" not in parser.tags
     assert not re.search(r"url\(|@import|https?://", html)
-    assert parser.tags.count("svg") == 3
+    assert parser.tags.count("svg") == 4
+    assert html.index("answers passing every rule") < html.index("held-out score")
+    assert html.index("Held-out answers passing every rule") < html.index("over nights")
     # the score line has one point per night, the bars one per accepted/rejected count
     assert parser.tags.count("circle") == 2
     assert "polyline" in parser.tags

@@ -85,8 +85,8 @@ def test_a_seeding_target_answers_similar_skills_alike_and_still_samples() -> No
     agree = sum(x == y for x, y in zip(base, same, strict=True))
     assert agree >= 0.9 * len(base)
     assert len(set(base)) > 1  # the target still samples
-    assert better != base and sum(rule.marker in a for a in better) > sum(
-        rule.marker in a for a in base
+    assert better != base and sum(rule.judge.value in a for a in better) > sum(
+        rule.judge.value in a for a in base
     )
 
 

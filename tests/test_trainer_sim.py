@@ -10,6 +10,8 @@ import yaml
 from trainer import TrainSettings
 from trainer.calls import current_call_key
 from trainer.edits import Edit, apply_edit
+from trainer.rollout import Outcome
+from trainer.scoring import rule_score
 from trainer.sim import SimWorld
 from trainer.skill import SkillDoc
 from trainer.tasks import Judge, Task
@@ -56,21 +58,72 @@ def test_sim_backends_are_deterministic_per_call_key_and_labelled() -> None:
     assert current_call_key() is None
 
 
-def test_for_tasks_builds_a_world_from_contains_judges() -> None:
+SAID = "use pytest, not nose, and keep the first line under 50 characters"
+USER_RULES = (
+    Judge("contains", "pytest", 1.0, "turn a:1: user correction", (SAID,)),
+    Judge("not_contains", "nose", 1.0, "turn a:1: user correction", (SAID,)),
+    Judge("regex", r"\A\s*[^\n]{1,50}(?:\n|\Z)", 1.0, "turn a:1: user correction", (SAID,)),
+    Judge("max_words", "30", 1.0, "turn b:1: user correction", ("at most 30 words",)),
+    Judge("regex", r"(?m)^\s*[-*•] \S", 1.0, "turn c:1: user correction", ("as bullets",)),
+)
+
+
+def test_for_tasks_builds_its_rules_from_the_judges_of_the_users_words() -> None:
+    """Whatever their kind; a judge the user never said (a command the logs showed, the
+    rubric) steers nothing, and neither does one no answer can flip."""
+    unsaid = Judge("contains", "uv run", 0.5, "tool calls: run in 9/10 turns of this kind")
+    always = Judge("regex", r"\w", 1.0, "turn d:1: user correction", ("say something",))
+    rubric = Judge("rubric", "a regression test the user accepts", 1.0, "accepted outcome")
     tasks = [
         Task(
             f"t{i}",
-            f"Set up the project {i}.",
+            f"Add a regression test for bug {i}.",
             "val",
-            (Judge("contains", "pytest"), Judge("contains", "ruff check")),
-        )
+            (*USER_RULES, unsaid, always, rubric),
+        )  # fmt: skip
         for i in range(10)
     ]
     world = SimWorld.for_tasks(tasks, seed=2)
-    assert {r.marker for r in world.rules} == {"pytest", "ruff check"}
+    assert [r.judge for r in world.rules] == list(USER_RULES)
+    assert world.rules[0].paraphrases[0] == SAID  # taught in the user's words
+    rules = {r.id for r in world.rules}
+    followed, broken = world.answer("t0", rules), world.answer("t0", set())
+    for j in USER_RULES:
+        assert rule_score(j, Outcome(followed)) == 1.0, (j, followed)
+        assert rule_score(j, Outcome(broken)) == 0.0, (j, broken)
+    for r in world.rules:  # each rule alone: its judge passes, every other one fails
+        alone = world.answer("t0", {r.id})
+        assert [rule_score(j, Outcome(alone)) for j in USER_RULES] == [
+            float(j == r.judge) for j in USER_RULES
+        ], (r.judge, alone)
     bare = world.expected_score(world.start_skill, "val")
-    taught = world.start_skill.with_body("# Skill\n- Always use pytest when it applies.\n")
+    taught = world.start_skill.with_body(f"# Skill\n- {SAID}.\n")
     assert world.expected_score(taught, "val") > bare
+
+
+def test_the_simulated_target_passes_the_judges_of_the_rules_it_follows() -> None:
+    """Scored by the trainer's own judges, answers of a skill that states the user's rules
+    pass them about as often as the world says (p_taught) and far more than without."""
+    tasks = [Task(f"t{i}", f"Add a regression test for bug {i}.", "val", USER_RULES[:3])
+             for i in range(40)]  # fmt: skip
+    world = SimWorld.for_tasks(tasks, seed=5)
+    roles = world.roles()
+    taught = world.start_skill.with_body(f"# Skill\n- {SAID}.\n")
+
+    def share(skill: SkillDoc) -> float:
+        passed = []
+        for t in tasks:
+            msgs = [
+                {"role": "system", "content": world.target_text(skill)},
+                {"role": "user", "content": t.prompt},
+            ]
+            answer = roles.target.complete(msgs).text
+            passed += [rule_score(j, Outcome(answer)) for j in t.judges]
+        return sum(passed) / len(passed)
+
+    p = world.params
+    assert abs(share(taught) - p.p_taught) < 0.12
+    assert abs(share(world.start_skill) - p.p_untaught) < 0.12
 
 
 def test_config_trainer_section_matches_the_settings_defaults() -> None:

@@ -105,9 +105,6 @@ def proposal_schema(
     }
 
 
-PROPOSAL_SCHEMA: dict[str, Any] = proposal_schema()
-
-
 def proposal_max_tokens(max_edits: int, max_changed_tokens: int) -> int:
     """Output tokens for an answer at the schema's bounds (prose runs ~4 characters per
     token; a degenerate answer that runs longer is cut and repaired by json_repair)."""
@@ -254,8 +251,3 @@ def read_proposals(text: str) -> tuple[list[Edit] | None, bool]:
     if items and not edits:
         return None, False
     return edits, recovered or len(edits) < len(items)
-
-
-def parse_proposals(text: str) -> list[Edit] | None:
-    """Edits from an optimizer answer; None when nothing usable can be recovered."""
-    return read_proposals(text)[0]

@@ -16,9 +16,50 @@ from trainer.skill import SkillDoc
 SIM_LABEL = "SIMULATION: produced with the simulated world (trainer.sim), not real models."
 
 
+def paired_interval(d: list[float]) -> tuple[float, float, float]:
+    """(mean, low, high): the paired t-interval at 95% over per-task differences `d`
+    (NaN bounds for a single task)."""
+    arr = np.asarray(d, dtype=float)
+    mean = float(arr.mean())
+    if len(arr) < 2:
+        return mean, math.nan, math.nan
+    from scipy import stats  # heavy: loaded only when a test split is measured
+
+    half = float(stats.t.ppf(0.975, len(arr) - 1) * arr.std(ddof=1) / math.sqrt(len(arr)))
+    return mean, mean - half, mean + half
+
+
+@dataclass(frozen=True)
+class PassAll:
+    """Best vs starting skill on the test split in the share of answers that passed every
+    rule judge (what the user would have accepted), paired by task and sample like the
+    mean's. Measured on the test tasks that have a rule judge (`n_tasks`)."""
+
+    before: float | None
+    after: float | None
+    lift: float
+    ci_low: float
+    ci_high: float
+    n_tasks: int
+
+    @classmethod
+    def measure(cls, best: list[list[float]], start: list[list[float]]) -> PassAll:
+        pairs = [(b, s) for b, s in zip(best, start, strict=True) if b and s]
+        if not pairs:
+            return cls(None, None, math.nan, math.nan, math.nan, 0)
+        lift, low, high = paired_interval([np.mean(b) - np.mean(s) for b, s in pairs])
+        before = float(np.mean([np.mean(s) for _b, s in pairs]))
+        after = float(np.mean([np.mean(b) for b, _s in pairs]))
+        return cls(before, after, lift, low, high, len(pairs))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: _json_number(v) for k, v in asdict(self).items()}
+
+
 @dataclass(frozen=True)
 class TestLift:
-    """Best vs starting skill on the test split, measured once after training.
+    """Best vs starting skill on the test split, measured once after training: the mean
+    score, and pass-all (`PassAll`) beside it.
 
     The 95% interval is a paired t-interval over tasks on d_i = mean(best) − mean(start):
     tasks are the unit of replication (samples within a task are not independent evidence
@@ -33,29 +74,39 @@ class TestLift:
     ci_high: float
     n_tasks: int
     method: str
+    pass_all: PassAll | None = None
 
     @classmethod
-    def measure(cls, best: list[list[float]], start: list[list[float]]) -> TestLift:
-        d = np.array([np.mean(b) - np.mean(s) for b, s in zip(best, start, strict=True)])
-        n = len(d)
+    def measure(
+        cls,
+        best: list[list[float]],
+        start: list[list[float]],
+        best_pass: list[list[float]] | None = None,
+        start_pass: list[list[float]] | None = None,
+    ) -> TestLift:
+        """Per task, the scores of its samples (and their pass-all as 1/0, leaving out the
+        samples no rule judge spoke about)."""
+        n = len(best)
         if n == 0:
             why = "not measured: no test task was scored on both sides"
             return cls(None, None, math.nan, math.nan, math.nan, 0, why)
-        lift = float(d.mean())
-        if n > 1:
-            from scipy import stats  # heavy: loaded only when a test split is measured
-
-            half = float(stats.t.ppf(0.975, n - 1) * d.std(ddof=1) / math.sqrt(n))
-        else:
-            half = math.nan
+        lift, low, high = paired_interval(
+            [np.mean(b) - np.mean(s) for b, s in zip(best, start, strict=True)]
+        )
+        passes = (
+            PassAll.measure(best_pass, start_pass)
+            if best_pass is not None and start_pass is not None
+            else None
+        )
         return cls(
             float(np.mean([np.mean(s) for s in start])),
             float(np.mean([np.mean(b) for b in best])),
             lift,
-            lift - half,
-            lift + half,
+            low,
+            high,
             n,
             "paired t-interval over test tasks",
+            passes,
         )
 
     @classmethod
@@ -67,10 +118,16 @@ class TestLift:
         return cls(None, None, math.nan, math.nan, math.nan, 0, f"not measured: {reason}")
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            k: (None if isinstance(v, float) and math.isnan(v) else v)
-            for k, v in asdict(self).items()
-        }
+        out = {k: _json_number(getattr(self, k)) for k in TEST_FIELDS}
+        out["pass_all"] = self.pass_all.to_dict() if self.pass_all else None
+        return out
+
+
+TEST_FIELDS = ("start_score", "best_score", "lift", "ci_low", "ci_high", "n_tasks", "method")
+
+
+def _json_number(v: Any) -> Any:
+    return None if isinstance(v, float) and math.isnan(v) else v
 
 
 @dataclass

@@ -5,7 +5,10 @@ an agent harness did (commands run, files changed, its exit status, check comman
 Outcome judges do not apply to a chat rollout and are left out of its score. Rubric
 judges go to the judge role, which answers a JSON verdict; an answer that cannot be
 recovered is counted and that judge is left out of the sample's score (never scored as a
-failure of the target).
+failure of the target). A score is the judges' weighted mean, and says whether the answer
+passed every rule judge that applied (*pass-all*: what the user would have accepted). A
+non-answer (`trainer.nonanswer`: empty, the request echoed, a refusal) fails its task
+before any judge is asked.
 
 The judge firewall. The optimizer is told what went wrong in words ("the answer left out
 something the task expected"), never the judge's internals: no regex, no literal, no rubric
@@ -32,6 +35,7 @@ import json_repair
 
 from trainer.backends.base import Completion
 from trainer.calls import Caller, Request
+from trainer.nonanswer import non_answer
 from trainer.rollout import Outcome
 from trainer.skill import tokens
 from trainer.tasks import OUTCOME_JUDGES, Judge, Task, user_said
@@ -86,11 +90,6 @@ def read_json(text: str) -> tuple[dict[str, Any] | None, bool]:
     return (value, True) if isinstance(value, dict) and value else (None, False)
 
 
-def parse_json(text: str) -> dict[str, Any] | None:
-    """A JSON object from a model answer, repaired if needed; None if unrecoverable."""
-    return read_json(text)[0]
-
-
 def rule_score(judge: Judge, outcome: Outcome) -> float | None:
     """1.0 pass, 0.0 fail; None where the judge does not apply (an outcome judge on a
     chat rollout)."""
@@ -130,8 +129,30 @@ def _search(pattern: str, text: str) -> bool:
 
 @dataclass
 class Scored:
+    """One answer's score: the judges' weighted mean, and whether it passed every rule
+    judge that applied (rule and outcome judges; the rubric is a grade, not a rule). Pass-all
+    is what the user would have accepted; None when no rule judge applied (nothing says)."""
+
     score: float
     feedback: list[str] = field(default_factory=list)  # words, firewall-safe
+    pass_all: bool | None = None
+
+    @classmethod
+    def failed(cls, words: str, task: Task, outcome: Outcome) -> Scored:
+        """An attempt that failed its task whatever its judges say (no answer, a copy of
+        the skill's example, a context overflow): score 0, and pass-all false where the
+        task has a rule judge for this kind of attempt (else pass-all says nothing, as for
+        any answer to that task)."""
+        return cls(0.0, [words], pass_all=False if has_rules(task, outcome) else None)
+
+
+def has_rules(task: Task, outcome: Outcome) -> bool:
+    """Whether some rule judge of `task` applies to this attempt (outcome judges only to
+    an agent harness's): the tasks pass-all is measured on."""
+    return any(
+        j.kind != "rubric" and (outcome.harness or j.kind not in OUTCOME_JUDGES)
+        for j in task.judges
+    )
 
 
 @dataclass
@@ -155,7 +176,10 @@ class Scorer:
         """Scores in order; None for a sample with no usable judgment."""
         requests: list[Request] = []
         where: list[tuple[int, int]] = []
+        missed = [non_answer(ro.outcome, ro.task.prompt) for ro in rollouts]
         for r_i, ro in enumerate(rollouts):
+            if missed[r_i]:
+                continue  # no answer to grade: no judge call
             for j_i, judge in enumerate(ro.task.judges):
                 if judge.kind == "rubric":
                     requests.append(rubric_request(ro, judge))
@@ -166,8 +190,13 @@ class Scorer:
                 verdicts[pos] = self._verdict(comp)
         out: list[Scored | None] = []
         for r_i, ro in enumerate(rollouts):
+            if why := missed[r_i]:
+                self.counters["non_answers"] = self.counters.get("non_answers", 0) + 1
+                out.append(Scored.failed(why, ro.task, ro.outcome))
+                continue
             total = weight = 0.0
             words: list[str] = []
+            rules: list[bool] = []  # each applicable rule judge: passed?
             for j_i, judge in enumerate(ro.task.judges):
                 if judge.kind == "rubric":
                     v = verdicts.get((r_i, j_i))
@@ -179,11 +208,13 @@ class Scorer:
                     if rule is None:
                         continue
                     s, reason = rule, ""
+                    rules.append(s >= 1.0)
                 total += judge.weight * s
                 weight += judge.weight
                 if s < 0.5:
                     words.append(_words(judge, reason))
-            out.append(Scored(total / weight, words) if weight else None)
+            pass_all = all(rules) if rules else None
+            out.append(Scored(total / weight, words, pass_all) if weight else None)
         return out
 
     def _verdict(self, comp: Completion | None) -> tuple[float, str] | None:

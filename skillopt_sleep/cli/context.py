@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-import contextlib
+import errno
 import importlib
+import itertools
 import json
-import sqlite3
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from skillopt_sleep.errors import ConfigError
-from skillopt_sleep.store import StoreError, open_store
+from skillopt_sleep.cli.failures import CliError, as_failure
+from skillopt_sleep.cli.failures import UserError as UserError  # commands import it from here
+from skillopt_sleep.store import open_store
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -50,6 +51,15 @@ class App:
 
         return config_mod.state_dir(self.config)
 
+    def known_state_dir(self) -> Path | None:
+        """The state directory if it is known without reading the config (which may be
+        what failed), else None: errors in it are told apart from errors elsewhere."""
+        from skillopt_sleep import config as config_mod
+
+        if self._config is None:
+            return self.state_dir_override
+        return config_mod.state_dir(self._config)
+
     @property
     def db(self) -> sqlite_utils.Database:
         if self._db is None:
@@ -62,37 +72,16 @@ class App:
             self._db = None
 
 
+_JSON_ERRORS = "skillopt_sleep.json_errors"  # ctx.meta key: the command was given --json
+
+
 def echo_json(obj: Any) -> None:
     click.echo(json.dumps(obj, indent=2, sort_keys=False, default=str))
 
 
-class UserError(click.ClickException):
-    """A mistake the user can fix: one line, exit 2."""
-
-    exit_code = 2
-
-
-class StoreFailure(click.ClickException):
-    """The store cannot be opened or written: one line, exit 1."""
-
-    exit_code = 1
-
-
-@contextlib.contextmanager
-def translate_errors() -> Iterator[None]:
-    """Turn known failures into click exceptions: one line on stderr and a non-zero exit."""
-    try:
-        yield
-    except ConfigError as exc:
-        raise UserError(str(exc)) from exc
-    except StoreError as exc:
-        raise StoreFailure(str(exc)) from exc
-    except sqlite3.DatabaseError as exc:
-        raise StoreFailure(f"the store cannot be used: {exc}") from exc
-
-
 class Group(click.Group):
-    """A click group whose commands report configuration and store errors as one line.
+    """A click group whose commands fail in one line (``failures.as_failure``), as JSON
+    when ``--json`` is among the command's arguments.
 
     ``lazy`` maps a command name to ``"module:attribute"``; the module is imported only
     when that command is run or its help is shown, so ``--version`` and ``status`` do
@@ -111,6 +100,35 @@ class Group(click.Group):
             self.add_command(getattr(importlib.import_module(module), attr), cmd_name)
         return super().get_command(ctx, cmd_name)
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        # Read from the arguments, not the parsed flag: a usage error (an unknown option,
+        # a bad value) happens before the flag is parsed, and is JSON too.
+        if "--json" in itertools.takewhile(lambda a: a != "--", args[1:]):
+            ctx.meta[_JSON_ERRORS] = True
+        return super().resolve_command(ctx, args)
+
     def invoke(self, ctx: click.Context) -> Any:
-        with translate_errors():
+        try:
             return super().invoke(ctx)
+        except (click.exceptions.Exit, click.Abort):
+            raise
+        except Exception as exc:
+            if isinstance(exc, OSError) and exc.errno == errno.EPIPE:
+                raise  # stdout closed by the reader (`| head`): click ends quietly
+            app = ctx.find_object(App)
+            failure = as_failure(exc, app.known_state_dir() if app else None)
+            if ctx.meta.get(_JSON_ERRORS):
+                failure = _as_json(failure)
+            if failure is exc:
+                raise
+            raise failure from exc
+
+
+def _as_json(failure: click.ClickException) -> CliError:
+    if not isinstance(failure, CliError):  # click's own, such as a usage error
+        code = "usage" if isinstance(failure, click.UsageError) else "error"
+        failure = CliError(failure.format_message(), code)
+    failure.as_json = True
+    return failure

@@ -136,7 +136,6 @@ def daemon(ctx: click.Context, no_live_ingest: bool) -> None:
     """
     from skillopt_sleep import config as config_mod
     from skillopt_sleep.daemon import Daemon, setup_logging  # the scheduler: only here
-    from skillopt_sleep.lock import EXIT_LOCKED, LockedError
 
     app: App = ctx.obj
     config, state_dir = app.config, app.state_dir
@@ -157,9 +156,4 @@ def daemon(ctx: click.Context, no_live_ingest: bool) -> None:
         state_dir, config, night, live_ingest=live, reload_config=reload, last_night=lambda: last
     )
     setup_logging(sys.stderr)
-    try:
-        code = runner.run()
-    except LockedError as exc:
-        click.echo(f"Error: {exc}", err=True)
-        ctx.exit(EXIT_LOCKED)
-    ctx.exit(code)
+    ctx.exit(runner.run())  # another daemon or night: LockedError, exit 3 (cli/failures.py)

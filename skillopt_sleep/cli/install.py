@@ -117,8 +117,6 @@ def install(app: App, kind: str, exe: Path | None, env_file: bool | None) -> Non
             notes = _install_schedule(app, kind, exe, env_file)
     except (installer.InstallError, SkillPathError, agent_plugins.PluginError) as exc:
         raise UserError(str(exc)) from exc
-    except OSError as exc:
-        raise click.ClickException(f"cannot install: {exc}") from exc
     for note in notes:
         click.echo(note)
 
@@ -160,5 +158,3 @@ def uninstall(kind: str | None) -> None:
             click.echo(f"kept {envfile.path()} (your endpoint variables); delete it if unused")
     except (installer.InstallError, agent_plugins.PluginError) as exc:
         raise UserError(str(exc)) from exc
-    except OSError as exc:
-        raise click.ClickException(f"cannot uninstall: {exc}") from exc

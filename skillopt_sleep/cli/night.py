@@ -77,17 +77,6 @@ def _stop_on_signals() -> Iterator[threading.Event]:
             signal.signal(signum, old)
 
 
-def _local_model_error(exc: Exception) -> UserError | None:
-    """The embedded model or a configured agent CLI missing is something the user fixes
-    by installing: say how."""
-    from trainer.backends.local import LocalModelUnavailable
-    from trainer.harness import CliNotFound
-
-    if isinstance(exc, LocalModelUnavailable | CliNotFound):
-        return UserError(str(exc))
-    return None
-
-
 def _finish(outcome: NightOutcome, as_json: bool) -> None:
     if as_json:
         echo_json(outcome.summary)
@@ -125,20 +114,10 @@ def run(app: App, once: bool, dry_run: bool, as_json: bool, quiet: bool) -> None
     """
     if not once and not dry_run:
         raise UserError("say --once to run a night now (or run `skillopt-sleep daemon`)")
-    from skillopt_sleep.lock import EXIT_LOCKED, LockedError
     from skillopt_sleep.night.run import run_night  # the whole training stack: only here
 
-    try:
-        with _stop_on_signals() as stop:
-            outcome = run_night(app.config, stop=stop, dry_run=dry_run, progress=_progress(quiet))
-    except LockedError as exc:
-        click.echo(f"skillopt-sleep: {exc}", err=True)
-        sys.exit(EXIT_LOCKED)
-    except Exception as exc:
-        err = _local_model_error(exc)
-        if err is None:
-            raise
-        raise err from exc
+    with _stop_on_signals() as stop:
+        outcome = run_night(app.config, stop=stop, dry_run=dry_run, progress=_progress(quiet))
     _finish(outcome, as_json)
 
 
@@ -169,18 +148,9 @@ def demo(workdir: str | None, minutes: int, quiet: bool) -> None:
 
     say = _progress(quiet)
     say("demo: sample sessions, the embedded local models (Qwen2.5-Coder), a scratch directory")
-    try:
-        with _stop_on_signals() as stop:
-            scratch, outcome = run_demo(
-                Path(workdir) if workdir else None,
-                progress=say,
-                stop=stop,
-                minutes=minutes,
-            )
-    except Exception as exc:
-        err = _local_model_error(exc)
-        if err is None:
-            raise
-        raise err from exc
+    with _stop_on_signals() as stop:
+        scratch, outcome = run_demo(
+            Path(workdir) if workdir else None, progress=say, stop=stop, minutes=minutes
+        )
     click.echo(f"demo directory: {scratch}")
     _finish(outcome, as_json=False)

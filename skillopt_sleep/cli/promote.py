@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from skillopt_sleep.cli.context import App, UserError, echo_json
+from skillopt_sleep.cli.context import App, CliError, UserError, echo_json
 
 
 @contextlib.contextmanager
@@ -29,7 +29,7 @@ def _errors() -> Iterator[ModuleType]:
     except (SkillPathError, promotion.PromotionError) as exc:
         raise UserError(str(exc)) from exc
     except SkillWriteError as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise CliError(str(exc), "skill_unwritable") from exc
 
 
 def _line(row: dict[str, Any]) -> str:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from skillopt_sleep.cli.context import App, UserError, echo_json
+from skillopt_sleep.cli.context import App, CliError, UserError, echo_json
 
 
 @click.command("replay")
@@ -40,6 +40,8 @@ def replay_cmd(app: App, task_id: str, backend: str | None, skill_file: Path | N
     from skillopt_sleep.mining import mine_if_stale
     from skillopt_sleep.replay.one import ReplayError, find_task, replay, task_skill
     from trainer.backends.base import InfraError
+    from trainer.harness import CliNotFound
+    from trainer.harness.sandbox import SandboxUnavailable
 
     mine_if_stale(app.db, app.config)
     try:
@@ -48,8 +50,10 @@ def replay_cmd(app: App, task_id: str, backend: str | None, skill_file: Path | N
         out = replay(app.config, task, text, backend=backend)
     except ReplayError as exc:
         raise UserError(str(exc)) from None
+    except (CliNotFound, SandboxUnavailable):
+        raise  # not this rollout's failure: its own code says what to install (failures.py)
     except InfraError as exc:
-        raise click.ClickException(f"the rollout could not be made: {exc}") from None
+        raise CliError(f"the rollout could not be made: {exc}", "rollout_failed") from None
     if as_json:
         echo_json(out)
         return

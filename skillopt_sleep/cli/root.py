@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from skillopt_sleep import __version__
-from skillopt_sleep.cli.context import App, Group, UserError
+from skillopt_sleep.cli.context import App, Group
+from skillopt_sleep.errors import ConfigError
 
 # Command name -> "module:attribute". Importing a command module must stay cheap (heavy
 # libraries are imported inside the command function): `--help` imports them all for
@@ -64,6 +65,6 @@ def main(ctx: click.Context, config_path: Path | None, state_dir: Path | None) -
       skillopt-sleep run --once
     """
     if config_path is not None and not config_path.exists():
-        raise UserError(f"config file {config_path} does not exist")
+        raise ConfigError(f"config file {config_path} does not exist")
     ctx.obj = App(config_path=config_path, state_dir=state_dir)
     ctx.call_on_close(ctx.obj.close)

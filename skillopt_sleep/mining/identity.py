@@ -98,19 +98,29 @@ def _match_by_text(
 
 
 _PLACEHOLDER = re.compile(r"^z(path|num|hash|ident|code|url|blob|empty)$")
+# What a redaction placeholder ``[REDACTED:<kind>]`` becomes in a normalized intent.
+_REDACTED = re.compile(r"\bredacted(?: \S+)?")
+# A slug word is a word: letters, a digit only in a short name (k8s, ec2, utf8). Key
+# material, a password or a hash that redaction missed is longer or holds a digit.
+_WORD = re.compile(r"[a-z]{3,20}|(?=[a-z0-9]*[a-z])[a-z0-9]{3,5}")
+
+
+def _slug_words(norm: str) -> list[str]:
+    """The words of a normalized intent a skill may be named after: never a redaction
+    placeholder (``redacted`` and its kind), a slot token, or anything secret-shaped (the
+    name becomes a directory name and appears in reports and prompts)."""
+    return [
+        w
+        for w in _REDACTED.sub(" ", norm).split()
+        if _WORD.fullmatch(w) and w not in STOP_WORDS and not _PLACEHOLDER.match(w)
+    ]
 
 
 def slug(norms: Sequence[str], taken: set[str], words: int = 3) -> str:
     """A readable skill name from the words most requests of the kind use."""
     df: Counter[str] = Counter()
     for n in norms:
-        df.update(
-            {
-                w
-                for w in n.split()
-                if w not in STOP_WORDS and not _PLACEHOLDER.match(w) and len(w) > 2
-            }
-        )
+        df.update(set(_slug_words(n)))
     top = [w for w, _ in sorted(df.items(), key=lambda kv: (-kv[1], kv[0]))[:words]]
     # In the order people say them ("commit message", not "message commit").
     where: dict[str, list[float]] = {w: [] for w in top}

@@ -5,8 +5,9 @@
   under 50 chars" becomes a regex on the first line. Rules learnt in one turn of a
   cluster apply to every task of the cluster: a preference stated once is a preference
   for the task kind, which is exactly what the skill must learn.
-* Commands that had to be run in most turns of the kind become ``contains`` checks of
-  low weight (the answer should show they were run or asked for).
+* Commands that were run in most turns of the kind become ``command_ran`` checks of low
+  weight: outcome judges, scored only where the replay can show what was run (an agent
+  harness); in a chat replay they are context in the rubric, never a word check.
 * A rubric for the LLM judge quotes the accepted outcome and the corrections, so the
   judge grades against what this user accepted, not a generic notion of quality.
 
@@ -169,17 +170,41 @@ def dedupe(judges: Iterable[Judge]) -> list[Judge]:
     return list(latest.values())
 
 
-def command_rules(commands_per_turn: Sequence[set[str]], min_share: float = 0.6) -> list[Judge]:
-    """Commands (first two words) run in at least ``min_share`` of the kind's turns."""
+COMMAND_SOURCE = "tool calls:"  # how `command_rules` marks the judges it derives
+
+
+def common_commands(commands_per_turn: Sequence[set[str]], min_share: float = 0.6) -> list[str]:
+    """Commands (first two words) run in at least ``min_share`` of the kind's turns, most
+    frequent first (at most three; none from fewer than three turns)."""
     n = len(commands_per_turn)
     if n < 3:
         return []
     counts = Counter(c for cmds in commands_per_turn for c in cmds)
+    return [cmd for cmd, k in counts.most_common(3) if k / n >= min_share]
+
+
+def command_rules(commands_per_turn: Sequence[set[str]], min_share: float = 0.6) -> list[Judge]:
+    """`command_ran` judges for the commands the kind's turns ran (``common_commands``):
+    outcome judges, checked on what an agent harness ran, never on the answer's words. A
+    chat replay cannot run anything; there the commands are context for the rubric."""
+    n = len(commands_per_turn)
+    counts = Counter(c for cmds in commands_per_turn for c in cmds)
     return [
-        Judge("contains", cmd, 0.5, f"tool calls: run in {k}/{n} turns of this kind")
-        for cmd, k in counts.most_common(3)
-        if k / n >= min_share
+        Judge(
+            "command_ran",
+            command_regex(cmd),
+            0.5,
+            f"{COMMAND_SOURCE} run in {counts[cmd]}/{n} turns of this kind",
+        )  # fmt: skip
+        for cmd in common_commands(commands_per_turn, min_share)
     ]
+
+
+def command_regex(head: str) -> str:
+    """`git diff` -> a regex for that command at the start of a shell command or after a
+    separator (`cd x && git diff --staged`), flags in between allowed (`git --no-pager diff`)."""
+    words = [re.escape(w) for w in head.split()]
+    return r"(?:^|[;&|(])\s*" + r"(?:\s+-\S+)*\s+".join(words) + r"\b"
 
 
 def command_head(args_summary: str | None) -> str | None:
@@ -198,14 +223,26 @@ def command_head(args_summary: str | None) -> str | None:
     return " ".join(words)
 
 
-def rubric(intent: str, accepted: str | None, corrections: Sequence[Correction]) -> str:
-    """Text for the LLM judge: the request, the user's accepted answer, their corrections."""
+def rubric(
+    intent: str,
+    accepted: str | None,
+    corrections: Sequence[Correction],
+    commands: Sequence[str] = (),
+) -> str:
+    """Text for the LLM judge: the request, the user's accepted answer, their corrections,
+    and as context the commands the user's sessions of this kind ran."""
     parts = [f"The user asked: {intent[:400]}"]
     if accepted:
         parts.append(f"An answer the user accepted for this kind of request:\n{accepted[:800]}")
     if corrections:
         said = "\n".join(f"- {c.text[:300]}" for c in corrections[:8])
         parts.append(f"The user corrected earlier answers of this kind with:\n{said}")
+    if commands:
+        parts.append(
+            "For context, the user's own sessions of this kind ran: "
+            + ", ".join(f"`{c}`" for c in commands)
+            + ". A written answer cannot run them; do not grade it on naming them."
+        )
     parts.append(
         "Score 1.0 when the answer does what was asked and respects every correction above; "
         "0.0 when it ignores a correction or does not do the task; in between otherwise."

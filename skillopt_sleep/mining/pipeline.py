@@ -52,11 +52,14 @@ def params_from(config: Mapping[str, Any]) -> dict[str, Any]:
             min_core=int(m["min_core"]),
             action_share=float(m["action_share"]),
         ),
-        "max_tasks": int(m["max_tasks_per_cluster"]),
         "split": splits.SplitParams(
             fractions=dict(m["split_fractions"]),
             dup_threshold=float(m["near_duplicate_threshold"]),
             min_groups=int(m["min_groups_to_split"]),
+            caps={
+                "val": int(m["max_val_tasks"]),
+                "test": int(m["max_test_tasks"]),
+            },
         ),
         "context_chars": int(m["max_context_chars"]),
     }
@@ -132,9 +135,17 @@ def _days_between(a: str, b: str) -> float:
 
 
 def _prompt(req: Request, context_chars: int) -> str:
-    """The intent plus the minimal context: the request itself when short enough (pasted
-    logs included), else the cleaned intent, which marks what was cut."""
-    body = req.text.strip() if len(req.text) <= context_chars else req.intent
+    """The request and the minimal context: the request itself when short enough (pasted
+    logs included); else its cleaned intent (which marks what was pasted) and, cut to
+    fit, the start of what was pasted with it: requests that differ only in their paste
+    (a diff, a log) stay different tasks."""
+    body = whole = req.text.strip()
+    if len(whole) > context_chars:
+        label = "\n\nThe request as written, cut to fit ({} of {} characters):\n"
+        room = max(0, context_chars - len(req.intent) - len(label.format(len(whole), len(whole))))
+        cut = whole.rfind("\n", room // 2, room)
+        head = whole[: cut if cut > 0 else room].rstrip()
+        body = req.intent + (label.format(len(head), len(whole)) + head if head else "")
     where = ", ".join(
         x
         for x in (req.project and f"project {req.project}", req.branch and f"branch {req.branch}")
@@ -156,26 +167,40 @@ def _cluster_rules(reqs: list[Request]) -> list[Judge]:
             source = said_source(f"turn {c.turn_id}: user correction", c.text)
             found = judges.rules_from_text(c.text, source)
             rules += [replace(j, quotes=(c.text,)) for j in found]
-    rules += judges.command_rules([r.commands for r in reqs])
     return judges.dedupe(rules)
 
 
-def _task(
-    req: Request,
-    cid: str,
-    split: str,
-    gid: str,
-    rules: list[Judge],
-    ctx: int,
-    corrections: list[judges.Correction],
-    accepted: str | None,
-) -> Task:
+@dataclass(frozen=True)
+class _KindEvidence:
+    """What the requests of a kind a task may learn from (``EVIDENCE_SPLITS``) say."""
+
+    rules: list[Judge]  # from the user's corrections
+    corrections: list[judges.Correction]
+    accepted: str | None  # the newest accepted answer
+    commands: list[str]  # run in most turns: rubric context, `command_ran` in a harness
+
+
+def _kind_evidence(pool: list[Request]) -> _KindEvidence:
+    ran = [r.commands for r in pool]
+    said: dict[str, judges.Correction] = {}  # each correction once, where first said
+    for c in (c for r in pool for c in r.corrections):
+        said.setdefault(c.text, c)
+    return _KindEvidence(
+        _cluster_rules(pool) + judges.command_rules(ran),
+        list(said.values()),
+        next((r.accepted for r in reversed(pool) if r.accepted), None),
+        judges.common_commands(ran),
+    )
+
+
+def _task(req: Request, cid: str, split: str, gid: str, ev: _KindEvidence, ctx: int) -> Task:
     own = judges.rules_from_text(req.intent, f"turn {req.turn_id}: the request")
     own = [replace(j, quotes=(req.intent,)) for j in own]
-    rub = judges.rubric(req.intent, req.accepted or accepted, corrections)
+    corrections = ev.corrections
+    rub = judges.rubric(req.intent, req.accepted or ev.accepted, corrections, ev.commands)
     said = (req.intent, *(c.text for c in corrections))  # quoted verbatim in the rubric
     rubric = Judge("rubric", rub, 1.0, f"turn {req.turn_id}: accepted outcome", quotes=said)
-    js = judges.dedupe([*rules, *own, rubric])
+    js = judges.dedupe([*ev.rules, *own, rubric])
     meta = {
         "cluster_id": cid,
         "turn_id": req.turn_id,
@@ -257,14 +282,18 @@ def mine(db: sqlite_utils.Database, config: Mapping[str, Any]) -> MiningResult:
         group_of: dict[str, str] = {}
         split_of: dict[str, str] = {}
         if recurring:
-            keys = splits.newest_first([r.norm for r in rs], [r.started_at for r in rs])
-            res = splits.assign_cluster(db, cid, keys, p["split"], now)
-            group_of, split_of = res.key_group, res.key_split
+            distinct = _distinct(rs)
+            key_of = {r.turn_id: splits.request_key(r.norm, r.text) for r in rs}
+            keys = splits.newest_first([key_of[r.turn_id] for r in rs], [r.started_at for r in rs])
+            per_key = Counter(key_of[r.turn_id] for r in distinct)
+            res = splits.assign_cluster(db, cid, keys, p["split"], now, per_key)
+            group_of = {t: res.key_group[k] for t, k in key_of.items()}
+            split_of = {t: res.key_split[k] for t, k in key_of.items()}
             if res.too_small:
                 report["too_small_to_split"].append(cid)
             report["excluded_bridging_intents"] += len(res.excluded)
-            rules = _cluster_rules([r for r in rs if split_of.get(r.norm) == "train"])
-            task_rows += _tasks_for(cid, rs, group_of, split_of, p)
+            rules = _cluster_rules([r for r in rs if split_of[r.turn_id] == "train"])
+            task_rows += _tasks_for(cid, rs, distinct, group_of, split_of, p)
         cluster_rows.append(
             {
                 "id": cid, "skill": skill, "managed": managed, "description": description,
@@ -280,7 +309,7 @@ def mine(db: sqlite_utils.Database, config: Mapping[str, Any]) -> MiningResult:
             {
                 "turn_id": r.turn_id, "cluster_id": cid, "session_id": r.session_id,
                 "started_at": r.started_at, "intent": r.intent[:600], "norm": r.norm[:600],
-                "group_id": group_of.get(r.norm, ""),
+                "group_id": group_of.get(r.turn_id, ""),
             }
             for r in rs
         ]  # fmt: skip
@@ -311,41 +340,41 @@ def mine(db: sqlite_utils.Database, config: Mapping[str, Any]) -> MiningResult:
                         len(task_rows), report)  # fmt: skip
 
 
+def _distinct(rs: list[Request]) -> list[Request]:
+    """The distinct requests of a cluster (the newest of each): the same text asked again
+    in the same project is one task; a different paste (a diff, a log), file or project
+    is another."""
+    newest: dict[tuple[str, str], Request] = {}
+    for r in reversed(rs):
+        newest.setdefault((" ".join(r.text.split()), r.project), r)
+    return list(reversed(newest.values()))
+
+
 def _tasks_for(
     cid: str,
     rs: list[Request],
+    distinct: list[Request],
     group_of: dict[str, str],
     split_of: dict[str, str],
     p: dict[str, Any],
 ) -> list[dict]:
-    """Up to ``max_tasks`` tasks, one per near-duplicate group, newest groups first. The cap
-    is shared by the split fractions (at least one task per split that has groups), so a big
-    cluster keeps train tasks to learn from; unused slots go to val, then test, then train.
-    A task's cluster rules and rubric come from requests of ``EVIDENCE_SPLITS`` only."""
-    newest_per_group: dict[str, Request] = {}
-    for r in reversed(rs):
-        if split_of.get(r.norm) in ("train", "val", "test"):
-            newest_per_group.setdefault(group_of[r.norm], r)
-    by_split: dict[str, list[tuple[str, Request]]] = {"val": [], "test": [], "train": []}
-    for gid, r in sorted(newest_per_group.items(), key=lambda kv: kv[1].started_at, reverse=True):
-        by_split[split_of[r.norm]].append((gid, r))
-    fractions = p["split"].fractions
-    quota = {sp: max(1, int(p["max_tasks"] * fractions.get(sp, 0.0))) for sp in by_split}
-    ordered = [kv for sp, items in by_split.items() for kv in items[: quota[sp]]]
-    spare = [kv for sp, items in by_split.items() for kv in items[quota[sp] :]]
-    ordered += spare[: max(0, p["max_tasks"] - len(ordered))]
-    evidence: dict[str, tuple[list[Judge], list[judges.Correction], str | None]] = {}
-    for split, allowed in EVIDENCE_SPLITS.items():
-        pool = [r for r in rs if split_of.get(r.norm) in allowed]
-        evidence[split] = (
-            _cluster_rules(pool),
-            [c for r in pool for c in r.corrections],
-            next((r.accepted for r in reversed(pool) if r.accepted), None),
-        )
+    """One task per distinct request that has a split (a request whose words bridge
+    groups in two splits has none). Nothing is dropped here: a night's cost is bounded by
+    how many val and test tasks it replays (``mining.max_val_tasks`` / ``max_test_tasks``:
+    the splits fill up to them, ``night.plan.replay_set`` takes at most that many) and by
+    the trainer's minibatches on train. A task's cluster rules and rubric come from
+    requests of ``EVIDENCE_SPLITS`` only."""
+    evidence = {
+        split: _kind_evidence([r for r in rs if split_of[r.turn_id] in allowed])
+        for split, allowed in EVIDENCE_SPLITS.items()
+    }
     out = []
-    for gid, r in ordered:
-        rules, corrections, accepted = evidence[split_of[r.norm]]
-        t = _task(r, cid, split_of[r.norm], gid, rules, p["context_chars"], corrections, accepted)
+    for r in distinct:
+        split = split_of[r.turn_id]
+        if split not in evidence:
+            continue
+        gid = group_of[r.turn_id]
+        t = _task(r, cid, split, gid, evidence[split], p["context_chars"])
         out.append(
             {
                 "id": t.id, "cluster_id": cid, "turn_id": r.turn_id, "split": t.split,

@@ -13,6 +13,12 @@
   placed without leaking; it is marked ``excluded`` and reported.
 * A cluster with fewer than ``min_groups`` groups is too small to split: all train,
   reported.
+* Val and test hold at most ``caps`` tasks of new groups each (the gate's and the test's
+  cost); groups the hash would put in a full split go to train, which costs nothing per
+  task. Placements already stored are never moved to honour a cap.
+* A key is a request's normalized words, plus a digest of the whole request when
+  something was pasted with it (``request_key``): the same words with different diffs
+  are different keys, never near-duplicates, so each is placed on its own.
 """
 
 from __future__ import annotations
@@ -38,6 +44,29 @@ class SplitParams:
     )
     dup_threshold: float = 0.8
     min_groups: int = 3
+    # Most tasks a cluster's new groups are placed in val and test; beyond, they go to
+    # train. Val's size is the gate's cost per sweep, test's the end-of-night test's; train
+    # costs nothing per task (a step samples a minibatch). None: no cap.
+    caps: Mapping[str, int | None] = field(default_factory=lambda: {"val": None, "test": None})
+
+
+PASTE = " zpaste"  # a key's pasted-content tag: a request's words + what was pasted with them
+
+
+def request_key(norm: str, text: str) -> str:
+    """A request's split key: its normalized words, and when something was pasted with them
+    (a diff, a log: the words show a ``zblob``), a digest of the whole request. Requests
+    with the same words and different pastes are different tasks; the same words with
+    nothing pasted ("fix the test in foo.py", "… in bar.py") share a key."""
+    if "zblob" not in norm.split():
+        return norm
+    digest = hashlib.sha1(" ".join(text.split()).encode()).hexdigest()[:12]
+    return f"{norm}{PASTE}{digest}"
+
+
+def _words_and_paste(key: str) -> tuple[str, str]:
+    words, _, paste = key.partition(PASTE)
+    return words, paste
 
 
 def stable_unit(text: str) -> float:
@@ -73,16 +102,19 @@ def group_id_for(key: str) -> str:
 
 
 def _near_dups(keys: Sequence[str], threshold: float) -> list[set[int]]:
-    """For each key, the indices of the other keys it near-duplicates."""
+    """For each key, the indices of the other keys it near-duplicates: words alike and
+    the same paste (or none)."""
     if len(keys) < 2:
         return [set() for _ in keys]
+    parts = [_words_and_paste(k) for k in keys]
     vec = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 4), sublinear_tf=True)
-    x = vec.fit_transform([k or "zempty" for k in keys])
+    x = vec.fit_transform([words or "zempty" for words, _paste in parts])
     sims = (x @ x.T).tocoo()
     out: list[set[int]] = [set() for _ in keys]
     mask = (sims.data >= threshold) & (sims.row != sims.col)
     for a, b in zip(sims.row[mask], sims.col[mask], strict=True):
-        out[int(a)].add(int(b))
+        if parts[int(a)][1] == parts[int(b)][1]:
+            out[int(a)].add(int(b))
     return out
 
 
@@ -100,8 +132,11 @@ def assign_cluster(
     keys_newest_first: Sequence[str],
     params: SplitParams,
     now: str | None = None,
+    tasks_per_key: Mapping[str, int] | None = None,
 ) -> SplitResult:
-    """Place every key of one cluster; store the placements of new keys."""
+    """Place every key of one cluster; store the placements of new keys.
+    ``tasks_per_key``: the distinct requests each key stands for (1 when not given), which
+    the val and test caps count."""
     now = now or datetime.now(UTC).isoformat()
     keys = list(dict.fromkeys(keys_newest_first))
     stored: dict[str, dict[str, Any]] = {}
@@ -146,6 +181,12 @@ def assign_cluster(
     too_small = n_groups < params.min_groups
     placed = {group[k]: split[k] for k in keys if split[k] and split[k] != EXCLUDED}
     count = Counter(placed.values())
+    size: Counter[str] = Counter()  # tasks per group
+    for k in keys:
+        size[group[k]] += (tasks_per_key or {}).get(k, 1)
+    held = Counter({sp: 0 for sp in ("train", "val", "test")})  # tasks per split
+    for gid, sp in placed.items():
+        held[sp] += size[gid]
     for gid in groups_newest_first:
         if gid in placed:
             continue
@@ -157,8 +198,12 @@ def assign_cluster(
             choice = "test"
         else:
             choice = _balanced_hash(gid, count, params.fractions)
+            cap = params.caps.get(choice)
+            if cap is not None and held[choice] + size[gid] > cap:
+                choice = "train"  # val / test are full: the rest feeds reflection
         placed[gid] = choice
         count[choice] += 1
+        held[choice] += size[gid]
     for k in keys:
         if split[k] != EXCLUDED:
             split[k] = placed[group[k]]
@@ -177,14 +222,6 @@ def assign_cluster(
         db["split_keys"].insert_all(rows, pk="key", replace=True)
     excluded = [k for k in keys if split[k] == EXCLUDED]
     return SplitResult(split, group, too_small, excluded)
-
-
-def group_splits(splits: Mapping[str, str], groups: Mapping[str, str]) -> dict[str, set[str]]:
-    """Group id -> the set of splits its keys are in (a leak shows as a set of two)."""
-    out: dict[str, set[str]] = {}
-    for key, gid in groups.items():
-        out.setdefault(gid, set()).add(splits[key])
-    return out
 
 
 def newest_first(keys: Sequence[str], times: Sequence[str]) -> list[str]:

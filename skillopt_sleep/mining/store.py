@@ -116,9 +116,51 @@ def _v2(db: sqlite_utils.Database) -> None:
     db["tasks"].add_column("workspace", str)
 
 
+def _v3(db: sqlite_utils.Database) -> None:
+    # Ingest's redaction rules grew (its migration "events-redacted-again-…"): turns were
+    # redacted again, but what mining wrote from them keeps the old text, and the turn
+    # counts mining watches did not change, so it would not run again by itself. The mined
+    # texts are redacted in place (a split key that changes is dropped: the request's new
+    # key gets its split afresh), tasks are deleted, and the runs forgotten, so the next
+    # `tasks mine` or night re-mines from the redacted turns. Old bytes are zeroed.
+    from session_ingest.records import redact_values
+    from session_ingest.redact import redact
+
+    conn = db.conn
+    secure = conn.execute("PRAGMA secure_delete").fetchone()[0]
+    conn.execute("PRAGMA secure_delete = ON")
+    try:
+        conn.execute("DELETE FROM tasks")
+        conn.execute("DELETE FROM mining_runs")
+        rows = conn.execute("SELECT turn_id, intent, norm FROM cluster_members").fetchall()
+        for turn_id, intent, norm in rows:
+            new = (redact(intent or ""), redact(norm or ""))
+            if new != (intent or "", norm or ""):
+                conn.execute(
+                    "UPDATE cluster_members SET intent = ?, norm = ? WHERE turn_id = ?",
+                    (*new, turn_id),
+                )
+        for cid, texts, rules in conn.execute(
+            "SELECT id, sample_intents, rules FROM clusters"
+        ).fetchall():
+            old = (loads(texts, []), loads(rules, []))
+            new = (redact_values(old[0]), redact_values(old[1]))
+            if new != old:
+                conn.execute(
+                    "UPDATE clusters SET sample_intents = ?, rules = ? WHERE id = ?",
+                    (json.dumps(new[0]), json.dumps(new[1]), cid),
+                )
+        for (key,) in conn.execute("SELECT key FROM split_keys").fetchall():
+            if redact(key) != key:
+                conn.execute("DELETE FROM split_keys WHERE key = ?", (key,))
+    finally:
+        conn.execute(f"PRAGMA secure_delete = {int(secure)}")
+
+
 MINING_MIGRATIONS: list[Step] = [
     ("tables", _v1),
     ("tasks-workspace", _v2),
+    ("mined-text-dropped-after-redaction-grew", _v3),
 ]
 
 

@@ -8,11 +8,12 @@ branch, never the commit), else the newest commit of any ref before the start. A
 whose repository is gone keeps its workspace (the report says it fell back to chat).
 
 For a task whose repository is on disk (it replays in the agent harness, where tool use
-is seen), the judges mining drew from the commands its kind's sessions ran become
-`command_ran` judges — they check that the replay ran the command, not that the answer
+is seen), it keeps the `command_ran` judges mining drew from the commands its kind's
+sessions ran — they check that the replay ran the command, never that the answer
 mentions it — and the files the accepted answer changed (Edit/Write/MultiEdit paths,
 apply_patch headers, in the request's own turn) become `file_changed` judges. Any other
-task is replayed as a chat and keeps the judges mining gave it.
+task is replayed as a chat: it loses those command judges (its rubric names the commands
+as context) and keeps its other judges.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import Any
 import sqlite_utils
 
 from skillopt_sleep.mining.evidence import Request
+from skillopt_sleep.mining.judges import COMMAND_SOURCE
 from trainer.tasks import Judge
 
 WRITE_TOOLS = ("edit", "write", "multiedit", "notebookedit")
@@ -118,21 +120,12 @@ def written_files(rows: Iterable[dict[str, Any]], cwd: str, root: str) -> list[s
     return out
 
 
-COMMAND_SOURCE = "tool calls:"  # how judges.command_rules marks the judges it derives
-
-
-def command_regex(head: str) -> str:
-    """`git diff` -> a regex for that command at the start of a shell command or after a
-    separator (`cd x && git diff --staged`), flags in between allowed (`git --no-pager diff`)."""
-    words = [re.escape(w) for w in head.split()]
-    return r"(?:^|[;&|(])\s*" + r"(?:\s+-\S+)*\s+".join(words) + r"\b"
-
-
-def as_tool_use(judge: dict[str, Any]) -> dict[str, Any]:
-    """A command judge checked on the commands the replay ran instead of on its answer."""
-    if judge["kind"] == "contains" and str(judge.get("source", "")).startswith(COMMAND_SOURCE):
-        return {**judge, "kind": "command_ran", "value": command_regex(judge["value"])}
-    return judge
+def applies_in_chat(judge: dict[str, Any]) -> bool:
+    """Whether a mined judge still applies to a task replayed as a chat: a judge of the
+    commands the kind ran does not (a chat runs nothing; its rubric names them)."""
+    return not (
+        judge["kind"] == "command_ran" and str(judge.get("source", "")).startswith(COMMAND_SOURCE)
+    )
 
 
 def glob_literal(path: str) -> str:
@@ -153,10 +146,11 @@ def attach(db: sqlite_utils.Database, task_rows: list[dict], reqs: dict[str, Req
         meta = json.loads(row["meta"])
         meta.update(info)
         row["meta"] = json.dumps(meta)
+        judges = json.loads(row["judges"])
         if ws is None or not info.get("repo_on_disk"):
-            continue  # replayed as a chat: the judges stay what mining gave
-        judges = [as_tool_use(j) for j in json.loads(row["judges"])]
-        row["judges"] = json.dumps(judges)
+            # replayed as a chat: no judge of what was run
+            row["judges"] = json.dumps([j for j in judges if applies_in_chat(j)])
+            continue
         if not req.accepted or req.failed:
             continue
         calls = db.query(

@@ -18,6 +18,7 @@ from skillopt_sleep.promotion import spec
 from trainer import TrainSettings
 from trainer.gate import decide
 from trainer.skill import SkillDoc
+from trainer.tasks import Task
 
 
 def seed_skill(name: str, description: str) -> str:
@@ -70,6 +71,9 @@ def plan_night(db: sqlite_utils.Database, config: Mapping[str, Any]) -> Plan:
     """Jobs (one per skill, most valuable first) and the skills set aside, with reasons."""
     found: dict[str, dict[str, Any]] = {}
     skipped: list[Skip] = []
+    tasks: dict[str, list[Task]] = {}  # cluster id -> its tasks, read once
+    for t in load_tasks(db):
+        tasks.setdefault(str(t.meta.get("cluster_id", "")), []).append(t)
     for cluster in cluster_dicts(db):
         if not cluster["recurring"]:
             continue
@@ -84,7 +88,9 @@ def plan_night(db: sqlite_utils.Database, config: Mapping[str, Any]) -> Plan:
                 continue
             job = found[name] = start
         job["clusters"].append(cluster["id"])
-        job["tasks"] += load_tasks(db, cluster_id=cluster["id"])
+        job["tasks"] += tasks.get(cluster["id"], [])
+    caps = {"val": int(config["mining"]["max_val_tasks"]),
+            "test": int(config["mining"]["max_test_tasks"])}  # fmt: skip
     jobs = [
         Job(
             j["skill"],
@@ -92,11 +98,33 @@ def plan_night(db: sqlite_utils.Database, config: Mapping[str, Any]) -> Plan:
             tuple(j["clusters"]),
             j["start_text"],
             j["base_hash"],
-            tuple(j["tasks"]),
+            replay_set(j["tasks"], caps),
         )  # fmt: skip
         for j in found.values()
     ]
     return _ready(jobs, skipped, config)
+
+
+def replay_set(tasks: list[Task], caps: Mapping[str, int]) -> tuple[Task, ...]:
+    """The tasks a night replays: every train task (a step samples a minibatch of them),
+    and at most ``caps[split]`` val and test tasks, since every gate sweep replays all of
+    val and the end-of-night test all of test. Where a split holds more (a big group of
+    near-duplicates, several clusters of one skill), the oldest tasks are kept, one group
+    after another: the yardstick changes little as requests come in, and covers as many
+    kinds of request as it can."""
+    out = [t for t in tasks if t.split not in caps]
+    for split, cap in caps.items():
+        groups: dict[str, list[Task]] = {}
+        for t in sorted((t for t in tasks if t.split == split), key=_age):
+            groups.setdefault(t.group or t.id, []).append(t)
+        rounds = max((len(g) for g in groups.values()), default=0)
+        spread = [g[r] for r in range(rounds) for g in groups.values() if r < len(g)]
+        out += spread[:cap]
+    return tuple(out)
+
+
+def _age(task: Task) -> tuple[str, str]:
+    return (str(task.meta.get("started_at") or ""), task.id)
 
 
 # Test tasks the end-of-night interval needs: with fewer, an accepted edit cannot be measured

@@ -23,7 +23,7 @@ import sqlite_utils
 
 from skillopt_sleep import config as config_mod
 from skillopt_sleep import files, lock, promotion
-from skillopt_sleep.endpoints import failure_line, url_of
+from skillopt_sleep.endpoints import cost_warning, failure_line, unpriced, url_of
 from skillopt_sleep.logs import ingest_logs
 from skillopt_sleep.mining import mine
 from skillopt_sleep.night.dry import dry_run_night
@@ -269,6 +269,7 @@ class _Night:
                 trained,
                 promoted,
                 model_failure=failure,
+                cost_unknown=(self.cp.done("cost-unknown") or {}).get("roles", []),
             )
             summary["models"] = self._models()
             reports = write_reports(summary, self.dir)
@@ -345,6 +346,9 @@ class _Night:
             self.cp.finish("models", models)
             named = ", ".join(f"{r} {m['model']}" for r, m in models.items())
             self.say(f"models: {_where(roles) or named}")
+            self.cp.finish("cost-unknown", {"roles": unpriced(self.config, os.environ)})
+            if warning := cost_warning(self.config, os.environ):
+                self.say(f"warning: {warning}")
             self.meter = CallMeter(planned, self.say)
             tick, failed = self.meter.tick, self._model_failed
             yield (
@@ -419,7 +423,9 @@ class _Night:
             pending=[{k: v for k, v in p.items() if k != "scores"} for p in result.pending],
             simulation=result.simulation,
             outputs=str(out),
-            replay=routing(job.tasks, cli_backend(self.config, "target")),
+            replay=routing(
+                job.tasks, cli_backend(self.config, "target"), self.config["harness"]["sandbox"]
+            ),
         )
 
     def _promote(self, job: Job, trained: dict[str, TrainedSkill]) -> Promotion:

@@ -72,6 +72,15 @@ def _outcome(result: TrainedSkill) -> tuple[str, str]:
     return "not_enough_evidence", "the held-out lift's 95% interval includes zero"
 
 
+def _pass_all(measured: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The share of test answers that passed every rule judge, before and after, with the
+    lift's 95% interval; None when no test task has a rule judge."""
+    if not measured or not measured.get("n_tasks"):
+        return None
+    keys = ("before", "after", "lift", "ci_low", "ci_high")
+    return {**{k: _num(measured.get(k)) for k in keys}, "n_tasks": measured["n_tasks"]}
+
+
 def _edit_text(edits: list[dict[str, Any]]) -> str:
     """The edits' own words, whole (reports wrap them); only a very long one is shortened,
     at a word boundary."""
@@ -152,6 +161,7 @@ def skill_summary(job: Job, result: TrainedSkill, promotion: Promotion) -> dict[
             "ci_high": _num(test.get("ci_high")),
             "n_tasks": test.get("n_tasks", 0),
             "method": test.get("method"),  # says how many tasks a budget cut left, if it did
+            "pass_all": _pass_all(test.get("pass_all")),
         }
         if measured
         else None,
@@ -202,9 +212,11 @@ def build_summary(
     promoted: Mapping[str, Promotion],
     *,
     model_failure: str | None = None,
+    cost_unknown: list[str] | None = None,
 ) -> dict[str, Any]:
     """``model_failure``: the night's first failed model call in one line (role, model,
-    URL, error), reported first: it is usually why everything after it went wrong."""
+    URL, error), reported first: it is usually why everything after it went wrong.
+    ``cost_unknown``: the roles whose model has no known price (their calls count as $0)."""
     skills = [skill_summary(j, trained[j.skill], promoted[j.skill]) for j in plan.jobs]
     total = usage_total(trained.values())
     budget = config.get("budget", {})
@@ -238,6 +250,7 @@ def build_summary(
             "live_calls": int(total["live_calls"]),
             "tokens": int(total["tokens"]),
             "cost_usd": total["cost_usd"],
+            "cost_unknown": list(cost_unknown or []),
             "budget": {k: budget.get(k) for k in ("max_calls", "max_tokens", "max_cost_usd")},
         },
         "history": _history(db, night_id, skills),

@@ -34,6 +34,7 @@ def with_clis(
             kind = cli_backend(config, role)
             if kind:
                 chats[role] = CliChat(kind, settings(kind, role))
+                stack.callback(chats[role].harness.close)  # its relay
         roles = Roles(
             optimizer=chats.get("optimizer", roles.optimizer),
             target=roles.target,
@@ -44,7 +45,9 @@ def with_clis(
         if kind is None:
             yield roles, chat
             return
-        yield roles, Routed(make_harness(kind, settings(kind, "target")), kind, chat)
+        harness = make_harness(kind, settings(kind, "target"))
+        stack.callback(harness.close)
+        yield roles, Routed(harness, kind, chat)
 
 
 @contextlib.contextmanager

@@ -28,9 +28,9 @@ Answer with the single word READY.
 
 def check_clis(config: Mapping[str, Any]) -> list[tuple[str, str, str]]:
     """(status, what, detail) per CLI: ok with path and version; fail when a role is
-    configured to run in it and it is missing, else warn."""
+    configured to run in it and it is missing, else warn. Then the sandbox."""
     used = {cli_backend(config, role) for role in ("optimizer", "target", "judge")}
-    out = []
+    out = [*_check_sandbox(config, sorted(k for k in used if k))]
     for kind in CLI_BACKENDS:
         path = config["harness"][SECTION[kind]]["path"]
         try:
@@ -44,6 +44,26 @@ def check_clis(config: Mapping[str, Any]) -> list[tuple[str, str, str]]:
         where = f"; runs {', '.join(role)}" if role else ""
         out.append(("ok", f"harness {kind}", f"{cli.path} (version {cli.version}){where}"))
     return out
+
+
+def _check_sandbox(config: Mapping[str, Any], used: list[str]) -> list[tuple[str, str, str]]:
+    """Whether replayed agents are confined: the one line an operator must not miss."""
+    from trainer.harness import sandbox
+
+    if not config["harness"]["sandbox"]:
+        why = (
+            "harness.sandbox is false: replayed agents run unconfined, as you, your files in reach"
+        )
+        return [("warn", "harness sandbox", why)]
+    if not used:
+        return []
+    why = sandbox.unavailable()
+    if why:
+        refuse = (
+            f"{why}; replay in {', '.join(used)} refuses to run (harness.sandbox: false opts out)"
+        )
+        return [("fail", "harness sandbox", refuse)]
+    return [("ok", "harness sandbox", "bubblewrap confines replayed agents, setup and checks")]
 
 
 def doctor_rollout(config: Mapping[str, Any], environ: Mapping[str, str] = os.environ) -> dict:

@@ -31,8 +31,6 @@ from trainer.scoring import (
 from trainer.skill import SkillDoc
 from trainer.tasks import Task
 
-BACKENDS = ("claude-code", "codex", CHAT)
-
 
 class ReplayError(Exception):
     """The task cannot be replayed as asked (one line for the user)."""
@@ -48,17 +46,21 @@ def find_task(db: sqlite_utils.Database, task_id: str) -> Task:
 
 
 def task_skill(db: sqlite_utils.Database, config: Mapping[str, Any], task: Task) -> str:
-    """The text the night would start this task's skill from."""
-    from skillopt_sleep import promotion
+    """The text the night would start this task's skill from: the night's own answer
+    (`night.plan.job_start`), so a replay never tries a skill the night would not train."""
     from skillopt_sleep.mining import cluster_dicts
-    from skillopt_sleep.night.plan import seed_skill
+    from skillopt_sleep.night import Skip
+    from skillopt_sleep.night.plan import job_start
 
     cluster = next((c for c in cluster_dicts(db) if c["id"] == task.meta.get("cluster_id")), None)
     if cluster is None:
         raise ReplayError(f"task {task.id} belongs to no known cluster; pass --skill FILE")
-    return promotion.current_text(config, cluster["skill"]) or seed_skill(
-        cluster["skill"], cluster["description"]
-    )
+    start = job_start(db, config, cluster)
+    if isinstance(start, Skip):
+        raise ReplayError(
+            f"a night would not train skill {start.skill!r} ({start.reason}); pass --skill FILE"
+        )
+    return str(start["start_text"])
 
 
 def replay(

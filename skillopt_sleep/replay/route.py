@@ -1,6 +1,7 @@
 """Which tasks run in the harness and which as a chat, as one rollout adapter.
 
-A task runs in the agent CLI when it has a workspace whose repository is still on disk;
+A task runs in the agent CLI when its workspace is usable (`workspace_problem`, the
+harness's own test: a repository and a commit, the repository a git repository on disk);
 otherwise it is replayed as a chat, and the reason is kept for the report. The adapter's
 own identity is fixed: the chosen adapter's identity goes into each task's fingerprint,
 so a chat task's cache key does not change when the harness's flags do.
@@ -10,25 +11,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
+from trainer.harness.workspace import workspace_problem
 from trainer.rollout import CHAT, Outcome, RolloutAdapter
 from trainer.skill import SkillDoc
 from trainer.tasks import Task
 
-NO_WORKSPACE = "no workspace"
-REPO_GONE = "repository not on disk"
-
 
 def where(task: Task, harness_kind: str) -> tuple[str, str]:
     """(where the task runs, why not in the harness; "" when it does)."""
-    ws = task.workspace
-    if not ws or not ws.get("repo") or not ws.get("commit"):
-        return CHAT, NO_WORKSPACE
-    if not Path(str(ws["repo"])).expanduser().is_dir():
-        return CHAT, REPO_GONE
-    return harness_kind, ""
+    problem = workspace_problem(task.workspace)
+    return (CHAT, problem) if problem else (harness_kind, "")
 
 
 class Routed:
@@ -52,8 +46,11 @@ class Routed:
         return self._pick(task).rollout(skill, task, max_tokens=max_tokens)
 
 
-def routing(tasks: Iterable[Task], harness_kind: str | None) -> dict[str, Any]:
-    """For the report: tasks per place they run, and why tasks fell back to chat."""
+def routing(
+    tasks: Iterable[Task], harness_kind: str | None, confined: bool = True
+) -> dict[str, Any]:
+    """For the report: tasks per place they run, why tasks fell back to chat, and (with a
+    harness) whether its agents ran in the sandbox."""
     places: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     for task in tasks:
@@ -61,4 +58,7 @@ def routing(tasks: Iterable[Task], harness_kind: str | None) -> dict[str, Any]:
         places[place] += 1
         if reason:
             reasons[reason] += 1
-    return {"tasks": dict(places), "chat_reasons": dict(reasons)}
+    out: dict[str, Any] = {"tasks": dict(places), "chat_reasons": dict(reasons)}
+    if harness_kind:
+        out["confined"] = confined
+    return out

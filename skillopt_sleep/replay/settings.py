@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from skillopt_sleep import config as config_mod
+from trainer.backends.prices import FREE, Price, role_price
 from trainer.harness import CLAUDE_CODE, CODEX, HarnessSettings
 
 CLI_BACKENDS = (CLAUDE_CODE, CODEX)
@@ -58,6 +59,19 @@ def endpoint_mode(config: Mapping[str, Any], kind: str, environ: Mapping[str, st
     return LOCAL
 
 
+def cli_price(config: Mapping[str, Any], kind: str, role: str, mode: str) -> Price | None:
+    """What the CLI's tokens cost in this role: free on the embedded server; else the
+    role's own prices (`models.<role>`, wherever it runs), the rest from the price table
+    for the CLI's model; None when unknown (the CLI's default model has no name here)."""
+    if mode == LOCAL:
+        return FREE
+    own = config["models"].get(role) or {}
+    c = config["harness"][SECTION[kind]]
+    return role_price(
+        c["model"], c["base_url"], own.get("price_in_per_mtok"), own.get("price_out_per_mtok")
+    )
+
+
 def work_dir(config: Mapping[str, Any]) -> Path:
     configured = config["harness"]["work_dir"]
     return Path(configured).expanduser() if configured else config_mod.state_dir(config) / "harness"
@@ -80,7 +94,8 @@ def cli_settings(
     """Settings for `kind`; `local_url` is the embedded server's `.../v1` in LOCAL mode."""
     h = config["harness"]
     c = h[SECTION[kind]]
-    prices = config["models"].get(role) or {}
+    mode = endpoint_mode(config, kind, environ)
+    price = cli_price(config, kind, role, mode)
     common: dict[str, Any] = {
         "work_dir": work_dir(config),
         "cli_path": str(Path(c["path"]).expanduser()) if c["path"] else None,
@@ -93,10 +108,11 @@ def cli_settings(
         "concurrency": int(h["concurrency"]),
         "tools": tuple(h["tools"]),
         "env_passthrough": tuple(h["env_passthrough"]),
-        "price_in_per_mtok": float(prices.get("price_in_per_mtok") or 0.0),
-        "price_out_per_mtok": float(prices.get("price_out_per_mtok") or 0.0),
+        "sandbox": bool(h["sandbox"]),
+        "read_only": tuple(str(p) for p in h["sandbox_read_only"]),
+        "price_in_per_mtok": price.input_per_mtok if price else None,
+        "price_out_per_mtok": price.output_per_mtok if price else None,
     }
-    mode = endpoint_mode(config, kind, environ)
     if mode == URL:
         return HarnessSettings(
             **common, base_url=c["base_url"], endpoint=c["base_url"],
@@ -112,7 +128,7 @@ def cli_settings(
         raise ValueError(f"{kind} runs on the embedded server, but it is not started")
     model = local_model(config)
     base = local_url if kind == CODEX else local_url.removesuffix("/v1")
-    common.update(model=c["model"] or model, price_in_per_mtok=0.0, price_out_per_mtok=0.0)
+    common.update(model=c["model"] or model)
     return HarnessSettings(
         **common, base_url=base, endpoint=f"local:{model}", api_key="local",
         context_window=int(h["local_n_ctx"]),

@@ -87,8 +87,7 @@ def for_skill(skill: Mapping[str, Any], summary: Mapping[str, Any]) -> Advice | 
         return Advice(
             f"Too few tasks of this kind to decide: {m[1]} validation tasks cannot show an "
             "improvement at the night's false-accept rate.",
-            "keep using your agent for this task (each recurring request adds tasks), or "
-            "raise mining.max_tasks_per_cluster.",
+            "keep using your agent for this task (each request of this kind adds a task).",
         )
     pending = [p for p in skill.get("pending") or [] if p.get("e_value") is not None]
     if pending and outcome == "not_enough_evidence" and not accepted:

@@ -43,7 +43,10 @@ def replay_line(replay: dict[str, Any]) -> str:
         for where, n in sorted(tasks.items(), key=lambda kv: kv[0] == "chat")
     ]
     reasons = ", ".join(f"{r}: {n}" for r, n in sorted((replay.get("chat_reasons") or {}).items()))
-    return f"Replayed: {', '.join(parts)}" + (f" ({reasons})." if reasons else ".")
+    line = f"Replayed: {', '.join(parts)}" + (f" ({reasons})." if reasons else ".")
+    if replay.get("confined") is False:
+        line += " The agent ran UNCONFINED (harness.sandbox: false): your files were in its reach."
+    return line
 
 
 def _split_counts(n: dict[str, int]) -> str:
@@ -54,6 +57,20 @@ def _pct(x: float | None) -> str:
     return "n/a" if x is None else f"{x:+.2f}"
 
 
+def _points(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:+.0f}"
+
+
+def pass_all_phrase(p: dict[str, Any]) -> str:
+    """ "answers passing every rule 19% → 75% (+56 points, 95% CI +30 to +81)": the share
+    of held-out answers the user would have accepted, before and after."""
+    return (
+        f"answers passing every rule {100 * p['before']:.0f}% → {100 * p['after']:.0f}% "
+        f"({_points(p['lift'])} points, 95% CI {_points(p['ci_low'])} to "
+        f"{_points(p['ci_high'])}, {p['n_tasks']} test tasks)"
+    )
+
+
 def skill_sentence(skill: dict[str, Any], summary: dict[str, Any] | None = None) -> str:
     """One line per skill: the held-out lift with its interval, or why there is none (in
     the words of :mod:`advice`, which say what the user can act on)."""
@@ -61,10 +78,11 @@ def skill_sentence(skill: dict[str, Any], summary: dict[str, Any] | None = None)
     test = skill.get("test")
     words = OUTCOME_WORDS.get(outcome, outcome)
     if test and outcome in {"improved", "worse", "unchanged"}:
+        lead = f"{pass_all_phrase(test['pass_all'])}; " if test.get("pass_all") else ""
         return (
-            f"{name}: {words} — held-out score {test['before']:.2f} → {test['after']:.2f} "
-            f"(lift {_pct(test['lift'])}, 95% CI {_pct(test['ci_low'])} to {_pct(test['ci_high'])},"
-            f" {test['n_tasks']} test tasks)"
+            f"{name}: {words} — {lead}held-out score {test['before']:.2f} → "
+            f"{test['after']:.2f} (lift {_pct(test['lift'])}, 95% CI {_pct(test['ci_low'])} to "
+            f"{_pct(test['ci_high'])}, {test['n_tasks']} test tasks)"
         )
     tip = advice.for_skill(skill, summary or {})
     reason = tip.why[:1].lower() + tip.why[1:] if tip else skill.get("reason")
@@ -116,9 +134,13 @@ def cost_sentence(summary: dict[str, Any]) -> str:
             "cost unlimited" if cost is None else f"${cost:g}",
         ]
     )
+    unknown = usage.get("cost_unknown") or []
+    cost_note = (
+        f" counted; cost unknown for {', '.join(unknown)} (no price known)" if unknown else ""
+    )
     return (
         f"{usage.get('calls', 0)} model calls, {usage.get('tokens', 0)} tokens, "
-        f"${usage.get('cost_usd', 0.0):.4f} (the night's budget: {limits})."
+        f"${usage.get('cost_usd', 0.0):.4f}{cost_note} (the night's budget: {limits})."
     )
 
 
@@ -304,6 +326,14 @@ def _charts(summary: dict[str, Any]) -> list[str]:
         ]
         if scores:
             charts.append(bar_chart("Held-out score tonight, before and after", scores, top=1))
+    passes = [
+        (s["name"], [(k, round(s["test"]["pass_all"][k], 2)) for k in ("before", "after")])
+        for s in summary.get("skills", [])
+        if (s.get("test") or {}).get("pass_all")
+    ]
+    if passes:
+        title = "Held-out answers passing every rule, before and after"
+        charts.insert(0, bar_chart(title, passes, top=1))
     edits = [
         (
             s["name"],

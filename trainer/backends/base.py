@@ -45,6 +45,12 @@ def seeded_sample(seed: int | None) -> Iterator[None]:
         _SAMPLE_SEED.reset(token)
 
 
+class ModelConfigError(ValueError):
+    """The ``models:`` settings and the environment cannot make a backend (no API key, an
+    unknown setting or model): the user fixes the config, nothing was called. A
+    ValueError, as it was before it had a name."""
+
+
 class InfraError(Exception):
     """The endpoint failed (after retries): the call has no answer. Never a task failure."""
 

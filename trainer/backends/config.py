@@ -12,6 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from trainer.backends.base import ModelConfigError
+from trainer.backends.prices import Price, role_price
+
 ROLE_NAMES: tuple[str, ...] = ("optimizer", "target", "judge")
 BACKEND_KINDS: tuple[str, ...] = ("auto", "openai", "local", "sim")
 MODELS_KEYS = {"backend", "local", *ROLE_NAMES}
@@ -27,8 +30,9 @@ class RoleConfig:
     temperature: float = 0.0
     max_tokens: int = 1024
     concurrency: int = 4
-    price_in_per_mtok: float = 0.0  # USD per million input tokens
-    price_out_per_mtok: float = 0.0  # USD per million output tokens
+    # USD per million input / output tokens; None = from trainer.backends.prices by model
+    price_in_per_mtok: float | None = None
+    price_out_per_mtok: float | None = None
     timeout_s: float = 60.0
     max_retries: int = 5
     # Resolved key value; never read from a file, never printed (repr=False).
@@ -36,21 +40,25 @@ class RoleConfig:
 
     def __post_init__(self) -> None:
         if self.concurrency < 1:
-            raise ValueError(f"concurrency must be >= 1, got {self.concurrency}")
+            raise ModelConfigError(f"concurrency must be >= 1, got {self.concurrency}")
         if self.max_retries < 0:
-            raise ValueError(f"max_retries must be >= 0, got {self.max_retries}")
+            raise ModelConfigError(f"max_retries must be >= 0, got {self.max_retries}")
         if self.timeout_s <= 0:
-            raise ValueError(f"timeout_s must be > 0, got {self.timeout_s}")
+            raise ModelConfigError(f"timeout_s must be > 0, got {self.timeout_s}")
         if not self.model:
-            raise ValueError("model must not be empty")
+            raise ModelConfigError("model must not be empty")
+
+    @property
+    def price(self) -> Price | None:
+        """What this role's tokens cost; None when neither the config nor the price table
+        knows (the calls then count as $0 and the cost is reported unknown)."""
+        return role_price(
+            self.model, self.base_url, self.price_in_per_mtok, self.price_out_per_mtok
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The settings without the key: safe to write into run outputs and logs."""
         return {name: getattr(self, name) for name in sorted(_CONFIG_FIELDS)}
-
-    def resolved_key(self, environ: Mapping[str, str] = os.environ) -> str | None:
-        """The key: the resolved value if set, else the named environment variable."""
-        return self.api_key or environ.get(self.api_key_env) or None
 
 
 _CONFIG_FIELDS = {f.name for f in fields(RoleConfig)} - {"api_key"}
@@ -64,9 +72,9 @@ def role_from_dict(cfg: Mapping[str, Any] | None) -> RoleConfig:
     cfg.pop("backend", None)
     unknown = set(cfg) - _CONFIG_FIELDS
     if "api_key" in unknown:
-        raise ValueError("put the key in an environment variable and name it in api_key_env")
+        raise ModelConfigError("put the key in an environment variable and name it in api_key_env")
     if unknown:
-        raise ValueError(f"unknown model setting(s): {', '.join(sorted(unknown))}")
+        raise ModelConfigError(f"unknown model setting(s): {', '.join(sorted(unknown))}")
     return RoleConfig(**cfg)
 
 
@@ -87,7 +95,7 @@ def roles_from_config(
     models_cfg = models_cfg or {}
     unknown = set(models_cfg) - MODELS_KEYS
     if unknown:
-        raise ValueError(f"unknown models setting(s): {', '.join(sorted(unknown))}")
+        raise ModelConfigError(f"unknown models setting(s): {', '.join(sorted(unknown))}")
     out: dict[str, RoleConfig] = {}
     for role in ROLE_NAMES:
         rc = role_from_dict(models_cfg.get(role))
@@ -107,7 +115,9 @@ def resolve_backend(models_cfg: Mapping[str, Any] | None, environ: Mapping[str, 
     key configured (config or environment), else the embedded local model."""
     kind = str((models_cfg or {}).get("backend", "auto")).strip().lower()
     if kind not in BACKEND_KINDS:
-        raise ValueError(f"models.backend must be one of {', '.join(BACKEND_KINDS)}: {kind!r}")
+        raise ModelConfigError(
+            f"models.backend must be one of {', '.join(BACKEND_KINDS)}: {kind!r}"
+        )
     roles = roles_from_config(models_cfg, environ)  # validates the section, whatever the kind
     local_from_config(models_cfg)
     if kind != "auto":
@@ -130,7 +140,7 @@ class LocalConfig:
     judge: str = "qwen2.5-coder-1.5b"
     threads: int | None = None  # None = measured when the servers start
     parallel: int = 2  # slots per server, decoded together
-    n_ctx: int = 8192  # context shared by the slots
+    n_ctx: int = 8192  # context shared by the slots; its bound is the config's `valid:` line
 
     def __post_init__(self) -> None:
         from trainer.backends.models import MODELS
@@ -139,13 +149,15 @@ class LocalConfig:
             key = getattr(self, role)
             if key not in MODELS:
                 known = ", ".join(MODELS)
-                raise ValueError(f"models.local.{role}: unknown model {key!r}; known: {known}")
+                raise ModelConfigError(
+                    f"models.local.{role}: unknown model {key!r}; known: {known}"
+                )
         if self.threads is not None and not _whole(self.threads, 1):
-            raise ValueError(f"models.local.threads must be null or >= 1, got {self.threads!r}")
+            raise ModelConfigError(
+                f"models.local.threads must be null or >= 1, got {self.threads!r}"
+            )
         if not _whole(self.parallel, 1):
-            raise ValueError(f"models.local.parallel must be >= 1, got {self.parallel!r}")
-        if not _whole(self.n_ctx, 1024):
-            raise ValueError(f"models.local.n_ctx must be >= 1024, got {self.n_ctx!r}")
+            raise ModelConfigError(f"models.local.parallel must be >= 1, got {self.parallel!r}")
 
 
 def _whole(value: object, minimum: int) -> bool:
@@ -160,5 +172,5 @@ def local_from_config(models_cfg: Mapping[str, Any] | None) -> LocalConfig:
     section = dict((models_cfg or {}).get("local") or {})
     unknown = set(section) - _LOCAL_FIELDS
     if unknown:
-        raise ValueError(f"unknown models.local setting(s): {', '.join(sorted(unknown))}")
+        raise ModelConfigError(f"unknown models.local setting(s): {', '.join(sorted(unknown))}")
     return LocalConfig(**section)

@@ -19,7 +19,14 @@ from typing import Any
 
 import openai
 
-from trainer.backends.base import Completion, ContextOverflow, InfraError, Message, sample_seed
+from trainer.backends.base import (
+    Completion,
+    ContextOverflow,
+    InfraError,
+    Message,
+    ModelConfigError,
+    sample_seed,
+)
 from trainer.backends.config import RoleConfig
 
 # Sent instead of response_format to endpoints that reject it.
@@ -133,6 +140,7 @@ class OpenAIBackend:
         self._limiter = limiter or threading.BoundedSemaphore(config.concurrency)
         self._lock = threading.Lock()
         self.description = self.describe(config)
+        self.price = config.price  # None: unknown, counted as $0 (trainer.backends.prices)
         self.json_mode = True  # False once the endpoint rejected response_format
         self.schema_bounds = True  # False once it rejected a schema for its size bounds
         self.usage: dict[str, float] = {
@@ -145,7 +153,7 @@ class OpenAIBackend:
         key = config.api_key
         if key is None:
             if config.base_url is None:
-                raise ValueError(
+                raise ModelConfigError(
                     f"no API key for model {config.model!r}: set {config.api_key_env} "
                     "(or the role's <ROLE>_API_KEY), or configure a base_url"
                 )
@@ -233,7 +241,7 @@ class OpenAIBackend:
         usage = getattr(response, "usage", None)
         n_in = int(getattr(usage, "prompt_tokens", 0) or 0)
         n_out = int(getattr(usage, "completion_tokens", 0) or 0)
-        cost = (n_in * self.config.price_in_per_mtok + n_out * self.config.price_out_per_mtok) / 1e6
+        cost = self.price.cost(n_in, n_out) if self.price is not None else 0.0
         with self._lock:
             self.usage["calls"] += 1
             self.usage["input_tokens"] += n_in

@@ -2,11 +2,13 @@
 who has only a Claude Code or Codex login (no API key).
 
 `claude -p --tools ""` answers with no tool at all; `codex exec` has no such switch, so it
-runs in its read-only sandbox with the features that add tools switched off (it can still
-read files in its empty working directory, nothing else). The system message becomes the
-CLI's system prompt (`--system-prompt`; Codex `developer_instructions`), the rest of the
-conversation the prompt. A JSON schema is asked for in words and the answer repaired by
-the caller (`trainer.scoring.read_json`), as for endpoints that refuse `response_format`.
+runs with the features that add tools switched off and, like a rollout, in our sandbox
+(an empty working directory, no network but the model, nothing of the disk but the system;
+unconfined, in Codex's own read-only sandbox). The system message becomes the CLI's system
+prompt (a file for `--system-prompt-file`; Codex `developer_instructions` in the scratch
+home's config), the rest of the conversation the prompt, on stdin: no text of a call is in
+an argv that `ps` shows. A JSON schema is asked for in words and the answer repaired by the
+caller (`trainer.scoring.read_json`), as for endpoints that refuse `response_format`.
 Each call runs in a slot with a fresh home from the harness's template, like a rollout.
 """
 
@@ -68,19 +70,25 @@ class CliChat:
 
     def _call(self, slot: Slot, system: str, prompt: str) -> Completion:
         h = self.harness
-        slot.fresh_home(h.template())
+        h.fresh_home(slot)
         slot.repo.path.mkdir(parents=True)
         env = h.base_env(slot)
         if self.kind == ClaudeCodeRollout.kind:
-            argv = [h.cli.path, "-p", prompt, "--output-format", "json", "--tools", ""]
-            argv += ["--max-turns", "1", "--strict-mcp-config"]
-            argv += ["--system-prompt", system] if system else []
+            argv = [h.cli.path, "-p", "--output-format", "json", "--tools", ""]
+            argv += ["--max-turns", "1", "--strict-mcp-config", "--setting-sources", "user"]
+            if system:
+                path = slot.home / "system-prompt.md"
+                path.write_text(system, encoding="utf-8")
+                argv += ["--system-prompt-file", str(path)]
             argv += ["--model", h.settings.model] if h.settings.model else []
         else:
-            argv = [h.cli.path, "exec", "--json", "--skip-git-repo-check", "-s", "read-only"]
-            argv += ["-c", f"developer_instructions={json.dumps(system)}"] if system else []
-            argv += [prompt]
-        rc, timed_out, fatal = h.run_cli(slot, argv, env)
+            mode = "danger-full-access" if h.confined else "read-only"
+            argv = [h.cli.path, "exec", "--json", "--skip-git-repo-check", "-s", mode, "-"]
+            if system:  # a top-level key: before the file's first table
+                config = slot.home / ".codex" / "config.toml"
+                top = f"developer_instructions = {json.dumps(system)}\n"
+                config.write_text(top + config.read_text(encoding="utf-8"), encoding="utf-8")
+        rc, timed_out, fatal = h.run_cli(slot, h.jail(slot), argv, env, prompt)
         if fatal or timed_out:
             raise InfraError(f"{self.kind} chat: {fatal or 'timed out'}")
         read = _claude_answer if self.kind == ClaudeCodeRollout.kind else _codex_answer

@@ -1,4 +1,4 @@
-"""The target inside Claude Code: `claude -p "/<skill> <request>"` in the slot's copy.
+"""The target inside Claude Code: `claude -p` with "/<skill> <request>" on stdin, in the copy.
 
 Facts this relies on (Claude Code 2.1.332, checked against the embedded llama.cpp server,
 which speaks `/v1/messages`):
@@ -14,6 +14,11 @@ which speaks `/v1/messages`):
   attempt failed, not the endpoint); `API_TIMEOUT_MS` must cover a
   slow local prefill (the default 10 minutes does not, for a 1.5B model on one thread).
 * `--strict-mcp-config` without `--mcp-config`: no MCP servers, not even the repo's.
+  `--setting-sources user` reads only the scratch home's settings, never the repository's
+  `.claude/settings*.json` (hooks, permissions, `env`, `apiKeyHelper`: `claude -p` skips
+  the trust dialog that would guard them); that home's settings say `disableAllHooks`.
+  Project skills in `.claude/skills/` are still found.
+* The prompt may come on stdin; a leading `/<name>` there invokes the skill as in argv.
 * The transcript is `$HOME/.claude/projects/<sanitized cwd>/<--session-id>.jsonl`.
 * The system prompt and tool schemas (~4.3k tokens with the tools above) hold no path; the
   working directory, git status and date come after them, so the prompt prefix is the
@@ -24,7 +29,6 @@ which speaks `/v1/messages`):
 from __future__ import annotations
 
 import json
-import shutil
 import uuid
 from pathlib import Path
 from typing import Any
@@ -33,7 +37,7 @@ from trainer.backends.base import InfraError
 from trainer.harness.base import HarnessRollout
 from trainer.harness.cli import CLAUDE_CODE
 from trainer.harness.slots import Slot
-from trainer.harness.transcript import Transcript, parse_claude
+from trainer.harness.transcript import Transcript, own_file, parse_claude
 from trainer.skill import SkillDoc
 
 QUIET_ENV = {
@@ -48,6 +52,7 @@ QUIET_ENV = {
 class ClaudeCodeRollout(HarnessRollout):
     kind = CLAUDE_CODE
     default_hosts = ("api.anthropic.com", "console.anthropic.com", "claude.ai")
+    provider_url = "https://api.anthropic.com"
 
     def skill_path(self, name: str) -> str:
         return f".claude/skills/{name}/SKILL.md"
@@ -58,15 +63,17 @@ class ClaudeCodeRollout(HarnessRollout):
         flags = ["-p", "--output-format", "stream-json", "--verbose", "--tools", tools]
         flags += ["--allowedTools", tools, "--permission-mode", "dontAsk"]
         flags += ["--max-turns", str(s.max_turns), "--strict-mcp-config"]
+        flags += ["--setting-sources", "user"]
         if s.model:
             flags += ["--model", s.model]
         return flags
 
-    def argv(self, slot: Slot, name: str, prompt: str) -> list[str]:
+    def argv(self, slot: Slot) -> list[str]:
         slot.session = str(uuid.uuid4())
-        flags = self.flags()
-        return [self.cli.path, flags[0], f"/{name} {prompt}", *flags[1:], "--session-id",
-                slot.session]  # fmt: skip
+        return [self.cli.path, *self.flags(), "--session-id", slot.session]
+
+    def invocation(self, name: str, prompt: str) -> str:
+        return f"/{name} {prompt}"
 
     def cli_env(self, slot: Slot) -> dict[str, str]:
         s = self.settings
@@ -74,28 +81,28 @@ class ClaudeCodeRollout(HarnessRollout):
         env["CLAUDE_CODE_MAX_OUTPUT_TOKENS"] = str(s.max_output_tokens)
         env["API_TIMEOUT_MS"] = str(int(s.timeout_s * 1000))
         env["CLAUDE_CODE_MAX_RETRIES"] = "2"  # a resumed night retries an InfraError anyway
-        if s.base_url:
-            env["ANTHROPIC_BASE_URL"] = s.base_url.removesuffix("/v1")
-        if s.api_key:
-            env["ANTHROPIC_API_KEY"] = s.api_key
+        base_url, key = self.cli_base_url(), self.cli_api_key()
+        if base_url:
+            env["ANTHROPIC_BASE_URL"] = base_url.removesuffix("/v1")
+        if key:
+            env["ANTHROPIC_API_KEY"] = key
         return env
 
     def build_template(self, home: Path) -> None:
         claude = home / ".claude"
         claude.mkdir(mode=0o700)
-        # -p skips onboarding and the trust dialog; settings stay the defaults, so the
-        # agent behaves as a user's would. Only a configured login is carried over.
-        (claude / "settings.json").write_text("{}\n")
-        if self.settings.login_file:
-            dest = claude / ".credentials.json"
-            shutil.copyfile(self.settings.login_file, dest)
-            dest.chmod(0o600)
+        # -p skips onboarding and the trust dialog; settings stay the defaults but for
+        # hooks, so the agent behaves as a user's would.
+        (claude / "settings.json").write_text('{"disableAllHooks": true}\n')
+
+    def login_path(self, home: Path) -> Path:
+        return home / ".claude" / ".credentials.json"
 
     def read_transcript(self, slot: Slot, skill: SkillDoc, name: str) -> Transcript:
         found = list((slot.home / ".claude" / "projects").glob(f"*/{slot.session}.jsonl"))
         if not found:
             raise InfraError(f"claude wrote no transcript ({_stderr_tail(slot)})")
-        return parse_claude(found[0], skill.body)
+        return parse_claude(own_file(slot.home, found[0]), skill.body)
 
     def finish(self, slot: Slot, tr: Transcript) -> dict[str, Any]:
         """The `result` event is Claude's own summary: its answer and token totals win."""

@@ -1,4 +1,4 @@
-"""The target inside Codex: `codex exec "$<skill> <request>"` in the slot's copy.
+"""The target inside Codex: `codex exec -` with "$<skill> <request>" on stdin, in the copy.
 
 Facts this relies on (Codex 0.171.0, checked against the embedded llama.cpp server, which
 speaks `/v1/responses`):
@@ -10,8 +10,11 @@ speaks `/v1/responses`):
   refuses `"chat"`). Codex has no per-request output cap in 0.171 (`model_max_output_tokens`
   is reported as an unknown key and ignored) and no turn limit: the wall clock bounds a
   rollout, and the embedded server caps tokens per request on its side.
-* `approval_policy = "never"` with the `workspace-write` sandbox never prompts; commands
-  may write only the copy (and TMPDIR) and have no network (bubblewrap, bundled).
+* `approval_policy = "never"` never prompts. Inside our sandbox Codex runs its commands
+  with `danger-full-access`: its own bubblewrap cannot nest in ours when the night runs as
+  root ("setting up uid map"), and ours already confines the whole CLI. Unconfined (the
+  user opted out of ours), the `workspace-write` sandbox keeps commands' writes in the
+  copy and TMPDIR and off the network — but lets them read the whole disk.
 * Features switched off here cut the tool list to `exec_command`, `write_stdin` and
   `request_user_input` (multi-agent tools alone are ~11k characters of schema).
 * On a refused connection Codex retries forever ("Reconnecting... waiting for network"):
@@ -25,15 +28,16 @@ speaks `/v1/responses`):
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 from trainer.backends.base import InfraError
 from trainer.harness.base import HarnessRollout
-from trainer.harness.cli import CODEX
+from trainer.harness.cli import CODEX, CliInfo
+from trainer.harness.sandbox import SandboxUnavailable
+from trainer.harness.settings import HarnessSettings
 from trainer.harness.slots import Slot
-from trainer.harness.transcript import Transcript, parse_codex
+from trainer.harness.transcript import Transcript, own_file, parse_codex
 from trainer.skill import SkillDoc
 
 PROVIDER = "skillopt"
@@ -50,6 +54,7 @@ def _toml(value: Any) -> str:
 class CodexRollout(HarnessRollout):
     kind = CODEX
     default_hosts = ("api.openai.com", "chatgpt.com", "auth.openai.com")
+    provider_url = "https://api.openai.com/v1"
 
     def skill_path(self, name: str) -> str:
         return f".agents/skills/{name}/SKILL.md"
@@ -57,13 +62,26 @@ class CodexRollout(HarnessRollout):
     def flags(self) -> list[str]:
         return ["exec", "--json", "--skip-git-repo-check"]
 
-    def argv(self, slot: Slot, name: str, prompt: str) -> list[str]:
-        return [self.cli.path, *self.flags(), f"${name} {prompt}"]
+    def __init__(self, settings: HarnessSettings, cli: CliInfo | None = None) -> None:
+        if settings.sandbox and settings.login_file and not settings.base_url:
+            raise SandboxUnavailable(
+                "a Codex ChatGPT login cannot run in the sandbox (it talks to several OpenAI "
+                "hosts, and its tokens would be readable by the agent); give Codex an API key "
+                "(harness.codex.api_key_env) or a base_url, or opt out: harness.sandbox: false"
+            )
+        super().__init__(settings, cli)
+
+    def argv(self, slot: Slot) -> list[str]:
+        return [self.cli.path, *self.flags(), "-"]
+
+    def invocation(self, name: str, prompt: str) -> str:
+        return f"${name} {prompt}"
 
     def cli_env(self, slot: Slot) -> dict[str, str]:
         env = {"CODEX_HOME": str(slot.home / ".codex")}
-        if self.settings.api_key:
-            env[KEY_VAR] = self.settings.api_key
+        key = self.cli_api_key()
+        if key:
+            env[KEY_VAR] = key
         return env
 
     def config_toml(self) -> str:
@@ -71,14 +89,16 @@ class CodexRollout(HarnessRollout):
         lines = []
         if s.model:
             lines.append(f"model = {_toml(s.model)}")
-        lines += ['approval_policy = "never"', 'sandbox_mode = "workspace-write"']
+        mode = "danger-full-access" if self.confined else "workspace-write"
+        lines += ['approval_policy = "never"', f"sandbox_mode = {_toml(mode)}"]
         lines += ["check_for_update_on_startup = false", 'web_search = "disabled"']
         if s.context_window:
             lines.append(f"model_context_window = {int(s.context_window)}")
-        if s.base_url:
+        base_url = self.cli_base_url()
+        if base_url:
             lines.append(f"model_provider = {_toml(PROVIDER)}")
             lines += ["", f"[model_providers.{PROVIDER}]", f"name = {_toml(PROVIDER)}"]
-            lines += [f"base_url = {_toml(s.base_url)}", f"env_key = {_toml(KEY_VAR)}"]
+            lines += [f"base_url = {_toml(base_url)}", f"env_key = {_toml(KEY_VAR)}"]
             lines += ['wire_api = "responses"']
             # a slow local prefill must not look like a dead stream; retries are the
             # night's business (an InfraError is retried by a resumed night)
@@ -92,10 +112,9 @@ class CodexRollout(HarnessRollout):
         codex = home / ".codex"
         codex.mkdir(mode=0o700)
         (codex / "config.toml").write_text(self.config_toml())
-        if self.settings.login_file:
-            dest = codex / "auth.json"
-            shutil.copyfile(self.settings.login_file, dest)
-            dest.chmod(0o600)
+
+    def login_path(self, home: Path) -> Path:
+        return home / ".codex" / "auth.json"
 
     def _template_inputs(self) -> Any:
         return [super()._template_inputs(), self.config_toml()]
@@ -113,7 +132,7 @@ class CodexRollout(HarnessRollout):
             raise InfraError(
                 f"codex wrote no transcript ({_last_error(slot.stdout) or 'no error'})"
             )
-        return parse_codex(found[-1], name, skill.body)
+        return parse_codex(own_file(slot.home, found[-1]), name, skill.body)
 
     def finish(self, slot: Slot, tr: Transcript) -> dict[str, Any]:
         failed = _last_error(slot.stdout, kinds=("turn.failed",))

@@ -8,6 +8,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from trainer.backends.prices import Price
+
 # Claude Code's tools for a replay: enough to read, edit and run things in the copy; no
 # web, no subagents, no notebooks. `--tools` (not `--allowedTools`) is what restricts.
 CLAUDE_TOOLS = ("Bash", "Read", "Edit", "Write", "Glob", "Grep")
@@ -39,8 +41,11 @@ class HarnessSettings:
     concurrency: int = 1
     tools: tuple[str, ...] = CLAUDE_TOOLS
     env_passthrough: tuple[str, ...] = ("PATH",)  # variables the agent's commands inherit
-    price_in_per_mtok: float = 0.0
-    price_out_per_mtok: float = 0.0
+    # USD per million tokens of the CLI's model; None = unknown (counted as $0, reported)
+    price_in_per_mtok: float | None = 0.0
+    price_out_per_mtok: float | None = 0.0
+    sandbox: bool = True  # confine every command (sandbox.py); False only by the user's choice
+    read_only: tuple[str, ...] = ()  # more folders the confined commands may read
 
     def __post_init__(self) -> None:
         if self.concurrency < 1:
@@ -53,15 +58,18 @@ class HarnessSettings:
         d = asdict(self)
         for k in ("work_dir", "cli_path", "base_url", "api_key", "login_file", "concurrency"):
             d.pop(k)
-        for k in ("price_in_per_mtok", "price_out_per_mtok", "setup_timeout_s"):
+        for k in ("price_in_per_mtok", "price_out_per_mtok", "setup_timeout_s", "read_only"):
             d.pop(k)
         d["login"] = self.login_file is not None
         return d
 
     def cost(self, input_tokens: int, output_tokens: int) -> float:
-        return (
-            input_tokens * self.price_in_per_mtok + output_tokens * self.price_out_per_mtok
-        ) / 1e6
+        """USD of a rollout's tokens; 0.0 when the price is unknown."""
+        if self.price_in_per_mtok is None or self.price_out_per_mtok is None:
+            return 0.0
+        return Price(self.price_in_per_mtok, self.price_out_per_mtok).cost(
+            input_tokens, output_tokens
+        )
 
 
 def short_hash(value: Any) -> str:

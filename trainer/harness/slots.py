@@ -28,9 +28,9 @@ from trainer.harness.workspace import Workspace, WorkspaceError
 
 
 class Slot:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, mirrors: Path) -> None:
         self.root = root
-        self.repo = Workspace(root / "repo")
+        self.repo = Workspace(root / "repo", mirrors)
         self.home = root / "home"
         self.tmp = root / "tmp"
         self.session = ""  # the CLI's session id, when the harness chooses it
@@ -86,7 +86,7 @@ class SlotPool:
         with self._sem:
             fd, n = self._acquire()
             try:
-                slot = Slot(self.base / f"{self.kind}-{n}")
+                slot = Slot(self.base / f"{self.kind}-{n}", self.base.parent / "mirrors")
                 reap(slot.run_prefix)  # what an earlier, killed holder left running
                 yield slot
             finally:

@@ -11,12 +11,15 @@ Codex's `<skill>` user message both carry the body verbatim.
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from trainer.backends.base import InfraError
 from trainer.rollout import ToolCall
 
 _EXIT_LINE = re.compile(r"^(?:Exit code|Process exited with code):? (-?\d+)", re.MULTILINE)
@@ -39,6 +42,22 @@ class Transcript:
     output_capped: bool = False  # the answer ran past a request's output cap: the attempt failed
     records: int = 0
     bad_lines: int = 0
+
+
+def own_file(root: Path, path: Path) -> Path:
+    """`path`, once it is known to be a regular file under `root` reached through no
+    symlink. The agent could write anything in its home, a symlink to the user's SSH key in
+    place of its transcript included; what is read back must be what the CLI wrote there."""
+    real = Path(os.path.realpath(path))
+    try:
+        rel = Path(os.path.abspath(path)).relative_to(os.path.abspath(root))
+    except ValueError:
+        rel = None
+    if rel is None or real != Path(os.path.realpath(root)) / rel:
+        raise InfraError(f"the transcript {path} leads out of the scratch home")
+    if not stat.S_ISREG(os.lstat(real).st_mode):
+        raise InfraError(f"the transcript {path} is not a regular file")
+    return real
 
 
 def read_jsonl(path: Path, out: Transcript) -> Iterator[dict[str, Any]]:

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
 
 class SimTarget:
-    """SIMULATION target: follows taught rules with high probability.
+    """SIMULATION target: follows taught rules with high probability, and writes an answer
+    that passes the judges of the rules it followed (`SimWorld.answer`).
 
     Paired seeds (`base.sample_seed`): a real sampler given one seed answers two similar
     skills alike until their token distributions part, so some paired answers coincide and
@@ -46,12 +47,12 @@ class SimTarget:
         user = "\n".join(m["content"] for m in messages if m["role"] == "user")
         rng = self._rng(messages)
         task = self.world.by_prompt.get(" ".join(user.split()))
-        followed = []
+        followed = set()
         if task is not None:
             for rid, q in sorted(self.world.follow_probs(system, task.id).items()):
                 if rng.random() < q:
-                    followed.append(self.world.by_id[rid].marker)
-        text = "Done. " + " ".join(followed) + " I made the change and checked it."
+                    followed.add(rid)
+        text = self.world.answer(task.id if task else "", followed)
         return Completion(text, count_tokens(system + user), count_tokens(text), 0.0)
 
     def _rng(self, messages: list[Message]) -> random.Random:

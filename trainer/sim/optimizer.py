@@ -28,12 +28,15 @@ from typing import TYPE_CHECKING, Any
 
 from trainer import demos
 from trainer.backends.base import Completion, Message
+from trainer.scoring import _WORDS as FAILURE_WORDS  # what reflection hears, per judge kind
 from trainer.sim.text import seeded_rng
 from trainer.skill import count_tokens
 
 if TYPE_CHECKING:
     from trainer.sim.world import SimWorld
 
+# What reflection hears when a rule judge failed (not the rubric's grade, not a non-answer).
+RULE_WORDS = tuple(words for kind, words in FAILURE_WORDS.items() if kind != "rubric")
 NEUTRAL = [
     "Be clear and precise in every answer.",
     "Explain the reasoning briefly when it helps.",
@@ -92,7 +95,7 @@ class SimOptimizer:
             r"^\d+\. Task: (.*)\n.*\n\s*What went wrong: (.*)$", failed, re.M
         ):
             task = self._task(excerpt)
-            if task is not None and "left out" in words:  # a missing element: a missing rule
+            if task is not None and any(w in words for w in RULE_WORDS):  # a rule was missed
                 wanted.update(r for r in self.world.needs[task.id] if r not in taught)
         edits = []
         for _ in range(rng.randint(1, max_edits)):

@@ -2,10 +2,13 @@
 
 Nothing here is a real model. The world has latent rules; each has several paraphrases,
 and a skill *teaches* a rule when one of its sentences contains most of the content words
-of one paraphrase (token overlap, so many wordings work, not one magic sentence). Tasks
-need 1–3 rules; their judges are `contains` checks for a marker the simulated target writes
-when it follows a rule. The target follows a taught rule with high probability and an
-untaught one with low probability, so scores are noisy. Some plausible-sounding rules are
+of one paraphrase (token overlap, so many wordings work, not one magic sentence). Each
+good rule stands for a judge, and the simulated target's answer passes the judges of the
+rules it followed and fails the others (`trainer.sim.answers`). A generated world's tasks
+need 1–3 rules checked by `contains` judges of a marker; a world around mined tasks
+(`for_tasks`) takes its rules from the judges built from the user's words, whatever their
+kind. The target follows a taught rule with high probability and an untaught one with low
+probability, so scores are noisy. Some plausible-sounding rules are
 harmful: teaching one lowers compliance with the rule it conflicts with. Long skills dilute
 compliance. The simulated optimizer (trainer.sim.optimizer) reads failure feedback in
 words and proposes helpful, neutral and harmful edits at set rates.
@@ -37,6 +40,8 @@ on call order or threads.
 from __future__ import annotations
 
 import hashlib
+import json
+import math
 import random
 import re
 import threading
@@ -45,6 +50,7 @@ from dataclasses import dataclass, field
 from trainer.backends.base import Roles
 from trainer.rollout import ROLLOUT_SYSTEM
 from trainer.sim.agents import SimJudge, SimTarget
+from trainer.sim.answers import Shows, compose, plain_score, shows
 from trainer.sim.optimizer import OptimizerRates, SimOptimizer
 from trainer.sim.text import content
 from trainer.skill import SkillDoc, count_tokens
@@ -146,10 +152,23 @@ _SENT = re.compile(r"[^\n.!?]+")
 class Rule:
     id: str
     topic: str
-    marker: str  # what a following answer contains; the judge's literal
     paraphrases: tuple[str, ...]
     conflicts_with: str = ""  # harmful rules: the good rule they undermine, "*" for all,
     # "~<id>" for all but <id> (an over-reaching rule that also teaches <id>)
+    judge: Judge | None = None  # good rules: the judge that checks it (harmful ones: none)
+    shows: Shows | None = None  # how an answer follows or breaks it (`trainer.sim.answers`)
+
+
+def _judge_key(judge: Judge | None) -> str:
+    """What makes two judges the same check (not their weight, source or quotes)."""
+    if judge is None:
+        return ""
+    data = {k: v for k, v in judge.to_dict().items() if k not in ("weight", "source", "quotes")}
+    return json.dumps(data, sort_keys=True)
+
+
+def _rule(rid: str, topic: str, paraphrases: tuple[str, ...], judge: Judge) -> Rule:
+    return Rule(rid, topic, paraphrases, judge=judge, shows=shows(judge))
 
 
 @dataclass(frozen=True)
@@ -208,16 +227,18 @@ class SimWorld:
         rules, harmful = [], []
         for i, (topic, actions, harm) in enumerate(topics):
             paras = tuple(t.format(a=a, t=topic) for a in actions for t in _TEMPLATES)
-            rules.append(Rule(f"r{i}", topic, f"[{topic}-ok]", paras))
+            rules.append(
+                _rule(f"r{i}", topic, paras, Judge("contains", f"[{topic}-ok]", 1.0, "sim"))
+            )
             if i < n_harmful:
                 hp = tuple(t.format(h=harm) for t in _HARM_TEMPLATES)
-                harmful.append(Rule(f"h{i}", topic, "", hp, conflicts_with=f"r{i}"))
+                harmful.append(Rule(f"h{i}", topic, hp, conflicts_with=f"r{i}"))
         for i, paras in enumerate(_BROAD[:n_broad]):
-            harmful.append(Rule(f"b{i}", "", "", paras, conflicts_with="*"))
+            harmful.append(Rule(f"b{i}", "", paras, conflicts_with="*"))
         for i, (topic, actions, _harm) in enumerate(topics[: len(topics) if n_overreach is None
                                                           else n_overreach]):  # fmt: skip
             paras = tuple(t.format(a=a) for a in actions for t in _OVERREACH_TEMPLATES)
-            harmful.append(Rule(f"o{i}", topic, "", paras, conflicts_with=f"~r{i}"))
+            harmful.append(Rule(f"o{i}", topic, paras, conflicts_with=f"~r{i}"))
         tasks, needs = [], {}
         verbs = ["Fix", "Refactor", "Extend", "Clean up", "Speed up", "Harden"]
         parts = ["parser", "cache", "CLI", "scheduler", "exporter", "auth module", "API"]
@@ -231,7 +252,7 @@ class SimWorld:
                     f"{rng.choice(verbs)} the {rng.choice(parts)} (task {split}-{j}). "
                     f"Areas involved: {areas}."
                 )
-                judges = tuple(Judge("contains", rules[x].marker, source="sim") for x in need)
+                judges = tuple(rules[x].judge for x in need if rules[x].judge)
                 tid = f"sim-{split}-{j}"
                 tasks.append(Task(tid, prompt, split, judges, group=tid))
                 needs[tid] = ids
@@ -253,26 +274,26 @@ class SimWorld:
         start_skill: SkillDoc | None = None,
         params: SimParams | None = None,
     ) -> SimWorld:
-        """A world around given tasks: every distinct `contains` literal becomes a latent
-        rule whose marker is that literal. Other judge kinds are scored as usual against
-        the simulated answers (which never contain anything else)."""
+        """A world around given tasks: every distinct rule judge built from the user's
+        words (a judge with `quotes`: a correction, a rule stated in the request) becomes
+        a latent rule, taught by a sentence that says what the user said. Other judges
+        (the rubric, outcome judges, rules the logs showed but the user never said) are
+        scored as usual against the simulated answers, which they do not steer."""
         rules: dict[str, Rule] = {}
         needs: dict[str, tuple[str, ...]] = {}
         for t in tasks:
             ids = []
             for j in t.judges:
-                if j.kind != "contains":
+                if not j.quotes:
                     continue
-                key = j.value.lower()
+                key = _judge_key(j)
                 if key not in rules:
-                    v = j.value
-                    paras = (
-                        f"Use {v} when it applies.",
-                        f"Make sure the answer includes {v}.",
-                        f"Remember to mention {v}.",
-                        f"Prefer {v} for this kind of work.",
-                    )
-                    rules[key] = Rule(f"r{len(rules)}", v, v, paras)
+                    said = tuple(dict.fromkeys(" ".join(q.split()) for q in j.quotes))
+                    paras = (*said, *(f"Remember what the user said: {q}" for q in said))
+                    rule = _rule(f"r{len(rules)}", j.value, paras, j)
+                    if rule.shows is None:
+                        continue  # no answer can show it: not a latent rule
+                    rules[key] = rule
                 ids.append(rules[key].id)
             needs[t.id] = tuple(dict.fromkeys(ids))
         start = start_skill or SkillDoc(name="skill", description="A skill.", body="# Skill\n")
@@ -324,20 +345,38 @@ class SimWorld:
         return ROLLOUT_SYSTEM + skill.render()
 
     def task_probs(self, skill: SkillDoc, split: str) -> list[list[float]]:
-        """Per task of `split` (id order), per judge, P(pass): the exact expectation."""
+        """Per task of `split` (id order), per judge, P(pass): the exact expectation (for a
+        judge no latent rule stands for, what the plain answer scores)."""
         text = self.target_text(skill)
         out = []
         for t in sorted((t for t in self.tasks if t.split == split), key=lambda t: t.id):
             probs = self.follow_probs(text, t.id)
-            by_marker = {self.by_id[r].marker.lower(): q for r, q in probs.items()}
-            out.append(
-                [
-                    by_marker.get(j.value.lower(), 0.0) if j.kind == "contains" else 1.0
-                    for j in t.judges
-                ]
-                or [1.0]
-            )
+            by_judge = {_judge_key(self.by_id[r].judge): q for r, q in probs.items()}
+            out.append([by_judge.get(_judge_key(j), plain_score(j)) for j in t.judges] or [1.0])
         return out
+
+    def answer(self, task_id: str, followed: set[str]) -> str:
+        """The simulated answer to a task that follows the rules `followed` (and breaks
+        the task's other rules)."""
+        fragments = []
+        for rid in self.needs.get(task_id, ()):
+            shows = self.by_id[rid].shows
+            if shows is not None:
+                frag = shows.follow if rid in followed else shows.broken
+                fragments += [frag] if frag else []
+        return compose(fragments)
+
+    def expected_pass_all(self, skill: SkillDoc, split: str = "test") -> float:
+        """Exact expected share of `skill`'s answers on a split that pass every rule judge
+        (the target follows each rule independently), over the tasks that have one."""
+        probs = self.task_probs(skill, split)
+        tasks = sorted((t for t in self.tasks if t.split == split), key=lambda t: t.id)
+        shares = [
+            math.prod(p for p, j in zip(ps, t.judges, strict=False) if j.kind != "rubric")
+            for ps, t in zip(probs, tasks, strict=True)
+            if any(j.kind != "rubric" for j in t.judges)
+        ]
+        return sum(shares) / max(1, len(shares))
 
     def expected_score(self, skill: SkillDoc, split: str = "test") -> float:
         """Exact expected score of `skill` on a split (equal judge weights)."""
