@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -89,8 +90,9 @@ def _rows(db: sqlite_utils.Database, sql: str) -> list[dict[str, Any]]:
     return list(db.query(sql))
 
 
-def load(db: sqlite_utils.Database) -> Evidence:
-    """Every human request in the store with its outcome evidence, oldest first."""
+def load(db: sqlite_utils.Database, skills: frozenset[str] = frozenset()) -> Evidence:
+    """Every human request in the store with its outcome evidence, oldest first.
+    ``skills``: the user's skills on disk, besides those the store shows invoked."""
     turns = _rows(
         db,
         "select t.id, t.session_id, t.idx, t.started_at, t.user_text, t.assistant_text,"
@@ -103,17 +105,8 @@ def load(db: sqlite_utils.Database) -> Evidence:
     signals: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in _rows(db, "select turn_id, kind, evidence from signals"):
         signals[row["turn_id"]].append(row)
-    commands: dict[str, set[str]] = defaultdict(set)
-    calls: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    for row in _rows(
-        db, "select turn_id, name, args_summary from tool_calls where not is_error order by idx"
-    ):
-        calls[row["turn_id"]].append((row["name"] or "", row["args_summary"] or ""))
-        if (row["name"] or "").lower() in SHELL_TOOLS:
-            head = command_head(row["args_summary"])
-            if head:
-                commands[row["turn_id"]].add(head)
-    invoked = _skills_invoked(turns)
+    commands, work = _work(db)
+    invoked = _skills_invoked(turns) | skills
     requests: list[Request] = []
     skipped = follow_ups = subagent = not_human = acks = 0
     current: Request | None = None
@@ -175,10 +168,38 @@ def load(db: sqlite_utils.Database) -> Evidence:
             branch=t["branch"],
         )
         _absorb(current, t, kinds, commands)
-        current.fingerprint = fingerprint.units(calls.get(t["id"], ()), t["project"])
+        current.fingerprint = list(work.get(t["id"], ()))
         requests.append(current)
     requests.sort(key=lambda r: (r.started_at, r.turn_id))
     return Evidence(requests, skipped, follow_ups, subagent, not_human, acks)
+
+
+def _work(db: sqlite_utils.Database) -> tuple[dict[str, set[str]], dict[str, tuple[str, ...]]]:
+    """Per turn, the heads of the commands it ran (for the judges) and its fingerprint
+    units; read as a stream, one turn at a time, so 100,000 sessions' tool calls are never
+    held at once (their units are interned: they repeat across turns)."""
+    commands: dict[str, set[str]] = defaultdict(set)
+    work: dict[str, tuple[str, ...]] = {}
+    rows = db.execute(
+        "select c.turn_id, c.name, c.args_summary, coalesce(s.project, '') from tool_calls c"
+        " left join sessions s on s.id = c.session_id where not c.is_error"
+        " order by c.turn_id, c.idx"
+    )
+    turn, project, calls = None, "", []
+
+    def close() -> None:
+        if turn is not None:
+            work[turn] = tuple(sys.intern(u) for u in fingerprint.units(calls, project))
+
+    for tid, name, args, proj in rows:
+        if tid != turn:
+            close()
+            turn, project, calls = tid, proj, []
+        calls.append((name or "", args or ""))
+        if (name or "").lower() in SHELL_TOOLS and (head := command_head(args)):
+            commands[tid].add(head)
+    close()
+    return commands, work
 
 
 def _absorb(req: Request, turn: dict[str, Any], kinds: set[str], commands: dict) -> None:
@@ -209,9 +230,9 @@ def _skills_invoked(turns: list[dict[str, Any]]) -> set[str]:
 
 
 def _skill_command(turn: dict[str, Any], invoked: set[str]) -> str | None:
-    """The skill a ``/name args`` command turn runs, when ``name`` is a skill the store
-    shows invoked: the user asked for that skill's task (``/clear``, ``/model`` … are not
-    requests). Claude Code logs a user-invoked skill as a command, never as ``Skill``."""
+    """The skill a ``/name args`` command turn runs, when ``name`` is one of ``invoked``
+    (the user's skills): the user asked for that skill's task (``/init``, ``/review`` … are
+    not requests). Claude Code logs a user-invoked skill as a command, never as ``Skill``."""
     if turn["tkind"] != "command":
         return None
     name = (turn["command"] or "").strip().split(" ", 1)[0].lstrip("/")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
@@ -220,7 +221,8 @@ def mine(db: sqlite_utils.Database, config: Mapping[str, Any]) -> MiningResult:
     and write replay tasks. Returns counts and a report of what was skipped and why."""
     p = params_from(config)
     now = datetime.now(UTC).isoformat()
-    ev: Evidence = load(db)
+    projects = [r["project"] for r in db.query("select distinct project from sessions")]
+    ev: Evidence = load(db, skills.installed(config, [p or "" for p in projects]))
     reqs = ev.requests
     labels = (
         cluster_texts([r.norm for r in reqs], p["cluster"], [r.fingerprint for r in reqs])

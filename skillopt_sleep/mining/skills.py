@@ -14,9 +14,13 @@ whatever their wording. Two rules keep that sign honest:
 
 from __future__ import annotations
 
+import os
 from collections import Counter
-from collections.abc import Sequence
-from typing import Protocol, TypeVar
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from skillopt_sleep.config import claude_roots, codex_roots
 
 SKILL_SHARE = 0.3
 
@@ -55,3 +59,33 @@ def one_per_skill(groups: list[list[R]]) -> list[list[R]]:
     for group in merged.values():
         group.sort(key=lambda r: (r.started_at, r.turn_id))
     return out
+
+
+def installed(config: Mapping[str, Any], projects: Iterable[str]) -> frozenset[str]:
+    """The names of the user's skills and commands on disk, so a ``/name`` typed in Claude
+    Code (logged as a command, never as the ``Skill`` tool) is known for a skill even when
+    the agent never invoked it itself: ``skills/<name>/SKILL.md`` and ``commands/<name>.md``
+    under the Claude homes, ``skills/<name>/`` under the Codex homes and ``~/.agents``, and
+    the same under each project's ``.claude``, ``.codex`` and ``.agents``."""
+    homes: list[tuple[Path, tuple[str, ...]]] = []
+    if config.get("sources"):
+        homes += [(r, ("skills", "commands")) for r in claude_roots(config)]
+        homes += [(r, ("skills",)) for r in codex_roots(config)]
+    homes.append((Path.home() / ".agents", ("skills",)))
+    for project in {p for p in projects if p}:
+        base = Path(project)
+        homes += [(base / ".claude", ("skills", "commands")), (base / ".codex", ("skills",)),
+                  (base / ".agents", ("skills",))]  # fmt: skip
+    names: set[str] = set()
+    for root, kinds in homes:
+        for kind in kinds:
+            try:
+                entries = list(os.scandir(root / kind))
+            except OSError:
+                continue
+            for e in entries:
+                if kind == "commands" and e.name.endswith(".md"):
+                    names.add(e.name[:-3])
+                elif kind == "skills" and os.path.exists(os.path.join(e.path, "SKILL.md")):
+                    names.add(e.name)
+    return frozenset(names)
