@@ -14,6 +14,7 @@ import hashlib
 import re
 from collections import Counter
 from collections.abc import Sequence
+from statistics import median
 
 import numpy as np
 import sqlite_utils
@@ -129,7 +130,7 @@ def slug(norms: Sequence[str], taken: set[str], words: int = 3) -> str:
         for w in top:
             if w in toks:
                 where[w].append(toks.index(w) / max(1, len(toks)))
-    top.sort(key=lambda w: (float(np.median(where[w])) if where[w] else 1.0, w))
+    top.sort(key=lambda w: (float(median(where[w])) if where[w] else 1.0, w))
     base = "-".join(re.sub(r"[^a-z0-9]+", "", w.lower()) for w in top).strip("-") or "task"
     base = base[:40].strip("-") or "task"
     name, n = base, 2
