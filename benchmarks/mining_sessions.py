@@ -39,9 +39,9 @@ def generator(name: str) -> Any:
 def _config(home: Path) -> dict[str, Any]:
     from skillopt_sleep import config as config_mod
 
-    values = {
-        "sources.claude.roots": [str(home / ".claude")],
-        "sources.codex.roots": [str(home / ".codex")],
+    values = {  # a generator lays the tools' homes out as dot folders or plain ones
+        "sources.claude.roots": [str(home / ".claude"), str(home / "claude")],
+        "sources.codex.roots": [str(home / ".codex"), str(home / "codex")],
         "state_dir": str(home / "state"),
     }
     return config_mod.load(None, overrides=values, environ={})
@@ -65,8 +65,8 @@ def prepare(name: str, seed: int, n_sessions: int, where: Path) -> dict[str, Any
         db.close()
     t2 = time.perf_counter()
     (where / "truth.json").write_text(json.dumps(truth))
-    shutil.rmtree(home / ".claude", ignore_errors=True)  # the store holds what mining reads
-    shutil.rmtree(home / ".codex", ignore_errors=True)
+    for logs in (".claude", "claude", ".codex", "codex"):  # the store holds what mining reads
+        shutil.rmtree(home / logs, ignore_errors=True)
     info = {"generate_seconds": round(t1 - t0, 1), "ingest_seconds": round(t2 - t1, 1),
             "turns": report.turns, "tool_calls": report.tool_calls}  # fmt: skip
     (where / "prepared.json").write_text(json.dumps(info))
@@ -119,24 +119,45 @@ def _turn_of(db: Any, truth: dict[str, Any]) -> list[str | None]:
     return out
 
 
+FOLLOW_UP, OTHER = "(follow-up)", "(no request)"
+
+
 def score(db: Any, truth: dict[str, Any]) -> dict[str, Any]:
-    """Pairwise quality, kinds found, false recurring clusters and clusters per skill."""
-    reqs = truth["requests"]
+    """Pairwise quality, kinds found, false recurring clusters and clusters per skill.
+
+    Pairwise figures are over the generator's requests. A recurring cluster is judged by
+    the majority of all its members: a kind, a one-off, a follow-up the generator wrote
+    (a correction or thanks mined as a request) or a turn the generator did not list; a
+    cluster whose majority is no kind is a false recurring cluster, and the two kinds of
+    non-request are counted apart (``false_of_follow_ups``): follow-ups are never
+    requests, which is evidence loading's part, not clustering's."""
+    items = truth["requests"]
     turn_ids = _turn_of(db, truth)
     cluster_of = {r["turn_id"]: r["cluster_id"] for r in db.query(
         "select turn_id, cluster_id from cluster_members")}  # fmt: skip
     clusters = {r["id"]: r for r in db.query("select * from clusters where active = 1")}
     labels, kinds = [], []
     by_cluster: dict[str, Counter] = defaultdict(Counter)
-    unmined = 0
-    for i, (req, tid) in enumerate(zip(reqs, turn_ids, strict=True)):
+    unmined = follow_ups_mined = 0
+    listed = set()
+    for i, (req, tid) in enumerate(zip(items, turn_ids, strict=True)):
         cid = cluster_of.get(tid) if tid else None
+        listed.add(tid)
+        if req.get("follow_up"):
+            if cid is not None:
+                follow_ups_mined += 1
+                by_cluster[cid][FOLLOW_UP] += 1
+            continue
         if cid is None:
             unmined += 1
             cid = f"unmined-{i}"
         labels.append(cid)
         kinds.append(req["kind"] or f"one-off-{i}")
         by_cluster[cid][req["kind"]] += 1
+    for tid, cid in cluster_of.items():
+        if tid not in listed:
+            by_cluster[cid][OTHER] += 1
+    reqs = [r for r in items if not r.get("follow_up")]
     (_, fp), (fn, tp) = pair_confusion_matrix(kinds, labels) // 2
     precision = tp / (tp + fp) if tp + fp else 1.0
     recall = tp / (tp + fn) if tp + fn else 1.0
@@ -144,8 +165,9 @@ def score(db: Any, truth: dict[str, Any]) -> dict[str, Any]:
     recurring = [c for c, row in clusters.items() if row["recurring"]]
     majority = {c: by_cluster[c].most_common(1)[0][0] if by_cluster[c] else None
                 for c in recurring}  # fmt: skip
-    per_kind = Counter(k for k in majority.values() if k)
     planted = sorted({r["kind"] for r in reqs if r["kind"]})
+    per_kind = Counter(k for k in majority.values() if k in planted)
+    false = [c for c in recurring if majority[c] not in planted]
     skills = {k: v["skill"] for k, v in truth["kinds"].items() if v["skill"]}
     per_skill = Counter(
         clusters[c]["skill"] for c in recurring if not clusters[c]["managed"]
@@ -156,6 +178,7 @@ def score(db: Any, truth: dict[str, Any]) -> dict[str, Any]:
         "planted_kinds": len(planted),
         "one_offs": sum(r["kind"] is None for r in reqs),
         "unmined_requests": unmined,
+        "follow_ups_mined": follow_ups_mined,
         "recurring_clusters": len(recurring),
         "precision": round(float(precision), 4),
         "recall": round(float(recall), 4),
@@ -163,7 +186,8 @@ def score(db: Any, truth: dict[str, Any]) -> dict[str, Any]:
         "kinds_found": sum(per_kind[k] == 1 for k in planted),
         "kinds_split": sum(per_kind[k] > 1 for k in planted),
         "kinds_missed": [k for k in planted if per_kind[k] == 0],
-        "false_recurring": sum(1 for c in recurring if majority[c] is None),
+        "false_recurring": len(false),
+        "false_of_follow_ups": sum(majority[c] in (FOLLOW_UP, OTHER) for c in false),
         "skills": len(skills),
         "recurring_per_skill": {s: per_skill.get(s, 0) for s in sorted(set(skills.values()))},
         "extra_skill_clusters": sum(max(0, n - 1) for n in per_skill.values()),
