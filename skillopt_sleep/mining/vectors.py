@@ -205,61 +205,101 @@ def informativeness(
     together.
     """
     n_units = x.shape[1]
-    w = sp.diags(counts.astype(np.float32))
+    units = np.arange(n_units) if only is None else np.asarray(only, dtype=np.int64)
     held = b if held is None else held
-    df = np.asarray((w @ held).sum(axis=0)).ravel()  # requests (with repeats) holding a unit
+    w = sp.diags(counts.astype(np.float32))
     total = float(counts.sum())
     summed = np.asarray((w @ x).sum(axis=0)).ravel().astype(np.float64)
     sq_all = float((np.asarray(x.multiply(x).sum(axis=1)).ravel() * counts).sum())
-    bt = (held.T @ w).tocsr()  # units x requests, weighted by repeats
-    s = (bt @ x).tocsr()  # unit -> sum of the vectors of the requests holding it
-    q = (bt @ x.multiply(x)).tocsr()  # unit -> sum of squared entries of those vectors
     # requests that are nothing but the unit and its partners ("show tools" for "show"):
     # repeats of one request, alike by definition once the unit is taken out
+    mine = [partners[u] for u in units]
     member = sp.csr_matrix(
         (
-            np.ones(sum(len(p) for p in partners), dtype=np.float32),
-            np.concatenate(partners) if partners else np.zeros(0, np.int32),
-            np.cumsum([0] + [len(p) for p in partners]),
+            np.ones(sum(len(p) for p in mine), dtype=np.float32),
+            np.concatenate(mine) if mine else np.zeros(0, np.int32),
+            np.cumsum([0] + [len(p) for p in mine]),
         ),
-        shape=(n_units, n_units),
+        shape=(len(units), b.shape[1]),
     )
-    inside = (b @ member.T).tocsr()  # request x unit: how many of its units are partners
     n_of = np.asarray(b.sum(axis=1)).ravel()
-    inside.data = inside.data >= n_of[np.repeat(np.arange(b.shape[0]), np.diff(inside.indptr))]
-    inside.data = inside.data.astype(np.float32)
-    inside = inside.multiply(b).tocsr()  # only units the request holds
-    bare = np.asarray(inside.T @ counts).ravel()  # per unit: such requests, with repeats
+    bare = np.zeros(len(units))  # per unit: such requests, with repeats
+    b_units = b[:, units].tocsr()
+    for r0 in range(0, b.shape[0], BARE_ROWS):  # a common unit is a partner of many units
+        rows = slice(r0, r0 + BARE_ROWS)
+        inside = (b[rows] @ member.T).tocsr()  # request x unit: how many of its units are mates
+        owner = np.repeat(np.arange(inside.shape[0]), np.diff(inside.indptr)) + r0
+        inside.data = (inside.data >= n_of[owner]).astype(np.float32)
+        inside = inside.multiply(b_units[rows]).tocsr()  # only units the request holds
+        bare += np.asarray(inside.T @ counts[rows]).ravel()
+    held = held[:, units] if only is not None else held
+    df = np.asarray((w @ held).sum(axis=0)).ravel()  # requests (with repeats) holding a unit
+    bt_all = (held.T @ w).tocsr()  # units x requests, weighted by repeats
     out = np.full(n_units, params.prior, dtype=np.float64)
-    for u in range(n_units) if only is None else only:
-        d = df[u]
-        if d < params.min_df:
-            continue
-        sa, se = s.indptr[u], s.indptr[u + 1]
-        cols, vals = s.indices[sa:se], s.data[sa:se].astype(np.float64)
-        keep = ~np.isin(cols, partners[u])
-        qa, qe = q.indptr[u], q.indptr[u + 1]
-        qkeep = ~np.isin(q.indices[qa:qe], partners[u])
-        self_terms = float(q.data[qa:qe][qkeep].sum())  # sum over D_w of |remainder|^2
-        e = float(bare[u])
-        if e >= d - 0.5 and e < 2:
-            continue  # nothing to compare
-        r = vals[keep]
-        pairs = e * (e - 1)
-        if self_terms > 1e-6 * d and d - e >= 1:
-            pairs += (float(r @ r) - self_terms) / (self_terms / (d - e))
-        within = pairs / (d * (d - 1))
-        rest = total - d
-        between = 0.0
-        if rest >= 1 and self_terms > 1e-6 * d:
-            others = summed[cols[keep]] - r  # the other requests, on the same columns
-            # the other requests' share of squares, over all columns
-            sq_rest = max(sq_all - float(q.data[qa:qe].sum()), 1e-9)
-            ne = max(d - e, 1.0)
-            between = float(r @ others) / (d * rest) / math.sqrt(self_terms / ne * sq_rest / rest)
-        lift = (within - max(between, 0.0)) / params.full_lift
-        out[u] = float(np.clip(lift, 0.0, 1.0))
+    # Units in chunks of at most ``MEASURE_CHUNK`` requests held: the requests holding a
+    # command every request runs cover the whole vocabulary; all units' sums at once would
+    # hold it hundreds of times.
+    held_by = np.diff(bt_all.indptr)
+    start = 0
+    while start < len(units):
+        end = start + 1 + int(np.searchsorted(np.cumsum(held_by[start + 1 :]), MEASURE_CHUNK))
+        bt = bt_all[start:end]
+        s = (bt @ x).tocsr()  # unit -> sum of the vectors of the requests holding it
+        q = (bt @ x.multiply(x)).tocsr()  # unit -> sum of squared entries of those vectors
+        for i in range(start, end):
+            _measure(i, units[i], s, q, start, partners, df, bare, params, out,
+                     (total, summed, sq_all))  # fmt: skip
+        start = end
     return out
+
+
+MEASURE_CHUNK = 200_000  # requests held by the units measured together
+BARE_ROWS = 8192  # requests checked together for being nothing but a unit and its mates
+
+
+def _measure(
+    i: int,
+    u: int,
+    s: sp.csr_matrix,
+    q: sp.csr_matrix,
+    start: int,
+    partners: list[np.ndarray],
+    df: np.ndarray,
+    bare: np.ndarray,
+    params: VectorParams,
+    out: np.ndarray,
+    corpus: tuple[float, np.ndarray, float],
+) -> None:
+    """Unit ``u`` (the ``i``-th measured; its sums are row ``i - start`` of ``s``, ``q``)."""
+    total, summed, sq_all = corpus
+    d = df[i]
+    if d < params.min_df:
+        return
+    row = i - start
+    sa, se = s.indptr[row], s.indptr[row + 1]
+    cols, vals = s.indices[sa:se], s.data[sa:se].astype(np.float64)
+    keep = ~np.isin(cols, partners[u])
+    qa, qe = q.indptr[row], q.indptr[row + 1]
+    qkeep = ~np.isin(q.indices[qa:qe], partners[u])
+    self_terms = float(q.data[qa:qe][qkeep].sum())  # sum over D_w of |remainder|^2
+    e = float(bare[i])
+    if e >= d - 0.5 and e < 2:
+        return  # nothing to compare
+    r = vals[keep]
+    pairs = e * (e - 1)
+    if self_terms > 1e-6 * d and d - e >= 1:
+        pairs += (float(r @ r) - self_terms) / (self_terms / (d - e))
+    within = pairs / (d * (d - 1))
+    rest = total - d
+    between = 0.0
+    if rest >= 1 and self_terms > 1e-6 * d:
+        others = summed[cols[keep]] - r  # the other requests, on the same columns
+        # the other requests' share of squares, over all columns
+        sq_rest = max(sq_all - float(q.data[qa:qe].sum()), 1e-9)
+        ne = max(d - e, 1.0)
+        between = float(r @ others) / (d * rest) / math.sqrt(self_terms / ne * sq_rest / rest)
+    lift = (within - max(between, 0.0)) / params.full_lift
+    out[u] = float(np.clip(lift, 0.0, 1.0))
 
 
 def filler_words(
@@ -448,21 +488,26 @@ def build(
     for u, near in enumerate(tool_mates):
         linked[n_words + u] |= {n_words + m for m in near}
     partners = [np.fromiter(sorted(linked[i]), dtype=np.int32) for i in range(len(vocab))]
-    plain = np.sqrt(np.asarray(x.multiply(x).sum(axis=1)).ravel())
     holds = x.copy()
     holds.data[:] = 1.0
+    # Words are measured on all a request said and did: a word said with one procedure is
+    # told apart even where its kind is worded four ways.
+    plain = np.sqrt(np.asarray(x.multiply(x).sum(axis=1)).ravel())
     weight = np.full(len(vocab), 1.0)
+    words_only = range(n_words) if prints is not None else None
     for _ in range(params.rounds):
         scaled = _row_normalize(x @ sp.diags(np.sqrt(weight).astype(np.float32)), plain)
-        weight = informativeness(scaled, holds, cnt, partners, params, range(n_words))
+        weight = informativeness(scaled, holds, cnt, partners, params, words_only)
     if n_words < len(vocab):
         # A fingerprint unit is judged by what the requests that did it *asked*: a kind's
         # command comes with alike requests; a module's file with requests of every kind
         # about that module (judged by the other units, the project's own folders and
         # tools would make it look coherent).
         said = np.where(np.arange(len(vocab)) < n_words, np.sqrt(weight), 0.0)
-        plain_said = np.sqrt(np.asarray(x[:, :n_words].multiply(x[:, :n_words]).sum(axis=1)))
-        scaled = _row_normalize(x @ sp.diags(said.astype(np.float32)), plain_said.ravel())
+        said_x = x[:, :n_words]
+        plain_said = np.sqrt(np.asarray(said_x.multiply(said_x).sum(axis=1)).ravel())
+        scaled = _row_normalize(x @ sp.diags(said.astype(np.float32)), plain_said)
+        scaled.eliminate_zeros()  # the units' own columns: not compared on, not kept
         shares = sp.hstack([holds[:, :n_words], x[:, n_words:]]).tocsr()
         measured = informativeness(
             scaled, holds, cnt, partners, params, range(n_words, len(vocab)), shares
