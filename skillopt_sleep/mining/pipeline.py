@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import sqlite_utils
 
-from skillopt_sleep.config import ConfigError, defaults
+from skillopt_sleep.config import defaults
 from skillopt_sleep.mining import identity, judges, skills, splits, workspaces
 from skillopt_sleep.mining.cluster import ClusterParams, cluster_texts
 from skillopt_sleep.mining.evidence import Evidence, Request, load
@@ -39,10 +39,6 @@ class MiningResult:
 def params_from(config: Mapping[str, Any]) -> dict[str, Any]:
     """The ``mining`` section over the packaged defaults (tests may pass a partial one)."""
     m = {**defaults()["mining"], **(config.get("mining") or {})}
-    if m["embeddings"]:
-        raise ConfigError(
-            "mining.embeddings is not implemented; set it to false (lexical clustering)"
-        )
     return {
         "min_sessions": int(m["min_sessions"]),
         "min_days": int(m["min_days"]),
