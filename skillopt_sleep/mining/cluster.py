@@ -1,30 +1,34 @@
-"""Group normalized intents that ask for the same kind of task.
+"""Group the requests that ask for the same kind of task.
 
 Vectors come from ``vectors``: their dot product is the *informative* overlap of two
-requests (the user's filler, project names and generic verbs count for little).
+requests (the user's filler, project names and generic verbs count for little), and, where
+the logs show what the agent did, each request's fingerprint (``fingerprint``), weighted
+the same way (``ls``, ``git status`` count for nothing).
 
 Clustering is average-linkage agglomerative with a similarity threshold: average linkage
 because single linkage chains unrelated one-off requests through shared filler words,
 and a threshold rather than a cluster count because nobody knows how many task kinds a
-user has. It runs in two stages:
+user has. Average linkage needs all pairwise similarities, 10^10 numbers at 100,000
+turns, so above ``block_size`` rows they are cut into blocks first (``linkage``). Stages:
 
-1. *Tight* clusters at ``threshold``. Average linkage needs all pairwise similarities,
-   10^10 numbers at 100,000 turns, so above ``block_size`` distinct intents the rows are
-   first cut into blocks of similar intents (MiniBatchKMeans on a low-rank projection
-   fitted on a sample) and clustered exactly inside each block.
+1. *Tight* groups on the words at ``threshold``: one way of asking.
 2. *Joins*: paraphrases of one task kind ("draft a commit msg" / "write the commit
-   message for the staged diff") often fall below the tight threshold. Tight clusters of
-   at least ``min_core`` requests are joined by average linkage at the lower
-   ``merge_threshold`` (the dot product of two groups' mean vectors is their average
-   pairwise cosine, so this is exact average linkage between groups), and smaller groups
-   attach to the joined cluster they resemble at ``attach_threshold``. Only steady cores
-   take part in the low-threshold joins, which is what keeps one-off requests from
-   chaining into a false "recurring" task.
-3. *Agreement on the action*: a cluster whose requests begin with many different verbs
-   ("cache the comment", "log the comment", "mock the comment") is one-offs about one
-   object, not a task kind; it is dissolved (``agree_on_action``).
+   message for the staged diff") often fall below the tight threshold. Groups of at
+   least ``min_core`` requests are joined by average linkage at the lower
+   ``merge_threshold`` on what was said and done, and smaller groups attach to the
+   joined cluster they resemble at ``attach_threshold``. Only steady groups take part in
+   the low-threshold joins, which keeps one-off requests from chaining into a false
+   "recurring" task.
+3. *The work* (``procedure``): a cluster whose word groups followed different procedures
+   is cut along them.
+4. *Agreement* (``agree_on_action``): a cluster that agrees neither on what it asks nor,
+   where its requests made the agent work, on that work is one-offs ("rewrite / shorten
+   / translate the expense policy"); it is dissolved.
+5. *Joins by the work* (``procedure``): groups that followed one procedure join by it,
+   however differently they were asked, and other groups that worked attach to them.
 
-Everything is computed on the exact vectors; the projection only chooses blocks.
+Identical texts always end in one cluster; the skill a request invoked is used after
+clustering (``skills``).
 """
 
 from __future__ import annotations
@@ -53,18 +57,22 @@ class ClusterParams:
     action_share: float = 0.12
     block_size: int = 1500  # largest group clustered exactly in one pass
     seed: int = 0
-    # What was done (``procedure``): a group follows one procedure at this average pairwise
-    # similarity of its fingerprints; such groups join at ``tool_merge``, a small group
-    # attaches to them at ``tool_attach``; a cluster that worked without one procedure is
-    # kept only when this share of its requests begin with the same lead word.
-    procedure: float = 0.5
-    tool_merge: float = 0.45
-    tool_attach: float = 0.3
+    # Where the requests' work is known (``procedure``; coherence is the average pairwise
+    # similarity of a group's work). A cluster that worked agrees on its work at
+    # ``agree_work``, or on its ask: one lead word starts ``lead_agree`` of it and its
+    # requests are worded alike (average pairwise overlap ``words_agree``).
+    agree_work: float = 0.5
     lead_agree: float = 0.6
     words_agree: float = 0.5
-    procedure_core: int = 6  # requests joined groups need before others attach to them
-    steady: float = 0.45
-    steady_core: int = 4
+    # Groups of ``join_core``+ requests and coherence ``join_work`` join when their work is
+    # alike at ``work_merge``; other groups that worked attach at ``work_attach`` to a
+    # joined group of ``hub_core``+ requests. Word groups of ``min_core``+ requests and
+    # coherence ``agree_work`` whose work is not alike at ``work_merge`` split a cluster.
+    join_work: float = 0.45
+    join_core: int = 4
+    work_merge: float = 0.45
+    work_attach: float = 0.3
+    hub_core: int = 6
 
 
 JOIN_BLOCK = 6000
@@ -104,15 +112,12 @@ def _consolidate(x: sp.csr_matrix, labels: np.ndarray, params: ClusterParams) ->
     return mapping[labels]
 
 
-def cluster_vectors(
-    x: sp.csr_matrix, params: ClusterParams, joins: sp.csr_matrix | None = None
-) -> np.ndarray:
-    """Cluster labels (0..k-1, dense) for the rows of ``x``: tight clusters on ``x``, joined
-    and attached on ``joins`` (what was said and done, when known) or else on ``x``."""
+def cluster_vectors(x: sp.csr_matrix, params: ClusterParams) -> np.ndarray:
+    """Cluster labels (0..k-1, dense) for the rows of ``x``: stages 1 and 2 on ``x``."""
     if x.shape[0] == 0:
         return np.zeros(0, dtype=np.int64)
     labels = tight(x, params.threshold, params.block_size, params.seed)
-    labels = _consolidate(x if joins is None else joins, labels, params)
+    labels = _consolidate(x, labels, params)
     return np.unique(labels, return_inverse=True)[1]
 
 
@@ -138,25 +143,26 @@ def cluster_texts(
         shares[row].update(set(fp))
     did_share = [{u: n / c for u, n in d.items()} for d, c in zip(shares, counts, strict=True)]
     vec = build(list(uniq), counts, prints=did_share)
-    done = vec.done(prints)
+    assert vec.both is not None  # built with prints
+    done = vec.done(prints)  # one row per request: the same text may have had other work
+    wide = max(params.block_size, JOIN_BLOCK)
     parts = tight(vec.matrix, params.threshold, params.block_size, params.seed)
     labels = _consolidate(vec.both, parts, params)
     labels = procedure.split(
-        done, labels[inverse], parts[inverse], procedure=params.procedure,
-        tool_merge=params.tool_merge, min_core=params.min_core,
-        block_size=max(params.block_size, JOIN_BLOCK), seed=params.seed,
+        done, labels[inverse], parts[inverse], coherent=params.agree_work,
+        core=params.min_core, merge=params.work_merge, block_size=wide, seed=params.seed,
     )[np.unique(inverse, return_index=True)[1]]  # fmt: skip
     labels = np.unique(labels, return_inverse=True)[1]
     did = procedure.profile(done, labels[inverse])
     said = procedure.profile(vec.matrix[inverse], labels[inverse])
     labels = agree_on_action(
         labels, vec.leads, vec.acts, counts, params, did.coverage >= procedure.WORKED,
-        did.coherence >= params.procedure, said.coherence >= params.words_agree,
+        did.coherence >= params.agree_work, said.coherence >= params.words_agree,
     )  # fmt: skip
     joined = procedure.join(
-        done, labels[inverse], procedure=params.steady, tool_merge=params.tool_merge,
-        tool_attach=params.tool_attach, min_core=params.steady_core, hub=params.procedure_core,
-        block_size=max(params.block_size, JOIN_BLOCK), seed=params.seed,
+        done, labels[inverse], coherent=params.join_work, core=params.join_core,
+        merge=params.work_merge, attach=params.work_attach, hub=params.hub_core,
+        block_size=wide, seed=params.seed,
     )  # fmt: skip
     labels[inverse] = joined  # groups move whole, so a text keeps one label
     return np.unique(labels, return_inverse=True)[1][inverse]

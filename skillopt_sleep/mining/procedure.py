@@ -1,23 +1,24 @@
-"""Clusters by what was done: groups that followed one procedure join, others must agree.
+"""Clusters by what was done: cut where the work differs, join where it is the same.
 
-The words group requests first (``cluster``); what the agent did (``fingerprint``, as the
-unit-length rows ``Vectors.done``) then works on those groups, never on single requests:
+What the agent did for each request (``fingerprint``, as rows of ``Vectors.done``) works
+on the groups the words made (``cluster``), never on single requests on its own:
 
-* A group *follows a procedure* when most of its requests did informative work
-  (``coverage``) and what they did is alike: the average pairwise similarity of their
-  fingerprints (``coherence``) is at least ``procedure``. A kind of work asked four ways
-  ("write the commit message for the staged changes" / "sum up my pending edits so I can
-  record them") is four such groups that did the same: ``git diff --staged``, then
+* A group's *coherence* is the average pairwise similarity of its requests' work, among
+  the requests that did informative work (its *coverage*). A kind of work is one
+  procedure however it is asked: "write the commit message for the staged changes" and
+  "sum up my pending edits so I can record them" both ran ``git diff --staged`` and
   ``git commit -m``. One-offs in one area of work use that area's tools (``terraform
-  plan``, the docs folder) but not one procedure; a group of them is not coherent.
-* Groups that follow a procedure join by average linkage on what they did, at
-  ``tool_merge``; a small group (fewer than ``min_core`` requests, so its fingerprint
-  says little about a procedure) attaches to the joined group whose work it resembles
-  on average, at ``tool_attach``.
+  plan``, the docs folder) now and then, not one procedure: their coherence is low.
+* ``split``: a cluster whose word groups follow different procedures ("pin down the fix
+  with a failing case" ran pytest, "X fails mypy, fix it" ran mypy) is cut along them.
+* ``join``: groups of ``core`` requests or more that follow one procedure join by average
+  linkage on what they did, at ``merge``; any other group that worked attaches, at
+  ``attach``, to the joined group whose work it resembles on average, if that group holds
+  ``hub`` requests or more (a group of three that looks coherent may be a chance; it
+  gathers nothing).
 
-Only groups join, so one-offs never chain into a kind through the commands everybody
-runs: a one-off joins a kind only when its work is close to what the kind's requests
-did on average.
+Only groups take part, so one-offs never chain into a kind through the commands everybody
+runs.
 """
 
 from __future__ import annotations
@@ -64,14 +65,25 @@ def profile(done: sp.csr_matrix, labels: np.ndarray) -> Profile:
     return Profile(sums, working, requests, np.clip(coherence, 0.0, 1.0))
 
 
+def _steady(prof: Profile, coherent: float, core: int) -> np.ndarray:
+    """Which groups follow one procedure: ``core`` requests, most of them worked, alike."""
+    return (prof.coverage >= WORKED) & (prof.requests >= core) & (prof.coherence >= coherent)
+
+
+def _mean_done(prof: Profile) -> sp.csr_matrix:
+    """Per group, the average of its working requests' rows: the dot product of two is the
+    average similarity of the groups' work."""
+    return (sp.diags(1.0 / np.maximum(prof.working, 1)) @ prof.sums).tocsr()
+
+
 def join(
     done: sp.csr_matrix,
     labels: np.ndarray,
     *,
-    procedure: float,
-    tool_merge: float,
-    tool_attach: float,
-    min_core: int,
+    coherent: float,
+    core: int,
+    merge: float,
+    attach: float,
     hub: int,
     block_size: int,
     seed: int = 0,
@@ -80,13 +92,12 @@ def join(
     procedure joined, and the other groups that worked attached to them (see the module's
     docstring)."""
     prof = profile(done, labels)
-    big = prof.requests >= min_core
-    steady = np.flatnonzero((prof.coverage >= WORKED) & big & (prof.coherence >= procedure))
+    steady = np.flatnonzero(_steady(prof, coherent, core))
     if len(steady) == 0:
         return labels
-    mean_done = sp.diags(1.0 / np.maximum(prof.working, 1)) @ prof.sums
-    joined = tight(mean_done[steady].tocsr(), tool_merge, block_size, seed)
-    mapping = np.arange(len(big), dtype=np.int64) + len(steady)  # the others keep their own
+    mean_done = _mean_done(prof)
+    joined = tight(mean_done[steady], merge, block_size, seed)
+    mapping = np.arange(len(prof.requests), dtype=np.int64) + len(steady)  # others: their own
     mapping[steady] = joined
     small = np.setdiff1d(np.flatnonzero(prof.working > 0), steady)
     n_joined = int(joined.max()) + 1
@@ -97,8 +108,8 @@ def join(
     hubs = np.flatnonzero(totals >= hub)  # enough requests to show a procedure, not a chance
     if len(small) and len(hubs):
         centres = (sp.diags(1.0 / np.maximum(totals, 1)) @ members @ mean_done[steady]).tocsr()
-        best, score = best_match(mean_done[small].tocsr(), centres[hubs])
-        ok = score >= tool_attach
+        best, score = best_match(mean_done[small], centres[hubs])
+        ok = score >= attach
         mapping[small[ok]] = hubs[best[ok]]
     return np.unique(mapping[labels], return_inverse=True)[1]
 
@@ -108,9 +119,9 @@ def split(
     labels: np.ndarray,
     parts: np.ndarray,
     *,
-    procedure: float,
-    tool_merge: float,
-    min_core: int,
+    coherent: float,
+    core: int,
+    merge: float,
     block_size: int,
     seed: int = 0,
 ) -> np.ndarray:
@@ -119,10 +130,10 @@ def split(
     with a failing case" and "X fails mypy, fix it" share their words, not their work. A
     part that did no procedure of its own goes with the procedure its work is closest to."""
     prof = profile(done, parts)
-    steady = (prof.coverage >= WORKED) & (prof.requests >= min_core) & (prof.coherence >= procedure)
+    steady = _steady(prof, coherent, core)
     owner = np.zeros(len(prof.requests), dtype=np.int64)
     owner[parts] = labels
-    mean_done = (sp.diags(1.0 / np.maximum(prof.working, 1)) @ prof.sums).tocsr()
+    mean_done = _mean_done(prof)
     out = labels.copy()
     fresh = int(labels.max()) + 1 if len(labels) else 0
     for cluster in np.unique(owner[steady]):
@@ -130,7 +141,7 @@ def split(
         ways = members[steady[members]]
         if len(ways) < 2:
             continue
-        way = tight(mean_done[ways], tool_merge, block_size, seed)
+        way = tight(mean_done[ways], merge, block_size, seed)
         if way.max() == 0:
             continue
         centres = np.vstack(

@@ -397,13 +397,16 @@ class Vectors:
     leads: list[str]  # per row: its lead word (``lead_words``)
     acts: list[bool]  # per row: its lead is open in two endings or more: an action
     n_words: int = 0  # units before this index are words, the rest the fingerprint's
-    both: sp.csr_matrix | None = None  # what was said and done, one norm (when prints given)
+    # With fingerprints: what was said and done, words and units together under one norm
+    # (a unit counts in it by its informativeness, so ``git status`` dilutes nothing).
+    both: sp.csr_matrix | None = None
 
     def done(self, prints: Sequence[Iterable[str]]) -> sp.csr_matrix:
         """One row per fingerprint (a request's units): what it did, each unit scaled by
-        the square root of its informativeness, unit length (zero when it did nothing
-        informative). Rows are per request, not per text: one text asked ten times may
-        have made the agent do ten different things."""
+        the square root of its informativeness, divided by the square root of the row's
+        informative mass but at least ``DONE_FLOOR``, so the dot product of two rows is
+        the share of their work they have in common. Rows are per request, not per text:
+        one text asked ten times may have made the agent do ten different things."""
         index = {u: i - self.n_words for i, u in enumerate(self.vocab) if i >= self.n_words}
         scale = np.sqrt(self.weight[self.n_words :]).astype(np.float32)
         rows, cols = [], []
