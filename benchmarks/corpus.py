@@ -42,7 +42,9 @@ class Kind:
     weight: float
     sources: tuple[str, ...]  # which tools it is asked in
     templates: tuple[str, ...]
-    corrections: tuple[str, ...]  # follow-ups that state a rule
+    # follow-ups that state a rule, each with the first attempt it corrects (which breaks
+    # the rule: mining keeps a judge only when the corrected answer fails it)
+    corrections: tuple[tuple[str, str], ...]
     command: tuple[str, str]  # (shell command, its output)
     answer: str
     skill: str | None = None  # a user-written Skill the agent invokes (Claude)
@@ -61,10 +63,13 @@ KINDS: tuple[Kind, ...] = (
             "regression test for the {thing} problem reported in issue {num}, in {file}",
         ),
         (
-            "no, use pytest not unittest, and put it under tests/",
-            "use pytest, not nose",
-            "always run `pytest -x` before you answer",
-        ),
+            (
+                "no, use pytest not unittest, and put it under tests/",
+                "Added a unittest.TestCase for the bug in regression_test.py.",
+            ),
+            ("use pytest, not nose", "Added a nose test for the bug."),
+            ("always run `pytest -x` before you answer", "Added the test; I did not run it."),
+        ),  # fmt: skip
         ("uv run pytest -x -q", "1 passed in 0.08s"),
         "Added a regression test that fails on main and passes with the fix.",
     ),
@@ -79,9 +84,15 @@ KINDS: tuple[Kind, ...] = (
             "can you write the commit message for my staged {thing} fix",
         ),
         (
-            "no, use imperative, not past-tense. don't use emojis",
-            "the subject line must be under 50 chars",
-        ),
+            (
+                "no, use imperative, not past-tense. don't use emojis",
+                "Fixed negative readings \U0001f389\n\nClamp only when rendering the chart.",
+            ),
+            (
+                "the subject line must be under 50 chars",
+                "fix: keep negative readings when the chart clamps values below zero",
+            ),
+        ),  # fmt: skip
         ("git diff --staged", "1 file changed, 4 insertions(+), 2 deletions(-)"),
         "fix: keep negative readings\n\nClamp only when rendering the chart.",
         skill="commit-message",
@@ -97,9 +108,20 @@ KINDS: tuple[Kind, ...] = (
             "give me a short summary of the red CI pipeline on {branch}",
         ),
         (
-            "too long. keep it under 80 words, as bullet points",
-            "no, always include a Root cause line",
-        ),
+            (
+                "too long. keep it under 80 words, as bullet points",
+                "The job test (3.12) failed because the API renamed a field that the client still "
+                "reads under its old name, so every lookup raised a KeyError in the test that "
+                "checks station lookups, and the fix is to map the new field name in the client "
+                "module, after which the suite should pass again on the next push to the branch, "
+                "which I would suggest doing together with a test that pins the new name so the "
+                "same rename cannot break the job silently again.",
+            ),
+            (
+                "no, always include a Root cause line",
+                "- Job `test (3.12)` failed\n- Fix: map the new name",
+            ),
+        ),  # fmt: skip
         ("gh run view --log-failed", "FAILED tests/test_api.py::test_lookup - KeyError"),
         "- Job `test (3.12)` failed\n- Root cause: a renamed field\n- Fix: map the new name",
     ),
@@ -112,7 +134,7 @@ KINDS: tuple[Kind, ...] = (
             "update the changelog with the {func} fix for release {ver}",
             "write the changelog notes for version {ver}",
         ),
-        ("use towncrier, not CHANGELOG.md edits",),
+        (("use towncrier, not CHANGELOG.md edits", "Added the entry to CHANGELOG.md."),),
         ("git log --oneline -5", "a1b2c3d fix parser\n9f8e7d6 add export"),
         "Added a news fragment describing the change.",
     ),
@@ -125,7 +147,10 @@ KINDS: tuple[Kind, ...] = (
             "upgrade the {pkg} dependency to {ver}",
             "update {pkg} to {ver} in pyproject and run the tests",
         ),
-        ("use uv not pip", "always run `uv lock` after a bump"),
+        (
+            ("use uv not pip", "Bumped it with pip install -U and updated requirements.txt."),
+            ("always run `uv lock` after a bump", "Bumped the dependency; tests pass."),
+        ),
         ("uv lock", "Resolved 42 packages in 310ms"),
         "Bumped the dependency and updated the lock file; tests pass.",
     ),
@@ -278,6 +303,7 @@ class Turn:
     answer: str
     command: tuple[str, str]
     correction: str | None = None
+    attempt: str = ""  # the first answer, which the correction corrects
     ack: bool = False
     skill: str | None = None
 
@@ -312,7 +338,7 @@ def _claude_file(home: Path, sid: str, start: datetime, cwd: str, turns: list[Tu
             {"stdout": out, "stderr": "", "interrupted": False, "isImage": False},
         )
         if t.correction:
-            c.text("Done: " + t.answer.splitlines()[0] + " (first attempt)")
+            c.text(t.attempt)
             c.user(t.correction)
         c.text(t.answer)
         if t.ack:
@@ -326,7 +352,7 @@ def _codex_file(home: Path, sid: str, start: datetime, cwd: str, turns: list[Tur
     exchanges: list[Exchange] = []
     for turn in turns:
         if turn.correction:
-            exchanges.append((turn.request, "Done (first attempt).", turn.command))
+            exchanges.append((turn.request, turn.attempt, turn.command))
             exchanges.append((turn.correction, turn.answer, turn.command))
         else:
             exchanges.append((turn.request, turn.answer, turn.command))
@@ -371,11 +397,13 @@ def write_corpus(
                 turns.append(Turn(None, one_off(rng), "Done; the tests pass.", ("ls", "src")))
                 continue
             kind = rng.choices(kinds, weights)[0]
-            correction = rng.choice(kind.corrections) if rng.random() < correction_rate else None
+            said, attempt = (
+                rng.choice(kind.corrections) if rng.random() < correction_rate else (None, "")
+            )
             turns.append(Turn(kind.name, request_text(kind, rng), kind.answer, kind.command,
-                              correction, ack=rng.random() < 0.3, skill=kind.skill))  # fmt: skip
+                              said, attempt, ack=rng.random() < 0.3, skill=kind.skill))  # fmt: skip
             info.by_kind[kind.name] += 1
-            info.corrections += correction is not None
+            info.corrections += said is not None
         # the session's tool: the one its first recurring kind is asked in, by weight
         first = next((_kind(kinds, t.kind) for t in turns if t.kind), None)
         sources = first.sources if first else ("claude", "codex")

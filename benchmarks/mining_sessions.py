@@ -140,6 +140,7 @@ def score(db: Any, truth: dict[str, Any]) -> dict[str, Any]:
     by_cluster: dict[str, Counter] = defaultdict(Counter)
     unmined = follow_ups_mined = 0
     listed = set()
+    without_turn = sum(1 for r, t in zip(items, turn_ids, strict=True) if t is None)
     for i, (req, tid) in enumerate(zip(items, turn_ids, strict=True)):
         cid = cluster_of.get(tid) if tid else None
         listed.add(tid)
@@ -177,7 +178,8 @@ def score(db: Any, truth: dict[str, Any]) -> dict[str, Any]:
         "sessions": len({r["session_id"] for r in reqs}),
         "planted_kinds": len(planted),
         "one_offs": sum(r["kind"] is None for r in reqs),
-        "unmined_requests": unmined,
+        "unmined_requests": unmined,  # not taken as requests (or not found in the store)
+        "requests_without_turn": without_turn,
         "follow_ups_mined": follow_ups_mined,
         "recurring_clusters": len(recurring),
         "precision": round(float(precision), 4),

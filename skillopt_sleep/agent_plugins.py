@@ -118,6 +118,13 @@ def hook_paths(agent: str, payload: object) -> list[Path]:
     if not isinstance(transcript, str) or not transcript:
         raise ValueError("the hook input's transcript_path is not a path")
     path = Path(transcript).expanduser()
+    try:
+        path.stat()
+    except FileNotFoundError:
+        pass  # not written yet, or gone: ingest counts it like any vanished file
+    except OSError as exc:  # a name too long, a file where a folder should be
+        why = exc.strerror
+        raise ValueError(f"the hook input's transcript_path cannot be a file: {why}") from None
     found = [path]
     if agent == "claude":  # <project>/<session>.jsonl + <project>/<session>/subagents/*.jsonl
         found += sorted((path.with_suffix("") / "subagents").glob("*.jsonl"))

@@ -56,6 +56,11 @@ DEMO_SETTINGS: dict[str, Any] = {
     "mining.max_val_tasks": 16,
     "mining.max_test_tasks": 16,
     "budget.max_calls": 400,
+    # The plan's seconds per call before a night has measured any (docs/models.md, a quiet
+    # 2-core machine): a 0.5B answer of 40 tokens ~4 s (599 s for a 110-call demo night with
+    # 2 proposals); the 1.5B's proposal ~80 s and worked-example answer ~10 s, one of the
+    # first and three of the second a step: 28 s a call.
+    "night.seconds_per_call": {"optimizer": 28, "target": 4, "judge": 6},
 }
 
 

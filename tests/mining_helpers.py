@@ -90,6 +90,11 @@ ONE_OFFS = [
 ]
 
 
+# The commit message the user corrected (a long subject, unittest) and the one they accepted.
+CORRECTED = "Move the parser tests from unittest classes over to the shared harness module"
+ACCEPTED = "Move parser tests to pytest"
+
+
 def seed(db: sqlite_utils.Database, sessions: int = 9, start_day: int = 1) -> None:
     """Commit-message and regression-test kinds over ``sessions`` sessions and days,
     with one correction, plus one-off requests."""
@@ -99,11 +104,12 @@ def seed(db: sqlite_utils.Database, sessions: int = 9, start_day: int = 1) -> No
         idx = 0
         add_turn(db, sid, idx, COMMIT[s % len(COMMIT)], day,
                  signals=[("correction", "no, subject under 50 chars")] if s == 1 else None,
-                 commands=["git diff --staged"])  # fmt: skip
+                 commands=["git diff --staged"],
+                 answer=CORRECTED if s == 1 else "done")  # fmt: skip
         idx += 1
         if s == 1:
             add_turn(db, sid, idx, "no, the subject line must be under 50 chars and use "
-                     "pytest not unittest", day)  # fmt: skip
+                     "pytest not unittest", day, answer=ACCEPTED)  # fmt: skip
             idx += 1
         add_turn(db, sid, idx, REGRESSION[s % len(REGRESSION)], day, skills=["regression-tests"])
         idx += 1

@@ -101,3 +101,18 @@ def test_doctor_names_what_stands_in_the_state_directory(
     failed = [ln for ln in result.stdout.splitlines() if ln.startswith("fail")]
     assert len(failed) == 1 and failed[0].startswith("fail  state directory: ")
     assert says in failed[0]
+
+
+def test_a_night_refuses_a_damaged_store_before_writing_into_it(
+    tmp_path: Path, corpus: tuple[dict[str, Any], bytes]
+) -> None:
+    config = with_state(tmp_path, corpus)
+    index_bit_flipped(tmp_path / "state")
+    result = invoke(config, "run", "--once", "-q", "--json")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["code"] == "database_corrupt"
+    conn = sqlite3.connect(db_path(tmp_path / "state"))
+    nights = conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'nights'").fetchone()
+    started = conn.execute("SELECT count(*) FROM nights").fetchone()[0] if nights[0] else 0
+    conn.close()
+    assert started == 0

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlite_utils
 import yaml
 
 from skillopt_sleep import config as config_mod
@@ -56,7 +57,7 @@ def test_every_command_fails_cleanly_on_a_broken_state(
         "nights-is-a-file": "state_unwritable",
         "database-is-a-directory": "state_unwritable",
         "state-is-a-file": "state_unwritable",
-        "pages-overwritten": None,  # the pages hold no row this night reads: it runs
+        "pages-overwritten": "database_corrupt",  # checked before a night writes into it
     }[fault]
     assert codes["run --once --json -q"] == expected, codes
     if fault in ("database-is-a-directory", "state-is-a-file"):  # nothing can open the store
@@ -145,14 +146,13 @@ def test_a_5000_character_transcript_path_to_the_hook(
 ) -> None:
     config = with_state(tmp_path, corpus)
     hook = json.dumps({"transcript_path": str(tmp_path / ("a" * 5000)) + ".jsonl"})
-    args = ["ingest", "--hook", "claude", *(["--json"] if as_json else [])]
-    result = invoke(config, *args, input=hook)
-    assert result.exit_code == 1
-    assert check(result, args) == ("file_error" if as_json else None)
-    line = json.loads(result.stdout)["error"] if as_json else result.stderr.strip()
-    assert "File name too long" in line and len(line) < 300
-    codex = invoke(config, "ingest", "--hook", "codex", "--json", input=hook)
-    assert codex.exit_code == 0 and json.loads(codex.stdout)["files_scanned"] == 0
+    for agent in ("claude", "codex"):  # the same input, the same answer from both hooks
+        args = ["ingest", "--hook", agent, *(["--json"] if as_json else [])]
+        result = invoke(config, *args, input=hook)
+        assert result.exit_code == 2
+        assert check(result, args) == ("invalid_input" if as_json else None)
+        line = json.loads(result.stdout)["error"] if as_json else result.stderr.strip()
+        assert "File name too long" in line and len(line) < 300
 
 
 def test_openai_without_a_key_at_run(
@@ -172,6 +172,9 @@ def test_openai_without_a_key_at_run(
     )
     result = invoke(config, "run", "--once", "-q", "--json")
     assert check(result, ["run", "--once", "--json"]) == "model_unavailable"
+    # found before the night's ingest and mining: no night was started, none waits to resume
+    db = sqlite_utils.Database(tmp_path / "state" / "skillopt-sleep.db")
+    assert not db["nights"].exists() or db["nights"].count == 0
 
 
 def _numeric_keys() -> list[str]:

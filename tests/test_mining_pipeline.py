@@ -6,10 +6,12 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from mining_helpers import CONFIG, add_turn, seed, store
+from mining_helpers import ACCEPTED, CONFIG, CORRECTED, add_turn, seed, store
 
 from skillopt_sleep.mining import cluster_dicts, is_stale, load_tasks, mine
 from skillopt_sleep.mining.splits import SplitParams, _near_dups, assign_cluster
+from skillopt_sleep.mining.verify import passes
+from trainer.tasks import Judge
 
 
 def _by_skill(db) -> dict:
@@ -139,19 +141,29 @@ def test_a_long_paste_is_cut_to_fit_and_keeps_tasks_apart(tmp_path: Path) -> Non
 
 
 def test_judges_from_corrections_with_provenance(tmp_path: Path) -> None:
+    """The correction "subject under 50 chars and use pytest not unittest" becomes a
+    subject-length check and a ban on unittest, each verified on the session (the corrected
+    answer fails it, the accepted one passes); "use pytest" requires nothing (a pytest test
+    need not say "pytest")."""
     db = store(tmp_path)
     seed(db)
     mine(db, CONFIG)
     commit = next(c for c in cluster_dicts(db) if "commit" in c["skill"])
     judges = commit["tasks"][0]["judges"]
-    kinds = {(j["kind"], j["value"]) for j in judges}
-    assert ("contains", "pytest") in kinds and ("not_contains", "unittest") in kinds
-    assert any(j["kind"] == "regex" and "{1,50}" in j["value"] for j in judges)
+    kinds = {(j["kind"], j["value"], j["scope"]) for j in judges}
+    assert ("max_chars", "50", "first_line") in kinds
+    assert ("not_contains", "unittest", "answer") in kinds
+    assert not any(j["kind"] == "contains" and j["value"] == "pytest" for j in judges)
     # the command run in every turn of the kind: context for the rubric of a chat replay
     # (the sessions' repository is not on this machine), never a word check on the answer
-    assert not any("git diff" in v for k, v in kinds if k != "rubric")
+    assert not any("git diff" in j["value"] for j in judges if j["kind"] != "rubric")
+    rules = [j for j in judges if j["kind"] in ("max_chars", "not_contains")]
+    for j in rules:  # never an inverted judge: the user's own answers decide
+        judge = Judge.from_dict(j)
+        assert not passes(judge, CORRECTED) and passes(judge, ACCEPTED)
     rubric = next(j for j in judges if j["kind"] == "rubric")
     assert "under 50 chars" in rubric["value"] and "`git diff`" in rubric["value"]
+    assert CORRECTED not in rubric["value"]  # the corrected answer is never "accepted"
     assert all(j["source"] for j in judges)
     assert any("user correction" in j["source"] and "sess-002:0" in j["source"] for j in judges)
 

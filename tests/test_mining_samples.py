@@ -10,7 +10,10 @@ import pytest
 from skillopt_sleep import config as config_mod
 from skillopt_sleep.logs import ingest_logs
 from skillopt_sleep.mining import cluster_dicts, load_tasks, mine
+from skillopt_sleep.mining.evidence import load
+from skillopt_sleep.mining.verify import passes
 from skillopt_sleep.store import open_store
+from trainer.checks import CHECK_KINDS
 
 SAMPLES = Path(__file__).resolve().parents[1] / "skillopt_sleep" / "data" / "samples"
 REAL = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "real"
@@ -44,20 +47,49 @@ def test_bundled_samples_give_three_recurring_kinds(tmp_path: Path) -> None:
 
     values = judged(commit)
     assert ("max_words", "12") in values  # "keep the whole message under 12 words"
-    assert ("not_contains", "##") in values  # "don't add ## headings, it's a commit message"
+    assert ("no", "heading") in values  # "don't add ## headings, it's a commit message"
+    assert ("no", "diff_lines") in values  # "don't include diff lines, I can see the diff"
     assert len(commit["tasks"]) >= 30  # each request pasted its own diff: distinct tasks
     regression = next(c for c in recurring if "regression" in c["skill"])
     rj = judged(regression)
-    assert ("contains", "pytest") in rj and ("not_contains", "unittest") in rj
+    assert ("not_contains", "unittest") in rj  # "use pytest not unittest" forbids unittest
+    assert ("contains", "pytest") not in rj  # and requires nothing: a test need not say it
     ci = next(c for c in recurring if c not in (commit, regression))
-    cj = judged(ci)
-    assert ("max_words", "80") in cj
+    # "too long. keep it under 80 words, as bullet points" was said to an answer of 60
+    # words in bullets: the session contradicts the check, so it is dropped and listed
+    dropped = {(d["kind"], d["value"], d["reason"]) for t in ci["tasks"]
+               for d in t.get("dropped_judges", [])}  # fmt: skip
+    assert ("max_words", "80", "the corrected answer passes it") in dropped
+    assert ("max_words", "80") not in judged(ci)
     # no one-off sample request is called recurring
     one_offs = ("neap", "dependabot", "ascii", "spanish", "--verbose", "middleware")
     for c in recurring:
         assert not any(w in s for s in c["sample_intents"] for w in one_offs)
     assert {t.split for t in load_tasks(db)} == {"train", "val", "test"}
     assert result.report["follow_ups_folded"] >= 4
+
+
+def test_no_sample_judge_fails_an_answer_the_user_accepted(tmp_path: Path) -> None:
+    """Every rule judge of every sample task passes every answer the user accepted for a
+    request of its kind, and fails an answer the user corrected with the words it came
+    from: the judges mean what the user meant, checked end to end from the logs."""
+    db, _ = _mine_dirs(tmp_path, SAMPLES / "claude", SAMPLES / "codex")
+    requests = {r.turn_id: r for r in load(db).requests}
+    members: dict[str, list[str]] = {}
+    for row in db.query("select turn_id, cluster_id from cluster_members"):
+        members.setdefault(row["cluster_id"], []).append(row["turn_id"])
+    checked = 0
+    for task in load_tasks(db):
+        kind = [requests[t] for t in members[task.meta["cluster_id"]] if t in requests]
+        accepted = [r.accepted for r in kind if r.accepted]
+        for judge in task.judges:
+            if judge.kind not in CHECK_KINDS or not judge.quotes:
+                continue
+            assert all(passes(judge, a) for a in accepted), (task.id, judge)
+            corrected = [c.corrected for r in kind for c in r.corrections if c.text in judge.quotes]
+            assert corrected and not all(passes(judge, c) for c in corrected), (task.id, judge)
+            checked += 1
+    assert checked > 50
 
 
 def _real_layout(tmp_path: Path) -> tuple[Path, Path]:

@@ -60,7 +60,7 @@ def test_generated_sessions_mine_into_one_cluster_per_kind_and_skill(
     assert set(row["recurring_per_skill"].values()) == {1}
     assert row["kinds_found"] >= row["planted_kinds"] - 1  # the smallest kind may split
     assert row["f1"] >= 0.85 and row["precision"] >= 0.8
-    assert row["unmined_requests"] <= 0.01 * row["requests"]
+    assert row["requests_without_turn"] == 0  # every request written was ingested
 
 
 def test_requests_that_invoked_one_skill_are_its_task_set_whatever_their_wording(
@@ -91,11 +91,13 @@ def test_a_user_invoked_skill_is_a_request_and_its_correction_is_not(tmp_path: P
     skill.parent.mkdir(parents=True)
     skill.write_text("---\nname: commit-message\ndescription: x\n---\nWrite it.\n")
     rng = random.Random(2)
+    long_subject = "fix(cart): recompute the totals whenever a coupon is applied or removed"
     for day in range(4):
-        turns = [Turn(f"for the {['cart', 'tax', 'auth', 'ui'][day]} change", [], "fix: cart",
+        answer = long_subject if day == 1 else "fix: cart totals"
+        turns = [Turn(f"for the {['cart', 'tax', 'auth', 'ui'][day]} change", [], answer,
                       "commit-message", "command")]  # fmt: skip
         if day == 1:
-            turns.append(Turn("no, keep the subject under 50 characters", [], "Fixed."))
+            turns.append(Turn("no, keep the subject under 50 characters", [], "fix: totals"))
         turns.append(Turn("", [Call("write", "CLAUDE.md")], "Wrote CLAUDE.md.", "init", "command"))
         _session(tmp_path, rng, day, turns)
     _one_offs(tmp_path, rng)

@@ -43,11 +43,11 @@ def test_export_edit_import_round_trip(mined, tmp_path: Path, ext: str) -> None:
 
 
 BAD = [
-    ("  - kind: contains\n", "  - kind: contians\n", "unknown judge kind 'contians'"),
+    ("  - kind: rubric\n", "  - kind: rubirc\n", "unknown judge kind 'rubirc'"),
     ("  split: train\n", "  split: dev\n", "split must be one of"),
     (
-        "  - kind: contains\n",
-        "  - knd: contains\n",
+        "  - kind: rubric\n",
+        "  - knd: rubric\n",
         "unknown judge key 'knd' (did you mean 'kind'?)",
     ),
     ("  prompt: ", "  promt: ", "unknown task key 'promt'"),

@@ -130,4 +130,4 @@ def test_a_task_replayed_as_a_chat_is_never_judged_on_the_commands_its_kind_ran(
                        for j in t.judges if j.kind != "rubric")  # fmt: skip
         (rubric,) = [j for j in t.judges if j.kind == "rubric"]
         assert "the user's own sessions of this kind ran: `git diff`" in rubric.value
-        assert any(j.kind in ("contains", "regex") for j in t.judges)  # the user's rules stay
+        assert any(j.kind in ("max_chars", "not_contains") for j in t.judges)  # the user's rules

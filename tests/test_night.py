@@ -30,6 +30,7 @@ from skillopt_sleep import config as config_mod
 from skillopt_sleep import lock
 from skillopt_sleep.cli import main
 from skillopt_sleep.night.run import default_roles, run_night
+from skillopt_sleep.report.render import OUTCOME_WORDS
 from skillopt_sleep.store import db_path
 from tests.cli_helpers import console_script
 from tests.ingest_helpers import lay_out
@@ -163,6 +164,10 @@ def comparable(out: dict[str, Any], root: Path) -> dict[str, Any]:
     for s in summary["skills"]:
         for key in ("live_calls", "cached_calls", "seconds"):
             s["usage"].pop(key, None)
+        for used in s["usage"]["by_role"].values():  # wall time of the calls paid live
+            used.pop("seconds", None)
+            used.pop("timed_calls", None)
+        s["plan"].pop("available_seconds")  # the time left when the night was planned
     md = Path(out["reports"]["md"]).read_text().replace(out["night"], "<NIGHT>")
     md = md.replace(str(root), "<R>")  # the report names the skill files written
     return {"summary": summary, "md": md}
@@ -521,3 +526,46 @@ def test_a_night_never_reuses_an_id_taken_in_the_same_second(tmp_path: Path) -> 
     outcome = run_night(config)
     assert outcome.status == "done"
     assert outcome.night_id not in taken and outcome.night_id.rsplit("-", 1)[0] in taken
+
+
+def test_the_dry_run_promises_the_calls_the_night_plans(tmp_path: Path) -> None:
+    config = make_root(tmp_path)
+    dry = run_night(config, dry_run=True, progress=lambda m: None)
+    promised = sum(j["estimated_calls"] for j in dry.summary["would_train"])
+    lines: list[str] = []
+    night = run_night(config, progress=lines.append, roles_factory=competent_roles)
+    (first,) = [m for m in lines if re.match(r"training \S+: 1 of about", m)][:1]
+    assert first.split(" of about ")[1].startswith(f"{promised} calls")
+    assert promised == sum(sum(s["plan"]["calls"].values()) for s in night.summary["skills"])
+    # each skill's plan is said before its training, and its calls stay near the plan
+    for s in night.summary["skills"]:
+        assert any(m.startswith(f"plan for {s['name']}: ") for m in lines)
+        assert s["usage"]["calls"] <= 1.5 * sum(s["plan"]["calls"].values())
+
+
+def test_a_night_that_cannot_show_a_gain_worth_having_says_so_up_front(tmp_path: Path) -> None:
+    @contextlib.contextmanager
+    def neutral(cfg: Any, tasks: Any) -> Iterator[Roles]:
+        with default_roles(cfg, tasks) as r:
+            yield Roles(_ProposesNeutral(), r.target, r.judge)
+
+    # a gain of 0.01 on the corpus's 8-16 val tasks at two sweeps: no plan can show it
+    config = make_root(tmp_path, **{"night.worth_effect": 0.01})
+    lines: list[str] = []
+    night = run_night(config, progress=lines.append, roles_factory=neutral)
+    md = night.reports["md"].read_text()
+    first = md.split("## What to do")[0]
+    for s in night.summary["skills"]:
+        plan = s["plan"]
+        assert not plan["can_detect"] and plan["comparisons"] == 3  # as configured
+        assert f"{s['name']}: the smallest val gain worth having (0.01) cannot be detected" in (
+            "\n".join(lines)
+        )
+        assert (
+            f"{s['name']}: {OUTCOME_WORDS[s['outcome']]} — tonight could not show what is "
+            "worth having: the "
+            f"smallest val gain worth having (0.01) cannot be detected tonight: "
+            f"{s['n_tasks']['val']} val tasks × 40 sweep(s) at alpha 0.0167 can show only a gain "
+            f"of {plan['detectable']:.3g} or more"
+        ) in first
+        assert "deadline came" not in first

@@ -100,7 +100,8 @@ def test_a_skill_whose_test_split_cannot_measure_a_lift_is_not_trained() -> None
     """An accepted edit with fewer than 2 test tasks is never promoted: training it would
     spend the night for nothing, and a well-evidenced skill behind it must get the place."""
     from skillopt_sleep.night.model import Job
-    from skillopt_sleep.night.plan import MIN_TEST_TASKS, _ready
+    from skillopt_sleep.night.plan import _ready
+    from skillopt_sleep.promotion.verdict import MIN_TEST_TASKS
     from trainer.tasks import Judge, Task
 
     def job(name: str, n_test: int) -> Job:

@@ -15,12 +15,15 @@ from skillopt_sleep import files
 from skillopt_sleep import promotion as P
 from skillopt_sleep.cli import main
 from skillopt_sleep.promotion import dirs as skilldirs
+from skillopt_sleep.promotion.verdict import Verdict, decide
 from skillopt_sleep.promotion.versions import version_text
 from skillopt_sleep.store import open_store
 
 V1 = "---\nname: review\ndescription: Review a PR\n---\n# Steps\n- read the diff\n"
 V2 = V1 + "- run the tests\n"
 V3 = V2 + "- check the changelog\n"
+
+IMPROVED = Verdict("improved", "promote", "", "pass-all")
 
 
 @pytest.fixture
@@ -56,7 +59,7 @@ def _promote(
     env: dict[str, Any], text: str, night: str, base: Any, **kw: Any
 ) -> P.PromotionOutcome:
     kw.setdefault("managed", True)
-    kw.setdefault("test_lift", 0.1)
+    kw.setdefault("verdict", IMPROVED)
     return P.promote(env["db"], env["config"], "review", text, night_id=night, base_hash=base, **kw)
 
 
@@ -118,31 +121,42 @@ def test_opt_in_promotes_user_skills(env) -> None:
         night_id="n1",
         base_hash=skilldirs.text_hash(V1),
         managed=False,
-        test_lift=0.1,
+        verdict=IMPROVED,
     )
     assert out.status == "promoted" and _skill(env).read_text() == V2
 
 
 def _facts(**kw: Any) -> P.Facts:
     base = {"managed": True, "exists": True, "ours": True, "first": False,
-            "gate_accepted": True, "test_lift": 0.1}  # fmt: skip
+            "verdict": IMPROVED}  # fmt: skip
     return P.Facts(**{**base, **kw})
 
 
-def test_policy_stages_on_regression_no_accept_or_unmeasured_test(env) -> None:
+def _verdict(lift: float | None, low: float = -0.05, note: str = "") -> Verdict:
+    test = {"n_tasks": 8, "start_score": 0.4, "lift": lift, "ci_low": low, "ci_high": 0.3}
+    if lift is None:
+        test = {"n_tasks": 0}
+    return decide(accepted=1, undecided=0, endpoint_failed="", stop_reason="completed",
+                  test=test, test_note=note)  # fmt: skip
+
+
+def test_policy_follows_the_verdict_and_the_owner(env) -> None:
     cfg = env["config"]
     assert P.policy(cfg, _facts())[0]
-    assert not P.policy(cfg, _facts(test_lift=-0.01))[0]
-    assert not P.policy(cfg, _facts(gate_accepted=False))[0]
+    unconfirmed = _verdict(0.05)  # the test did not go down: the gate's evidence stands
+    assert unconfirmed.outcome == "unconfirmed" and P.policy(cfg, _facts(verdict=unconfirmed))[0]
     assert not P.policy(cfg, _facts(managed=False))[0]
-    auto, why = P.policy(cfg, _facts(test_lift=None, test_note="budget deadline ran out"))
-    assert not auto and "held-out test was not measured (budget deadline ran out)" in why
-    out = _promote(env, V1, "n1", None, test_lift=-0.2)
-    assert out.status == "staged" and "regressed" in out.reason and not _skill(env).exists()
+    auto, why = P.policy(cfg, _facts(verdict=_verdict(None, note="budget: deadline")))
+    assert not auto and "held-out test was not measured (budget: deadline)" in why
+    worse = _verdict(-0.2, low=-0.4)
+    assert worse.action == "keep"
+    with pytest.raises(ValueError, match="keeps the skill"):
+        _promote(env, V1, "n1", None, verdict=worse)
+    assert not _skill(env).exists() and list(env["db"]["promotions"].rows) == []
 
 
 def test_a_skill_whose_test_was_not_measured_is_never_promoted(env) -> None:
-    out = _promote(env, V1, "n1", None, test_lift=None, test_note="budget tokens ran out")
+    out = _promote(env, V1, "n1", None, verdict=_verdict(None, note="budget tokens ran out"))
     assert out.status == "staged" and not _skill(env).exists()
     assert "not measured (budget tokens ran out)" in out.reason
 
@@ -158,7 +172,7 @@ def test_user_edit_since_night_start_is_staged_never_overwritten(env) -> None:
     # a skill created by the user during the night is not clobbered either
     _write(env, "mine\n", "fresh")
     out = P.promote(env["db"], env["config"], "fresh", V1, night_id="n1", base_hash=None,
-                    managed=True, test_lift=0.1)  # fmt: skip
+                    managed=True, verdict=IMPROVED)  # fmt: skip
     assert out.status == "staged" and _skill(env, "fresh").read_text() == "mine\n"
 
 
@@ -180,9 +194,9 @@ def test_every_version_kept_and_rollback_walks_back(env) -> None:
     assert _skill(env).read_text() == V3
     events = [(e["event"], e["version"], e["reason"]) for e in P.history(env["db"], "review")]
     assert events == [
-        ("promoted", 1, "gate accepted and the held-out test did not regress"),
-        ("promoted", 2, "gate accepted and the held-out test did not regress"),
-        ("promoted", 3, "gate accepted and the held-out test did not regress"),
+        ("promoted", 1, "gate accepted and the held-out test confirmed it"),
+        ("promoted", 2, "gate accepted and the held-out test confirmed it"),
+        ("promoted", 3, "gate accepted and the held-out test confirmed it"),
         ("rolled_back", 2, "rolled back: restored v2"),
         ("rolled_back", 1, "rolled back: restored v1"),
         ("rolled_back", None, "rolled back: removed (the promotion had created it)"),
@@ -242,7 +256,7 @@ def test_resumed_night_does_not_promote_twice(env) -> None:
 
 def _promote_named(env: dict[str, Any], name: str) -> P.PromotionOutcome:
     return P.promote(env["db"], env["config"], name, V1, night_id="n", base_hash=None,
-                     managed=True, test_lift=0.1)  # fmt: skip
+                     managed=True, verdict=IMPROVED)  # fmt: skip
 
 
 @pytest.mark.parametrize("name", ["..", "../evil", "/etc/passwd", "a/b", "", ".hidden", "a..b"])

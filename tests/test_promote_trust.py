@@ -22,6 +22,7 @@ from skillopt_sleep import promotion as P
 from skillopt_sleep.cli import main
 from skillopt_sleep.night.plan import seed_skill
 from skillopt_sleep.night.store import SqliteLedger
+from skillopt_sleep.promotion.verdict import Verdict
 from skillopt_sleep.promotion.versions import PROMOTION_MIGRATIONS
 from skillopt_sleep.store import open_store
 from trainer.edits import Edit
@@ -56,7 +57,7 @@ def _promote(env: dict[str, Any], config: dict[str, Any], text: str, **kw: Any):
     name = kw.pop("name", "review")
     kw.setdefault("base_hash", P.snapshot(config, name))
     kw.setdefault("managed", True)
-    kw.setdefault("test_lift", 0.1)
+    kw.setdefault("verdict", Verdict("improved", "promote", "", "pass-all"))
     return P.promote(env["db"], config, name, text, night_id=kw.pop("night", "n1"), **kw)
 
 

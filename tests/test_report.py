@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from skillopt_sleep.promotion.verdict import decide
 from skillopt_sleep.report import headline, render_html, render_md, write_reports
 
 
@@ -48,12 +49,14 @@ def summary(**extra: Any) -> dict[str, Any]:
                     {
                         "status": "accepted",
                         "kind": "add",
+                        "origin": "reflection",
                         "summary": "Keep the subject short",
                         "gate": {"effect": 0.25, "p_value": 0.008, "verdict": "accept"},
                     },
                     {
                         "status": "rejected",
                         "kind": "replace",
+                        "origin": "reflection",
                         "summary": "Always use emoji",
                         "gate": {"effect": -0.1, "p_value": 0.9, "verdict": "reject"},
                     },
@@ -100,8 +103,8 @@ def test_markdown_leads_with_the_answer_and_the_interval() -> None:
         "ci-log-summary: not enough evidence tonight — too few tasks of this kind to decide: "
         "3 validation tasks cannot show an improvement" in first_section
     )
-    assert "| accepted | add | Keep the subject short | +0.25 | 0.008 | accept |" in md
-    assert "| rejected | replace | Always use emoji | -0.10 | 0.900 | reject |" in md
+    assert "| accepted | add | reflection | Keep the subject short | +0.25 | 0.008 | accept |" in md
+    assert "| rejected | replace | reflection | Always use emoji | -0.10 | 0.900 | reject |" in md
     assert "+Keep the subject under 50 characters." in md
     assert "1 unparseable optimizer answer" in md
 
@@ -184,6 +187,27 @@ def _skill(**fields: Any) -> dict[str, Any]:
     return {**base, **fields}
 
 
+def _decided(
+    test: dict[str, Any] | None,
+    note: str = "",
+    *,
+    promotion: dict[str, Any] | None = None,
+    **fields: Any,
+) -> dict[str, Any]:
+    """A skill whose one accepted edit met this held-out test: its outcome and reason from
+    the one function that decides them (`promotion.verdict.decide`), its promotion as
+    promotion recorded it."""
+    measured = {"start_score": 0.4, **test} if test else {"n_tasks": 0}
+    v = decide(accepted=1, undecided=0, endpoint_failed="", stop_reason="completed",
+               test=measured, test_note=note)  # fmt: skip
+    staged = {"status": "staged", "reason": f"staged: {v.reason}"}
+    accepted = [{"status": "accepted", "kind": "add", "summary": "x",
+                 "gate": {"verdict": "accept", "effect": 0.3, "n_tasks": 16}}]  # fmt: skip
+    shown = {"before": 0.4, "after": 0.4 + test["lift"], **test} if test else None
+    return _skill(outcome=v.outcome, reason=v.reason, action=v.action, edits=accepted,
+                  promotion=promotion or staged, test=shown, **fields)  # fmt: skip
+
+
 def _flat_gate() -> dict[str, Any]:
     return {"verdict": "underpowered", "effect": 0.0, "p_value": 1.0, "n_tasks": 9,
             "n_differ": 1, "reason": "only 1 of 9 tasks differ; cannot reach alpha"}  # fmt: skip
@@ -196,17 +220,11 @@ def _flat_gate() -> dict[str, Any]:
          "calls budget ran out", "Raise budget.max_calls"),
         (_skill(stopped_by="budget: deadline"), {}, "deadline came before", "daemon.schedule"),
         # an edit passed the gate before the deadline; the held-out test found no time
-        (_skill(stopped_by="budget: deadline", outcome="not_enough_evidence",
-                reason="the held-out test was not measured (budget deadline ran out); not "
-                "promoted", edits=[{"status": "accepted", "kind": "delete", "summary": "x",
-                                    "gate": {"verdict": "accept", "effect": 0.35}}]), {},
-         "an edit passed the gate, but the held-out test was not measured (budget deadline ran "
-         "out), so it was not promoted", "daemon.schedule"),
-        (_skill(stopped_by="budget: calls", outcome="not_enough_evidence",
-                reason="the held-out test was not measured (budget calls ran out); not promoted",
-                edits=[{"status": "accepted", "kind": "delete", "summary": "x",
-                        "gate": {"verdict": "accept", "effect": 0.35}}]), {},
-         "an edit passed the gate, but the held-out test was not measured", "budget.max_calls"),
+        (_decided(None, "budget: deadline", stopped_by="budget: deadline"), {},
+         "the held-out test was not measured (budget: deadline): it waits for your review",
+         "daemon.schedule"),
+        (_decided(None, "budget: calls", stopped_by="budget: calls"), {},
+         "the held-out test was not measured (budget: calls)", "budget.max_calls"),
         (_skill(outcome="not_enough_evidence",
                 reason="underpowered: 3 val tasks cannot reach alpha=0.00625 (needs >= 8)"), {},
          "too few tasks of this kind", "Keep using your agent for this task"),
@@ -222,23 +240,16 @@ def _flat_gate() -> dict[str, Any]:
                           "sweeps": 2, "pairs": 32, "n_tasks": 16,
                           "decides": "accepted when its e-value reaches 20"}]),
          {}, "effect +0.17 on the val tasks, e = 5.0 of the 20 needed", "trainer.max_samples"),
-        # an edit passed the gate (the target did follow it): the held-out test is the cause
-        (_skill(outcome="not_enough_evidence", reason="the held-out lift's 95% interval "
-                "includes zero", test={"n_tasks": 16, "lift": 0.06},
-                edits=[{"status": "accepted", "kind": "replace", "summary": "x",
-                        "gate": {"verdict": "accept", "effect": 0.29, "n_tasks": 16}},
-                       {"status": "rejected", "kind": "replace", "summary": "y",
-                        "gate": _flat_gate()}]),
-         {}, "held-out test (16 tasks) could not confirm the gain", "re-tried"),
-        # ... and so it is when a second edit is still pending: the accepted one decides
-        (_skill(outcome="not_enough_evidence", reason="the held-out lift's 95% interval "
-                "includes zero", test={"n_tasks": 16, "lift": 0.17},
-                edits=[{"status": "accepted", "kind": "delete", "summary": "## Steps",
-                        "gate": {"verdict": "accept", "effect": 0.46, "n_tasks": 16}}],
-                pending=[{"summary": "y", "since": "epoch 0 step 1", "nights": 1,
-                          "e_value": 0.4, "e_needed": 20.0, "effect": -0.11, "se": 0.1,
-                          "sweeps": 2, "pairs": 32, "n_tasks": 16, "decides": ""}]),
-         {}, "held-out test (16 tasks) could not confirm the gain", "re-tried"),
+        # an edit passed the gate (the target did follow it); the test did not go down but
+        # cannot confirm it alone: written where the policy allows, and the advice says so
+        (_decided({"n_tasks": 16, "lift": 0.06, "ci_low": -0.05, "ci_high": 0.17},
+                  promotion={"status": "promoted", "reason": "gate accepted and the held-out "
+                             "test did not go down"}), {},
+         "(lift +0.06, 95% CI -0.05 to +0.17, 16 test tasks); it was written, since the test "
+         "did not go down", "later nights measure"),
+        (_decided({"n_tasks": 16, "lift": 0.17, "ci_low": -0.02, "ci_high": 0.36},
+                  promotion={"status": "staged", "reason": "staged: your own skill"}), {},
+         "it waits for your review", "later nights measure"),
         (_skill(outcome="error", reason="the model endpoint failed every call (24 errors)"),
          {"model_failure": "target model m at http://127.0.0.1:9/v1: connection failed: "
                            "Connection refused"},
@@ -359,3 +370,48 @@ def test_the_report_says_what_the_gate_controls_and_at_which_level() -> None:
         assert "The gate controls the family-wise false-accept rate 0.1 per skill and night" in text
         assert "at most 0.1" in text
     assert "controls" not in render_md(summary())  # a report written before it said
+
+
+def test_every_accepted_edit_says_where_it_came_from_and_older_records_still_read() -> None:
+    from skillopt_sleep.night.model import Job, Promotion, TrainedSkill
+    from skillopt_sleep.night.summary import skill_summary
+
+    rule = {"kind": "add", "text": "- No ## headings.", "anchor": "", "section": "",
+            "rationale": "r", "origin": "reflection"}  # fmt: skip
+    example = {"kind": "add", "text": "Example of a good answer:\n\nfix: x", "origin": "example"}
+    old = {"kind": "delete", "text": "", "anchor": "## Steps"}  # written before edits said
+    history = [
+        {"edits": [rule], "where": "epoch 0 step 0", "evidence": {"effect": 0.3}, "runs": ["n1"]},
+        {"edits": [old], "where": "epoch 0 step 1", "evidence": {"effect": 0.2}},
+        {"edits": [rule | {"text": "- Short."}, example], "where": "epoch 0 step 2 (on top)",
+         "evidence": {"effect": 0.1}, "runs": ["n1"]},
+    ]  # fmt: skip
+    trained = TrainedSkill("s", "a", "b", "", 3, "completed", {}, {}, {}, history=history,
+                           rejected=[{"edits": [example], "reason": "screen"}])  # fmt: skip
+    job = Job("s", True, ("c",), "a", {}, ())
+    s = skill_summary(job, trained, Promotion("promoted", ""))
+    assert [(a["origin"], [e["origin"] for e in a["edits"]]) for a in s["accepted"]] == [
+        ("reflection", ["reflection"]),
+        ("unknown", ["unknown"]),
+        ("reflection+example", ["reflection", "example"]),
+    ]
+    assert s["accepted"][0]["edits"][0] == {
+        "kind": "add",
+        "text": "- No ## headings.",
+        "anchor": "",
+        "section": "",
+        "origin": "reflection",
+    }
+    assert s["accepted"][0]["effect"] == 0.3 and s["accepted"][1]["where"] == "epoch 0 step 1"
+    assert [e["origin"] for e in s["edits"]] == [
+        "reflection", "unknown", "reflection+example", "example"]  # fmt: skip
+    report = summary(skills=[s | {"name": "s", "outcome": "improved", "test": None}])
+    md = render_md(report)
+    assert "| status | kind | origin | edit |" in md
+    assert "| accepted | add | reflection | - No ## headings. |" in md
+    assert "| rejected | add | example |" in md
+    html = render_html(report)
+    assert "<th>origin</th>" in html and "<td>reflection+example</td>" in html
+    assert json.loads(json.dumps(report))["skills"][0]["accepted"][2]["origin"] == (
+        "reflection+example"
+    )

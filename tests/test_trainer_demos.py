@@ -61,6 +61,7 @@ def test_a_skill_without_an_example_gets_one_first_and_it_wins_the_gate() -> Non
     assert (result.counters["example_answers"], result.counters["worked_examples"]) == (3, 1)
     (step,) = result.history
     assert step["edits"][0]["text"] == f"{MARKER}\n\n{CORRECTED}"
+    assert step["edits"][0]["origin"] == "example"
     assert step["evidence"]["verdict"] == "accept"
     assert result.best_skill.body.rstrip().endswith(f"{MARKER}\n\n{CORRECTED}")
     assert (result.test.start_score, result.test.best_score) == (0.0, 1.0)

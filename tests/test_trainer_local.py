@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from trainer import MemoryCache, TrainSettings, optimize
+from trainer.edits import ORIGINS, Edit
 from trainer.lr import LearningRate
+from trainer.reflect import copies_prompt
 from trainer.rollout import Outcome, rollout_messages
 from trainer.scoring import rule_score
 from trainer.skill import SkillDoc
@@ -79,8 +81,9 @@ def test_a_skill_that_states_the_rules_changes_what_the_target_writes(
 
 def test_local_model_answers_parse_and_edits_reach_the_gate(local_server: LocalServer) -> None:
     """Schema-bounded answers: proposals and rubric verdicts parse (or are recovered), at
-    least one proposed edit applies and gets the gate's verdict on evidence, and a rerun
-    replays every call from the cache and ends the same."""
+    least one edit the model wrote itself applies and gets the gate's verdict on evidence
+    (the 0.5B as optimizer: the reflection prompt holds no example edit it could copy), and a
+    rerun replays every call from the cache and ends the same."""
     skill = SkillDoc(
         name="py-help",
         description="Answers Python questions.",
@@ -121,5 +124,10 @@ def test_local_model_answers_parse_and_edits_reach_the_gate(local_server: LocalS
     # every comparison ends in a verdict: accepted, rejected, or pending with its evidence
     rejected = [r for r in result.rejected if r["reason"].startswith("gate:")]
     assert len(rejected) + result.accepted + len(result.pending) == c["comparisons"]
+    # what reached the gate is the model's own: the prompt shows no edit to copy, and an
+    # edit made of the prompt's own words is dropped before the screen
+    gated = [Edit.from_dict(e) for r in [*result.history, *result.pending, *rejected]
+             for e in r["edits"]]  # fmt: skip
+    assert gated and all(e.origin in ORIGINS and not copies_prompt(e) for e in gated), gated
     again = optimize(skill, tasks, roles, settings=settings, cache=cache)
     assert again.usage["live_calls"] == 0 and again.best_skill.hash == result.best_skill.hash

@@ -12,14 +12,20 @@ from pathlib import Path
 import pytest
 
 from tests.sim_helpers import COMPETENT
-from trainer import JsonLedger, MemoryCache, TrainSettings, optimize
+from trainer import JsonLedger, MemoryCache, TrainSettings, optimize, reflect
 from trainer.backends.base import Completion, InfraError, Roles
 from trainer.budget import BudgetLimits
-from trainer.calls import current_call_key
+from trainer.calls import Stopped, current_call_key
 from trainer.edits import EDIT_KINDS
 from trainer.engine import PENDING_NIGHTS
 from trainer.lr import LearningRate
-from trainer.reflect import build_messages, proposal_schema, read_proposals
+from trainer.reflect import (
+    MAX_ANCHOR_CHOICES,
+    anchor_choices,
+    proposal_schema,
+    question_messages,
+    read_proposals,
+)
 from trainer.sim import SimWorld
 from trainer.skill import SkillDoc, count_tokens
 from trainer.tasks import Judge, Task
@@ -382,14 +388,8 @@ def test_reflection_prompt_fits_the_small_model_context() -> None:
 
     big = SkillDoc(name="x", body="- rule number {}\n".format("word " * 30) * 300)
     fails = [Example("task " * 500, "answer " * 500, ("too long",))] * 10
-    msgs = build_messages(
-        big,
-        fails,
-        fails,
-        ["tried " * 50] * 20,
-        max_edits=2,
-        max_changed_tokens=100,
-        max_prompt_tokens=3000,
+    msgs = question_messages(
+        big, "too long", fails, 10, fails, ["tried " * 50] * 20, max_prompt_tokens=3000
     )
     assert sum(count_tokens(m["content"]) for m in msgs) <= 3000
 
@@ -533,3 +533,114 @@ def test_a_length_capped_edit_is_held_not_banned_and_compared_once_it_fits(
     )
     assert second.counters.get("comparisons", 0) >= 1
     assert second.counters.get("length_capped", 0) == 0
+
+
+def test_a_skill_over_the_length_cap_is_not_trained_and_costs_nothing() -> None:
+    roles, shared = wrapped(WORLD)
+    capped = replace(SETTINGS, max_skill_tokens=WORLD.start_skill.n_tokens - 1)
+    result = optimize(WORLD.start_skill, WORLD.tasks, roles, settings=capped)
+    assert result.stop_reason == (
+        f"length cap: the skill is {WORLD.start_skill.n_tokens} tokens, "
+        f"over {WORLD.start_skill.n_tokens - 1}"
+    )
+    assert shared["count"] == 0 and result.usage["calls"] == 0
+    assert result.best_skill == WORLD.start_skill and result.test.method.startswith("unchanged")
+
+
+class StopWhen:
+    """Sets `stop` once `at` calls (of any role) are answered, as a SIGTERM would."""
+
+    def __init__(self, inner, stop: threading.Event, answered: list[int], at: int) -> None:
+        self.inner, self.stop, self.answered, self.at = inner, stop, answered, at
+        self.identity, self.concurrency = inner.identity, inner.concurrency
+        self.simulation = True
+
+    def complete(self, messages, **kwargs) -> Completion:
+        out = self.inner.complete(messages, **kwargs)
+        self.answered[0] += 1
+        if self.answered[0] == self.at:
+            self.stop.set()
+        return out
+
+
+def test_a_stop_request_ends_the_run_before_its_next_call_and_a_rerun_replays_it(
+    baseline,
+) -> None:
+    full, full_shared = baseline
+    total = full_shared["count"]
+    cache = MemoryCache()
+    roles, first = wrapped(WORLD)
+    stop, answered = threading.Event(), [0]
+    stopping = Roles(
+        *(StopWhen(getattr(roles, r), stop, answered, total // 2)
+          for r in ("optimizer", "target", "judge"))
+    )  # fmt: skip
+    with pytest.raises(Stopped):
+        optimize(
+            WORLD.start_skill, WORLD.tasks, stopping, settings=SETTINGS, cache=cache, stop=stop
+        )
+    assert first["count"] == total // 2  # not one call started after the request
+    roles2, second = wrapped(WORLD)
+    again = optimize(WORLD.start_skill, WORLD.tasks, roles2, settings=SETTINGS, cache=cache)
+    assert fingerprint(again) == fingerprint(full)
+    assert first["count"] + second["count"] == total
+    # a stop set before a cached replay ends it at once too
+    roles3, third = wrapped(WORLD)
+    with pytest.raises(Stopped):
+        optimize(WORLD.start_skill, WORLD.tasks, roles3, settings=SETTINGS, cache=cache, stop=stop)
+    assert third["count"] == 0
+
+
+class Hanging:
+    """A model whose answer never comes (a proposal on a busy CPU can take many minutes)."""
+
+    identity, concurrency = "hanging", 1
+
+    def __init__(self) -> None:
+        self.started, self.release = threading.Event(), threading.Event()
+
+    def complete(self, messages, **kwargs) -> Completion:
+        self.started.set()
+        self.release.wait()
+        return Completion("late")
+
+
+def test_a_stop_request_does_not_wait_for_a_call_in_flight() -> None:
+    from trainer.budget import Budget
+    from trainer.calls import STOP_POLL_S, Caller, Request
+
+    model, stop = Hanging(), threading.Event()
+    caller = Caller(Roles(model, model, model), MemoryCache(), Budget(), stop=stop)
+    outcome: list[BaseException] = []
+
+    def night() -> None:
+        try:
+            caller.run(
+                "optimizer", [Request([{"role": "user", "content": "propose"}], "h", "t", 0)]
+            )
+        except BaseException as exc:  # noqa: BLE001 - what the night would see
+            outcome.append(exc)
+
+    worker = threading.Thread(target=night)
+    worker.start()
+    assert model.started.wait(30)
+    stop.set()
+    worker.join(timeout=30 * STOP_POLL_S)
+    try:
+        assert not worker.is_alive() and isinstance(outcome[0], Stopped)
+    finally:
+        model.release.set()
+
+
+def test_anchors_are_lines_found_once_in_the_whole_body(monkeypatch) -> None:
+    body = "# Top\n- run\n- run tests\n- x\n- x\n## Rules\n- lint\n"
+    anchors, sections = anchor_choices(SkillDoc(name="s", description="d", body=body))
+    # "- run" is also inside "- run tests"; "- x" is there twice
+    assert anchors == ["# Top", "- run tests", "## Rules", "- lint"]
+    assert sections == ["Top", "Rules"]
+    rules = "".join(f"- rule {i:02d}.\n" for i in range(MAX_ANCHOR_CHOICES))
+    assert len(anchor_choices(SkillDoc(body=rules))[0]) == MAX_ANCHOR_CHOICES
+    assert anchor_choices(SkillDoc(body=rules + "- one more.\n")) is None  # too many to list
+    # a skill too large to tell its lines apart within the search budget: free anchors too
+    monkeypatch.setattr(reflect, "SEARCH_CHARS", 2 * len(body))
+    assert anchor_choices(SkillDoc(name="s", description="d", body=body)) is None

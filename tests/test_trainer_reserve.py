@@ -46,18 +46,19 @@ def _measured(result) -> bool:
 
 @pytest.mark.parametrize("kind", ["tokens", "cost"])
 def test_a_token_or_cost_budget_leaves_room_for_the_test(full, kind: str) -> None:
-    """The budget covers the test and half of training. Spending it on training until it
-    runs out (before: only the call budget had a reserve) leaves nothing for the test."""
+    """The budget covers the test and three quarters of training (enough for this world's
+    first accepted edit, one rule per candidate). Spending it on training until it runs
+    out (before: only the call budget had a reserve) leaves nothing for the test."""
     used = full.usage
     test_calls = 2 * SETTINGS.test_samples * sum(t.split == "test" for t in WORLD.tasks)
     if kind == "tokens":
         target = used["by_role"]["target"]
         test = test_calls * target["tokens"] / target["calls"]  # test calls are rollouts
         total = used["input_tokens"] + used["output_tokens"]
-        limits = BudgetLimits(max_tokens=int(test + 0.5 * (total - test)))
+        limits = BudgetLimits(max_tokens=int(test + 0.75 * (total - test)))
     else:
         test = test_calls * COST
-        limits = BudgetLimits(max_cost_usd=test + 0.5 * (used["cost_usd"] - test))
+        limits = BudgetLimits(max_cost_usd=test + 0.75 * (used["cost_usd"] - test))
     roles, _ = wrapped(WORLD, cost=COST)
     result = optimize(
         WORLD.start_skill, WORLD.tasks, roles, settings=replace(SETTINGS, budget=limits)

@@ -92,6 +92,8 @@ def test_an_edit_that_adds_nothing_new_is_not_applied() -> None:
         DOC, Edit("add", text="- Run the tests.\n- Say which failed.", section="Rules")
     )
     assert "- Say which failed." in grown.body
+    part = apply_edit(DOC, Edit("add", text="Run the", section="Rules"))  # part of a line
+    assert part.body.count("Run the") == 2
 
 
 def test_description_is_its_own_kind_and_name_is_immutable() -> None:

@@ -126,6 +126,10 @@ class Budget:
                 t = self._timed.setdefault(role, [0.0, 0])
                 t[0] += seconds
                 t[1] += live_calls
+                # in the usage too: the next night's plan reads its seconds per call from it
+                r = self.usage.by_role.setdefault(role, {"calls": 0, "tokens": 0, "cost_usd": 0.0})
+                r["seconds"] = r.get("seconds", 0.0) + seconds
+                r["timed_calls"] = r.get("timed_calls", 0) + live_calls
 
     def _per_call(self, roles: tuple[str, ...]) -> float | None:
         """Wall seconds per paid call of `roles`' batches so far; None before the first."""

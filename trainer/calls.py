@@ -7,6 +7,12 @@ Each call runs with its cache key in a context variable (`current_call_key()`): 
 endpoints ignore it, deterministic backends such as the simulation seed their randomness
 from it, which is what makes a concurrent, resumed run end exactly like a sequential,
 uninterrupted one.
+
+A run asked to stop (its `stop` event set, e.g. on SIGTERM) raises `Stopped` at the next
+call, cached or not, before its cache key is computed (a large skill's key is tens of
+milliseconds), wherever the loop calls `Caller.checkpoint` between longer pieces of work,
+and within `STOP_POLL_S` while a batch waits on calls in flight (those are abandoned, not
+waited for); what was paid for is cached, so a rerun replays it.
 """
 
 from __future__ import annotations
@@ -14,8 +20,8 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import functools
+import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +40,13 @@ from trainer.cache import Cache, cache_key
 from trainer.rollout import Outcome, RolloutAdapter
 from trainer.skill import SkillDoc
 from trainer.tasks import Task
+
+STOP_POLL_S = 0.2  # how often a batch waiting on its calls looks at the stop event
+
+
+class Stopped(Exception):
+    """The run was asked to stop; everything paid for so far is in the cache."""
+
 
 _CALL_KEY: contextvars.ContextVar[str | None] = contextvars.ContextVar("call_key", default=None)
 
@@ -66,11 +79,19 @@ class Request:
 
 
 class Caller:
-    def __init__(self, roles: Roles, cache: Cache, budget: Budget) -> None:
+    def __init__(
+        self, roles: Roles, cache: Cache, budget: Budget, stop: threading.Event | None = None
+    ) -> None:
         self.roles = roles
         self.cache = cache
         self.budget = budget
+        self.stop = stop
         self._refused: list[BudgetExhausted] | None = None  # inside `partial()`
+
+    def checkpoint(self) -> None:
+        """Raise Stopped if the run was asked to stop."""
+        if self.stop is not None and self.stop.is_set():
+            raise Stopped()
 
     @contextlib.contextmanager
     def partial(self) -> Iterator[list[BudgetExhausted]]:
@@ -96,7 +117,10 @@ class Caller:
         backend = self.backend(role)
         identity = backend.identity
         calls = [
-            _Call(req.key(role, identity), functools.partial(_complete, backend.complete, req))
+            _Call(
+                functools.partial(req.key, role, identity),
+                functools.partial(_complete, backend.complete, req),
+            )
             for req in requests
         ]
         return self._batch(role, backend.concurrency, calls, _completion_from, _completion_to)
@@ -109,7 +133,7 @@ class Caller:
         seed of its task and sample (`paired_seed`), whatever the skill."""
         calls = [
             _Call(
-                job.key(adapter, max_tokens),
+                functools.partial(job.key, adapter, max_tokens),
                 functools.partial(adapter.rollout, job.skill, job.task, max_tokens=max_tokens),
                 paired_seed(job.task.id, job.sample),
             )
@@ -135,11 +159,7 @@ class Caller:
                 return err
 
         workers = max(1, min(int(concurrency or 1), len(calls)))
-        if workers == 1:
-            results: list[Any] = [one(i) for i in range(len(calls))]
-        else:
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                results = list(pool.map(one, range(len(calls))))
+        results = self._gather(one, len(calls), workers)
         # batches run one at a time, so the live calls since the start are this batch's
         self.budget.timed(role, self.budget.clock() - started, self.budget.usage.live_calls - paid)
         for r in results:
@@ -153,6 +173,36 @@ class Caller:
             results = [None if isinstance(r, BudgetExhausted) else r for r in results]
         return results
 
+    def _gather(self, one: Callable[[int], Any], n: int, workers: int) -> list[Any]:
+        """``one(0..n-1)`` on ``workers`` daemon threads, results in order. A stop request
+        raises Stopped at once, whatever is in flight: a slow model call (minutes, for a
+        proposal on a busy CPU) is abandoned, not waited for, and the process can exit
+        without joining it; what it returns later is cached by it like any answer."""
+        pending = object()
+        results: list[Any] = [pending] * n
+        todo = iter(range(n))
+        cond = threading.Condition()
+        context = contextvars.copy_context()
+
+        def work() -> None:
+            while True:
+                with cond:
+                    i = next(todo, None)
+                if i is None:
+                    return
+                r = context.copy().run(one, i)
+                with cond:
+                    results[i] = r
+                    cond.notify_all()
+
+        for _ in range(workers):
+            threading.Thread(target=work, daemon=True).start()
+        with cond:
+            while any(r is pending for r in results):
+                self.checkpoint()
+                cond.wait(STOP_POLL_S)
+        return results
+
     def _one(
         self,
         role: str,
@@ -162,13 +212,15 @@ class Caller:
         decode: Callable[[dict], Any],
         encode: Callable[[Any], dict],
     ) -> Any:
+        self.checkpoint()
         self.budget.check(snapshot, position, role)
-        hit = self.cache.get(call.key)
+        key = call.key()
+        hit = self.cache.get(key)
         if hit is not None:
             value = decode(hit)
             self.budget.charge(role, value, cached=True)
             return value
-        token = _CALL_KEY.set(call.key)
+        token = _CALL_KEY.set(key)
         try:
             with seeded_sample(call.seed):
                 value = call.compute()
@@ -177,7 +229,7 @@ class Caller:
             return None
         finally:
             _CALL_KEY.reset(token)
-        self.cache.put(call.key, encode(value))
+        self.cache.put(key, encode(value))
         self.budget.charge(role, value, cached=False)
         return value
 
@@ -203,7 +255,7 @@ class RolloutJob:
 
 @dataclass(frozen=True)
 class _Call:
-    key: str
+    key: Callable[[], str]  # computed when the call's turn comes
     compute: Callable[[], Any]
     seed: int | None = None  # the sampler seed the call runs under (base.sample_seed)
 

@@ -78,7 +78,7 @@ def example_edit(answer: str) -> Edit:
     skill (a heading would be echoed: the 0.5B copied an "## Example" section's answer
     in 5 of 16 tasks, a marker line's in 1 of 16)."""
     why = "a worked example: the answer to a failed task that meets its judges"
-    return Edit("add", text=f"{MARKER}\n\n{answer}", rationale=why)
+    return Edit("add", text=f"{MARKER}\n\n{answer}", rationale=why, origin="example")
 
 
 def examples(skill: SkillDoc) -> list[str]:

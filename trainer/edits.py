@@ -12,12 +12,16 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from trainer.skill import MAX_DESCRIPTION_CHARS, SkillDoc, count_tokens
 
 EDIT_KINDS = ("add", "replace", "delete", "description")
+# Where an edit came from, recorded with it through the ledger and the report: the optimizer's
+# reflection on failures, or a worked example checked by its task's judges.
+ORIGINS = ("reflection", "example")
 
 
 class EditError(ValueError):
@@ -31,6 +35,7 @@ class Edit:
     anchor: str = ""  # exact existing text (add-after, replace, delete)
     section: str = ""  # heading text, for add at the end of a section
     rationale: str = ""  # why the optimizer wants it; not part of the hash
+    origin: str = ""  # one of ORIGINS ("" in records written before edits said); not hashed
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -43,12 +48,14 @@ class Edit:
             anchor=str(data.get("anchor") or ""),
             section=str(data.get("section") or ""),
             rationale=str(data.get("rationale") or data.get("why") or ""),
+            origin=str(data.get("origin") or ""),
         )
 
     @property
     def hash(self) -> str:
-        """Normalized hash for the ledger: case, whitespace and the rationale do not make
-        an edit new, so a rephrased retry of a rejected edit is still recognised."""
+        """Normalized hash for the ledger: case, whitespace, the rationale and the origin do
+        not make an edit new, so a rephrased retry of a rejected edit is still recognised,
+        whichever way it was found."""
         parts = [self.kind, *map(normalized, (self.anchor, self.section, self.text))]
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
 
@@ -64,7 +71,7 @@ class Edit:
 
 def normalized(text: str) -> str:
     """Text as edits compare it: case, spacing and end punctuation aside."""
-    return re.sub(r"\s+", " ", text).strip().lower().rstrip(".;:!")
+    return " ".join(text.split()).lower().rstrip(".;:!")  # split(): runs of \s, as re has
 
 
 def edit_set_hash(edits: list[Edit]) -> str:
@@ -119,8 +126,13 @@ def _nothing_new(body: str, text: str) -> bool:
     """True when no line of `text` is missing from `body` (compared as the ledger compares:
     case, spacing and end punctuation aside): such an edit changes nothing the agent reads,
     or only removes its anchor, so it would spend a comparison to learn nothing."""
-    have = {normalized(line) for line in body.splitlines()}
-    return all(normalized(line) in have for line in text.splitlines() if line.strip())
+    want = {normalized(line) for line in text.splitlines() if line.strip()}
+    # every line's form is part of the whole body's: a line missing from that (a new rule,
+    # the common case) is settled without normalizing each of a large skill's lines
+    flat = normalized(body)
+    if not all(w in flat for w in want):
+        return False
+    return want <= {normalized(line) for line in body.splitlines()}
 
 
 def _insert_at(body: str, pos: int, text: str) -> str:
@@ -191,12 +203,16 @@ def apply_edit(doc: SkillDoc, edit: Edit) -> SkillDoc:
 
 
 def apply_edits(
-    doc: SkillDoc, edits: list[Edit]
+    doc: SkillDoc, edits: list[Edit], checkpoint: Callable[[], None] | None = None
 ) -> tuple[SkillDoc, list[Edit], list[tuple[Edit, str]]]:
-    """Apply edits in order; returns (new doc, applied, [(failed edit, reason)])."""
+    """Apply edits in order; returns (new doc, applied, [(failed edit, reason)]).
+    `checkpoint` is called before each edit (one takes a while on a large skill): it
+    raises to stop the run."""
     applied: list[Edit] = []
     failed: list[tuple[Edit, str]] = []
     for edit in edits:
+        if checkpoint is not None:
+            checkpoint()
         try:
             doc = apply_edit(doc, edit)
         except EditError as err:

@@ -68,6 +68,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import random
+import threading
 from collections import Counter
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -117,10 +118,14 @@ def optimize(
     ledger: Ledger | None = None,
     gate: GateFn = decide,
     rollout: RolloutAdapter | None = None,
+    stop: threading.Event | None = None,
 ) -> RunResult:
     """Train `skill` on `tasks` (train/val/test splits) and return the RunResult.
 
     `rollout` runs the target; by default one chat call to `roles.target` per attempt.
+    `stop`: once set, the run raises `trainer.calls.Stopped` at its next call or checkpoint
+    (within a fraction of a second, whatever the skill's size); a rerun with the same cache
+    replays what was done.
     `gate` defaults to `trainer.gate.decide`; another verdict function with the same
     signature can be passed for ablations (benchmarks/learning.py compares the naive rule).
 
@@ -137,6 +142,7 @@ def optimize(
         ledger if ledger is not None else MemoryLedger(),
         gate,
         rollout or ChatRollout(roles.target),
+        stop,
     )
     return run.run()
 
@@ -152,6 +158,7 @@ class _Run:
         ledger: Ledger,
         gate: GateFn,
         rollout: RolloutAdapter,
+        stop: threading.Event | None = None,
     ) -> None:
         self.s = settings
         self.gate = gate
@@ -170,7 +177,7 @@ class _Run:
         val_ids = "\n".join(t.id for t in self.split["val"])
         self.val_digest = hashlib.sha256(val_ids.encode()).hexdigest()[:16]
         self.budget = Budget(settings.budget)
-        self.caller = Caller(roles, cache, self.budget)
+        self.caller = Caller(roles, cache, self.budget, stop)
         self.counters: Counter[str] = Counter()
         self.measure = Measurer(self.caller, rollout, self.counters, settings.max_answer_tokens)
         firewall = Firewall(j for t in tasks for j in t.judges)
@@ -464,6 +471,10 @@ class _Run:
         train, val = self.split["train"], self.split["val"]
         if not train or not val:
             return "no train or val tasks"
+        if (size := self.start.n_tokens) > self.s.max_skill_tokens:
+            # candidates must fit the cap: edits of a skill over it would be paid for and held
+            return f"{LENGTH_CAP}: the skill is {size} tokens, over {self.s.max_skill_tokens}"
+        self.caller.checkpoint()
         self.budget.reserve_calls = test_calls(self.split["test"], self.s.test_samples)
         try:
             self._carry_stream()

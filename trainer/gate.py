@@ -208,8 +208,8 @@ def decide(
         return Decision(
             verdict,
             effect,
-            math.exp(log_e),
-            min(1.0, math.exp(-best)),
+            _exp(log_e),
+            min(1.0, _exp(-best)),
             n,
             sweeps,
             pairs,
@@ -222,7 +222,7 @@ def decide(
             diffs,
         )
 
-    evidence = f"effect {effect:+.3f}, e={math.exp(best):.3g} of {1 / alpha:.3g}"
+    evidence = f"effect {effect:+.3f}, e={_exp(best):.3g} of {1 / alpha:.3g}"
     if best >= math.log(1 / alpha) - 1e-12:
         if regressions:
             return out("reject", f"{len(regressions)} task(s) regressed beyond tolerance")
@@ -230,6 +230,11 @@ def decide(
     if pairs >= FUTILITY_PAIRS and effect <= min_effect + 1e-12:
         return out("reject", f"no gain after {pairs} paired samples: {evidence}")
     return out("pending", f"undecided after {sweeps} sweep(s): {evidence}")
+
+
+def _exp(x: float) -> float:
+    """e^x, infinite past what a float holds (a long winning streak: e^710 overflows)."""
+    return math.exp(x) if x < 709 else math.inf
 
 
 def _more_sweeps(y: np.ndarray, log_e: float, target: float, per_sweep: float) -> float | None:

@@ -1,37 +1,41 @@
 """Where candidates come from: one step's minibatch, rolled out, reflected on, screened.
 
 The engine decides what a candidate is worth (the gate); this module makes them. A step
-rolls the incumbent out on its train minibatch and tries up to three kinds of edit, each
-only when the ones before it come to nothing (unparseable, nothing applicable, no gain on
-the minibatch). First, when failed answers repeat the skill's own section headings, their
-deletion (`trainer.echo`, read off the answers, no optimizer call). Then it asks the
-optimizer for rules that fix the failures (reflection), and for a worked example
-(`trainer.demos`: its own answers to the worst failed tasks, each kept only if it passes its
-task's judges; of those, the one the target gains most with on the minibatch is the
-candidate). A skill without an example tries one before rules: it costs a short prompt and a
-one-answer reply where reflection costs the whole failure report and a JSON proposal (on
-the embedded 1.5B ~10 s against ~100 s), and small targets follow an example best. Either way
-the edits pass the ledger, the judge firewall, the learning rate and the length cap, and
-the candidate must do better on the minibatch that motivated it before the gate spends val
-calls and alpha on it.
+rolls the incumbent out on its train minibatch and tries two kinds of edit, the second only
+when the first comes to nothing (unparseable, nothing applicable, no gain on the
+minibatch): the optimizer's reflection — one rule against one problem of the step's failed
+answers (`trainer.reflect`; the problem asked about least often in this run, then the one
+most answers failed) — and a worked example (`trainer.demos`: its own answers to the worst
+failed tasks, each kept only if it passes its task's judges; of those, the one the target
+gains most with on the minibatch is the candidate). A skill without an example tries one
+before a rule: it costs a short prompt and a one-answer reply where reflection costs the
+failures and a JSON proposal (on the embedded 1.5B ~10 s against ~100 s), and small
+targets follow an example best. No kind is preferred otherwise, and every edit records
+where it came from (`Edit.origin`). Either way the edits pass the ledger, the judge
+firewall, the learning rate and the length cap, and the candidate must do better on the
+minibatch that motivated it before the gate spends val calls and alpha on it.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import Counter
+from dataclasses import replace
 from typing import Any, NamedTuple
 
-from trainer import demos, echo
+from trainer import demos
 from trainer.calls import Caller, Request
 from trainer.edits import Edit, apply_edits, edit_set_hash, normalized
 from trainer.lr import StepBudget
 from trainer.measure import Job, Measurer
 from trainer.reflect import (
+    RULE_TOKENS,
     Example,
-    build_messages,
+    copies_prompt,
+    failure_clusters,
     proposal_max_tokens,
     proposal_schema,
+    question_messages,
     read_proposals,
     split_examples,
 )
@@ -70,6 +74,7 @@ class Proposer:
         self.state = state
         self.firewall = firewall
         self.counters = counters
+        self.asked: Counter[str] = Counter()  # problems reflected on in this run
 
     def propose(
         self, incumbent: SkillDoc, epoch: int, step: int, batch: list[Task], where: str
@@ -89,8 +94,8 @@ class Proposer:
             return None
         lr = self.s.lr.at(epoch, self.s.epochs)
 
-        def by_rules() -> Screened | None:
-            edits = self._rules(incumbent, fails, wins, lr, rnd, where)
+        def by_rule() -> Screened | None:
+            edits = self._rule(incumbent, fails, wins, lr, rnd, where)
             return self._screened(incumbent, edits, lr, where, jobs, scored) if edits else None
 
         def by_example() -> Screened | None:
@@ -100,23 +105,16 @@ class Proposer:
             ]
             return self._best(incumbent, [f for f in found if f is not None], where)
 
-        def by_echo() -> Screened | None:
-            found = echo.edits(incumbent, [ex.answer for ex in fails])
-            if not found:
-                return None
-            self.counters["echo_edits"] += len(found)
-            return self._screened(incumbent, found, lr, where, jobs, scored)
-
-        makers = [by_rules, by_example]
+        makers = [by_rule, by_example]
         if not demos.examples(incumbent):
             makers.reverse()  # a skill's first example comes first: cheap, and it works best
-        for make in [by_echo, *makers]:  # read off the answers: no optimizer call
+        for make in makers:
             found = make()
             if found is not None:
                 return found.candidate, found.edits
         return None
 
-    def _rules(
+    def _rule(
         self,
         incumbent: SkillDoc,
         fails: list[Example],
@@ -125,23 +123,27 @@ class Proposer:
         rnd: int,
         where: str,
     ) -> list[Edit] | None:
-        """The optimizer's reflection: rules that would fix the failures."""
-        messages = build_messages(
+        """The optimizer's reflection on one problem: a rule that would fix it."""
+        clusters = failure_clusters(fails)
+        words, failed = min(clusters, key=lambda c: (self.asked[c[0]], -len(c[1]), c[0]))
+        self.asked[words] += 1
+        messages = question_messages(
             incumbent,
-            fails[: self.s.max_failures_shown],
+            words,
+            failed[: self.s.max_failures_shown],
+            len(fails),
             wins[: self.s.max_successes_shown],
             self.state.tried(),
-            max_edits=lr.max_edits,
-            max_changed_tokens=lr.max_changed_tokens,
             max_prompt_tokens=self.s.max_prompt_tokens,
         )
+        rule_tokens = min(lr.max_changed_tokens, RULE_TOKENS)
         req = Request(
             messages,
             incumbent.hash,
             f"reflect:{rnd}",
             0,
-            json_schema=proposal_schema(lr.max_edits, lr.max_changed_tokens, incumbent),
-            max_tokens=proposal_max_tokens(lr.max_edits, lr.max_changed_tokens),
+            json_schema=proposal_schema(1, rule_tokens, incumbent),
+            max_tokens=proposal_max_tokens(1, rule_tokens),
         )
         comp = self.caller.run("optimizer", [req])[0]
         if comp is None:
@@ -156,7 +158,9 @@ class Proposer:
             return None
         self.counters["repaired_proposals" if recovered else "parsed_proposals"] += 1
         self.counters["proposed_edits"] += len(edits)
-        return edits
+        own = [replace(e, origin="reflection") for e in edits if not copies_prompt(e)]
+        self.counters["prompt_copies"] += len(edits) - len(own)
+        return own or None
 
     def _examples(
         self, incumbent: SkillDoc, rows: list[tuple[Task, str, Scored, str]], rnd: int, where: str
@@ -262,10 +266,12 @@ class Proposer:
             kept.append(e)
         chosen, dropped = lr.select(kept)
         self.counters["lr_dropped"] += len(dropped)
-        cand, applied, failed = apply_edits(incumbent, chosen)
+        # on a large skill, each edit and the count take a while: a stop is honoured between
+        cand, applied, failed = apply_edits(incumbent, chosen, self.caller.checkpoint)
         for e, reason in failed:
             self.counters["edit_failed"] += 1
             self._reject(incumbent, [e], f"not applied: {reason}", where)
+        self.caller.checkpoint()
         if applied and cand.n_tokens > self.s.max_skill_tokens:
             # not evidence against the edit: it may fit once the skill has changed
             self.counters["length_capped"] += 1

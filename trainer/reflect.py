@@ -1,5 +1,10 @@
 """Reflection: the optimizer's prompt and the parsing of its proposals.
 
+One question per problem: a step's failed answers are grouped by what went wrong (one
+judge, or judges whose failure reads the same in words: `failure_clusters`), and the
+optimizer is shown one group — the problem in words with the user's own words where a
+judge carries them, the answers that failed it — and asked for one short rule. A small
+optimizer handles one problem far better than a report of all of them.
 The prompt must fit the context of small models (the embedded optimizer runs with an 8k
 context shared by two slots), so it is assembled from parts and shrunk — fewer successes,
 fewer failures, shorter excerpts, a shorter ledger — until the approximate count is under
@@ -14,8 +19,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from trainer.edits import EDIT_KINDS, HEADING, Edit
-from trainer.scoring import Scored, read_json
+from trainer.edits import EDIT_KINDS, HEADING, Edit, normalized
+from trainer.scoring import USER_SAID, Scored, read_json
 from trainer.skill import SkillDoc, count_tokens
 from trainer.tasks import Task
 
@@ -24,6 +29,10 @@ from trainer.tasks import Task
 # endpoints that refuse size bounds get the schema without them (openai_backend).
 ANCHOR_CHARS, SECTION_CHARS, WHY_CHARS = 160, 80, 100
 MAX_ANCHOR_CHOICES = 60  # above this, the anchor is a free (bounded) string
+# Characters ``anchor_choices`` may search through to tell unique lines apart (~15 ms):
+# each candidate line costs one search of the body, so a large skill gets free anchors
+# instead of a search that grows with the square of its length (a 2 MB skill took 15 s).
+SEARCH_CHARS = 1 << 26
 
 
 def _edit_text_chars(max_edits: int, max_changed_tokens: int) -> int:
@@ -34,14 +43,25 @@ def _edit_text_chars(max_edits: int, max_changed_tokens: int) -> int:
 
 
 def anchor_choices(skill: SkillDoc) -> tuple[list[str], list[str]] | None:
-    """(anchors, sections) an edit may name: the body's lines that occur exactly once, and
-    its headings; None when there are too many to list (then anchors are free strings)."""
-    lines = [ln.strip() for ln in skill.body.splitlines()]
-    anchors = [ln for ln in dict.fromkeys(lines) if ln and skill.body.count(ln) == 1]
+    """(anchors, sections) an edit may name: the body's lines that occur exactly once in
+    it (not inside another line either), and its headings; None when there are too many to
+    list or to tell apart within SEARCH_CHARS (then anchors are free strings, which
+    ``apply_edit`` checks as it does any anchor)."""
+    body = skill.body
+    lines = [ln.strip() for ln in body.splitlines()]
+    budget = SEARCH_CHARS
+    anchors = []
+    for ln, n in Counter(lines).items():  # a line twice is no anchor: no search for it
+        if not ln or n > 1 or len(ln) > ANCHOR_CHARS:
+            continue
+        budget -= len(body)
+        if budget < 0:
+            return None
+        if body.count(ln) == 1:
+            anchors.append(ln)
+            if len(anchors) > MAX_ANCHOR_CHOICES:
+                return None
     sections = [m.group(2) for ln in lines if (m := HEADING.match(ln))]
-    anchors = [a for a in anchors if len(a) <= ANCHOR_CHARS]
-    if len(anchors) > MAX_ANCHOR_CHOICES:
-        return None
     return anchors, list(dict.fromkeys(s for s in sections if len(s) <= SECTION_CHARS))
 
 
@@ -148,91 +168,127 @@ def _cut(text: str, chars: int) -> str:
     return text if len(text) <= chars else text[: chars - 3] + "..."
 
 
-def _system(max_edits: int, max_tokens: int) -> str:
-    return (
-        "You improve a skill: instructions that an AI coding agent reads before working. "
-        f"Propose 1 to {max_edits} small edits (together at most {max_tokens} words) "
-        "that would make the agent succeed on the failed tasks without hurting the passed "
-        "ones. An edit's text is an instruction for the agent: a short general rule in the "
-        "imperative, written in your own words like a line of the skill. Never copy a task, "
-        "an answer or a diff into the skill. For example, if answers used type hints and "
-        'the user said "no type hints in examples", a good edit is '
-        '{"why": "the user wants examples without type hints", '
-        '"text": "- Leave type hints out of examples.", "kind": "add", "anchor": "", '
-        '"section": "Rules"}\n'
-        "Edit kinds: add (text goes after the `anchor` line, else at the end of `section`, "
-        'else at the end when both are ""), replace (the `anchor` line becomes text), '
-        "delete (the `anchor` line), description (text = new one-line description). "
-        "An anchor is one line copied exactly from the skill.\n"
-        'Reply with JSON only: {"edits": [{"why": "...", "text": "- ...", "kind": "add", '
-        '"anchor": "", "section": ""}]}'
-    )
+# The optimizer is asked about one problem at a time and for one rule. A small optimizer
+# given every failure at once, with an example edit to show the format, wrote the example
+# back (the embedded 1.5B proposed the prompt's own "- Leave type hints out of examples." in
+# 2 of 4 demo steps): so the prompt shows no edit at all, only the failure, and the schema
+# says what an edit looks like.
+SYSTEM = (
+    "You improve a skill: instructions that an AI coding agent reads before it works. The "
+    "agent's answers below failed in one way. Write one short rule for the skill that makes "
+    "the agent avoid this failure on every task of this kind: one line of at most 30 words "
+    "in the imperative, in the user's own words where they gave them, about what the answer "
+    "must or must not do. "
+    "Never copy a task, an answer or a diff into the skill. Put the rule after the `anchor` "
+    "line (kind add), at the end of `section` when the anchor is empty, or at the end when "
+    "both are empty; or let it replace the `anchor` line (kind replace) when that line causes "
+    "the failure, or delete that line (kind delete). An anchor is one line copied exactly "
+    "from the skill. Reply with JSON only, an object with one edit in `edits`."
+)
+
+
+# A rule's length, in the learning rate's tokens (~4 characters each, so ~200 characters):
+# bounded only by a step's budget, the embedded 1.5B wrote 2 of 6 rules of 70-80 words that
+# ran to the schema's 480 characters (benchmarks/reflection_local.py).
+RULE_TOKENS = 50
+# The problem of a failed answer no judge failed outright (a rubric grade short of full).
+NO_FULL_SCORE = "the answer did not get a full score"
+
+
+def failure_clusters(failures: list[Example]) -> list[tuple[str, list[Example]]]:
+    """Failed answers grouped by what went wrong, most failed first: one judge per problem
+    (judges whose failure reads the same in words form one cluster; a rubric judge's per-answer
+    reason stays with its answer, not in the problem's name)."""
+    groups: dict[str, list[Example]] = {}
+    for ex in failures:
+        for words in dict.fromkeys(problem(f) for f in ex.feedback) or [NO_FULL_SCORE]:
+            groups.setdefault(words, []).append(ex)
+    return sorted(groups.items(), key=lambda kv: -len(kv[1]))
+
+
+def problem(feedback: str) -> str:
+    """The problem a feedback line names, without a rubric judge's reason for one answer."""
+    if USER_SAID in feedback or not feedback.endswith(")"):
+        return feedback
+    return feedback.split(" (", 1)[0]
+
+
+def _note(ex: Example, words: str) -> str:
+    """What the judge said about this answer beyond the problem's name (a rubric's reason)."""
+    notes = [f[len(words) :].strip(" ()") for f in ex.feedback if problem(f) == words]
+    return "; ".join(n for n in notes if n)
 
 
 def _user(
     skill: SkillDoc,
-    failures: list[Example],
-    successes: list[Example],
+    words: str,
+    failed: list[Example],
+    n_failed: int,
+    passed: list[Example],
     tried: list[str],
     excerpt: int,
     skill_chars: int,
 ) -> str:
     body = skill.body if len(skill.body) <= skill_chars else skill.body[:skill_chars] + "\n[...]"
     parts = [f"SKILL (description: {skill.description or '-'}):\n<<<\n{body.strip()}\n>>>"]
-    if failures:
-        problems = Counter(f for ex in failures for f in dict.fromkeys(ex.feedback))
-        parts.append(f"WHAT WENT WRONG (in {len(failures)} failed tasks):")
-        parts.extend(f"- {p} ({n} of {len(failures)})" for p, n in problems.most_common())
-        parts.append("FAILED TASKS:")
-        for i, ex in enumerate(failures, 1):
-            parts.append(
-                f"{i}. Task: {_cut(ex.prompt, excerpt)}\n"
-                f"   The agent answered ({len(ex.answer.split())} words): "
-                f'"{_cut(ex.answer, excerpt)}"'
-                f"\n   What went wrong: {'; '.join(ex.feedback) or 'low score'}"
-            )
-    if successes:
+    parts.append(f"WHAT WENT WRONG (in {len(failed)} of {n_failed} failed answers): {words}")
+    parts.append("FAILED ANSWERS:")
+    for i, ex in enumerate(failed, 1):
+        note = _note(ex, words)
+        parts.append(
+            f"{i}. Task: {_cut(ex.prompt, excerpt)}\n"
+            f"   The agent answered ({len(ex.answer.split())} words): "
+            f'"{_cut(ex.answer, excerpt)}"' + (f"\n   Judge's note: {note}" if note else "")
+        )
+    if passed:
         parts.append("PASSED TASKS (keep these working):")
-        for i, ex in enumerate(successes, 1):
+        for i, ex in enumerate(passed, 1):
             parts.append(f"{i}. Task: {_cut(ex.prompt, excerpt // 2)}")
     if tried:
         parts.append("ALREADY TRIED, DID NOT HELP (do not propose again):")
         parts.extend(f"- {_cut(t, 160)}" for t in tried)
-    parts.append("Now propose the edits: general rules that fix what went wrong.")
+    parts.append("Now write the one rule that fixes what went wrong.")
     return "\n".join(parts)
 
 
-def build_messages(
+def question_messages(
     skill: SkillDoc,
-    failures: list[Example],
-    successes: list[Example],
+    words: str,
+    failed: list[Example],
+    n_failed: int,
+    passed: list[Example],
     tried: list[str],
     *,
-    max_edits: int,
-    max_changed_tokens: int,
     max_prompt_tokens: int,
 ) -> list[dict[str, str]]:
-    """System + user messages, shrunk until they fit `max_prompt_tokens`."""
-    system = _system(max_edits, max_changed_tokens)
+    """System + user messages asking for one rule against one problem (`words`, failed by
+    `failed`, `n_failed` failed answers in all), shrunk until they fit `max_prompt_tokens`."""
     excerpt, skill_chars = 400, 6000
-    failures, successes, tried = list(failures), list(successes), list(tried)
+    failed, passed, tried = list(failed), list(passed), list(tried)
     while True:
-        user = _user(skill, failures, successes, tried, excerpt, skill_chars)
-        if count_tokens(system) + count_tokens(user) <= max_prompt_tokens:
+        user = _user(skill, words, failed, n_failed, passed, tried, excerpt, skill_chars)
+        if count_tokens(SYSTEM) + count_tokens(user) <= max_prompt_tokens:
             break
-        if successes:
-            successes.pop()
+        if passed:
+            passed.pop()
         elif len(tried) > 3:
             tried = tried[: len(tried) // 2]
         elif excerpt > 120:
             excerpt = int(excerpt * 0.7)
-        elif len(failures) > 1:
-            failures.pop()
+        elif len(failed) > 1:
+            failed.pop()
         elif skill_chars > 400:
             skill_chars = int(skill_chars * 0.7)
         else:
             break  # the floor: tiny excerpts, one failure, 400 chars of skill
-    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
+
+
+def copies_prompt(edit: Edit) -> bool:
+    """True when an edit's text is only words of the prompt's own instructions (a small
+    model may write the instructions back instead of a rule)."""
+    said = normalized(edit.text.lstrip("-* "))
+    return len(said.split()) >= 3 and said in normalized(SYSTEM)
 
 
 def read_proposals(text: str) -> tuple[list[Edit] | None, bool]:

@@ -33,8 +33,10 @@ from typing import Any
 
 import json_repair
 
+from trainer import checks
 from trainer.backends.base import Completion
 from trainer.calls import Caller, Request
+from trainer.checks import CHECK_KINDS
 from trainer.nonanswer import non_answer
 from trainer.rollout import Outcome
 from trainer.skill import tokens
@@ -60,13 +62,22 @@ _WORDS = {
     "not_contains": "the answer included something the task should avoid",
     "regex": "the answer did not have the expected form",
     "not_regex": "the answer had a form the task should avoid",
-    "max_words": "the answer was longer than the task wants",
+    "starts_with": "the answer did not begin the way the task expects",
+    "not_starts_with": "the answer began in a way the task should avoid",
+    "ends_with": "the answer did not end the way the task expects",
+    "not_ends_with": "the answer ended in a way the task should avoid",
+    "has": "the answer lacked a form the task expects",
+    "no": "the answer had a form the task should avoid",
+    "identifier_like": "the answer left out an identifier the task expected",
     "rubric": "the answer fell short of the quality the task asks for",
     "command_ran": "the agent did not run a command the task needed",
     "file_changed": "the agent did not change a file the task needed changed",
     "file_unchanged": "the agent changed a file the task should leave alone",
     "exit_ok": "the agent did not finish cleanly",
     "check": "the task's check failed after the agent's work",
+    **{f"max_{u}": f"the answer had more {u} than the task wants" for u in checks.COUNT_UNITS},
+    **{f"min_{u}": f"the answer had fewer {u} than the task wants" for u in checks.COUNT_UNITS},
+    "max_words": "the answer was longer than the task wants",
 }
 
 
@@ -95,17 +106,9 @@ def rule_score(judge: Judge, outcome: Outcome) -> float | None:
     chat rollout)."""
     if judge.kind in OUTCOME_JUDGES:
         return _outcome_score(judge, outcome) if outcome.harness else None
-    answer = outcome.answer
-    if judge.kind == "contains":
-        return float(judge.value.lower() in answer.lower())
-    if judge.kind == "not_contains":
-        return float(judge.value.lower() not in answer.lower())
-    if judge.kind in ("regex", "not_regex"):
-        hit = _search(judge.value, answer)
-        return float(hit if judge.kind == "regex" else not hit)
-    if judge.kind == "max_words":
-        return float(len(answer.split()) <= int(float(judge.value)))
-    raise ValueError(f"not a rule judge: {judge.kind}")
+    if judge.kind not in CHECK_KINDS:
+        raise ValueError(f"not a rule judge: {judge.kind}")
+    return float(checks.passes(judge.kind, judge.value, judge.scope, outcome.answer))
 
 
 def _outcome_score(judge: Judge, outcome: Outcome) -> float:
@@ -168,7 +171,10 @@ class Rollout:
 
 
 class Scorer:
-    def __init__(self, caller: Caller, counters: dict[str, int]) -> None:
+    """Scores rollouts with their tasks' judges; ``caller`` asks the judge role for rubric
+    verdicts (None: rule and outcome judges only, as ``tasks check`` without --rubric)."""
+
+    def __init__(self, caller: Caller | None, counters: dict[str, int]) -> None:
         self.caller = caller
         self.counters = counters
 
@@ -185,7 +191,9 @@ class Scorer:
                     requests.append(rubric_request(ro, judge))
                     where.append((r_i, j_i))
         verdicts: dict[tuple[int, int], tuple[float, str] | None] = {}
-        if requests:
+        if requests and self.caller is None:
+            raise ValueError("rubric judges need the judge model: Scorer(caller=...)")
+        if requests and self.caller is not None:
             for pos, comp in zip(where, self.caller.run("judge", requests), strict=True):
                 verdicts[pos] = self._verdict(comp)
         out: list[Scored | None] = []
@@ -312,7 +320,7 @@ class Firewall:
         for j in judges:
             if j.kind in ("regex", "not_regex", "command_ran") and len(j.value) >= 4:
                 self.patterns.append(j.value)
-            elif j.kind in ("contains", "not_contains"):
+            elif j.kind in (*checks.WORD_KINDS, *checks.END_KINDS):
                 long = len(j.value.split()) >= 4 or len(j.value) >= 30
                 if long and not any(" ".join(tokens(j.value)) in q for q in said):
                     self.literals.append(j.value.lower())

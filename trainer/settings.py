@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
@@ -42,17 +41,6 @@ class TrainSettings:
     def alpha_per_comparison(self) -> float:
         """The share of alpha each planned step adds (online Bonferroni; see engine)."""
         return self.alpha / self.planned_comparisons
-
-    def planned_calls(self, n_train: int, n_val: int, n_test: int, judge_calls: float = 0.0) -> int:
-        """The most model calls one run makes on this many tasks: every step reflects,
-        screens and takes every look of the gate, then the test. Futility stops, screened-out
-        candidates, steps without failures and budgets make it fewer: a progress bound.
-        ``judge_calls``: rubric judges per task (a judge call each per rollout)."""
-        per = 1.0 + judge_calls
-        train = min(self.minibatch, n_train) * self.train_samples * per
-        gate = 2 * n_val * max(self.samples, self.max_samples) * per
-        step = train + 1 + (train if self.screen else 0) + gate
-        return math.ceil(self.planned_comparisons * step + 2 * n_test * self.test_samples * per)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}

@@ -91,7 +91,7 @@ class SkillDoc:
         """Content hash of the rendered document (first 16 hex of sha256)."""
         return hashlib.sha256(self.render().encode()).hexdigest()[:16]
 
-    @property
+    @cached_property
     def n_tokens(self) -> int:
         return count_tokens(self.render())
 

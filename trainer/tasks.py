@@ -7,18 +7,14 @@ import re
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from trainer.checks import CHECK_KINDS, SCOPES, value_error
+
 SPLITS = ("train", "val", "test")
 
-# Rule judges are checked exactly against the target's answer; "rubric" goes to the judge
-# model. Scores are in [0, 1].
-ANSWER_JUDGES = (
-    "contains",  # answer contains `value` (case-insensitive)
-    "not_contains",  # answer does not contain `value` (case-insensitive)
-    "regex",  # answer matches the Python regex `value`
-    "not_regex",  # answer does not match the Python regex `value`
-    "max_words",  # answer has at most int(`value`) words
-    "rubric",  # an LLM judge grades the answer against the rubric text `value`
-)
+# Rule judges are checked exactly against the target's answer (``trainer.checks``: words,
+# patterns, starts/ends, counts, features, identifiers, each on a scope of the answer);
+# "rubric" goes to the judge model. Scores are in [0, 1].
+ANSWER_JUDGES = (*CHECK_KINDS, "rubric")
 # Outcome judges check what an agent harness did, not what it said; they do not apply to a
 # chat rollout (which runs no tools and changes no files) and are left out of its score.
 OUTCOME_JUDGES = (
@@ -56,12 +52,20 @@ class Judge:
     # The user's own words the judge is built from (a correction, the request): knowledge
     # a skill may state in those very words; the judge firewall guards only the rest.
     quotes: tuple[str, ...] = ()
+    # The part of the answer a rule check reads (``trainer.checks.SCOPES``); judges stored
+    # before scopes existed read the whole answer.
+    scope: str = "answer"
 
     def __post_init__(self) -> None:
         if self.kind not in JUDGE_KINDS:
             raise ValueError(f"unknown judge kind {self.kind!r}; expected one of {JUDGE_KINDS}")
         if self.weight <= 0:
             raise ValueError("judge weight must be positive")
+        if self.scope not in SCOPES:
+            raise ValueError(f"unknown scope {self.scope!r}; expected one of {SCOPES}")
+        problem = value_error(self.kind, self.value)
+        if problem:
+            raise ValueError(problem)
 
     def to_dict(self) -> dict[str, Any]:
         # shallow: its fields are plain values (asdict's deep copy was most of a big
@@ -78,6 +82,7 @@ class Judge:
             weight=float(data.get("weight", 1.0)),
             source=str(data.get("source", "")),
             quotes=tuple(str(q) for q in data.get("quotes") or ()),
+            scope=str(data.get("scope") or "answer"),
         )
 
 

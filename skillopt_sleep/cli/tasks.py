@@ -20,7 +20,13 @@ def _fresh(app: App) -> None:
     mine_if_stale(app.db, app.config)
 
 
-@click.group(cls=Group, lazy={"replay": "skillopt_sleep.cli.replay:replay_cmd"})
+@click.group(
+    cls=Group,
+    lazy={
+        "replay": "skillopt_sleep.cli.replay:replay_cmd",
+        "check": "skillopt_sleep.cli.check:check_cmd",
+    },
+)
 def tasks() -> None:
     """Recurring tasks mined from your sessions, and the replay tasks that test a skill.
 
@@ -30,6 +36,7 @@ def tasks() -> None:
       skillopt-sleep tasks show c-1a2b3c4d5e
       skillopt-sleep tasks export tasks.yaml && $EDITOR tasks.yaml
       skillopt-sleep tasks import tasks.yaml
+      skillopt-sleep tasks check t-0f1e2d3c4b5a --answer-text "Fix parser crash"
     """
 
 
@@ -43,9 +50,12 @@ def mine_cmd(app: App, as_json: bool) -> None:
     Example:
       skillopt-sleep tasks mine --json
     """
+    from skillopt_sleep.config import state_dir
     from skillopt_sleep.mining import mine
+    from skillopt_sleep.mining.compiler import judge_model
 
-    r = mine(app.db, app.config)
+    with judge_model(app.config, log_dir=state_dir(app.config)) as model:
+        r = mine(app.db, app.config, model)
     out = {
         "run_id": r.run_id,
         "requests": r.n_requests,
@@ -67,6 +77,11 @@ def mine_cmd(app: App, as_json: bool) -> None:
     skipped = rep.get("skipped_no_request", 0)
     if skipped:
         click.echo(f"skipped {skipped} turn(s) with no human request left after cleaning")
+    judges = rep.get("judges", {})
+    if judges:
+        click.echo(f"corrections compiled by {judges['compiled_by']}; "
+                   f"{judges.get('dropped_by_verification', 0)} judge(s) dropped by verification "
+                   f"against the sessions")  # fmt: skip
 
 
 @tasks.command("list")
@@ -144,7 +159,12 @@ def show_cmd(app: App, ident: str, as_json: bool) -> None:
         click.echo("judges:")
         for j in task.judges:
             value = j.value if j.kind != "rubric" else j.value.split("\n")[0][:80] + " …"
-            click.echo(f"  {j.kind:<12} {value!s:<40} w={j.weight:g}  [{j.source}]")
+            scope = f" ({j.scope})" if j.scope != "answer" else ""
+            click.echo(f"  {j.kind:<12} {value!s:<40}{scope} w={j.weight:g}  [{j.source}]")
+        for d in task.meta.get("dropped_judges", []):
+            scope = f" ({d['scope']})" if d.get("scope", "answer") != "answer" else ""
+            click.echo(f"  dropped: {d['reason']}: {d['kind']} {d['value']}{scope}  "
+                       f"[{d.get('source', '')}]")  # fmt: skip
         return
     cluster = next((c for c in cluster_dicts(app.db, include_inactive=True) if c["id"] == ident),
                    None)  # fmt: skip

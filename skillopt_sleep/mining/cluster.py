@@ -59,8 +59,9 @@ class ClusterParams:
     seed: int = 0
     # Where the requests' work is known (``procedure``; coherence is the average pairwise
     # similarity of a group's work). A cluster that worked agrees on its work at
-    # ``agree_work``, or on its ask: one lead word starts ``lead_agree`` of it and its
-    # requests are worded alike (average pairwise overlap ``words_agree``).
+    # ``agree_work`` (with ``join_core`` working requests or more: three alike may be a
+    # chance), or on its ask: one lead word starts ``lead_agree`` of it and its requests
+    # are worded alike (average pairwise overlap ``words_agree``).
     agree_work: float = 0.5
     lead_agree: float = 0.6
     words_agree: float = 0.5
@@ -157,7 +158,8 @@ def cluster_texts(
     said = procedure.profile(vec.matrix[inverse], labels[inverse])
     labels = agree_on_action(
         labels, vec.leads, vec.acts, counts, params, did.coverage >= procedure.WORKED,
-        did.coherence >= params.agree_work, said.coherence >= params.words_agree,
+        (did.coherence >= params.agree_work) & (did.working >= params.join_core),
+        said.coherence >= params.words_agree,
     )  # fmt: skip
     joined = procedure.join(
         done, labels[inverse], coherent=params.join_work, core=params.join_core,

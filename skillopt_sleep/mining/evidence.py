@@ -1,16 +1,22 @@
 """Read the ingest tables into the shape mining needs: requests, their follow-ups, and the
 outcome evidence attached to each.
 
-A *request* is a human turn that asks for something. A turn right after a turn that drew a
-``correction`` or ``reask`` signal is not a new request but the user's correction of the
-previous answer: it is kept as evidence for that request (its words become rule judges)
-and not clustered, or the corrections themselves would become a "recurring task".
+A *request* is a human turn that asks for something. The turn after an answer is read by
+``followups.classify``: a correction ("no emoji", "too long", "I said 50 chars") is not a
+new request but evidence for the request it follows (its words become rule judges, the
+answer it follows is one the user did not accept) and is never clustered, or the
+corrections themselves would become a "recurring task"; a bare "thanks" is acceptance.
+Ingest's own ``correction`` / ``reask`` signal on the answer counts too, unless the turn
+plainly asks for more work ("now do the changelog").
+
+The accepted outcome of a request is its last answer before the user accepted it, moved
+on, or the session ended; never an answer the user corrected, and never one that was
+interrupted or failed.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -18,36 +24,14 @@ from typing import Any
 
 import sqlite_utils
 
-from session_ingest.signals import reaction
-from skillopt_sleep.mining import fingerprint
+from skillopt_sleep.mining import fingerprint, followups
 from skillopt_sleep.mining.intents import intent
-from skillopt_sleep.mining.judges import SHELL_TOOLS, Correction, command_head, rules_from_text
+from skillopt_sleep.mining.judges import SHELL_TOOLS, Correction, command_head
 
 FAILURE_KINDS = {"interrupt", "tool_rejected", "test_failure", "correction", "reask", "abandonment"}
 FOLLOW_UP_KINDS = {"correction", "reask"}
-ACK_WORDS = {
-    "thanks", "thank", "thx", "you", "perfect", "great", "ok", "okay", "lgtm", "nice", "good",
-    "cool", "awesome", "yes", "yep", "sure", "looks", "fine", "works", "done", "that", "it",
-}  # fmt: skip
-# How a follow-up that states a rule usually begins ("no, …", "keep it under …", "use X").
-_RULE_FOLLOW_UP = re.compile(
-    r"^\W*(no\b|nope|not\b|don'?t|do not|never|always|use\b|keep\b|make it|too\b|start\b|"
-    r"begin\b|also\b|and\b|but\b|instead|please (use|keep|don'?t|start)|the (subject|title|"
-    r"first line)|it should|should|must|wrong)",
-    re.IGNORECASE,
-)
-
-
-def is_ack(text: str) -> bool:
-    """A bare acknowledgement ("thanks, perfect"): not a request."""
-    words = re.findall(r"[a-z']+", text.lower())
-    return 0 < len(words) <= 8 and all(w in ACK_WORDS for w in words)
-
-
-def states_rule(text: str) -> bool:
-    """A short follow-up that corrects the previous answer with an explicit rule."""
-    text = text.strip()
-    return len(text) < 400 and bool(_RULE_FOLLOW_UP.match(text)) and bool(rules_from_text(text, ""))
+# What makes an answer one the user cannot have accepted, whatever they said next.
+BROKEN_KINDS = FAILURE_KINDS - FOLLOW_UP_KINDS
 
 
 @dataclass
@@ -112,11 +96,10 @@ def load(db: sqlite_utils.Database, skills: frozenset[str] = frozenset()) -> Evi
     current: Request | None = None
     prev_session = None
     prev_kinds: set[str] = set()
-    after_command = False  # the last request was a /skill command, which ingest gives no signal
+    last_answer = ""  # the answer the user saw last in this session
     for t in turns:
         if t["session_id"] != prev_session:
-            current, prev_session, prev_kinds = None, t["session_id"], set()
-            after_command = False
+            current, prev_session, prev_kinds, last_answer = None, t["session_id"], set(), ""
         kinds = {s["kind"] for s in signals.get(t["id"], [])}
         if t["skind"] == "subagent" or t["tkind"] == "subagent":
             subagent += 1
@@ -127,35 +110,36 @@ def load(db: sqlite_utils.Database, skills: frozenset[str] = frozenset()) -> Evi
             continue
         raw = (t["command"] if skill else t["user_text"]) or ""
         text = raw.strip()
-        if skill is None and current is not None and is_ack(text):
+        kind = followups.classify(text, last_answer) if current is not None else None
+        flagged = bool(prev_kinds & FOLLOW_UP_KINDS)
+        if flagged and kind == followups.REQUEST and not followups.is_new_work(text):
+            kind = followups.CORRECTION  # ingest saw the user react to the answer
+        if skill is not None:
+            kind = followups.REQUEST  # the user asked for one of their skills' task
+        prev_kinds = kinds
+        if current is not None and kind == followups.ACK:
             acks += 1
             current.signals["positive"] = current.signals.get("positive", 0) + 1
-            prev_kinds = kinds
             continue
-        seen = bool(prev_kinds & FOLLOW_UP_KINDS)  # ingest flagged the turn it follows
-        flagged = seen or (after_command and (reaction(text) or ("",))[0] == "correction")
-        after_command = skill is not None
-        if skill is None and current is not None and (flagged or states_rule(text)):
+        if current is not None and kind == followups.CORRECTION:
             follow_ups += 1
-            via = "correction signal" if flagged else "follow-up stating a rule"
-            current.corrections.append(Correction(current.turn_id, text, via))
-            if not seen:  # ingest did not see it; the request still failed first time
+            via = "correction signal" if flagged else "follow-up correcting the answer"
+            current.corrections.append(Correction(current.turn_id, text, via, last_answer))
+            if not flagged:  # ingest did not see it; the request still failed first time
                 current.signals["correction"] = current.signals.get("correction", 0) + 1
-                current.accepted = None
+            current.accepted = None  # the corrected answer is never the accepted one
             _absorb(current, t, kinds, commands)
-            prev_kinds = kinds
+            last_answer = t["assistant_text"] or ""
             continue
-        if current is None and is_ack(text):
+        last_answer = t["assistant_text"] or ""
+        if current is None and followups.is_ack(text):
             acks += 1
-            prev_kinds = kinds
             continue
-        prev_kinds = kinds
         cleaned, norm = intent(raw)
         if not norm:
             skipped += 1
             current = None
             continue
-        skills = _json_skills(t["skills"]) + ([skill] if skill else [])
         current = Request(
             turn_id=t["id"],
             session_id=t["session_id"],
@@ -163,12 +147,12 @@ def load(db: sqlite_utils.Database, skills: frozenset[str] = frozenset()) -> Evi
             text=raw,
             intent=cleaned,
             norm=norm,
-            skills=skills,
+            skills=_json_skills(t["skills"]) + ([skill] if skill else []),
             project=t["project"],
             branch=t["branch"],
+            fingerprint=list(work.get(t["id"], ())),
         )
         _absorb(current, t, kinds, commands)
-        current.fingerprint = list(work.get(t["id"], ()))
         requests.append(current)
     requests.sort(key=lambda r: (r.started_at, r.turn_id))
     return Evidence(requests, skipped, follow_ups, subagent, not_human, acks)
@@ -202,21 +186,6 @@ def _work(db: sqlite_utils.Database) -> tuple[dict[str, set[str]], dict[str, tup
     return commands, work
 
 
-def _absorb(req: Request, turn: dict[str, Any], kinds: set[str], commands: dict) -> None:
-    """Fold one turn's outcome into the request it belongs to (itself or a follow-up)."""
-    for k in kinds:
-        req.signals[k] = req.signals.get(k, 0) + 1
-    req.commands |= commands.get(turn["id"], set())
-    bad = kinds & FAILURE_KINDS
-    if turn["assistant_text"] and turn["finished"] and not bad:
-        req.accepted = turn["assistant_text"]
-    elif bad:
-        req.accepted = None
-    for s in _json_skills(turn["skills"]):
-        if s not in req.skills:
-            req.skills.append(s)
-
-
 def _json_skills(raw: str | None) -> list[str]:
     try:
         return [str(s) for s in json.loads(raw or "[]")]
@@ -229,7 +198,7 @@ def _skills_invoked(turns: list[dict[str, Any]]) -> set[str]:
     return {s for t in turns for s in _json_skills(t["skills"])}
 
 
-def _skill_command(turn: dict[str, Any], invoked: set[str]) -> str | None:
+def _skill_command(turn: dict[str, Any], invoked: set[str] | frozenset[str]) -> str | None:
     """The skill a ``/name args`` command turn runs, when ``name`` is one of ``invoked``
     (the user's skills): the user asked for that skill's task (``/init``, ``/review`` … are
     not requests). Claude Code logs a user-invoked skill as a command, never as ``Skill``."""
@@ -237,3 +206,17 @@ def _skill_command(turn: dict[str, Any], invoked: set[str]) -> str | None:
         return None
     name = (turn["command"] or "").strip().split(" ", 1)[0].lstrip("/")
     return name if name in invoked else None
+
+
+def _absorb(req: Request, turn: dict[str, Any], kinds: set[str], commands: dict) -> None:
+    """Fold one turn's outcome into the request it belongs to (itself or a follow-up)."""
+    for k in kinds:
+        req.signals[k] = req.signals.get(k, 0) + 1
+    req.commands |= commands.get(turn["id"], set())
+    # The latest answer stands until the user corrects it (set to None by the caller then);
+    # one that was interrupted, rejected or failed its tests was not accepted.
+    ok = turn["assistant_text"] and turn["finished"] and not kinds & BROKEN_KINDS
+    req.accepted = turn["assistant_text"] if ok else None
+    for s in _json_skills(turn["skills"]):
+        if s not in req.skills:
+            req.skills.append(s)

@@ -1,18 +1,18 @@
 """Judges derived from what the logs show, each with its provenance.
 
-* Rule checks come from the user's own words: a correction such as "use pytest not
-  unittest" becomes ``contains pytest`` + ``not_contains unittest``; "keep the subject
-  under 50 chars" becomes a regex on the first line. Rules learnt in one turn of a
-  cluster apply to every task of the cluster: a preference stated once is a preference
-  for the task kind, which is exactly what the skill must learn.
+* Rule checks come from the user's own words: a correction is compiled into the check
+  vocabulary (``trainer.checks``) by the grammar (``grammar``) or, for what the grammar
+  cannot read, the judge model (``compiler``), and kept only when the session it came
+  from confirms it (``verify``): the answer the user corrected fails it, the answer they
+  accepted passes it. Rules learnt in one turn of a cluster apply to every task of the
+  cluster: a preference stated once is a preference for the task kind, which is exactly
+  what the skill must learn.
 * Commands that were run in most turns of the kind become ``command_ran`` checks of low
   weight: outcome judges, scored only where the replay can show what was run (an agent
   harness); in a chat replay they are context in the rubric, never a word check.
 * A rubric for the LLM judge quotes the accepted outcome and the corrections, so the
-  judge grades against what this user accepted, not a generic notion of quality.
-
-Only patterns that can be read without guessing are turned into rules; anything else
-stays in the rubric, where a model reads it.
+  judge grades against what this user accepted, not a generic notion of quality; what
+  cannot be compiled stays there, in the user's words.
 """
 
 from __future__ import annotations
@@ -22,83 +22,12 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from skillopt_sleep.mining.grammar import Check, compile_text
 from trainer.tasks import Judge
 
-_TERM = r"`?([\w+#/-](?:[\w.+#/-]{0,38}[\w+#/-])?)`?"
-_USE_NOT = re.compile(rf"\buse {_TERM},? (?:not|instead of|rather than) {_TERM}", re.IGNORECASE)
-_NOT_BUT = re.compile(rf"\bnot {_TERM},? (?:but|use) {_TERM}", re.IGNORECASE)
-_DONT = re.compile(
-    rf"\b(?:don'?t|do not|never|stop) (?:use|using|add|adding|include|including|mention) {_TERM}",
-    re.IGNORECASE,
-)
-_LEN_LINE = re.compile(
-    r"\b(?:subject|title|first line|summary line|headline)[^.\n]{0,40}?"
-    r"(?:under|below|less than|at most|max(?:imum)?|no more than|within) (\d{1,3}) ?"
-    r"(?:char|letter)",
-    re.IGNORECASE,
-)
-_LEN_WORDS = re.compile(
-    r"(?:under|below|less than|at most|max(?:imum)?|no more than|within|keep it to) "
-    r"(\d{1,4}) words",
-    re.IGNORECASE,
-)
-_INCLUDE = re.compile(
-    r"\b(?:always |must |should |please )?(?:include|add|mention|needs?|have) "
-    r"(?:a |an |the )?`?([\w .+#/-]{2,40}?)`? (?:section|line|heading|footer|trailer)\b",
-    re.IGNORECASE,
-)
-# Only a quoted prefix or a type tag ("feat:") is exact enough to check by regex;
-# "start with the failing job name" is left to the rubric.
-_START = re.compile(
-    r"\b(?:start|begin|prefix)(?: it| the \w+)? with (?:`([^`\n]{1,20})`|\"([^\"\n]{1,20})\"|"
-    r"'([^'\n]{1,20})'|([\w()!/-]{1,15}:))",
-    re.IGNORECASE,
-)
-_BULLETS = re.compile(r"\b(?:bullet(?:ed)? (?:list|points)|as bullets)\b", re.IGNORECASE)
-_RUN = re.compile(r"\b(?:run|use|call) `([^`]{2,60})`", re.IGNORECASE)
-_STOP_TERMS = {"it", "that", "this", "the", "them", "one", "any", "these", "those"}
 
-# What a user means by "no X" for things that are a kind of character or layout, not a
-# word: "don't use emojis" forbids emoji characters (an answer saying "no emojis" is
-# fine; one with a rocket is not).
-_EMOJI = r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F]"
-_BULLET = r"(?m)^\s*[-*•] \S"
-_CATEGORIES: dict[str, tuple[str, str]] = {
-    "emoji": ("regex", _EMOJI),
-    "emojis": ("regex", _EMOJI),
-    "emoticons": ("regex", _EMOJI),
-    "bullets": ("regex", _BULLET),
-    "bullet": ("regex", _BULLET),
-    "headings": ("regex", r"(?m)^#{1,6} \S"),
-    "headers": ("regex", r"(?m)^#{1,6} \S"),
-    "exclamation": ("contains", "!"),
-    "semicolons": ("contains", ";"),
-    "tables": ("regex", r"(?m)^\s*\|.*\|\s*$"),
-}  # fmt: skip
-
-
-def _avoid(term: str, source: str) -> Judge | None:
-    """The judge for "do not use ``term``": its pattern when it names a kind of character
-    or layout; the literal for a tool or identifier ("unittest", "print"); none for other
-    plural nouns ("abbreviations", "mocks"), whose meaning the rubric judge reads."""
-    key = term.lower()
-    if key in _CATEGORIES:
-        kind, value = _CATEGORIES[key]
-        return Judge(f"not_{kind}", value, 1.0, source)
-    if key.isalpha() and key.endswith("s") and not key.endswith("ss") and len(key) > 3:
-        return None
-    return Judge("not_contains", term, 1.0, source)
-
-
-def _want(term: str, source: str) -> Judge | None:
-    """The judge for "use ``term``"; categories as in ``_avoid``, plural nouns to the rubric."""
-    key = term.lower()
-    if key in _CATEGORIES:
-        kind, value = _CATEGORIES[key]
-        return Judge(kind, value, 1.0, source)
-    if key.isalpha() and key.endswith("s") and not key.endswith("ss") and len(key) > 3:
-        return None
-    return Judge("contains", term, 1.0, source)
+def to_judge(check: Check, source: str, quotes: tuple[str, ...] = ()) -> Judge:
+    return Judge(check.kind, check.value, 1.0, source, quotes, check.scope)
 
 
 # Shell-like tools whose commands count as "commands that had to be run".
@@ -107,64 +36,35 @@ SHELL_TOOLS = {"bash", "exec_command", "shell", "local_shell", "run_command"}
 
 @dataclass(frozen=True)
 class Correction:
-    turn_id: str  # the turn whose answer was corrected
+    turn_id: str  # the request whose answer was corrected
     text: str  # what the user said
     via: str  # "correction signal" | "next turn" | …
+    corrected: str = ""  # the answer the user corrected (never an accepted outcome)
 
 
-def _term(t: str) -> str | None:
-    t = t.strip().strip(".,;:'\"").strip()
-    if not t or t.lower() in _STOP_TERMS:
-        return None
-    return t
+def rules_from_text(
+    text: str, source: str, corrected: str = "", quotes: tuple[str, ...] = ()
+) -> list[Judge]:
+    """Rule judges that a correction or request states plainly (the grammar alone)."""
+    return [to_judge(c, source, quotes) for c in compile_text(text, corrected)]
 
 
-def rules_from_text(text: str, source: str) -> list[Judge]:
-    """Rule judges that a correction or request states explicitly."""
-    out: list[Judge] = []
-    for pattern in (_USE_NOT, _NOT_BUT):
-        for m in pattern.finditer(text):
-            want, avoid = (m.group(1), m.group(2))
-            if pattern is _NOT_BUT:
-                want, avoid = avoid, want
-            if (w := _term(want)) is not None and (j := _want(w, source)) is not None:
-                out.append(j)
-            if (a := _term(avoid)) is not None and (j := _avoid(a, source)) is not None:
-                out.append(j)
-    for m in _DONT.finditer(text):
-        if (a := _term(m.group(1))) is not None and (j := _avoid(a, source)) is not None:
-            out.append(j)
-    for m in _LEN_LINE.finditer(text):
-        n = int(m.group(1))
-        if 5 <= n <= 300:
-            out.append(Judge("regex", rf"\A\s*[^\n]{{1,{n}}}(?:\n|\Z)", 1.0, source))
-    for m in _LEN_WORDS.finditer(text):
-        n = int(m.group(1))
-        if 3 <= n <= 5000:
-            out.append(Judge("max_words", str(n), 1.0, source))
-    for m in _INCLUDE.finditer(text):
-        if (w := _term(m.group(1))) is not None:
-            out.append(Judge("contains", w, 1.0, source))
-    for m in _START.finditer(text):
-        start = next(g for g in m.groups() if g).strip()
-        if len(start) >= 2:
-            out.append(Judge("regex", r"(?i)\A\s*" + re.escape(start), 1.0, source))
-    if _BULLETS.search(text):
-        out.append(Judge("regex", r"(?m)^\s*[-*•] \S", 1.0, source))
-    for m in _RUN.finditer(text):
-        out.append(Judge("contains", m.group(1).strip(), 0.5, source))
-    return out
+_OPPOSITE = {"contains": "not_contains", "not_contains": "contains", "has": "no", "no": "has",
+             "regex": "not_regex", "not_regex": "regex", "starts_with": "not_starts_with",
+             "not_starts_with": "starts_with", "ends_with": "not_ends_with",
+             "not_ends_with": "ends_with"}  # fmt: skip
 
 
 def dedupe(judges: Iterable[Judge]) -> list[Judge]:
-    """One judge per (kind, value); a later contradiction (contains X vs not_contains X)
-    is resolved in favour of the latest statement, since the user changed their mind."""
-    latest: dict[tuple[str, str], Judge] = {}
+    """One judge per (kind, value, scope); a later contradiction (contains X vs
+    not_contains X) is resolved in favour of the latest statement, since the user changed
+    their mind."""
+    latest: dict[tuple[str, str, str], Judge] = {}
     for j in judges:
-        key = (j.kind, j.value.lower())
-        opposite = {"contains": "not_contains", "not_contains": "contains"}.get(j.kind)
+        key = (j.kind, j.value.lower(), j.scope)
+        opposite = _OPPOSITE.get(j.kind)
         if opposite:
-            latest.pop((opposite, j.value.lower()), None)
+            latest.pop((opposite, j.value.lower(), j.scope), None)
         latest.pop(key, None)
         latest[key] = j
     return list(latest.values())

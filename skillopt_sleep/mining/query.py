@@ -62,6 +62,8 @@ def _task_dict(task: Task, reviewed: bool) -> dict[str, Any]:
         "group": task.group,
         "reviewed": reviewed,
         "judges": [j.to_dict() for j in task.judges],
+        # judges the user's own sessions contradicted, each with the reason: never used
+        "dropped_judges": list(task.meta.get("dropped_judges", [])),
     }
 
 

@@ -12,6 +12,8 @@ What must survive a night, and why:
   so val stays the same yardstick night after night.
 * ``reviewed_tasks`` holds tasks a person imported; they win over re-mined ones and are
   never overwritten by mining.
+* ``correction_checks`` caches what the judge model compiled from each correction, so a
+  night compiles only the corrections it has not seen.
 """
 
 from __future__ import annotations
@@ -157,10 +159,26 @@ def _v3(db: sqlite_utils.Database) -> None:
         conn.execute(f"PRAGMA secure_delete = {int(secure)}")
 
 
+def _v4(db: sqlite_utils.Database) -> None:
+    # What the judge model compiled from a correction, so a night asks only about new ones.
+    # Keyed by a hash of the correction: the text itself stays in the turns table only.
+    db["correction_checks"].create(
+        {
+            "key": str,  # sha256 of the prompt version and the correction's text
+            "prompt_version": int,
+            "model": str,  # the judge model that compiled it
+            "checks": str,  # JSON list of {kind, value, scope}; [] = nothing exact
+            "created_at": str,
+        },
+        pk="key",
+    )
+
+
 MINING_MIGRATIONS: list[Step] = [
     ("tables", _v1),
     ("tasks-workspace", _v2),
     ("mined-text-dropped-after-redaction-grew", _v3),
+    ("correction-checks", _v4),
 ]
 
 

@@ -21,15 +21,20 @@ import sqlite_utils
 import yaml
 
 from skillopt_sleep.files import write_private
+from trainer.checks import SCOPES, value_error
 from trainer.tasks import JUDGE_KINDS, SPLITS, Task
 
 HEADER = """\
 # skillopt-sleep replay tasks. Edit, then: skillopt-sleep tasks import THIS_FILE
 # Imported tasks are marked reviewed and win over re-mined ones.
 # split: train | val | test (val/test only for tasks from real turns: meta.turn_id).
-# judges[].kind: contains | not_contains | regex | not_regex | max_words | rubric, and on
-#   an agent harness: command_ran (regex over commands run) | file_changed | file_unchanged
-#   (glob) | exit_ok | check (shell command run in the copy after the agent; pass = exit 0)
+# judges[].kind: a rule check (docs/tasks.md): contains | not_contains (a word or phrase) |
+#   regex | not_regex | starts_with | not_starts_with | ends_with | not_ends_with |
+#   max_/min_ words|chars|lines|sentences|bullets (a number) | has | no (a feature: emoji,
+#   heading, code_fence, bullet, …) | identifier_like (an example: PROJ-123) | rubric;
+#   judges[].scope: answer | first_line | lines | bullets | code | prose (default answer);
+#   on an agent harness: command_ran (regex over commands run) | file_changed |
+#   file_unchanged (glob) | exit_ok | check (shell command run in the copy; pass = exit 0)
 # workspace (optional): {repo: /path, commit: <sha>, setup: [shell commands]} replays the
 #   task in a copy of repo at commit (harness.*); without it the task is replayed as a chat.
 # Tasks sharing a group must share a split.
@@ -37,7 +42,7 @@ HEADER = """\
 TASK_KEYS = {"id", "prompt", "split", "judges", "group", "meta", "workspace"}
 WORKSPACE_KEYS = {"repo", "commit", "setup"}
 _COMMIT = re.compile(r"^[0-9a-fA-F]{7,64}$")
-JUDGE_KEYS = {"kind", "value", "weight", "source", "quotes"}
+JUDGE_KEYS = {"kind", "value", "weight", "source", "quotes", "scope"}
 
 
 class TaskFileError(Exception):
@@ -123,13 +128,18 @@ def _judge(ctx: _Ctx, node: yaml.Node) -> dict[str, Any]:
     if (value is None or str(value).strip() == "") and kind != "exit_ok":
         raise ctx.fail(f["value"][1], f"{kind} judge has an empty value")
     value = "" if value is None else str(value)
-    if kind in ("regex", "not_regex", "command_ran"):
+    if kind == "command_ran":
         try:
             re.compile(value)
         except re.error as exc:
             raise ctx.fail(f["value"][1], f"invalid regex: {exc}") from exc
-    if kind == "max_words" and not (value.isdigit() and int(value) > 0):
-        raise ctx.fail(f["value"][1], f"max_words needs a positive whole number, got {value!r}")
+    problem = value_error(kind, value)
+    if problem:
+        raise ctx.fail(f["value"][1], problem)
+    scope = _scalar(ctx, f["scope"][1], "scope") if "scope" in f else "answer"
+    if scope not in SCOPES:
+        raise ctx.fail(f["scope"][1], f"unknown scope {scope!r}; expected one of "
+                       f"{', '.join(SCOPES)}")  # fmt: skip
     weight = _scalar(ctx, f["weight"][1], "weight") if "weight" in f else 1.0
     if isinstance(weight, bool) or not isinstance(weight, int | float) or weight <= 0:
         raise ctx.fail(f["weight"][1], f"weight must be a positive number, got {weight!r}")
@@ -141,7 +151,7 @@ def _judge(ctx: _Ctx, node: yaml.Node) -> dict[str, Any]:
             raise ctx.fail(qnode, "quotes must be a list of the user's own words")
         quotes = [str(_scalar(ctx, q, "a quote")) for q in qnode.value]
     return {"kind": kind, "value": value, "weight": float(weight), "source": str(source or ""),
-            "quotes": quotes}  # fmt: skip
+            "quotes": quotes, "scope": scope}  # fmt: skip
 
 
 def _task(ctx: _Ctx, node: yaml.Node) -> tuple[Task, yaml.Node]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sqlite3
 import tempfile
 from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -17,20 +18,14 @@ from skillopt_sleep.logs import ingest_logs
 from skillopt_sleep.mining import mine
 from skillopt_sleep.night.model import NightOutcome
 from skillopt_sleep.night.plan import plan_night
+from skillopt_sleep.night.sizing import size_plan
 from skillopt_sleep.store import db_path, open_store
-from trainer import TrainSettings
 
 
-def calls_estimate(settings: TrainSettings, n_tasks: Mapping[str, int]) -> int:
-    """Upper estimate of one skill's model calls with these settings (judges not counted):
-    every step's comparison runs to `max_samples` sweeps, none shares the incumbent's."""
-    steps = settings.epochs * settings.steps_per_epoch
-    per_step = min(settings.minibatch, n_tasks["train"]) * settings.train_samples * 2 + 1
-    gate = n_tasks["val"] * settings.max_samples * 2
-    return steps * (per_step + gate) + n_tasks["test"] * settings.test_samples * 2
-
-
-def dry_run_night(config: Mapping[str, Any], say: Callable[[str], None]) -> NightOutcome:
+def dry_run_night(
+    config: Mapping[str, Any], say: Callable[[str], None], deadline: datetime
+) -> NightOutcome:
+    """`deadline`: when the night would have to end (its plan is sized to it)."""
     state = config_mod.state_dir(config)
     with tempfile.TemporaryDirectory(prefix="skillopt-dry-") as tmp:
         copy_dir = Path(tmp)
@@ -46,17 +41,18 @@ def dry_run_night(config: Mapping[str, Any], say: Callable[[str], None]) -> Nigh
             say("dry run: nothing will be written and no model will be called")
             ingested = ingest_logs(db, config).to_dict()
             mined = mine(db, config)
-            plan = plan_night(db, config)
+            now = datetime.now(UTC)
+            plan = size_plan(db, config, plan_night(db, config), deadline=deadline, now=now)
         finally:
             db.close()
-    settings = TrainSettings.from_config(dict(config))
     jobs = [
         {
             "skill": j.skill,
             "managed": j.managed,
             "n_tasks": j.n_tasks,
             "exists": j.exists,
-            "estimated_calls": calls_estimate(settings, j.n_tasks),
+            "estimated_calls": j.sizing.calls.total if j.sizing else None,
+            "plan": j.sizing.to_dict() if j.sizing else None,
         }
         for j in plan.jobs
     ]
@@ -72,8 +68,11 @@ def dry_run_night(config: Mapping[str, Any], say: Callable[[str], None]) -> Nigh
     for job in jobs:
         say(
             f"would train {job['skill']} ({'managed' if job['managed'] else 'your skill'}) on "
-            f"{job['n_tasks']} tasks, at most about {job['estimated_calls']} model calls"
+            f"{job['n_tasks']} tasks, about {job['estimated_calls']} model calls: "
+            f"{job['plan']['shows']}"
         )
+        if job["plan"]["warning"]:
+            say(f"{job['skill']}: {job['plan']['warning']}")
     for skip in plan.skipped:
         say(f"would skip {skip.skill}: {skip.reason}")
     if not jobs:

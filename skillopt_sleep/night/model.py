@@ -8,10 +8,13 @@ objects, never loose dicts.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from skillopt_sleep.promotion.verdict import Verdict, decide
+from trainer.sizing import Sizing
 from trainer.tasks import SPLITS, Task
 
 
@@ -25,6 +28,8 @@ class Job:
     start_text: str
     base_hash: dict[str, str | None]  # skill root -> hash of its SKILL.md at plan time
     tasks: tuple[Task, ...]
+    # its run fitted to tonight (trainer.sizing); None in plans checkpointed before sizing
+    sizing: Sizing | None = None
 
     @property
     def n_tasks(self) -> dict[str, int]:
@@ -44,6 +49,7 @@ class Job:
             "base_hash": dict(self.base_hash),
             "tasks": [t.to_dict() for t in self.tasks],
             "n_tasks": self.n_tasks,
+            "sizing": self.sizing.to_dict() if self.sizing else None,
         }
 
     @classmethod
@@ -55,6 +61,7 @@ class Job:
             start_text=data["start_text"],
             base_hash=dict(data["base_hash"]),
             tasks=tuple(Task.from_dict(t) for t in data["tasks"]),
+            sizing=Sizing.from_dict(data["sizing"]) if data.get("sizing") else None,
         )
 
 
@@ -97,6 +104,11 @@ class Plan:
         )
 
 
+def infra_errors(usage: Mapping[str, Any], counters: Mapping[str, Any]) -> int:
+    """Calls that failed after retries: the trainer counts them in its usage."""
+    return int(usage.get("infra_errors") or counters.get("infra_errors") or 0)
+
+
 @dataclass(frozen=True)
 class TrainedSkill:
     """What training did for one job (the trainer's RunResult, as stored)."""
@@ -126,6 +138,20 @@ class TrainedSkill:
         if lift is None or not self.test.get("n_tasks") or self.test.get("start_score") is None:
             return None
         return float(lift)
+
+    def verdict(self) -> Verdict:
+        """What tonight means for this skill (the one decision: `promotion.verdict`)."""
+        infra = infra_errors(self.usage, self.counters)
+        none_ran = not self.usage.get("live_calls") and not self.usage.get("cached_calls")
+        failed = f"the model endpoint failed every call ({infra} errors)" if none_ran else ""
+        return decide(
+            accepted=self.accepted,
+            undecided=sum(1 for p in self.pending if p.get("evidence")),
+            endpoint_failed=failed if infra else "",
+            stop_reason=self.stop_reason,
+            test=self.test,
+            test_note=self.test_note,
+        )
 
     @property
     def test_note(self) -> str:

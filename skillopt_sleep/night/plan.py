@@ -15,8 +15,9 @@ from skillopt_sleep import promotion
 from skillopt_sleep.mining import cluster_dicts, load_tasks
 from skillopt_sleep.night.model import Job, Plan, Skip
 from skillopt_sleep.promotion import spec
+from skillopt_sleep.promotion.verdict import MIN_TEST_TASKS
 from trainer import TrainSettings
-from trainer.gate import decide
+from trainer.sizing import detectable_effect
 from trainer.skill import SkillDoc
 from trainer.tasks import Task
 
@@ -63,6 +64,9 @@ def job_start(
         if problems := spec.problems(text, name):
             return Skip(name, "cannot create this skill: " + "; ".join(problems))
         managed = True
+    cap = TrainSettings.from_config(dict(config)).max_skill_tokens
+    if (size := SkillDoc.parse(text).n_tokens) > cap:  # its candidates would be held, not kept
+        return Skip(name, f"its SKILL.md is {size} tokens, over trainer.max_skill_tokens={cap}")
     return {"skill": name, "managed": managed, "clusters": [], "start_text": text,
             "base_hash": base_hash, "tasks": []}  # fmt: skip
 
@@ -129,7 +133,6 @@ def _age(task: Task) -> tuple[str, str]:
 
 # Test tasks the end-of-night interval needs: with fewer, an accepted edit cannot be measured
 # and is never promoted, so training the skill would spend the night for nothing.
-MIN_TEST_TASKS = 2
 
 
 def _ready(jobs: list[Job], skipped: list[Skip], config: Mapping[str, Any]) -> Plan:
@@ -149,7 +152,7 @@ def _ready(jobs: list[Job], skipped: list[Skip], config: Mapping[str, Any]) -> P
         elif counts["test"] < MIN_TEST_TASKS:
             reason = (
                 f"too few tasks: {counts['test']} test task(s), the held-out lift needs "
-                f">= {MIN_TEST_TASKS} (an edit it cannot measure is never promoted)"
+                f">= {MIN_TEST_TASKS} (an edit it cannot measure is only staged)"
             )
             skipped.append(Skip(job.skill, reason))
         elif len(ready) >= max_skills:
@@ -165,11 +168,8 @@ def min_val_tasks(config: Mapping[str, Any]) -> int:
     night's per-comparison alpha. The gate's e-process could decide on fewer given more
     sweeps, but a val set that small is a poor yardstick of a skill."""
     settings = TrainSettings.from_config(dict(config))
-    wins = [1.0] * min(2, max(1, settings.max_samples))
+    sweeps = min(2, max(1, settings.max_samples))
     n = 1
-    while (
-        decide([wins] * n, [[0.0] * len(wins)] * n, alpha=settings.alpha_per_comparison).verdict
-        != "accept"
-    ):
+    while detectable_effect(n, sweeps, settings.alpha_per_comparison) is None:
         n += 1
     return n

@@ -1,8 +1,10 @@
 """Progress of a night's model work: the phase, calls done of planned, and an ETA.
 
-Planned calls are an upper bound (``TrainSettings.planned_calls``: every step screens and
-takes every look of the gate, then the test), so the count usually ends below it and the
-ETA — the mean time per call so far times the calls left — errs long. The meter speaks
+Planned calls are the planner's estimate (``trainer.sizing.planned_calls``), and so is the
+ETA: the calls left at the plan's seconds per call (configured, or measured on the last
+night), never past the night's deadline. It is not extrapolated from the calls so far — a
+night's first call is often an optimizer proposal ten times slower than a rollout. With no
+seconds per call known yet the ETA is unknown. The meter speaks
 through the night's progress callback: when the callback has a ``status`` method (the CLI
 on a terminal, which redraws one line in place) every call updates it; otherwise it says
 a line at the first call (the night's model work began; a night that settles early, far below
@@ -34,21 +36,35 @@ class CallMeter:
         self,
         planned: int,
         say: Callable[[str], None],
-        clock: Callable[[], float] = time.monotonic,
+        planned_seconds: float | None = None,
+        deadline: float | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
+        """`planned_seconds`: the plan's wall time for the `planned` calls; `deadline`: when
+        training must end, in the clock's seconds."""
         self.planned = max(1, planned)
         self.say = say
         self.phase = "model calls"
         self.done = 0
+        self._per_call = None if planned_seconds is None else planned_seconds / self.planned
+        self._deadline = deadline
         self._clock = clock
-        self._start = clock()
         self._tenths = 0
         self._lock = threading.Lock()
 
+    def eta(self) -> float | None:
+        """Seconds left by the plan, capped at the deadline; None when unknown."""
+        if self._per_call is None:
+            return None
+        left = max(0, self.planned - self.done) * self._per_call
+        if self._deadline is not None:
+            left = min(left, max(0.0, self._deadline - self._clock()))
+        return left
+
     def text(self) -> str:
-        left = max(0, self.planned - self.done)
-        eta = (self._clock() - self._start) / max(1, self.done) * left
-        return f"{self.phase}: {self.done} of at most {self.planned} calls, ETA {duration(eta)}"
+        eta = self.eta()
+        when = "unknown" if eta is None else duration(eta)
+        return f"{self.phase}: {self.done} of about {self.planned} calls, ETA {when}"
 
     def tick(self) -> None:
         with self._lock:

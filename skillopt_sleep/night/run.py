@@ -29,15 +29,17 @@ from skillopt_sleep.mining import mine
 from skillopt_sleep.night.dry import dry_run_night
 from skillopt_sleep.night.model import Job, NightOutcome, Plan, Promotion, TrainedSkill
 from skillopt_sleep.night.plan import plan_night
-from skillopt_sleep.night.progress import CallMeter
+from skillopt_sleep.night.progress import CallMeter, duration
+from skillopt_sleep.night.sizing import eta_seconds, judge_calls, size_plan
 from skillopt_sleep.night.store import Checkpoints, SqliteCache, SqliteLedger, now_iso
 from skillopt_sleep.night.summary import build_summary, usage_total
 from skillopt_sleep.promotion.dirs import SkillPathError
 from skillopt_sleep.promotion.versions import PromotionError
 from skillopt_sleep.replay import cli_backend, routing, with_clis
+from skillopt_sleep.replay.build import preflight
 from skillopt_sleep.report import write_reports
 from skillopt_sleep.schedule import next_deadline, parse_schedule
-from skillopt_sleep.store import open_store
+from skillopt_sleep.store import StoreError, integrity_problems, open_store
 from trainer import TrainSettings, optimize
 from trainer.backends.base import (
     ChatBackend,
@@ -47,10 +49,12 @@ from trainer.backends.base import (
     Roles,
     describe_roles,
 )
-from trainer.backends.factory import describe_config
+from trainer.backends.factory import check_roles, describe_config
 from trainer.budget import BudgetLimits
+from trainer.calls import Stopped  # the night asked to stop (SIGTERM): work is checkpointed
 from trainer.edits import Edit
 from trainer.rollout import Outcome, RolloutAdapter
+from trainer.sizing import Sizing, sized
 from trainer.skill import SkillDoc
 from trainer.tasks import Task
 
@@ -59,10 +63,6 @@ log = logging.getLogger("skillopt_sleep.night")
 RESUME_WINDOW = timedelta(hours=20)  # an unfinished night older than this is abandoned
 Progress = Callable[[str], None]
 RolesFactory = Callable[[Mapping[str, Any], list[Task]], contextlib.AbstractContextManager[Roles]]
-
-
-class Stopped(Exception):
-    """The night was asked to stop (SIGTERM); its finished work is checkpointed."""
 
 
 def default_roles(
@@ -171,14 +171,35 @@ def run_night(
     state = config_mod.state_dir(config)
     say = progress or (lambda msg: log.info("%s", msg))
     if dry_run:
-        return dry_run_night(config, say)
+        return dry_run_night(
+            config, say, datetime.fromtimestamp(end_of_training(config, deadline), UTC)
+        )
+    if roles_factory is default_roles:  # what would fail after ingest and mining: now
+        check_roles(config["models"], os.environ)
+        preflight(config)
     with lock.hold(state, "night"):
         db = open_store(state)
         try:
+            if damage := integrity_problems(db.conn, limit=1):  # a night would write into it
+                raise StoreError(
+                    f"the store is damaged ({damage[0]}); see `skillopt-sleep doctor` and "
+                    "docs/cli.md, 'Errors'",
+                    "database_corrupt",
+                )
             night = _Night(db, config, stop or threading.Event(), deadline, say, roles_factory)
             return night.run()
         finally:
             db.close()
+
+
+def end_of_training(config: Mapping[str, Any], deadline: datetime | None = None) -> float:
+    """When training must end (epoch seconds): `deadline`, else the schedule's next deadline,
+    or budget.deadline if that comes sooner."""
+    if deadline is None:
+        sched = parse_schedule(config)
+        deadline = next_deadline(datetime.now(sched.timezone), sched.deadline, sched.timezone)
+    limit = TrainSettings.from_config(dict(config)).budget.deadline
+    return deadline.timestamp() if limit is None else min(deadline.timestamp(), limit)
 
 
 class _Night:
@@ -196,15 +217,10 @@ class _Night:
         self.model_failure: str | None = None  # the night's first failed model call
         self._failure_lock = threading.Lock()
         self.meter = CallMeter(0, say)  # replaced with the plan's count when roles start
-        self.deadline = deadline or self._configured_deadline()
+        self.deadline = end_of_training(config, deadline)  # epoch seconds
         self.id = self._start_or_resume()
         self.cp = Checkpoints(db, self.id)
         self.dir = config_mod.state_dir(config) / "nights" / self.id
-
-    def _configured_deadline(self) -> datetime:
-        sched = parse_schedule(self.config)
-        now = datetime.now(sched.timezone)
-        return next_deadline(now, sched.deadline, sched.timezone)
 
     def _start_or_resume(self) -> str:
         row = self.db.execute(
@@ -250,7 +266,7 @@ class _Night:
         try:
             ingested = self._step("ingest", self._ingest)
             mined = self._step("mine", self._mine)
-            plan = self._step("plan", lambda: plan_night(self.db, self.config), Plan)
+            plan = self._step("plan", self._plan, Plan)
             trained = self._train_all(plan.jobs)
             promoted = {
                 job.skill: self._step(
@@ -285,6 +301,12 @@ class _Night:
         return NightOutcome(self.id, "done", summary, reports)
 
     # -- phases ---------------------------------------------------------------------------
+    def _plan(self) -> Plan:
+        """Tonight's jobs, each sized to its val set and its share of the time and calls."""
+        deadline = datetime.fromtimestamp(self.deadline, UTC)
+        plan = plan_night(self.db, self.config)
+        return size_plan(self.db, self.config, plan, deadline=deadline, now=datetime.now(UTC))
+
     def _ingest(self) -> dict[str, Any]:
         self.say("ingesting session logs")
         report = ingest_logs(self.db, self.config).to_dict()
@@ -295,9 +317,13 @@ class _Night:
         return report
 
     def _mine(self) -> dict[str, Any]:
+        from skillopt_sleep.mining.compiler import judge_model
+
         self.say("mining recurring tasks")
-        result = mine(self.db, self.config)
-        self.say(f"mined: {result.n_recurring} recurring of {result.n_clusters} clusters")
+        with judge_model(self.config, log_dir=config_mod.state_dir(self.config)) as model:
+            result = mine(self.db, self.config, model)
+        self.say(f"mined: {result.n_recurring} recurring of {result.n_clusters} clusters; "
+                 f"corrections compiled by {result.report['judges']['compiled_by']}")  # fmt: skip
         return {"clusters": result.n_clusters, "recurring": result.n_recurring,
                 "tasks": result.n_tasks, "requests": result.n_requests}  # fmt: skip
 
@@ -335,8 +361,7 @@ class _Night:
 
     @contextlib.contextmanager
     def _roles(self, tasks: list[Task], todo: list[Job]) -> Iterator[tuple[Roles, RolloutAdapter]]:
-        settings = TrainSettings.from_config(dict(self.config))
-        planned = sum(_planned_calls(settings, job) for job in todo)
+        sizings = [_sizing(self.config, job) for job in todo]
         self.say("starting the models")
         with (
             self.roles_factory(self.config, tasks) as chat_roles,
@@ -349,7 +374,8 @@ class _Night:
             self.cp.finish("cost-unknown", {"roles": unpriced(self.config, os.environ)})
             if warning := cost_warning(self.config, os.environ):
                 self.say(f"warning: {warning}")
-            self.meter = CallMeter(planned, self.say)
+            planned = sum(s.calls.total for s in sizings)
+            self.meter = CallMeter(planned, self.say, eta_seconds(sizings), self.deadline)
             tick, failed = self.meter.tick, self._model_failed
             yield (
                 _guard(roles, self.stop, tick, failed),
@@ -360,21 +386,18 @@ class _Night:
         """Role -> what served it tonight (or would have: no training, no roles built)."""
         return self.cp.done("models") or describe_config(self.config["models"], os.environ)
 
-    def _settings(self, used: dict[str, float]) -> TrainSettings:
-        settings = TrainSettings.from_config(dict(self.config))
+    def _settings(self, job: Job, used: dict[str, float]) -> TrainSettings:
+        settings = _sizing(self.config, job).apply(TrainSettings.from_config(dict(self.config)))
         limits = settings.budget
 
         def rest(limit: float | None, spent: float) -> float | None:
             return None if limit is None else max(0, limit - spent)
 
-        deadline = self.deadline.timestamp()
-        if limits.deadline is not None:
-            deadline = min(deadline, limits.deadline)
         budget = BudgetLimits(
             max_calls=rest(limits.max_calls, used["calls"]),
             max_tokens=rest(limits.max_tokens, used["tokens"]),
             max_cost_usd=rest(limits.max_cost_usd, used["cost_usd"]),
-            deadline=deadline,
+            deadline=self.deadline,
         )
         return replace(settings, budget=budget, run_id=self._run_id())
 
@@ -393,16 +416,22 @@ class _Night:
     ) -> TrainedSkill:
         name, n = job.skill, job.n_tasks
         self.say(f"training {name}: {n['train']} train, {n['val']} val, {n['test']} test tasks")
+        sizing = _sizing(self.config, job)
+        eta = "" if sizing.seconds is None else f", {duration(sizing.seconds)}"
+        self.say(f"plan for {name}: {sizing.shows()}; about {sizing.calls.total} calls{eta}")
+        if sizing.warning():
+            self.say(f"{name}: {sizing.warning()}")
         self.meter.phase = f"training {name}"
         with contextlib.closing(SqliteCache(self.db)) as cache:
             result = optimize(
                 job.start_text,
                 list(job.tasks),
                 roles,
-                settings=self._settings(used),
+                settings=self._settings(job, used),
                 cache=cache,
                 ledger=SqliteLedger(self.db, name, self.id),
                 rollout=rollout,
+                stop=self.stop,
             )
         out = self.dir / "skills" / name
         for file_name, text in result.output_files().items():
@@ -430,8 +459,9 @@ class _Night:
 
     def _promote(self, job: Job, trained: dict[str, TrainedSkill]) -> Promotion:
         result = trained[job.skill]
-        if result.accepted == 0:
-            return Promotion("unchanged", "no edit was accepted")
+        verdict = result.verdict()
+        if verdict.action == "keep":
+            return Promotion("unchanged", verdict.reason)
         # the candidate's edits: a user's reject or rollback puts them into the ledger
         edits = [{**e, "hash": Edit.from_dict(e).hash} for h in result.history for e in h["edits"]]
         try:
@@ -443,10 +473,8 @@ class _Night:
                 night_id=self.id,
                 base_hash=job.base_hash,
                 managed=job.managed,
-                test_lift=result.test_lift,
-                test_note=result.test_note,
+                verdict=verdict,
                 evidence={"test": result.test, "accepted": result.accepted, "edits": edits},
-                gate_accepted=True,
             )
         except (PromotionError, SkillPathError, OSError, UnicodeDecodeError) as exc:
             # nothing half-written; the candidate stays in the night's outputs. OSError: the
@@ -465,8 +493,11 @@ class _Night:
         )
 
 
-def _planned_calls(settings: TrainSettings, job: Job) -> int:
-    n = job.n_tasks
-    rubrics = sum(j.kind == "rubric" for t in job.tasks for j in t.judges)
-    per_task = rubrics / max(1, len(job.tasks))
-    return settings.planned_calls(n["train"], n["val"], n["test"], per_task)
+def _sizing(config: Mapping[str, Any], job: Job) -> Sizing:
+    """The job's sizing from the plan; a plan checkpointed before plans were sized keeps the
+    configured settings (its night trains as it started to)."""
+    if job.sizing is not None:
+        return job.sizing
+    worth = float(config["night"]["worth_effect"])
+    settings = TrainSettings.from_config(dict(config))
+    return sized(settings, job.n_tasks, worth=worth, judge_calls=judge_calls(job))

@@ -10,8 +10,7 @@ from typing import Any
 
 import sqlite_utils
 
-from skillopt_sleep.night.model import Job, Plan, Promotion, TrainedSkill
-from skillopt_sleep.night.plan import MIN_TEST_TASKS
+from skillopt_sleep.night.model import Job, Plan, Promotion, TrainedSkill, infra_errors
 from trainer.gate import controls
 from trainer.settings import TrainSettings
 from trainer.skill import SkillDoc
@@ -32,44 +31,8 @@ def usage_total(results: Iterable[TrainedSkill]) -> dict[str, float]:
     return total
 
 
-def infra_errors(usage: Mapping[str, Any], counters: Mapping[str, Any]) -> int:
-    """Calls that failed after retries: the trainer counts them in its usage."""
-    return int(usage.get("infra_errors") or counters.get("infra_errors") or 0)
-
-
 def _num(x: Any) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
-
-
-def _outcome(result: TrainedSkill) -> tuple[str, str]:
-    """What tonight means for this skill, and why, in words an operator can act on."""
-    usage = result.usage
-    infra = infra_errors(usage, result.counters)
-    if infra and not usage.get("live_calls") and not usage.get("cached_calls"):
-        return "error", f"the model endpoint failed every call ({infra} errors)"
-    stop = result.stop_reason
-    if result.accepted == 0:
-        undecided = [p for p in result.pending if p.get("evidence")]
-        if undecided:
-            return "not_enough_evidence", (
-                f"{len(undecided)} candidate edit(s) still pending: the val set has not "
-                "decided them yet; the next night goes on gathering their evidence"
-            )
-        if stop.startswith("budget"):
-            return "unchanged", f"training ended by {stop} before an edit passed the gate"
-        return "unchanged", "no edit passed the gate"
-    test = result.test
-    lift, low = _num(test.get("lift")), _num(test.get("ci_low"))
-    if result.test_lift is None:
-        why = result.test_note or "no test task was scored on both sides"
-        return "not_enough_evidence", f"the held-out test was not measured ({why}); not promoted"
-    if lift is None or test.get("n_tasks", 0) < MIN_TEST_TASKS or low is None:
-        return "not_enough_evidence", "the test split is too small to measure the held-out lift"
-    if low > 0:
-        return "improved", ""
-    if lift < 0:
-        return "worse", "the held-out score went down; not promoted"
-    return "not_enough_evidence", "the held-out lift's 95% interval includes zero"
 
 
 def _pass_all(measured: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -88,21 +51,48 @@ def _edit_text(edits: list[dict[str, Any]]) -> str:
     return "; ".join(textwrap.shorten(t, width=300, placeholder=" …") for t in texts if t)
 
 
+def origin(edits: list[dict[str, Any]]) -> str:
+    """Where a step's edits came from ("reflection", "example", "example+reflection"); edits
+    recorded before they said are "unknown"."""
+    return "+".join(dict.fromkeys(e.get("origin") or "unknown" for e in edits)) or "unknown"
+
+
 def _edits(result: TrainedSkill) -> list[dict[str, Any]]:
     rows = []
     for h in result.history:
         rows.append({"status": "accepted", "kind": ",".join(e["kind"] for e in h["edits"]),
-                     "summary": _edit_text(h["edits"]), "gate": h.get("evidence"),
-                     "nights": len(h.get("runs", ())) or 1})  # fmt: skip
+                     "origin": origin(h["edits"]), "summary": _edit_text(h["edits"]),
+                     "gate": h.get("evidence"), "nights": len(h.get("runs", ())) or 1})  # fmt: skip
     for r in result.rejected:
         rows.append({"status": "rejected", "kind": ",".join(e["kind"] for e in r["edits"]),
-                     "summary": _edit_text(r["edits"]), "gate": r.get("evidence"),
-                     "reason": r.get("reason", "")})  # fmt: skip
+                     "origin": origin(r["edits"]), "summary": _edit_text(r["edits"]),
+                     "gate": r.get("evidence"), "reason": r.get("reason", "")})  # fmt: skip
     for p in result.pending:
         rows.append({"status": "pending", "kind": ",".join(e["kind"] for e in p["edits"]),
-                     "summary": _edit_text(p["edits"]), "gate": p.get("evidence"),
-                     "reason": p.get("reason", "")})  # fmt: skip
+                     "origin": origin(p["edits"]), "summary": _edit_text(p["edits"]),
+                     "gate": p.get("evidence"), "reason": p.get("reason", "")})  # fmt: skip
     return rows
+
+
+def _accepted(result: TrainedSkill) -> list[dict[str, Any]]:
+    """The accepted steps, each with where its edits came from and the edits themselves."""
+    return [
+        {
+            "origin": origin(h["edits"]),
+            "edits": [
+                {k: e.get(k, "") for k in ACCEPTED_EDIT_KEYS}
+                | {"origin": e.get("origin") or "unknown"}
+                for e in h["edits"]
+            ],
+            "where": h.get("where", ""),
+            "effect": (h.get("evidence") or {}).get("effect"),
+            "nights": len(h.get("runs", ())) or 1,
+        }
+        for h in result.history
+    ]
+
+
+ACCEPTED_EDIT_KEYS = ("kind", "text", "anchor", "section")
 
 
 def replay_summary(result: TrainedSkill) -> dict[str, Any]:
@@ -141,7 +131,7 @@ def _pending(result: TrainedSkill) -> list[dict[str, Any]]:
 
 
 def skill_summary(job: Job, result: TrainedSkill, promotion: Promotion) -> dict[str, Any]:
-    outcome, reason = _outcome(result)
+    verdict = result.verdict()
     test = result.test
     measured = (
         _num(test.get("start_score")) is not None and _num(test.get("best_score")) is not None
@@ -151,8 +141,10 @@ def skill_summary(job: Job, result: TrainedSkill, promotion: Promotion) -> dict[
         "managed": job.managed,
         "clusters": list(job.clusters),
         "n_tasks": job.n_tasks,
-        "outcome": outcome,
-        "reason": reason,
+        "outcome": verdict.outcome,
+        "reason": verdict.reason,
+        "action": verdict.action,  # promote | stage | keep: what the evidence allowed
+        "metric": verdict.metric,  # the lead figure the outcome read
         "test": {
             "before": test["start_score"],
             "after": test["best_score"],
@@ -165,7 +157,9 @@ def skill_summary(job: Job, result: TrainedSkill, promotion: Promotion) -> dict[
         }
         if measured
         else None,
+        "plan": job.sizing.to_dict() if job.sizing else None,
         "edits": _edits(result),
+        "accepted": _accepted(result),
         "pending": _pending(result),
         "diff": result.diff,
         "stopped_by": result.stop_reason if result.stop_reason.startswith("budget") else None,

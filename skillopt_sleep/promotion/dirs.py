@@ -17,7 +17,11 @@ resolving links (``link_problem``), so neither ``..`` nor a linked skill directo
 make a promotion write outside the skill root; such a promotion is staged instead. Writes
 go through a directory descriptor opened with ``O_NOFOLLOW`` (no swap-in-a-symlink race),
 into a temp file in the same directory that is fsynced and then renamed over the old file:
-a crash or a full disk leaves either the old or the new file, never a torn one.
+a crash or a full disk leaves either the old or the new file, never a torn one. A kill -9
+between creating the temp file and renaming it leaves the temp file: every write to or
+removal from a skill directory, and every promotion that visits it, first removes the
+temp files no running process is writing (``files.clear_stale_temps``), so none outlives
+the next run that touches that skill.
 """
 
 from __future__ import annotations
@@ -202,9 +206,10 @@ def skill_file(root: Path, name: str) -> Path:
 
 def read_skill(root: Path, name: str) -> str | None:
     """The skill's current text (through links), or None when it does not exist. Raises
-    OSError when it cannot be read and UnicodeDecodeError when it is not UTF-8."""
+    OSError when it cannot be read and UnicodeDecodeError when it is not UTF-8. Line ends
+    are kept as they are (no newline translation), so a saved version is the file's bytes."""
     try:
-        return skill_path(root, name).read_text(encoding="utf-8")
+        return skill_path(root, name).read_bytes().decode("utf-8")
     except FileNotFoundError:
         return None
 
@@ -243,12 +248,13 @@ def atomic_write(root: Path, name: str, text: str) -> Path:
     untouched.
     """
     path = skill_file(root, name)
-    tmp_name = f".{SKILL_FILE}.{os.getpid()}.tmp"
+    tmp_name = files.temp_name(SKILL_FILE)
     dir_fd = -1
     created = False
     try:
         files.make_dirs(path.parent, files.SKILL_DIR)
         dir_fd = _open_dir(path.parent)
+        files.clear_stale_temps(dir_fd, SKILL_FILE)
         fd = os.open(
             tmp_name,
             os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
@@ -276,9 +282,23 @@ def atomic_write(root: Path, name: str, text: str) -> Path:
     return path
 
 
+def clear_stale(root: Path, name: str) -> None:
+    """Remove temp files a killed write left in the skill's directory (best effort; a
+    directory that is not there, or not a plain directory, is left alone)."""
+    try:
+        dir_fd = _open_dir(skill_path(root, name).parent)
+    except OSError:
+        return
+    try:
+        files.clear_stale_temps(dir_fd, SKILL_FILE)
+    finally:
+        os.close(dir_fd)
+
+
 def remove_skill(root: Path, name: str) -> None:
     """Delete ``SKILL.md`` (and the skill directory if that leaves it empty)."""
     path = skill_file(root, name)
+    clear_stale(root, name)
     try:
         path.unlink(missing_ok=True)
         with contextlib.suppress(OSError):

@@ -1,7 +1,8 @@
 """Promotion: put a validated skill into the agent's skill directories, safely and reversibly.
 
-Policy (``policy``, pure): a candidate is written without review only when the gate
-accepted it, its held-out test was *measured* and did not regress, and nothing blocks it:
+Policy (``policy``, pure): a candidate is written without review only when the night's
+verdict says promote (``verdict.py``: the gate accepted it and the held-out test, measured,
+did not go down), and nothing blocks it:
 
 - the text must pass the content policy (``content.py``: no download run as code, no new
   host or URL, nothing about credentials, no "ignore your instructions", no hidden text)
@@ -20,6 +21,10 @@ Every text that is written or replaced is first saved as a version (the text on 
 before the candidate, so the user's original is v1), every decision is a ``promotions``
 row and an event, so adopt / reject / rollback / diff / history work from the store alone.
 Calls are idempotent per (night, skill, target): a resumed night does not promote twice.
+A night killed between writing a skill and recording it finds the candidate on disk when
+it resumes; the text it replaced is the backup saved before the write (found by the hash
+the night began with), never the file on disk, so ``rollback`` brings the user's text back.
+``tests/test_promote_kill.py`` kills a promotion, adopt and rollback at every write.
 """
 
 from __future__ import annotations
@@ -40,11 +45,13 @@ from skillopt_sleep.promotion.dirs import (
     atomic_write,
     check_name,
     claude_user_root,
+    clear_stale,
     link_problem,
     read_skill,
     skill_targets,
     text_hash,
 )
+from skillopt_sleep.promotion.verdict import Verdict
 from skillopt_sleep.promotion.versions import (
     PromotionError,
     insert_decision,
@@ -52,6 +59,7 @@ from skillopt_sleep.promotion.versions import (
     now_iso,
     record_created,
     save_version,
+    version_of,
 )
 
 
@@ -83,9 +91,7 @@ class Facts:
     exists: bool  # the skill root holds the skill now
     ours: bool  # the store records that skillopt-sleep created it there
     first: bool  # skillopt-sleep created it in no skill root yet: a brand-new skill
-    gate_accepted: bool
-    test_lift: float | None  # None: the held-out test was not measured
-    test_note: str = ""  # why it was not measured
+    verdict: Verdict  # what the night's evidence says: promote or stage (never keep)
     blocks: tuple[str, ...] = ()  # content policy, Agent Skills rules, a symbolic link
 
 
@@ -93,13 +99,8 @@ def policy(config: Mapping[str, Any], facts: Facts) -> tuple[bool, str]:
     """Whether a candidate may be written without review, and why (pure)."""
     section = config.get("promotion", {})
     why_not = []
-    if not facts.gate_accepted:
-        why_not.append("the gate did not accept the change")
-    if facts.test_lift is None:
-        note = f" ({facts.test_note})" if facts.test_note else ""
-        why_not.append(f"the held-out test was not measured{note}")
-    elif facts.test_lift < 0:
-        why_not.append(f"the held-out test split regressed (lift {facts.test_lift:+.3f})")
+    if facts.verdict.action != "promote":
+        why_not.append(facts.verdict.reason)
     why_not += facts.blocks
     if facts.managed and facts.exists and not facts.ours:
         why_not.append("a skill of that name is already here and skillopt-sleep did not create it")
@@ -118,7 +119,9 @@ def policy(config: Mapping[str, Any], facts: Facts) -> tuple[bool, str]:
         return False, "staged: " + "; ".join(why_not)
     if not facts.managed:
         return True, "your skill, promoted (promotion.auto_promote_user_skills is on)"
-    return True, "gate accepted and the held-out test did not regress"
+    if facts.verdict.outcome == "improved":
+        return True, "gate accepted and the held-out test confirmed it"
+    return True, "gate accepted and the held-out test did not go down"
 
 
 def snapshot(config: Mapping[str, Any], name: str) -> dict[str, str | None]:
@@ -192,21 +195,21 @@ def promote(
     night_id: str,
     base_hash: str | None | Mapping[str, str | None],
     managed: bool,
-    test_lift: float | None,
-    test_note: str = "",
+    verdict: Verdict,
     evidence: Mapping[str, Any] | None = None,
-    gate_accepted: bool = True,
     dry_run: bool = False,
 ) -> PromotionOutcome:
     """Promote or stage ``new_text`` as skill ``name`` in every target it goes to.
 
     ``base_hash`` is the skill's hash when the night began (None = it did not exist), or
-    :func:`snapshot`'s per-target mapping. ``test_lift`` is the measured held-out lift,
-    None when it was not measured (then nothing is written: ``test_note`` says why).
+    :func:`snapshot`'s per-target mapping. ``verdict`` is the night's (``verdict.py``); a
+    verdict that says keep writes and stages nothing (ValueError: the caller should not ask).
     Raises SkillPathError for an unsafe name, PromotionError (after recording a staged
     row, so nothing is lost) when a target cannot be written.
     """
     check_name(name)
+    if verdict.action == "keep":
+        raise ValueError(f"{name}: the night's verdict keeps the skill ({verdict.outcome})")
     new_hash = text_hash(new_text)
     outcome = PromotionOutcome(name, "unchanged", None, new_hash, "")
     evidence_json = json.dumps(dict(evidence or {}), default=str)
@@ -214,6 +217,8 @@ def promote(
     first = not any(is_managed(db, name, str(t.root)) for t in roots)
     for target in roots:
         root = str(target.root)
+        if not dry_run:
+            clear_stale(target.root, name)
         done = next(
             db["promotions"].rows_where(
                 "night_id = ? AND name = ? AND target = ?", [night_id, name, root]
@@ -230,10 +235,14 @@ def promote(
         current = read_skill(target.root, name)
         cur_hash = text_hash(current) if current is not None else None
         base = base_hash.get(root) if isinstance(base_hash, Mapping) else base_hash
-        if cur_hash == new_hash:
-            if cur_hash == base:
-                outcome.targets.append(TargetOutcome(root, path, "unchanged", "already current"))
-                continue
+        backup = version_of(db, name, base) if base is not None else None
+        # the candidate on disk though the night began with another text: this night wrote
+        # it and was killed before recording it, if it had saved the text it replaced
+        written = cur_hash == new_hash and cur_hash != base and (base is None or backup is not None)
+        if cur_hash == new_hash and not written:
+            outcome.targets.append(TargetOutcome(root, path, "unchanged", "already current"))
+            continue
+        if written:
             status, reason = "promoted", "already in place (resumed after the write)"
         elif cur_hash != base:
             status = "staged"
@@ -247,9 +256,7 @@ def promote(
                 exists=current is not None,
                 ours=is_managed(db, name, root),
                 first=first,
-                gate_accepted=gate_accepted,
-                test_lift=test_lift,
-                test_note=test_note,
+                verdict=verdict,
                 blocks=_blocks(name, new_text, current, target.root),
             )
             auto, reason = policy(config, facts)
@@ -259,18 +266,19 @@ def promote(
         if dry_run:
             outcome.targets.append(TargetOutcome(root, path, status, f"(dry run) {reason}"))
             continue
-        try:  # keep both texts first, the older one first: if that fails, nothing is touched
-            prev = (
-                save_version(db, config, name, current, source="backup", night_id=night_id)
-                if current is not None and cur_hash != new_hash
-                else None
-            )
+        # keep both texts first, the older one first: if that fails, nothing is touched. A
+        # night resumed after its write finds the candidate on disk: what it replaced is
+        # the backup saved before the write, never the file
+        prev, prev_hash = (backup, base) if written else (None, cur_hash)
+        try:
+            if current is not None and not written:
+                prev = save_version(db, config, name, current, source="backup", night_id=night_id)
             outcome.version = save_version(
                 db, config, name, new_text, source="candidate", night_id=night_id
             )
         except SkillWriteError as exc:
             raise PromotionError(f"{name}: {exc}", outcome) from exc
-        if status == "promoted" and cur_hash != new_hash:
+        if status == "promoted" and not written:
             try:
                 atomic_write(target.root, name, new_text)
             except SkillWriteError as exc:
@@ -286,7 +294,7 @@ def promote(
                 "version": outcome.version,
                 "hash": new_hash,
                 "previous_version": prev,
-                "previous_hash": cur_hash,
+                "previous_hash": prev_hash,
                 "target": root,
                 "path": path,
                 "night_id": night_id,

@@ -2,9 +2,12 @@
 
 These are the user's answers to what a night decided. Each one saves whatever is on disk
 as a version before replacing it, so no review step can lose text either, and each is an
-event in the history. A reject or a rollback is also the user's verdict on the edits that
-made the candidate: they go into the edits ledger for that skill ("user rejected"), so the
-nights that follow never propose them again.
+event in the history. An adopt notes that version in its row before the write, so one
+killed after the write and run again does not take the new file for the old one; a
+rollback killed midway restores the same version when run again. A reject or a rollback
+is also the user's verdict on the edits that made the candidate: they go into the edits
+ledger for that skill ("user rejected"), so the nights that follow never propose them
+again.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from skillopt_sleep.promotion.versions import (
     PromotionError,
     live_rows,
     log_event,
+    note_previous,
     pending,
     pending_or_fail,
     record_created,
@@ -75,13 +79,20 @@ def adopt(
     for row, text in zip(rows, texts, strict=True):
         root = Path(row["target"])
         current = read_skill(root, row["name"])
-        prev = (
-            save_version(db, config, row["name"], current, source="backup")
-            if current is not None
-            else None
-        )
-        atomic_write(root, row["name"], text)
-        if current is None and row["managed"]:
+        if current is not None and text_hash(current) == row["hash"]:
+            # already in place (an adopt killed after its write): what it replaced is the
+            # version noted before the write, never the file
+            prev, prev_hash = row["previous_version"], row["previous_hash"]
+        else:
+            prev = (
+                save_version(db, config, row["name"], current, source="backup")
+                if current is not None
+                else None
+            )
+            prev_hash = text_hash(current) if current is not None else None
+            note_previous(db, row["id"], prev, prev_hash)
+            atomic_write(root, row["name"], text)
+        if prev_hash is None and row["managed"]:
             record_created(db, row["name"], row["target"], row["night_id"])
         done.append(
             update_decision(
@@ -91,7 +102,7 @@ def adopt(
                 version=row["version"],
                 status="adopted",
                 previous_version=prev,
-                previous_hash=text_hash(current) if current is not None else None,
+                previous_hash=prev_hash,
                 reason="adopted by the user",
             )
         )
@@ -186,7 +197,7 @@ def rollback(
                 )
             )
         else:
-            with db.conn:
+            with db.atomic():
                 log_event(
                     db,
                     name=name,

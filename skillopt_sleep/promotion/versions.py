@@ -5,7 +5,10 @@ v<N>.md`` (numbered per skill in the order the texts were seen, so the user's or
 v1; deduplicated by hash; file written before its row so a row never points at a missing
 file). Each decision is a ``promotions`` row holding its *current* state (what ``pending``
 and a resumed night read), and every change of state is also appended to
-``promotion_events``, which is never updated: ``history`` tells the story from it.
+``promotion_events``, which is never updated: ``history`` tells the story from it. A row
+and its event are written in one transaction (``db.atomic()``; inside ``with db.conn``
+each sqlite-utils insert or update would commit on its own, and a kill between them would
+leave a state with no event).
 ``managed_skills`` records the skill directories skillopt-sleep created itself; only those
 are ever written without review as "managed".
 """
@@ -141,7 +144,7 @@ def version_text(config: Mapping[str, Any], name: str, version: int) -> str:
     """The saved text of ``name`` version ``version``."""
     path = _versions_dir(config, name) / f"v{version}.md"
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_bytes().decode("utf-8")  # its bytes, CRLF line ends and all
     except FileNotFoundError:
         raise PromotionError(f"skill {name} has no saved version {version}") from None
 
@@ -169,14 +172,16 @@ def save_version(
         )
     )
     path = _versions_dir(config, name) / f"v{version}.md"
-    if not path.exists():  # file first: a row never points at a missing file
+    # file first: a row never points at a missing file. A new number's file, if there is
+    # one, was left by a save killed before its row and may hold another text: replaced
+    if row is None or not path.exists():
         try:
             files.write_private(path, text)
         except OSError as exc:
             msg = f"cannot save a skill version to {path}: {describe(exc)}"
             raise SkillWriteError(msg) from exc
     if row is None:
-        with db.conn:
+        with db.atomic():
             db["skill_versions"].insert(
                 {
                     "name": name,
@@ -190,6 +195,12 @@ def save_version(
     return version
 
 
+def version_of(db: sqlite_utils.Database, name: str, digest: str) -> int | None:
+    """The saved version of ``name`` whose text has this hash, or None."""
+    row = next(db["skill_versions"].rows_where("name = ? AND hash = ?", [name, digest]), None)
+    return row["version"] if row else None
+
+
 # -- who created a skill --------------------------------------------------------------------
 def is_managed(db: sqlite_utils.Database, name: str, target: str) -> bool:
     """Whether skillopt-sleep created ``name`` in the skill root ``target``."""
@@ -197,7 +208,7 @@ def is_managed(db: sqlite_utils.Database, name: str, target: str) -> bool:
 
 
 def record_created(db: sqlite_utils.Database, name: str, target: str, night_id: str | None) -> None:
-    with db.conn:
+    with db.atomic():
         db.execute(
             "INSERT OR IGNORE INTO managed_skills (name, target, night_id, created_at) "
             "VALUES (?, ?, ?, ?)",
@@ -207,7 +218,7 @@ def record_created(db: sqlite_utils.Database, name: str, target: str, night_id: 
 
 def record_removed(db: sqlite_utils.Database, name: str, target: str) -> None:
     """The skill skillopt-sleep created is gone again: a same-named one later is not ours."""
-    with db.conn:
+    with db.atomic():
         db.execute("DELETE FROM managed_skills WHERE name = ? AND target = ?", [name, target])
 
 
@@ -252,7 +263,7 @@ def log_event(
 def insert_decision(db: sqlite_utils.Database, row: dict[str, Any]) -> int:
     """Record a night's decision for one skill and target, retiring older staged rows for
     the same skill and target (superseded), each with its event."""
-    with db.conn:
+    with db.atomic():
         if row["status"] == "staged":
             why = f"superseded by night {row['night_id']}"
             for old in _rows(
@@ -289,7 +300,7 @@ def update_decision(
     db: sqlite_utils.Database, row_id: int, event: str, *, version: int | None, **values: Any
 ) -> dict[str, Any]:
     """Move a decision to a new state (``values``) and append the event for it."""
-    with db.conn:
+    with db.atomic():
         db["promotions"].update(row_id, {**values, "updated_at": now_iso()})
         row = _row_dict(db["promotions"].get(row_id))
         log_event(
@@ -303,6 +314,16 @@ def update_decision(
             promotion_id=row_id,
         )
     return row
+
+
+def note_previous(
+    db: sqlite_utils.Database, row_id: int, version: int | None, digest: str | None
+) -> None:
+    """Record, before a staged text is written, the version it replaces: an adopt killed
+    after the write reads it back instead of taking the new file for the old one. Not a
+    change of state, so no event."""
+    with db.atomic():
+        db["promotions"].update(row_id, {"previous_version": version, "previous_hash": digest})
 
 
 def history(db: sqlite_utils.Database, name: str | None = None) -> list[dict[str, Any]]:

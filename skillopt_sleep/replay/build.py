@@ -8,11 +8,33 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from skillopt_sleep.replay.route import Routed
-from skillopt_sleep.replay.settings import LOCAL, cli_backend, cli_settings, endpoint_mode
+from skillopt_sleep.replay.settings import (
+    LOCAL,
+    SECTION,
+    cli_backend,
+    cli_settings,
+    endpoint_mode,
+)
 from trainer.backends.base import Roles
 from trainer.harness import make_harness
 from trainer.harness.chat import CliChat
 from trainer.rollout import ChatRollout, RolloutAdapter
+
+
+def preflight(config: Mapping[str, Any]) -> None:
+    """Raise what `with_clis` would, before a night spends its ingest and mining on it: an
+    agent CLI a role runs in is missing, or the sandbox it needs is."""
+    from pathlib import Path
+
+    from trainer.harness import find_cli, sandbox
+
+    for kind in dict.fromkeys(cli_backend(config, r) for r in ("optimizer", "target", "judge")):
+        if kind is None:
+            continue
+        path = config["harness"][SECTION[kind]]["path"]
+        find_cli(kind, str(Path(path).expanduser()) if path else None)
+        if config["harness"]["sandbox"]:
+            sandbox.require()
 
 
 @contextlib.contextmanager

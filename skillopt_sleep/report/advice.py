@@ -49,6 +49,28 @@ def _model_too_weak(skill: Mapping[str, Any]) -> bool:
     return sum(map(flat, looks)) * 2 > len(looks)
 
 
+def consequence(skill: Mapping[str, Any]) -> str:
+    """What promotion did with a candidate the held-out test did not confirm, in the words
+    the promotion line agrees with."""
+    return {
+        "promoted": "it was written, since the test did not go down",
+        "staged": "it waits for your review (`skillopt-sleep diff`, `adopt` or `reject`)",
+    }.get(str((skill.get("promotion") or {}).get("status")), "it was not written")
+
+
+def _written_or_staged(skill: Mapping[str, Any], reason: str) -> Advice:
+    """An edit passed the gate but the held-out test did not confirm it: say what the
+    verdict allowed and what promotion then did, as the promotion line says it."""
+    done = consequence(skill)
+    if "deadline" in reason and "not measured" in reason:
+        todo = _LATER
+    elif "budget" in reason and "not measured" in reason:
+        todo = "raise the night's budget (budget.max_calls, budget.max_cost_usd) so the test fits."
+    else:
+        todo = "nothing now; later nights measure the skill again as more sessions arrive."
+    return Advice(f"{reason[:1].upper()}{reason[1:]}; {done}.", todo)
+
+
 def for_skill(skill: Mapping[str, Any], summary: Mapping[str, Any]) -> Advice | None:
     """None when there is nothing to explain (the skill got better and was written)."""
     outcome = skill.get("outcome")
@@ -65,6 +87,8 @@ def for_skill(skill: Mapping[str, Any], summary: Mapping[str, Any]) -> Advice | 
             "fix the URL, key or model name the failure names, check with "
             "`skillopt-sleep doctor`, then `skillopt-sleep run --once`.",
         )
+    if outcome in ("unconfirmed", "not_measured"):
+        return _written_or_staged(skill, reason)
     if outcome == "worse":
         return Advice(
             "The best edit scored lower on the held-out test tasks than the skill you had, "
@@ -72,6 +96,17 @@ def for_skill(skill: Mapping[str, Any], summary: Mapping[str, Any]) -> Advice | 
             "nothing; tomorrow's night tries other edits (this one is remembered as tried).",
         )
     accepted = any(e.get("status") == "accepted" for e in skill.get("edits") or [])
+    plan = skill.get("plan") or {}
+    if plan.get("warning") and not accepted:
+        warning = str(plan["warning"])
+        return Advice(
+            f"Tonight could not show what is worth having: {warning}.",
+            _LATER
+            if plan.get("can_detect")
+            else "nothing now: each recurring request adds val tasks; or give a night more "
+            "sweeps (trainer.max_samples) and time, or accept smaller gains "
+            "(night.worth_effect).",
+        )
     if stopped.startswith("budget") and not accepted:
         kind = stopped.split(":", 1)[-1].strip() or "budget"
         if kind == "deadline":
@@ -106,24 +141,6 @@ def for_skill(skill: Mapping[str, Any], summary: Mapping[str, Any]) -> Advice | 
             "it does.",
             "point the target role at a stronger model (TARGET_MODEL, TARGET_BASE_URL, "
             "TARGET_API_KEY; `skillopt-sleep doctor` checks it).",
-        )
-    if "not measured" in reason:
-        if "deadline" in reason:
-            todo = _LATER
-        elif "budget" in reason:
-            todo = (
-                "raise the night's budget (budget.max_calls, budget.max_cost_usd) so the test fits."
-            )
-        else:
-            todo = "nothing now; the change is re-tried as more sessions of this task arrive."
-        why = reason.split("; ")[0]
-        return Advice(f"An edit passed the gate, but {why}, so it was not promoted.", todo)
-    if outcome == "not_enough_evidence":
-        n = (skill.get("test") or {}).get("n_tasks") or (skill.get("n_tasks") or {}).get("test")
-        return Advice(
-            f"An edit passed the gate, but the held-out test ({n or 'too few'} tasks) could "
-            "not confirm the gain, so it was not written.",
-            "nothing now; the change is re-tried as more sessions of this task arrive.",
         )
     proposals = counters.get("parsed_proposals", 0) + counters.get("repaired_proposals", 0)
     if counters.get("unparseable_proposals", 0) > proposals:
@@ -162,6 +179,8 @@ def for_skips(skips: list[Mapping[str, Any]]) -> list[str]:
         reason = str(skip.get("reason") or "")
         if "no skill target" in reason:
             todo = "add the folder that holds it to promotion.targets."
+        elif "max_skill_tokens" in reason:
+            todo = "shorten the skill, or raise trainer.max_skill_tokens."
         elif "max_skills" in reason:
             todo = "nothing; it gets its turn on another night, or raise night.max_skills."
         else:

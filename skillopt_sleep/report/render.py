@@ -13,6 +13,8 @@ from skillopt_sleep.report.charts import bar_chart, line_chart
 
 OUTCOME_WORDS = {
     "improved": "better",
+    "unconfirmed": "better on the val tasks, not confirmed on held-out ones",
+    "not_measured": "an edit passed the gate; held-out test not measured",
     "unchanged": "unchanged",
     "not_enough_evidence": "not enough evidence tonight",
     "worse": "worse on held-out tasks (not promoted)",
@@ -31,6 +33,17 @@ def carried_line(skill: dict[str, Any]) -> str:
         f"The gate reused {sweeps} val sweep{'s' if sweeps != 1 else ''} of this skill from an "
         f"earlier night ({calls} calls not paid again)."
     )
+
+
+def plan_line(skill: dict[str, Any]) -> str:
+    """ "Plan: 2 comparison(s) of up to 2 sweep(s) of 16 val tasks …; about 180 calls." """
+    plan = skill.get("plan")
+    if not plan:
+        return ""
+    line = f"Plan: {plan['shows']}; about {sum(plan['calls'].values())} calls"
+    if plan.get("seconds") is not None:
+        line += f", {plan['seconds'] / 60:.1f} min"
+    return line + (f". Up front: {plan['warning']}." if plan.get("warning") else ".")
 
 
 def replay_line(replay: dict[str, Any]) -> str:
@@ -77,12 +90,13 @@ def skill_sentence(skill: dict[str, Any], summary: dict[str, Any] | None = None)
     name, outcome = skill["name"], skill.get("outcome", "skipped")
     test = skill.get("test")
     words = OUTCOME_WORDS.get(outcome, outcome)
-    if test and outcome in {"improved", "worse", "unchanged"}:
+    if test and outcome in {"improved", "unconfirmed", "worse", "unchanged"}:
         lead = f"{pass_all_phrase(test['pass_all'])}; " if test.get("pass_all") else ""
+        then = f"; {advice.consequence(skill)}" if outcome == "unconfirmed" else ""
         return (
             f"{name}: {words} — {lead}held-out score {test['before']:.2f} → "
             f"{test['after']:.2f} (lift {_pct(test['lift'])}, 95% CI {_pct(test['ci_low'])} to "
-            f"{_pct(test['ci_high'])}, {test['n_tasks']} test tasks)"
+            f"{_pct(test['ci_high'])}, {test['n_tasks']} test tasks){then}"
         )
     tip = advice.for_skill(skill, summary or {})
     reason = tip.why[:1].lower() + tip.why[1:] if tip else skill.get("reason")
@@ -171,10 +185,16 @@ def headline(summary: dict[str, Any]) -> str:
     if all(s.get("outcome") == "error" for s in skills):
         return "Nothing could be trained tonight: the model endpoint failed every call."
     better = sum(1 for s in skills if s.get("outcome") == "improved")
+    unconfirmed = sum(1 for s in skills if s.get("outcome") == "unconfirmed")
     staged = sum(1 for s in skills if (s.get("promotion") or {}).get("status") == "staged")
     verb = "waits" if staged == 1 else "wait"
     waiting = f"; {staged} {verb} for your review" if staged else ""
-    return f"{better} of {len(skills)} skill(s) got better tonight{waiting}."
+    maybe = (
+        f" ({unconfirmed} more passed the gate but not the held-out test's bar)"
+        if (unconfirmed)
+        else ""
+    )
+    return f"{better} of {len(skills)} skill(s) got better tonight{maybe}{waiting}."
 
 
 def _verdict(edit: dict[str, Any]) -> str:
@@ -201,6 +221,7 @@ def _edit_rows(skill: dict[str, Any]) -> list[list[str]]:
             [
                 edit.get("status", ""),
                 edit.get("kind", ""),
+                edit.get("origin") or "unknown",
                 edit.get("summary", ""),
                 _pct(gate.get("effect")),
                 _evidence(gate),
@@ -232,7 +253,7 @@ BUDGET_KINDS = (
     ("tokens", "tokens", "max_tokens"),
     ("cost $", "cost_usd", "max_cost_usd"),
 )
-EDIT_HEADER = ["status", "kind", "edit", "effect", "evidence", "verdict"]
+EDIT_HEADER = ["status", "kind", "origin", "edit", "effect", "evidence", "verdict"]
 
 
 def gate_sentence(summary: dict[str, Any]) -> str:
@@ -278,6 +299,8 @@ def render_md(summary: dict[str, Any]) -> str:
             lines.append(ran)
         if reused := carried_line(skill):
             lines.append(reused)
+        if plan := plan_line(skill):
+            lines.append(plan)
         promo = skill.get("promotion") or {}
         if promo:
             lines.append(promotion_line(promo))
@@ -374,8 +397,8 @@ STYLE = (
     "table{border-collapse:collapse;width:100%;table-layout:fixed}"
     "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top;"
     "overflow-wrap:anywhere}"
-    "th:nth-child(1),th:nth-child(2){width:5.5rem}th:nth-child(4),th:nth-child(5){width:4rem}"
-    "th:nth-child(6){width:14rem}"
+    "th:nth-child(1),th:nth-child(2),th:nth-child(3){width:5.5rem}"
+    "th:nth-child(5),th:nth-child(6){width:4rem}th:nth-child(7){width:14rem}"
     "pre{background:#f6f6f6;padding:.5rem;overflow:auto}.sim{background:#fff3cd;padding:.5rem}"
     ".answer li,.todo li{font-size:15px;margin:.15rem 0}"
     ".todo{background:#eef4ff;padding:.4rem 1.6rem}"
@@ -429,6 +452,8 @@ def render_html(summary: dict[str, Any]) -> str:
             out.append(f"<p>{escape(promotion_line(promo))}</p>")
         if reused := carried_line(skill):
             out.append(f"<p>{escape(reused)}</p>")
+        if plan := plan_line(skill):
+            out.append(f"<p class='plan'>{escape(plan)}</p>")
         rows = _edit_rows(skill)
         if rows:
             out.append(_table(EDIT_HEADER, rows))

@@ -9,10 +9,11 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from trainer.backends.base import Roles
+from trainer.backends.base import ChatBackend, Roles
 from trainer.backends.config import (
     ROLE_NAMES,
     local_from_config,
@@ -59,6 +60,51 @@ def build_roles(
                 "build_roles(..., sim_world=trainer.sim.SimWorld...)"
             )
         yield sim_world.roles()
+
+
+def check_roles(models_cfg: Mapping[str, Any] | None, environ: Mapping[str, str]) -> None:
+    """Raise ModelConfigError for what `build_roles` would refuse, without starting or
+    calling anything: a night says so before it spends its ingest and mining."""
+    if resolve_backend(models_cfg, environ) == "openai":
+        from trainer.backends.openai_backend import api_key
+
+        for cfg in roles_from_config(models_cfg, environ).values():
+            api_key(cfg)
+
+
+@contextmanager
+def build_judge(
+    models_cfg: Mapping[str, Any] | None,
+    environ: Mapping[str, str] = os.environ,
+    *,
+    local_log_dir: str | Path | None = None,
+    **settings: Any,
+) -> Iterator[ChatBackend]:
+    """The judge role alone (for work outside a night: compiling corrections, checking an
+    answer), with ``settings`` (temperature, max_tokens) over the configured ones. On the
+    local backend it gets a server of its own with one slot; the simulated backend has no
+    judge to lend (ValueError)."""
+    kind = resolve_backend(models_cfg, environ)
+    if kind == "openai":
+        cfg = replace(roles_from_config(models_cfg, environ)["judge"], **settings)
+        yield OpenAIBackend(cfg)
+    elif kind == "local":
+        from trainer.backends.local import LocalServer, role_backend
+        from trainer.backends.threads import idle_cores
+
+        local = local_from_config(models_cfg)
+        threads = local.threads or (2 if idle_cores() >= 1.5 else 1)
+        log = (
+            Path(local_log_dir) / f"local-model-{local.judge}-judge.log" if local_log_dir else None
+        )
+        with LocalServer.for_model(
+            local.judge, threads=threads, parallel=1, n_ctx=4096, log_path=log
+        ) as server:
+            yield role_backend(
+                server, "judge", {**local_overrides(models_cfg)["judge"], **settings}
+            )
+    else:
+        raise ValueError("models.backend 'sim' has no judge model outside a simulated night")
 
 
 def describe_config(

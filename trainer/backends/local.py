@@ -49,6 +49,7 @@ __all__ = [
     "LocalServer",
     "local_role_config",
     "local_roles",
+    "role_backend",
 ]
 
 Progress = Callable[[str], None]
@@ -241,7 +242,7 @@ def local_role_config(server: LocalServer, **overrides: object) -> RoleConfig:
     return RoleConfig(**settings, api_key="local")  # type: ignore[arg-type]
 
 
-def _backend(server: LocalServer, role: str, overrides: Mapping[str, object]) -> OpenAIBackend:
+def role_backend(server: LocalServer, role: str, overrides: Mapping[str, object]) -> OpenAIBackend:
     cfg = local_role_config(server, **overrides)
     key = server.spec.key if server.spec else server.model_path.name
     # Stable across runs (the port is not; threads do not change what is said), so cached
@@ -262,7 +263,7 @@ def local_roles(
 ) -> Roles:
     """Optimizer, target and judge, all on one server and sharing its slot limit."""
     overrides = overrides or {}
-    return Roles(**{r: _backend(server, r, overrides.get(r) or {}) for r in ROLE_NAMES})
+    return Roles(**{r: role_backend(server, r, overrides.get(r) or {}) for r in ROLE_NAMES})
 
 
 class LocalModels:
@@ -335,7 +336,7 @@ class LocalModels:
 
     def roles(self) -> Roles:
         """Optimizer, target and judge; roles on one model share its server's slots."""
-        backends = {r: _backend(self.server(r), r, self.overrides[r]) for r in ROLE_NAMES}
+        backends = {r: role_backend(self.server(r), r, self.overrides[r]) for r in ROLE_NAMES}
         return Roles(**backends)
 
     def describe(self) -> dict[str, Any]:

@@ -116,6 +116,18 @@ def _rejects_response_format(err: openai.BadRequestError) -> bool:
     return "response_format" in text or "json_schema" in text
 
 
+def api_key(config: RoleConfig) -> str:
+    """The key to send; ModelConfigError when there is none and the endpoint needs one."""
+    if config.api_key is not None:
+        return config.api_key
+    if config.base_url is None:
+        raise ModelConfigError(
+            f"no API key for model {config.model!r}: set {config.api_key_env} "
+            "(or the role's <ROLE>_API_KEY), or configure a base_url"
+        )
+    return "unused"  # self-hosted endpoints (vLLM, llama.cpp, Ollama) take no key
+
+
 class OpenAIBackend:
     """One role's endpoint. Thread-safe: the SDK client is, and our counters take a lock.
 
@@ -150,14 +162,7 @@ class OpenAIBackend:
             "output_tokens": 0,
             "cost_usd": 0.0,
         }
-        key = config.api_key
-        if key is None:
-            if config.base_url is None:
-                raise ModelConfigError(
-                    f"no API key for model {config.model!r}: set {config.api_key_env} "
-                    "(or the role's <ROLE>_API_KEY), or configure a base_url"
-                )
-            key = "unused"  # self-hosted endpoints (vLLM, llama.cpp, Ollama) take no key
+        key = api_key(config)
         self._client = client or openai.OpenAI(
             api_key=key,
             # Explicit, so the SDK never reads OPENAI_BASE_URL behind roles_from_config's back.

@@ -7,6 +7,7 @@ Both are ordinary ChatBackends. They read the world they belong to; the world bu
 from __future__ import annotations
 
 import random
+import re
 from typing import TYPE_CHECKING, Any
 
 from trainer.backends.base import Completion, Message, sample_seed
@@ -15,6 +16,8 @@ from trainer.skill import count_tokens
 
 if TYPE_CHECKING:
     from trainer.sim.world import SimWorld
+
+_WORD = re.compile(r"\w")
 
 
 class SimTarget:
@@ -53,7 +56,11 @@ class SimTarget:
                 if rng.random() < q:
                     followed.add(rid)
         text = self.world.answer(task.id if task else "", followed)
-        return Completion(text, count_tokens(system + user), count_tokens(text), 0.0)
+        # count_tokens(system + user), with the skill's count kept by the world: a word
+        # across the seam is one token, not two
+        seam = bool(_WORD.match(system[-1:])) and bool(_WORD.match(user[:1]))
+        n_input = self.world.n_tokens(system) + count_tokens(user) - seam
+        return Completion(text, n_input, count_tokens(text), 0.0)
 
     def _rng(self, messages: list[Message]) -> random.Random:
         seed = sample_seed()

@@ -84,16 +84,15 @@ class SimOptimizer:
         if system == demos.SYSTEM:
             return Completion("", count_tokens(user), 0)
         rng = seeded_rng(self.world.seed, "optimizer", messages)
-        m = re.search(r"(?:at most|\d+ to) (\d+) small edits", system)
-        max_edits = int(m.group(1)) if m else 1
+        max_edits = json_schema["properties"]["edits"]["maxItems"] if json_schema else 1
         body = user.split("<<<\n", 1)[-1].split("\n>>>", 1)[0]
         tried = set(re.findall(r"^- (?:\w+: )?(.*)$", user.split("ALREADY TRIED", 1)[-1], re.M))
         taught = self.world.taught(body)
         wanted: Counter[str] = Counter()
         failed = user.split("PASSED TASKS")[0]
-        for excerpt, words in re.findall(
-            r"^\d+\. Task: (.*)\n.*\n\s*What went wrong: (.*)$", failed, re.M
-        ):
+        problem = re.search(r"^WHAT WENT WRONG \(.*?\): (.*)$", failed, re.M)
+        words = problem.group(1) if problem else ""
+        for excerpt in re.findall(r"^\d+\. Task: (.*)$", failed, re.M):
             task = self._task(excerpt)
             if task is not None and any(w in words for w in RULE_WORDS):  # a rule was missed
                 wanted.update(r for r in self.world.needs[task.id] if r not in taught)
@@ -129,7 +128,9 @@ class SimOptimizer:
             top = [r for r, _ in wanted.most_common(3)]
             rule = self.world.by_id[rng.choice(top)]
             text = rng.choice(rule.paraphrases)
-        elif roll < self.rates.helpful + self.rates.harmful and self.world.harmful:
+        elif self.rates.helpful <= roll < self.rates.helpful + self.rates.harmful and (
+            self.world.harmful
+        ):  # a helpful roll with nothing wanted is neutral, never harmful
             top = {r for r, _ in wanted.most_common(3)}
             over = [h for h in self.world.harmful if h.conflicts_with[1:] in top]
             targeted = [h for h in self.world.harmful if h.conflicts_with in wanted]

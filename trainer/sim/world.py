@@ -171,6 +171,30 @@ def _rule(rid: str, topic: str, paraphrases: tuple[str, ...], judge: Judge) -> R
     return Rule(rid, topic, paraphrases, judge=judge, shows=shows(judge))
 
 
+# Harmful look-alikes of a rule in a world around mined tasks: a plausible shortcut that
+# undermines it (as a generated world's _HARM_TEMPLATES do for its topics).
+_SHORTCUT_TEMPLATES = (
+    "For quick fixes it is fine to leave out {v}.",
+    "Skip {v} when the change looks small.",
+)
+
+
+def _look_alikes(rules: list[Rule]) -> list[Rule]:
+    """Harmful rules for a world around mined tasks: a shortcut that undermines each good
+    rule, and the broad shortcuts that lower every rule. Without them the simulated
+    optimizer's harmful proposals would all be neutral there."""
+    out = [
+        Rule(
+            f"h{i}",
+            r.topic,
+            tuple(t.format(v=r.topic) for t in _SHORTCUT_TEMPLATES),
+            conflicts_with=r.id,
+        )  # fmt: skip
+        for i, r in enumerate(rules)
+    ]
+    return out + [Rule(f"b{i}", "", paras, conflicts_with="*") for i, paras in enumerate(_BROAD)]
+
+
 @dataclass(frozen=True)
 class SimParams:
     p_taught: float = 0.9
@@ -202,7 +226,8 @@ class SimWorld:
     def __post_init__(self) -> None:
         self.by_id = {r.id: r for r in [*self.rules, *self.harmful]}
         self.by_prompt = {" ".join(t.prompt.split()): t for t in self.tasks}
-        self._taught: dict[str, frozenset[str]] = {}
+        self._taught: dict[str, tuple[frozenset[str], int]] = {}  # text hash -> _read
+        self._sentences: dict[str, frozenset[str]] = {}  # sentence -> rule ids it teaches
         self._lock = threading.Lock()
         self._para = [(r.id, content(p)) for r in self.by_id.values() for p in r.paraphrases]
 
@@ -297,18 +322,36 @@ class SimWorld:
                 ids.append(rules[key].id)
             needs[t.id] = tuple(dict.fromkeys(ids))
         start = start_skill or SkillDoc(name="skill", description="A skill.", body="# Skill\n")
-        return cls(list(rules.values()), [], list(tasks), needs, start, params or SimParams(), seed)
+        good = list(rules.values())
+        return cls(good, _look_alikes(good), list(tasks), needs, start, params or SimParams(), seed)
 
     # -- the latent truth --------------------------------------------------------------
     def taught(self, skill_text: str) -> frozenset[str]:
         """Rule ids (good and harmful) the text teaches."""
+        return self._read(skill_text)[0]
+
+    def n_tokens(self, text: str) -> int:
+        """``count_tokens(text)``, kept per text (a large skill is counted once)."""
+        return self._read(text)[1]
+
+    def _read(self, skill_text: str) -> tuple[frozenset[str], int]:
+        """(rule ids the text teaches, its token count), kept per text."""
         key = hashlib.sha256(skill_text.encode()).hexdigest()
         with self._lock:
             hit = self._taught.get(key)
         if hit is not None:
             return hit
-        got = set()
-        for sentence in _SENT.findall(skill_text):
+        taught = frozenset().union(*map(self._sentence_taught, set(_SENT.findall(skill_text))))
+        out = (taught, count_tokens(skill_text))
+        with self._lock:
+            self._taught[key] = out
+        return out
+
+    def _sentence_taught(self, sentence: str) -> frozenset[str]:
+        """Rule ids one sentence teaches; kept per sentence, so a large skill's candidates
+        (a few new lines each) cost the simulation their new sentences, not the whole text."""
+        hit = self._sentences.get(sentence)
+        if hit is None:
             words = content(sentence)
             here = {
                 rid
@@ -316,18 +359,19 @@ class SimWorld:
                 if para and len(para & words) >= self.params.teach_threshold * len(para)
             }
             # an over-reaching rule counts only in a sentence that teaches the rule it keeps
-            got |= {r for r in here if not self.by_id[r].conflicts_with.startswith("~")}
-            got |= {r for r in here if self.by_id[r].conflicts_with[1:] in here}
-        out = frozenset(got)
-        with self._lock:
-            self._taught[key] = out
-        return out
+            hit = frozenset(
+                r
+                for r in here
+                if not self.by_id[r].conflicts_with.startswith("~")
+                or self.by_id[r].conflicts_with[1:] in here
+            )
+            self._sentences[sentence] = hit
+        return hit
 
     def follow_probs(self, skill_text: str, task_id: str) -> dict[str, float]:
         """P(follow) for each rule the task needs, given the text the target sees."""
         p = self.params
-        taught = self.taught(skill_text)
-        n_tok = count_tokens(skill_text)
+        taught, n_tok = self._read(skill_text)
         dilution = max(0.3, 1 - max(0, n_tok - p.dilution_start) / p.dilution_scale)
         conflicts = [self.by_id[h].conflicts_with for h in taught]
         harmed = {c for c in conflicts if c and c[0] not in "*~"}

@@ -1,0 +1,420 @@
+"""The words a correction names: which are literals to check ("os.system", 'simply',
+Globex, TODO), which are categories for the rubric ("client names"), and the checks they
+make: forbidden and required words, identifiers shaped like the user's example, sections,
+dates, time zones. Precision first, as in ``grammar``."""
+
+from __future__ import annotations
+
+import re
+
+from skillopt_sleep.mining.phrases import (
+    COUNT_PHRASE,
+    FEATURE_RX,
+    NEG,
+    NEG_RX,
+    PLAIN,
+    PRONOUN_NEG,
+    QUOTED,
+    Check,
+    clauses,
+    example_pairs,
+    pair_spans,
+    sentences,
+)
+
+_STOP = {
+    "it", "that", "this", "them", "the", "a", "an", "one", "any", "these", "those", "me",
+    "you", "anything", "everything", "something", "stuff", "things", "thing", "all", "so",
+    "much", "more", "less", "way", "there", "here", "in", "on", "please", "again", "now",
+    "too", "very", "just", "like", "same", "other", "else", "what", "my", "your", "its",
+}  # fmt: skip
+
+
+# Nouns that name where a literal sits, not the literal ("TODO comments", "print calls").
+_CARRIERS = {
+    "calls", "call", "statements", "statement", "comments", "comment", "markers", "marker",
+    "lines", "line", "trailers", "trailer", "footer", "footers", "classes", "class",
+    "imports", "import", "usage", "usages", "keyword", "keywords", "word", "words",
+    "everywhere", "here", "anymore", "again", "please", "type", "stuff", "note", "notes",
+    "tag", "tags", "prefix", "suffix", "declarations", "declaration", "flag", "option",
+    "function", "functions", "method", "methods", "module", "package", "library", "command",
+    "edits", "edit", "entries", "entry",
+}  # fmt: skip
+# Acronyms a user writes about their setup, not words to check ("our CI fails on TODOs").
+_SETUP_WORDS = {
+    "CI", "CD", "PR", "PRs", "API", "UI", "UX", "URL", "CLI", "SDK", "IDE", "OK", "QA", "DB",
+    "AWS", "JSON", "YAML", "SQL", "HTML", "CSS", "JS", "TS", "README", "I", "DCO", "SMS",
+}  # fmt: skip
+
+
+_CUT = re.compile(
+    r"\s+(?:in|on|at|for|from|into|inside|within|when|because|since|unless|so|to|"
+    r"anywhere|ever|it'?s|they|which|that|here|there|please|again|anymore|in the|"
+    r"on the|back)\b.*$",
+    re.IGNORECASE,
+)
+
+
+_TIMEZONES = {"UTC", "GMT"}  # what "use UTC" asks to see written in the answer
+
+
+_DATE_TEMPLATE = re.compile(r"\b(?:YYYY|yyyy)[-/.](?:MM|mm)[-/.](?:DD|dd)\b")
+
+
+_ISO_DATE = r"\b\d{4}-\d{2}-\d{2}\b"
+
+
+_PRAGMA = re.compile(
+    r"#?\s*\btype(?::\s*|-)ignore\b|#\s*noqa|#\s*pragma: no cover|//\s*eslint-disable[\w-]*|"
+    r"@ts-ignore|@ts-expect-error|//\s*nolint",
+    re.IGNORECASE,
+)
+
+
+_NOT_TERMS = {"ok", "okay", "allowed", "good", "fine", "right", "needed", "necessary", "required",
+              "welcome", "needed here", "helpful", "useful", "need", "way", "bad"}  # fmt: skip
+
+
+# Nouns that name a quality of the writing, not a word in it ("no passive voice").
+_ABSTRACT = {
+    "voice", "tone", "tense", "mood", "style", "language", "english", "spelling", "jargon",
+    "fluff", "filler", "detail", "details", "wording", "formatting", "grammar", "case",
+    "person", "length", "verbosity", "rambling", "repetition", "hedging", "caveats",
+}  # fmt: skip
+
+
+# A command named in plain words ("never run npm publish") is a literal, not prose.
+_COMMANDS = {
+    "npm", "pip", "git", "yarn", "pnpm", "docker", "kubectl", "cargo", "go", "make", "brew",
+    "apt", "poetry", "uv", "sudo", "curl", "rm", "terraform", "helm", "gradle", "mvn",
+}  # fmt: skip
+
+
+def literal(
+    raw: str, plain_ok: bool, corrected: str = "", swapped: bool = False, wording: bool = False
+) -> str | None:
+    """The word or phrase a user named, or None when it is not a literal to check: quoted
+    text, a suppression pragma, a name in parentheses, a code-like or capitalised term, or
+    (where ``plain_ok``) up to three plain words that are not a plural category; "the X"
+    only where X is ``swapped`` for something else ("replace the prints with logging"), and
+    a plain plural only where the user talks about ``wording`` ("we say customers, not
+    users"; "tabs, not spaces" names no word to avoid)."""
+    quoted = [next(g for g in m.groups() if g).strip() for m in QUOTED.finditer(raw)]
+    if len(quoted) == 1 and quoted[0].rstrip(".… "):
+        return quoted[0].rstrip(".… ")  # "'Sure! Here's...'": the dots say "and so on"
+    pragma = _PRAGMA.search(raw)
+    if pragma:
+        return re.sub(r"^#?\s*type[-:\s]+ignore$", "type: ignore", pragma.group(0).strip())
+    paren = re.search(r"\(([^()\s]{2,30})\)", raw)
+    if paren and re.search(r"[A-Z._-]", paren.group(1)):
+        return paren.group(1)
+    text = _CUT.sub("", raw.strip()).strip(" .,;:!?()[]")
+    lead = re.compile(
+        r"^(?:the|a|an|any|all|every|those|these|that|this|your|my|our|some|"
+        r"more|word|term|phrase|mention of|mentions of|name)\s+",
+        re.IGNORECASE,
+    )
+    while lead.match(text):
+        text = lead.sub("", text, count=1).strip()
+    words = text.split()
+    carried = False  # "the unittest class" names unittest, "the summary" a part
+    while len(words) > 1 and words[-1].lower() in _CARRIERS:
+        words.pop()
+        carried = True
+    if not words or len(words) > 3:
+        return None
+    marked = [i for i, w in enumerate(words) if _marked(w)]
+    if marked and all(not _marked(w) and w.islower() for w in words[: marked[0]]):
+        words = words[marked[0] :]  # "the customer name Acme" names Acme
+    text = " ".join(words)
+    if text.endswith("()"):
+        text = text[:-2]
+    if all(w.lower() in _STOP for w in words) or text.lower() in _NOT_TERMS:
+        return None
+    if COUNT_PHRASE.search(text) or words[-1].lower() in _ABSTRACT:
+        return None
+    if re.fullmatch(r"\d+\s+[a-z]+", text):
+        return None  # "3 paragraphs": a count of something the vocabulary does not count
+    if re.fullmatch(r"[\d.,:]+", text):
+        return None  # a bare number names nothing to check
+    if any(_marked(w) for w in words):
+        if re.fullmatch(r"[A-Z]{2,}s", text):  # TODOs -> TODO
+            text = text[:-1]
+        return text
+    if not plain_ok or any(w.lower() in _STOP for w in words):
+        return None
+    if re.match(r"\W*(?:the|a|an|any|those|these|that|this)\s", raw, re.IGNORECASE) and not (
+        swapped or carried or words[0].lower() in _COMMANDS or "word" in raw.lower()
+    ):
+        return None  # "skip the code", "drop the summary": a part of the answer, not a word
+    if len(words) > 1 and words[0].lower() not in _COMMANDS:
+        return None  # a plain phrase is prose ("commit directly"), not a literal
+    last = words[-1]
+    if last.endswith("s") and not last.endswith("ss") and len(last) > 3 and not wording:
+        stem = _singular(text, corrected)
+        return stem if stem != text else None  # "client names", "mocks": a category
+    return text
+
+
+def _marked(word: str) -> bool:
+    """Code-like or capitalised: a word the user names, not one they use."""
+    return bool(re.search(r"[._():#/@$<>=\[\]{}-]|\d", word)) or any(c.isupper() for c in word)
+
+
+def _singular(term: str, corrected: str) -> str:
+    """ "the prints" names ``print``: the form the corrected answer used."""
+    if term.endswith("s") and term[:-1].isalpha() and len(term) > 4 and corrected:
+        stem = term[:-1]
+        if re.search(rf"\b{re.escape(stem)}\b", corrected) and not re.search(
+            rf"\b{re.escape(term)}\b", corrected
+        ):
+            return stem
+    return term
+
+
+def _word_scope(term: str, corrected: str) -> str:
+    """``code`` when the corrected answer had the word only inside code blocks."""
+    from trainer.checks import passes
+
+    if not corrected or "```" not in corrected:
+        return "answer"
+    in_code = not passes("not_contains", term, "code", corrected)
+    in_prose = not passes("not_contains", term, "prose", corrected)
+    return "code" if in_code and not in_prose else "answer"
+
+
+_FORBID_VERBS = (
+    r"(?:\bno\b|\bnot\b|\bnever(?: (?:use|write|say|add|include|put|run|call|mention|type))?|"
+    r"\bwithout\b|\bavoid(?: using)?\b|"
+    r"(?:don'?t|do not|doesn'?t)(?: \w+){0,2}?\s+(?:use|add|include|mention|say|write|put|leave|"
+    r"want(?: any)?|need|name|call|credit \w+ with|paste|quote)\b|\bstop (?:\w+ing|with)\b|"
+    r"\bquit \w+ing\b|\blose\b|\bdrop\b|\bremove\b|\bdelete\b|\bcut(?: every| all| out)?\b|"
+    r"\bstrip(?: out)?\b|\bskip\b|\bditch\b|\bget rid of\b|\btake out\b|\bleave out\b|"
+    r"\bmoved off\b|\bmove off\b)"
+)
+
+
+_FORBID = re.compile(_FORBID_VERBS + r"\s+(.{1,60}?)\s*(?=$|[,;.!?]\s|[,;!?]$|\.$| and | or )",
+                     re.IGNORECASE)  # fmt: skip
+
+
+_FORBID_AFTER = re.compile(
+    r"^\W*(?:the\s+)?(.{1,40}?)\s+(?:is|are|isn'?t|aren'?t)\s+(?:banned|off-limits|not ok|"
+    r"not allowed|allowed|forbidden|legacy|not welcome)|^\W*(?:the\s+)?(.{1,40}?)\s+"
+    r"(?:has|have) to go\b|^\W*take\s+(\S+(?: \S+)?)\s+out\b|\b(?:leave|keep)\s+(.{1,40}?)\s+"
+    r"out\b",
+    re.IGNORECASE,
+)
+
+
+_REQUIRE = re.compile(
+    r"(?:\byou forgot|\byou missed|\byou left out|\binclude|\badd|\bmention|\bneeds?|"
+    r"\bmissing|\balways (?:say|include|add|put|write|use)|\bevery \w+ has|\bwhere'?s)"
+    r"\s+(?:the\s+|a\s+|an\s+|my\s+)?(.{1,50}?)\s*(?=$|[,;.!?]\s|[,;!?]$|\.$| at | so | to )",
+    re.IGNORECASE,
+)
+
+
+_EXAMPLE = re.compile(
+    r"(?:\blike|\be\.g\.?|\bsuch as|\bfor example|\bformat|\bsay)\s*:?\s+(" + r"\S+" + r")|"
+    r"\(([^)\s]{2,30})\)|,\s*(#\d+|[A-Z]+-\d+)\b|\s(#\d+)\b",
+    re.IGNORECASE,
+)
+
+
+def is_identifier(example: str, loose: bool = True) -> bool:
+    """An identifier a user gives as an example: a ticket key (SEC-412), an issue (#318),
+    a date or version (2025-03-14), a word and an issue (Fixes #318). Outside "like …"
+    (``loose=False``) only the unmistakable shapes count."""
+    e = example.strip(" .,;:()'\"`")
+    strict = r"[A-Z]{2,}-\d+|#\d+|\d{4}-\d{2}-\d{2}"
+    if not loose:
+        return bool(re.fullmatch(strict, e))
+    return bool(re.fullmatch(rf"{strict}|[A-Za-z]+[-_]?\d+|\d+(?:[-/.]\d+)+|[A-Za-z]+ #\d+", e))
+
+
+def _forbids(sentence: str, example: str) -> bool:
+    """Whether the clause giving ``example`` forbids its kind ("never mention hostnames
+    like db-1") rather than asking for it ("you forgot the key, e.g. SEC-412"; "don't
+    forget the ticket like OPS-3")."""
+    for clause in clauses(sentence):
+        at = clause.find(example)
+        if at < 0:
+            continue
+        before = re.sub(r"\b(?:didn'?t|did not|don'?t forget|do not forget|forgot|missing)\b.*",
+                        "", clause[:at], flags=re.IGNORECASE)  # fmt: skip
+        return NEG_RX.search(before) is not None
+    return NEG_RX.search(sentence) is not None
+
+
+def word_checks(text: str, corrected: str) -> list[Check]:
+    """``contains`` / ``not_contains`` / ``identifier_like`` from named words."""
+    out: list[Check] = []
+    examples = example_pairs(text)
+    feature_words = [rx for rx, _ in FEATURE_RX]
+    for sentence in sentences(text):
+        ids = []
+        for m in _EXAMPLE.finditer(sentence):
+            ex = next(g for g in m.groups() if g).strip(" .,;:()'\"`")
+            if is_identifier(ex) and not _DATE_TEMPLATE.search(ex):
+                ids.append(ex)
+        for q in QUOTED.finditer(sentence):
+            ex = next(g for g in q.groups() if g)
+            if is_identifier(ex):
+                ids.append(ex)
+        ids += [
+            m.group(0) for m in re.finditer(r"[A-Z]{2,}-\d+|#\d+|\b\d{4}-\d{2}-\d{2}\b", sentence)
+        ]
+        for ex in dict.fromkeys(ids):
+            if not _forbids(sentence, ex):
+                out.append(Check("identifier_like", ex, "answer"))
+        for n_clause, clause in enumerate(clauses(sentence)):
+            pairs = pair_spans(clause)
+            # "we say customers, not users": the rejected half of a pair split at the comma
+            contrast = n_clause > 0 and re.match(r"\W*(?:not|never|rather than)\s", clause, re.I)
+            wording = re.search(
+                r"\b(?:say|says|write|spell|call|word|term|wording)\b", sentence, re.I
+            )
+            for s, e, role in pairs:
+                if role != "no":
+                    continue
+                for part in re.split(r"\s+(?:or|and|nor)\s+|/(?=\w)", clause[s:e]):
+                    term = literal(part, True, corrected, swapped=True, wording=bool(wording))
+                    if term and term not in examples and not is_form(part, feature_words):
+                        term = _singular(term, corrected)
+                        out.append(Check("not_contains", term, _word_scope(term, corrected)))
+            if pairs:
+                continue
+            masked, quotes = _mask_quotes(clause)
+            for m in _FORBID.finditer(masked):
+                for part in re.split(r"\s+(?:or|and|nor)\s+", m.group(1)):
+                    part = _unmask(part, quotes)
+                    if is_form(part, feature_words):
+                        continue
+                    term = literal(
+                        part, True, corrected, bool(contrast), bool(contrast and wording)
+                    )
+                    tokens = code_tokens(part)
+                    if term is None and len(tokens) == 1:
+                        term = tokens[0]  # "never suggest a plain --force push"
+                    if term and term not in examples and not is_identifier(term):
+                        term = _singular(term, corrected)
+                        out.append(Check("not_contains", term, _word_scope(term, corrected)))
+            m = _FORBID_AFTER.search(clause)
+            if m:
+                part = next(g for g in m.groups() if g)
+                if not is_form(part, feature_words):
+                    tokens = code_tokens(part)
+                    term = literal(part, True, corrected) or (
+                        tokens[0] if len(tokens) == 1 else None
+                    )
+                    if term:
+                        term = _singular(term, corrected)
+                        out.append(Check("not_contains", term, _word_scope(term, corrected)))
+            if not NEG_RX.search(clause):
+                for m in _REQUIRE.finditer(clause):
+                    part = m.group(1)
+                    if is_form(part, feature_words) or is_identifier(part.split()[-1]):
+                        continue
+                    if re.search(r"sign-?off|signature|\b(?:section|heading|header)\b", part, re.I):
+                        continue  # the sign-off's words are an ends_with
+                    term = literal(part, plain_ok=False)
+                    if term and re.fullmatch(r"[a-z]+(?:\([\w-]+\))?!?:", term):
+                        continue  # "add the feat: prefix": a start, read by the grammar
+                    if term and not is_identifier(term) and not ids:
+                        out.append(Check("contains", term.rstrip(":"), "answer"))
+        if PRONOUN_NEG.search(sentence) and not any(c.kind == "not_contains" for c in out):
+            named = list(dict.fromkeys(_named(sentence)))
+            if len(named) == 1:  # "os.system is flagged by our linter, can you replace it?"
+                out.append(Check("not_contains", named[0], _word_scope(named[0], corrected)))
+        for zone in _TIMEZONES:
+            if re.search(rf"\b{zone}\b", sentence) and not re.search(
+                rf"(?:{NEG})[^,;.]*\b{zone}\b", sentence, re.IGNORECASE
+            ):
+                out.append(Check("contains", zone, "answer"))
+        if _DATE_TEMPLATE.search(sentence) or re.search(r"\biso\b.*\bdates?\b|\bdates?\b.*\biso\b",
+                                                        sentence, re.IGNORECASE):  # fmt: skip
+            out.append(Check("regex", _ISO_DATE, "answer"))
+    return out
+
+
+def is_form(part: str, feature_words: list[re.Pattern[str]]) -> bool:
+    return (
+        any(rx.search(part) for rx in feature_words)
+        or bool(PLAIN.search(part))
+        or bool(
+            re.search(
+                r"\b(?:period|full stop|dot|capital|lowercase|tense|imperative|question|"
+                r"semicolons?|;s?)\b|;",
+                part,
+                re.IGNORECASE,
+            )  # fmt: skip
+        )
+    )
+
+
+def _mask_quotes(clause: str) -> tuple[str, list[str]]:
+    """The clause with each quoted span as a placeholder (its "!" or "." ends nothing)."""
+    quotes: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        quotes.append(m.group(0))
+        return f"\x00{len(quotes) - 1}\x00"
+
+    return QUOTED.sub(keep, clause), quotes
+
+
+def _unmask(text: str, quotes: list[str]) -> str:
+    return re.sub(r"\x00(\d+)\x00", lambda m: quotes[int(m.group(1))], text)
+
+
+def code_tokens(text: str) -> list[str]:
+    """Code-like tokens: dotted or called names, paths, flags (``os.system``, ``--force``)."""
+    return [
+        t.rstrip(".,;:!?")
+        for t in re.findall(
+            r"(?<![\w-])(?:--?[a-z][\w-]*|[\w.:/-]*[._/][\w.:/-]*\w(?:\(\))?)", text
+        )
+        if not t.isdigit() and not re.fullmatch(r"[\d.]+", t)
+    ]
+
+
+def _named(sentence: str) -> list[str]:
+    """What a sentence names for a pronoun to point back at: quoted text, pragmas, code
+    tokens, capitalised identifiers (TODO) that are not words about the user's setup."""
+    out = [next(g for g in m.groups() if g).strip() for m in QUOTED.finditer(sentence)]
+    out += [m.group(0).strip() for m in _PRAGMA.finditer(sentence)]
+    bare = QUOTED.sub(" ", _PRAGMA.sub(" ", sentence))
+    out += code_tokens(bare)
+    out += [w for w in re.findall(r"\b[A-Z]{2,}\b", bare) if w not in _SETUP_WORDS]
+    return [t for t in out if t and not is_identifier(t)]
+
+
+_SECTION = re.compile(
+    r"\b(?:an?|the|any)\s+(?!section|heading|header)([\w-]+(?: [\w-]+)?)\s+(?:section|heading|"
+    r"header)\b",
+    re.IGNORECASE,
+)
+
+
+def section_checks(text: str) -> list[Check]:
+    """ "don't add a changelog section" forbids a line that opens it (a heading or a label);
+    "add a Testing section" asks for one."""
+    out = []
+    for sentence in sentences(text):
+        for m in _SECTION.finditer(sentence):
+            name = m.group(1)
+            if name.lower() in _STOP or name.lower() in ("new", "separate", "extra", "own"):
+                continue
+            pattern = r"(?im)^[\W_]*" + re.escape(name) + r"\b"
+            if NEG_RX.search(sentence[: m.start()]):
+                out.append(Check("not_regex", pattern))
+            elif re.search(r"\b(?:add|include|needs?|forgot|missing|want)\b", sentence, re.I):
+                out.append(Check("regex", pattern))
+    return out
+
+
+def semicolon_checks(text: str, corrected: str) -> list[Check]:
+    if re.search(r"\bsemicolons?\b|(?<!\w);s?(?!\w)", text) and NEG_RX.search(text):
+        return [Check("not_contains", ";", _word_scope(";", corrected))]
+    return []

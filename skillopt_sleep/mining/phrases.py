@@ -1,0 +1,260 @@
+"""The parts of a correction the grammar reads: sentences and clauses (never split inside
+quotes), numbers and units, where a rule applies (subject, each line, each bullet), which
+words negate, which name a feature ("emojis", "headers"), and "X, not Y" pairs. Shared by
+``grammar`` (forms) and ``literals`` (named words)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from trainer.checks import SCOPES
+
+
+@dataclass(frozen=True)
+class Check:
+    kind: str
+    value: str
+    scope: str = "answer"
+
+    def __post_init__(self) -> None:
+        assert self.scope in SCOPES, self.scope
+
+
+NUMBER_WORDS = {
+    "one": 1, "a single": 1, "single": 1, "two": 2, "a couple of": 2, "three": 3, "four": 4,
+    "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11,
+    "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+    "sixty": 60, "seventy": 70, "eighty": 80, "a hundred": 100, "hundred": 100,
+}  # fmt: skip
+
+
+NUM = r"(\d{1,4}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")"
+
+
+UNITS = {
+    "char": "chars", "chars": "chars", "character": "chars", "characters": "chars",
+    "letters": "chars", "column": "chars", "columns": "chars", "cols": "chars",
+    "word": "words", "words": "words", "line": "lines", "lines": "lines",
+    "sentence": "sentences", "sentences": "sentences", "bullet": "bullets",
+    "bullets": "bullets", "bullet points": "bullets", "points": "bullets", "items": "bullets",
+    "item": "bullets",
+}  # fmt: skip
+
+
+UNIT = (
+    r"(bullet points|characters|character|sentences|sentence|columns|column|letters|"
+    r"bullets|bullet|points|items|item|chars|char|cols|words|word|lines|line)\b"
+)
+
+
+MAX_BEFORE = (
+    r"(?:fit (?:in|into|within|on)|(?:not|never) (?:exceed|go over|be over|be longer than|"
+    r"be more than|run over)|only|just|under|below|less than|fewer than|at most|"
+    r"max(?:imum)?(?: of)?|no more than|"
+    r"not more than|within|up to|keep (?:it|them|the \w+(?: \w+)?|every \w+|each \w+) "
+    r"(?:to|at|under|below|within)|limit(?: \w+)? to|limited to|cap(?: it| them)? at|"
+    r"capped at|(?:the )?top|cut (?:it|that|this) (?:down )?to|down to|trim (?:it )?to|"
+    r"(?:runs?|goes|go|is|it'?s|that'?s|are) (?:past|over|beyond|above|longer than|"
+    r"more than))"
+)
+
+
+MAX_AFTER = (
+    r"(?:max(?:imum)?|at most|tops|or fewer|or less|limit|or under|would be plenty|is plenty|"
+    r"are plenty|is enough|are enough|will do)"
+)
+
+
+MIN_BEFORE = r"(?:at least|minimum(?: of)?|min(?: of)?|no fewer than|no less than|not less than)"
+
+
+MIN_AFTER = r"(?:or more|minimum|at least|min)"
+
+
+SUBJECT = re.compile(r"\b(?:subject|title|first line|summary line|headline|subjects)\b", re.I)
+
+
+EACH_BULLET = re.compile(
+    r"\b(?:each|every|per) (?:bullet|item|point)\b|\bbullets?\b.*\b(?:each|apiece)\b|"
+    r"\b(?:each|apiece)\b.*\bbullets?\b",
+    re.IGNORECASE,
+)
+
+
+EACH_LINE = re.compile(
+    r"\b(?:each|every|per|no|any) line\b|\blines? (?:must|should|longer)\b|\bwrap\b|"
+    r"\bhard-?wrap\b|\bbody\b|\bcolumns?\b",
+    re.IGNORECASE,
+)
+
+
+NEG = (
+    r"(?:\bno\b|\bnot\b|\bnever\b|\bwithout\b|\bavoid\b|n't\b|\bdo not\b|\bstop (?:\w+ing|with)\b|"
+    r"\bquit \w+ing\b|\blose\b|\bdrop\b|\bremove\b|\bdelete\b|\bcut\b|\bstrip\b|\bskip\b|"
+    r"\bditch\b|\bget rid of\b|\btake (?:out|away)\b|\bleave (?:out|off)\b|\binstead of\b|"
+    r"\brather than\b|\bless\b|\bfewer\b|\bnone\b|\bgone\b|\bbanned\b|\boff-limits\b|"
+    r"\bforbidden\b|\blegacy\b|\bnot (?:ok|allowed)\b|\bhas to go\b|\bmoved off\b)"
+)
+
+
+NEG_RX = re.compile(NEG, re.IGNORECASE)
+
+
+WANT_RX = re.compile(
+    r"\b(?:put|use|add|include|wrap|break|format|turn \w+ into|into|as an?|as|in|need|"
+    r"needs|want|give|fence|with)\b|\bplease\W*$|^\W*\w+(?: \w+)? (?:for|please)\b",
+    re.IGNORECASE,
+)
+
+
+# Form words -> the feature they name. Checked before any literal reading of the words.
+FEATURE_WORDS: list[tuple[str, str]] = [
+    (r"emoji|emojis|emoticons|smileys", "emoji"),
+    (r"numbered lists?|numbering|numbers|1\.\s*2\.(?:\s*3\.)?|1\)\s*2\)", "numbered_list"),
+    (r"bullet points?|bullets?|bulleted lists?|bulleted|dashes", "bullet"),
+    (r"list form|lists?", "list"),
+    (r"(?:section )?head(?:ing|er)s?|##+ ?\w*|hashes|section titles|titles", "heading"),
+    (r"code ?blocks?|code fences?|fences?|fenced blocks?|triple backticks|```", "code_fence"),
+    (r"tables?", "table"),
+    (r"links?|urls?|hyperlinks?|http links?", "link"),
+    (r"bold|asterisks", "bold"),
+    (r"markdown|markup|formatting", "markdown"),
+    (r"exclamation (?:marks?|points?)|!s?|bangs?", "exclamation"),
+    (r"apolog\w*|sorry", "apology"),
+    (r"preamble|intro|introduction|pleasantries|small talk", "preamble"),
+    (r"diffs?|diff lines|diff hunks|hunks|\+/- lines|\+/-", "diff_lines"),
+    (r"first person(?: singular)?", "first_person"),
+]
+
+
+FEATURE_RX = [
+    (re.compile(rf"(?<![\w#`])(?:{p})(?![\w])", re.IGNORECASE), f) for p, f in FEATURE_WORDS
+]
+
+
+# Features that are layouts: "no lists" forbids them, but "a list" is not asked for by
+# merely being named, and "plain" always means no markup.
+PLAIN = re.compile(
+    r"\bplain(?:[- ](?:text|sentences|prose|email|message|words|english|language)\b|"
+    r"\s*(?:please\b|$))",
+    re.IGNORECASE,
+)
+
+
+QUOTED = re.compile(
+    r"`([^`\n]{1,60})`|\"([^\"\n]{1,60})\"|(?<!\w)'((?:[^'\n]|'(?=\w)){1,60}?)'(?!\w|s\b)|"
+    r"(?<!\w)'((?:[^'\n]|'(?=\w)){1,60}?)'(?=s\b)|"
+    r"“([^”\n]{1,60})”|‘([^’\n]{1,60})’"
+)
+
+
+# "leave them out", "remove it", "use the logger instead": a rejection whose object is
+# named elsewhere in the correction ("the portal renders emoji as boxes, so leave them out").
+PRONOUN_NEG = re.compile(
+    r"\b(?:leave|take|keep)\s+(?:them|it|those|these|that)\s+out\b|"
+    r"\b(?:remove|drop|lose|avoid|skip|delete|strip|ditch|cut|replace|swap|get rid of)\s+"
+    r"(?:them|it|those|these|that)\b|\b(?:don'?t|do not|never|stop)\s+(?:use|add|include|"
+    r"want|using|adding|including)\s+(?:them|it|those|these|that|any)\b|\binstead\W*$",
+    re.IGNORECASE,
+)
+
+
+def num(text: str) -> int:
+    text = text.lower()
+    return int(text) if text.isdigit() else NUMBER_WORDS[text]
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences, never split inside quotes or after "e.g."."""
+    spans = [m.span() for m in QUOTED.finditer(text)]
+    out, start = [], 0
+    for m in re.finditer(r"(?<=[.!?;])\s+|\n+", text):
+        inside = any(a < m.start() < b for a, b in spans)
+        abbrev = re.search(r"\b(?:e\.g|i\.e|etc|vs|\d{1,2})\.$", text[start : m.start()])
+        if not inside and not abbrev:
+            out.append(text[start : m.start()])
+            start = m.end()
+    out.append(text[start:])
+    return [x.strip() for x in out if x.strip()]
+
+
+def clauses(sentence: str) -> list[str]:
+    spans = [m.span() for m in QUOTED.finditer(sentence)]
+    out, start = [], 0
+    for m in re.finditer(r",\s+|\s+(?:but|so)\s+|\s+-\s+", sentence):
+        if not any(a < m.start() < b for a, b in spans):
+            out.append(sentence[start : m.start()])
+            start = m.end()
+    out.append(sentence[start:])
+    return [x.strip() for x in out if x.strip()]
+
+
+def scope_for(text: str, default: str = "answer") -> str:
+    if EACH_BULLET.search(text):
+        return "bullets"
+    if SUBJECT.search(text):
+        return "first_line"
+    if EACH_LINE.search(text):
+        return "lines"
+    return default
+
+
+def unit_of(text: str) -> str | None:
+    """The one unit a text names ("subject line" names where, not what is counted)."""
+    text = re.sub(r"\b(?:subject|first|summary|title|each|every|per|one|single) lines?\b", " ",
+                  text, flags=re.IGNORECASE)  # fmt: skip
+    units = {UNITS[m.group(1).lower()] for m in re.finditer(UNIT, text, re.IGNORECASE)}
+    return units.pop() if len(units) == 1 else None
+
+
+def example_pairs(text: str) -> set[str]:
+    """Quoted words that are only examples of a form ('Add' vs 'Added'), never literals."""
+    quoted = [next(g for g in m.groups() if g) for m in QUOTED.finditer(text)]
+    out: set[str] = set()
+    for a, b in zip(quoted, quoted[1:], strict=False):
+        wa, wb = a.split()[0].lower(), b.split()[0].lower()
+        if wa != wb and (wb.startswith(wa) or wa.startswith(wb)):
+            out |= {a, b}
+    return out
+
+
+COUNT_PHRASE = re.compile(
+    rf"(?:{MAX_BEFORE}|{MIN_BEFORE}|no more than|more than|over)?\s*\b{NUM}[- ]?{UNIT}"
+    rf"(?:\s*(?:{MAX_AFTER}|{MIN_AFTER})\b)?",
+    re.IGNORECASE,
+)
+
+
+def pair_spans(clause: str) -> list[tuple[int, int, str]]:
+    """Spans of the preferred (keep) and rejected (no) parts of "X, not Y", "X instead of
+    Y", "swap Y for X", "turn Y into X", "Y -> X"."""
+    spans: list[tuple[int, int, str]] = []
+    for pat, rejected_first in (
+        (r"(.+?)\s*,?\s+(?:not|rather than|instead of|over(?!\s+\d))\s+(.+)", False),
+        (r"(?:rather|prefer)\s+(.+?)\s+than\s+(.+)", False),
+        (
+            r"(?:swap|replace|switch|change|turn|convert)\s+(.+?)\s+(?:for|with|to|into)\s+(.+)",
+            True,
+        ),
+        (r"(?:write|spell)\s+(.+?)\s+as\s+(.+)", True),
+        (r"(.+?)\s*(?:->|→)\s*(.+)", True),
+    ):
+        m = re.search(pat, clause, re.IGNORECASE)
+        if (
+            m
+            and not rejected_first
+            and re.search(
+                r"\b(?:is|are|was|were|do|does|did|should|must|can|could|will|would|has|have|need|"
+                r"needs|they'?re|it'?s|that'?s|we'?re|you'?re)\W*$",
+                m.group(1),
+                re.IGNORECASE,
+            )
+        ):
+            continue  # "X are not OK", "it should not …": a statement, not a preference
+        if m:
+            a, b = (m.span(1), m.span(2))
+            rejected, kept = (a, b) if rejected_first else (b, a)
+            spans += [(*rejected, "no"), (*kept, "keep")]
+            break
+    return spans

@@ -1,0 +1,80 @@
+"""Verify each compiled judge against the sessions before a night may use it.
+
+A judge read from a correction must mean what the user meant, and the user has already
+shown what they meant: the answer they corrected must fail the judge, and the answer they
+then accepted must pass it. Judges from different sessions of one kind must not contradict
+each other either, so each is also checked against every accepted answer of the cluster.
+A judge that fails any of these is dropped, with the reason, and listed in ``tasks show``:
+an inverted or unsatisfiable judge can then never reach a night.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from trainer.rollout import Outcome
+from trainer.scoring import rule_score
+from trainer.tasks import Judge
+
+CORRECTED_PASSES = "the corrected answer passes it"
+ACCEPTED_FAILS = "the accepted answer fails it"
+NO_ACCEPTED = "no accepted answer to check it against"
+
+
+def passes(judge: Judge, answer: str) -> bool:
+    """Whether ``answer`` passes ``judge`` as a night scores it (a chat answer)."""
+    return rule_score(judge, Outcome(answer)) == 1.0
+
+
+@dataclass(frozen=True)
+class Dropped:
+    judge: Judge
+    reason: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {**self.judge.to_dict(), "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One correction's judges and the answers that bear on them."""
+
+    judges: tuple[Judge, ...]
+    corrected: str | None  # the answer the user corrected (None: a request's own words)
+    accepted: str | None  # the answer the user accepted after it (None: none was)
+    turn_id: str  # the request they belong to
+
+
+def verify(
+    evidence: Sequence[Evidence], accepted: Sequence[tuple[str, str]]
+) -> tuple[list[Judge], list[Dropped]]:
+    """``(kept, dropped)``. ``accepted`` is ``(turn id, answer)`` for every accepted answer
+    the judges will be held to (the cluster's, for a correction's judges; none beyond its
+    own for the rules a request states for itself). A judge is kept when the corrected
+    answer fails it, its own accepted answer passes it (or, where the session has none,
+    some other accepted answer does), and no accepted answer given fails it."""
+    kept: list[Judge] = []
+    dropped: list[Dropped] = []
+    for ev in evidence:
+        for judge in ev.judges:
+            reason = _reason(judge, ev, accepted)
+            if reason:
+                dropped.append(Dropped(judge, reason))
+            else:
+                kept.append(judge)
+    return kept, dropped
+
+
+def _reason(judge: Judge, ev: Evidence, accepted: Sequence[tuple[str, str]]) -> str:
+    if ev.corrected is not None and passes(judge, ev.corrected):
+        return CORRECTED_PASSES
+    if ev.accepted is not None and not passes(judge, ev.accepted):
+        return ACCEPTED_FAILS
+    others = [(tid, a) for tid, a in accepted if tid != ev.turn_id]
+    failing = next((tid for tid, a in others if not passes(judge, a)), None)
+    if failing is not None:
+        return f"the accepted answer of turn {failing} fails it"
+    if ev.accepted is None and not others:
+        return NO_ACCEPTED
+    return ""

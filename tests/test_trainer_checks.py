@@ -1,0 +1,133 @@
+"""The check vocabulary: each check on each scope, with answers that pass and answers that
+fail, scored through the trainer's own rule scorer (what a night uses)."""
+
+from __future__ import annotations
+
+import pytest
+
+from trainer.checks import identifier_pattern, units, value_error
+from trainer.rollout import Outcome
+from trainer.scoring import rule_score
+from trainer.tasks import Judge
+
+COMMIT = "feat: add CSV export\n\nExports the filtered rows.\nSee the docs."
+BULLETS = "Summary of the run:\n- first item here\n- second one\n1. numbered item"
+CODE = "Use this:\n```python\nprint('x')\n```\nThen print the report."
+
+
+def score(kind: str, value: str, answer: str, scope: str = "answer") -> float | None:
+    return rule_score(Judge(kind, value, scope=scope), Outcome(answer))
+
+
+def test_scopes_read_the_right_part_of_the_answer() -> None:
+    assert units(COMMIT, "first_line") == ["feat: add CSV export"]
+    assert units("```\nfix: x\n```", "first_line") == ["fix: x"]  # a fence is not a subject
+    assert units(COMMIT, "lines") == ["feat: add CSV export", "Exports the filtered rows.",
+                                      "See the docs."]  # fmt: skip
+    assert units(BULLETS, "bullets") == ["first item here", "second one", "numbered item"]
+    assert units(CODE, "code") == ["print('x')"]
+    assert units(CODE, "prose") == ["Use this:\n\nThen print the report."]
+    assert units("no fences here", "code") == [""]
+
+
+@pytest.mark.parametrize(
+    ("kind", "value", "scope", "passing", "failing"),
+    [
+        # words: word boundaries, a plural after them, case as the user wrote it
+        ("not_contains", "print", "answer", "check the fingerprint", "print(x)"),
+        ("not_contains", "print", "code", CODE.replace("print('x')", "log('x')"), CODE),
+        ("not_contains", "print", "prose", "```\nprint(1)\n```\nDone.", CODE),
+        ("not_contains", "TODO", "answer", "all done", "# TODOs remain"),
+        ("not_contains", "os.system", "answer", "subprocess.run(cmd)", "os.system(cmd)"),
+        ("not_contains", "type: ignore", "answer", "x = 1", "x = f()  # type: ignore[arg]"),
+        ("contains", "UTC", "answer", "at 16:40 UTC", "at 16:40 utc"),
+        ("contains", "Signed-off-by", "answer", "x\n\nsigned-off-by: Dana", "x\n\nReviewed-by: D"),
+        ("not_contains", "I", "prose", "We fixed it, i.e. the job.", "I fixed it."),
+        # patterns
+        ("regex", r"\d{4}-\d{2}-\d{2}", "answer", "on 2025-03-14", "on March 14"),
+        (
+            "not_regex",
+            r"(?im)^[\W_]*changelog\b",
+            "answer",
+            "update the changelog tool",
+            "Fix it\n\n## Changelog\n- x",
+        ),
+        # starts / ends, case-insensitive, trailing punctuation ignored after a word
+        ("starts_with", "feat:", "first_line", COMMIT, "Add CSV export"),
+        ("not_starts_with", "Sure", "answer", "^[A-Z]+$", "Sure! ^[A-Z]+$"),
+        ("ends_with", "Cheers, Dana", "answer", "Paid.\n\nCheers, Dana!", "Paid.\n\nThanks"),
+        ("not_ends_with", ".", "first_line", "Add pagination\n\nBody.", "Add pagination."),
+        ("not_ends_with", ".", "bullets", "- one\n- two", "- one.\n- two"),
+        # counts
+        ("max_words", "5", "answer", "one two three four five", "one two three four five six"),
+        ("max_words", "3", "bullets", "- a b c\n- d e", "- a b c d\n- e"),
+        ("min_words", "3", "answer", "one two three", "one two"),
+        ("max_chars", "20", "first_line", "Short subject\n" + "x" * 80, "A" * 21),
+        ("max_chars", "10", "lines", "short\nlines", "short\nthis one is long"),
+        ("min_chars", "5", "answer", "hello", "hey"),
+        ("max_lines", "1", "answer", "one line", "one\ntwo"),
+        ("min_lines", "2", "answer", "a\nb", "a"),
+        ("max_sentences", "2", "answer", "It caps retries. It fails fast.", "A. B. C."),
+        ("min_sentences", "2", "answer", "A one. B two.", "Only one."),
+        ("max_bullets", "2", "answer", "- a\n- b", "- a\n- b\n- c"),
+        ("max_bullets", "0", "answer", "A paragraph with - a dash.", "- a"),
+        ("min_bullets", "3", "answer", "- a\n- b\n- c", "- a\n- b"),
+        # features
+        ("no", "emoji", "answer", "Release 4.2, no emojis", "Release 4.2 🚀"),
+        ("no", "heading", "answer", "Adds a cache. #42", "## Summary\nAdds a cache."),
+        ("no", "code_fence", "answer", "docker ps -a", "```\ndocker ps -a\n```"),
+        ("has", "code_fence", "answer", "```sh\nls\n```", "run ls"),
+        ("no", "bullet", "answer", "Refunds landed - finally.", "* refunds"),
+        ("has", "bullet", "answer", "- a", "1. a"),
+        ("has", "list", "answer", "1. a\n2. b", "a, b"),
+        ("no", "list", "answer", "a, then b", "- a"),
+        ("no", "numbered_list", "answer", "- a\n- b", "1. a\n2. b"),
+        ("no", "table", "answer", "rq is simpler", "| a | b |\n|---|---|"),
+        ("no", "link", "answer", "from the IT portal", "see https://example.com"),
+        ("no", "bold", "answer", "Maintenance at 02:00", "**Maintenance** at 02:00"),
+        ("no", "markdown", "answer", "- plain dash list\nis fine", "Run `make`"),
+        ("no", "exclamation", "prose", "if a != b: stop", "Dark mode is here!"),
+        ("no", "trailing_punctuation", "first_line", "Add x\n\nBody.", "Add x;"),
+        ("has", "question", "answer", "Is the index name OK?", "Please review."),
+        ("no", "apology", "answer", "Thanks for the report.", "Sorry about that."),
+        ("no", "preamble", "answer", "^[A-Z]{2}$", "Certainly! ^[A-Z]{2}$"),
+        ("no", "past_tense", "first_line", "Embed build info", "Fixed the crash"),
+        ("has", "lowercase_start", "first_line", "fix: handle leap years", "fix: Handle it"),
+        ("has", "capital_start", "first_line", "Fix typo", "fix typo"),
+        ("no", "diff_lines", "answer", "- a bullet\nRaise timeout", "Raise\n+timeout = 30"),
+        ("no", "first_person", "answer", "We moved the cache.", "I moved the cache."),
+        # identifiers shaped like the user's example
+        ("identifier_like", "SEC-412", "answer", "SEC-98 rate-limit resets", "see ticket"),
+        ("identifier_like", "#318", "answer", "Closes #9.", "Closes the issue."),
+        ("identifier_like", "Fixes #318", "answer", "closes #12", "refs 12"),
+    ],
+)
+def test_each_check_passes_and_fails(kind: str, value: str, scope: str, passing: str,
+                                     failing: str) -> None:  # fmt: skip
+    assert score(kind, value, passing, scope) == 1.0
+    assert score(kind, value, failing, scope) == 0.0
+
+
+def test_identifier_shape_and_case() -> None:
+    assert identifier_pattern("PROJ-123") == r"(?<![\w-])[A-Z]+\-\d+(?![\w-])"
+    assert score("identifier_like", "PROJ-123", "proj-7 done") == 0.0  # capitals as written
+    assert score("identifier_like", "PROJ-123", "refs ABC-7") == 1.0
+
+
+def test_bad_values_are_refused_with_a_reason() -> None:
+    assert value_error("max_words", "twelve") == "max_words needs a whole number, got 'twelve'"
+    assert value_error("min_words", "0") is not None
+    assert value_error("max_bullets", "0") is None
+    assert "needs one of" in (value_error("no", "emojis") or "")
+    assert "invalid regex" in (value_error("regex", "(") or "")
+    with pytest.raises(ValueError, match="unknown scope"):
+        Judge("contains", "x", scope="subject")
+    with pytest.raises(ValueError, match="needs a value"):
+        Judge("not_contains", " ")
+
+
+def test_old_judges_load_and_read_the_whole_answer() -> None:
+    old = Judge.from_dict({"kind": "not_contains", "value": "print", "weight": 1.0})
+    assert old.scope == "answer" and old.to_dict()["scope"] == "answer"
+    assert rule_score(old, Outcome("fingerprint")) == 1.0  # word-bounded now
+    assert rule_score(Judge("max_words", "2"), Outcome("- one two")) == 1.0  # "-" is no word
