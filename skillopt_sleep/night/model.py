@@ -13,7 +13,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from skillopt_sleep.promotion.verdict import Verdict, decide
 from trainer.sizing import Sizing
 from trainer.tasks import SPLITS, Task
 
@@ -138,20 +137,6 @@ class TrainedSkill:
         if lift is None or not self.test.get("n_tasks") or self.test.get("start_score") is None:
             return None
         return float(lift)
-
-    def verdict(self) -> Verdict:
-        """What tonight means for this skill (the one decision: `promotion.verdict`)."""
-        infra = infra_errors(self.usage, self.counters)
-        none_ran = not self.usage.get("live_calls") and not self.usage.get("cached_calls")
-        failed = f"the model endpoint failed every call ({infra} errors)" if none_ran else ""
-        return decide(
-            accepted=self.accepted,
-            undecided=sum(1 for p in self.pending if p.get("evidence")),
-            endpoint_failed=failed if infra else "",
-            stop_reason=self.stop_reason,
-            test=self.test,
-            test_note=self.test_note,
-        )
 
     @property
     def test_note(self) -> str:

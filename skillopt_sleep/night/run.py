@@ -32,7 +32,7 @@ from skillopt_sleep.night.plan import plan_night
 from skillopt_sleep.night.progress import CallMeter, duration
 from skillopt_sleep.night.sizing import eta_seconds, judge_calls, size_plan
 from skillopt_sleep.night.store import Checkpoints, SqliteCache, SqliteLedger, now_iso
-from skillopt_sleep.night.summary import build_summary, usage_total
+from skillopt_sleep.night.summary import build_summary, usage_total, verdict_of
 from skillopt_sleep.promotion.dirs import SkillPathError
 from skillopt_sleep.promotion.versions import PromotionError
 from skillopt_sleep.replay import cli_backend, routing, with_clis
@@ -459,7 +459,7 @@ class _Night:
 
     def _promote(self, job: Job, trained: dict[str, TrainedSkill]) -> Promotion:
         result = trained[job.skill]
-        verdict = result.verdict()
+        verdict = verdict_of(result)
         if verdict.action == "keep":
             return Promotion("unchanged", verdict.reason)
         # the candidate's edits: a user's reject or rollback puts them into the ledger

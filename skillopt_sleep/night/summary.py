@@ -11,6 +11,7 @@ from typing import Any
 import sqlite_utils
 
 from skillopt_sleep.night.model import Job, Plan, Promotion, TrainedSkill, infra_errors
+from skillopt_sleep.promotion.verdict import Verdict, decide
 from trainer.gate import controls
 from trainer.settings import TrainSettings
 from trainer.skill import SkillDoc
@@ -33,6 +34,21 @@ def usage_total(results: Iterable[TrainedSkill]) -> dict[str, float]:
 
 def _num(x: Any) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
+
+
+def verdict_of(result: TrainedSkill) -> Verdict:
+    """What tonight means for this skill (the one decision: `promotion.verdict`)."""
+    infra = infra_errors(result.usage, result.counters)
+    none_ran = not result.usage.get("live_calls") and not result.usage.get("cached_calls")
+    failed = f"the model endpoint failed every call ({infra} errors)" if none_ran else ""
+    return decide(
+        accepted=result.accepted,
+        undecided=sum(1 for p in result.pending if p.get("evidence")),
+        endpoint_failed=failed if infra else "",
+        stop_reason=result.stop_reason,
+        test=result.test,
+        test_note=result.test_note,
+    )
 
 
 def _pass_all(measured: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -131,7 +147,7 @@ def _pending(result: TrainedSkill) -> list[dict[str, Any]]:
 
 
 def skill_summary(job: Job, result: TrainedSkill, promotion: Promotion) -> dict[str, Any]:
-    verdict = result.verdict()
+    verdict = verdict_of(result)
     test = result.test
     measured = (
         _num(test.get("start_score")) is not None and _num(test.get("best_score")) is not None
