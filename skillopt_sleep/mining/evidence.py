@@ -77,20 +77,20 @@ def _rows(db: sqlite_utils.Database, sql: str) -> list[dict[str, Any]]:
 def load(db: sqlite_utils.Database, skills: frozenset[str] = frozenset()) -> Evidence:
     """Every human request in the store with its outcome evidence, oldest first.
     ``skills``: the user's skills on disk, besides those the store shows invoked."""
-    turns = _rows(
-        db,
+    signals: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in _rows(db, "select turn_id, kind from signals"):
+        signals[row["turn_id"]].append(row)
+    commands, work = _work(db)
+    invoked = _skills_invoked(db) | skills
+    # read as a stream: every turn's answer at once held hundreds of MB at 100,000 sessions
+    turns = db.query(
         "select t.id, t.session_id, t.idx, t.started_at, t.user_text, t.assistant_text,"
         " t.skills, t.finished, t.command, coalesce(s.kind, 'main') as skind,"
         " coalesce(t.kind, 'human') as tkind,"
         " coalesce(s.project, '') as project, coalesce(s.branch, '') as branch"
         " from turns t left join sessions s on s.id = t.session_id"
-        " order by t.session_id, t.idx",
+        " order by t.session_id, t.idx"
     )
-    signals: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in _rows(db, "select turn_id, kind, evidence from signals"):
-        signals[row["turn_id"]].append(row)
-    commands, work = _work(db)
-    invoked = _skills_invoked(turns) | skills
     requests: list[Request] = []
     skipped = follow_ups = subagent = not_human = acks = 0
     current: Request | None = None
@@ -193,9 +193,10 @@ def _json_skills(raw: str | None) -> list[str]:
         return []
 
 
-def _skills_invoked(turns: list[dict[str, Any]]) -> set[str]:
+def _skills_invoked(db: sqlite_utils.Database) -> set[str]:
     """Every skill some turn of the store invoked (the ``Skill`` tool, ``$name``)."""
-    return {s for t in turns for s in _json_skills(t["skills"])}
+    rows = db.execute("select distinct skills from turns where skills is not null")
+    return {s for (raw,) in rows for s in _json_skills(raw)}
 
 
 def _skill_command(turn: dict[str, Any], invoked: set[str] | frozenset[str]) -> str | None:

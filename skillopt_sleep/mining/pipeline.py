@@ -204,7 +204,7 @@ def _kind_evidence(pool: list[Request], compiler: Compiler) -> _KindEvidence:
     rules, dropped = _cluster_rules(pool, compiler)
     return _KindEvidence(
         rules + judges.command_rules(ran),
-        dropped,
+        verify.distinct(dropped),
         list(said.values()),
         next((r.accepted for r in reversed(pool) if r.accepted), None),
         judges.common_commands(ran),
@@ -215,7 +215,8 @@ def _task(req: Request, cid: str, split: str, gid: str, ev: _KindEvidence, ctx: 
     own, own_dropped = _own_rules(req)
     corrections = ev.corrections
     rub = judges.rubric(req.intent, req.accepted or ev.accepted, corrections, ev.commands)
-    said = (req.intent, *(c.text for c in corrections))  # quoted verbatim in the rubric
+    # quoted verbatim in the rubric (a kind's later corrections are not in it)
+    said = (req.intent, *(c.text for c in corrections[: judges.RUBRIC_CORRECTIONS]))
     rubric = Judge("rubric", rub, 1.0, f"turn {req.turn_id}: accepted outcome", quotes=said)
     js = judges.dedupe([*ev.rules, *own, rubric])
     meta = {
