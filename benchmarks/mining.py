@@ -1,22 +1,28 @@
-"""Mining benchmark: planted recurring task kinds among one-off requests, on two corpora.
+"""Mining benchmark: planted recurring task kinds, in agent session logs and in request text.
 
-    python benchmarks/mining.py              # small planted corpora + 2k and 20k (minutes)
-    python benchmarks/mining.py --big        # also 100k requests
-    python benchmarks/mining.py --sizes 2000 --generators heldout --json
+    python benchmarks/mining.py              # sessions 300 and 2k (3 seeds), request text
+    python benchmarks/mining.py --big        # also 100k sessions (seed 0) and 100k requests
+    python benchmarks/mining.py --session-sizes 300 --session-generators heldout --no-requests
 
-Generators (``benchmarks/requests/``): ``tuning``, the corpus mining's parameters were
-chosen on (with the user's filler and Zipf-sized kinds), and ``heldout``, written apart and
-never used to choose anything. The small planted corpora (70-82 sessions, 8 kinds) all
-come from the held-out generator.
+**Session corpora** (``benchmarks/sessions/``, see ``mining_sessions``): Claude Code and
+Codex logs a generator writes, ingested by the real ingest and mined by the real ``mine``
+(what was asked and what was done). ``tuning`` is the corpus the fingerprint was tuned on,
+``heldout`` was written apart and never used to choose anything. Reported per corpus:
+pairwise P / R / F1, kinds found as one recurring cluster (and split over several), false
+recurring clusters (those made of follow-ups mined as requests counted apart), recurring
+clusters per user skill (the goal is one), ``mine``'s seconds and the mining process's
+peak RSS. Targets (issue 39): F1 >= 0.9, every kind found, 0 false recurring clusters,
+one recurring cluster per skill; 100k sessions mined in < 60 s and < 1 GB.
 
-Each corpus is mined in a child process, so the peak RSS reported is that size's alone.
-Reported: pairwise precision / recall / F1 against the planted kinds (one-offs count as
-singletons), planted kinds found as a recurring cluster, false recurring clusters (a
-recurring cluster whose requests are mostly one-offs: a night spent training on noise),
-the seconds of intent cleaning and clustering (wall, and CPU seconds, steadier on a busy
-machine: the load average is printed), and the child's peak RSS. Targets (issue
-9): no false recurring clusters on held-out corpora; F1 >= 0.90 on every small planted
-corpus and >= 0.85 at scale; 100k requests in < 60 s and < 1 GB.
+**Request-text corpora** (``benchmarks/requests/``): requests without sessions' work,
+clustered as ``mine`` does; the small planted corpora (70-82 sessions, 8 kinds) come from
+the held-out request generator. Reported: P / R / F1, kinds found, false recurring
+clusters, seconds of intent cleaning and clustering, peak RSS. Targets (issue 39): no
+worse than before the fingerprint (0 false recurring, P >= 0.9).
+
+Every corpus is prepared and mined in child processes, so a peak RSS is that corpus'
+mining alone; the load average is printed (the machine is shared). Everything measured
+is written to ``benchmarks/results/mining_sessions.json``.
 """
 
 from __future__ import annotations
@@ -25,8 +31,10 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -35,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sklearn.metrics.cluster import pair_confusion_matrix  # noqa: E402
 
+from benchmarks import mining_sessions  # noqa: E402
 from benchmarks.requests import Request, heldout, tuning  # noqa: E402
 
 PLANTED = [(seed, 70 + 3 * seed) for seed in range(5)]  # (seed, sessions): 70..82 sessions
@@ -141,33 +150,95 @@ def run_child(generator: str, size: int, seed: int) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+RESULTS = Path(__file__).resolve().parent / "results" / "mining_sessions.json"
+
+
+def run_session_child(task: str, where: Path, *job: object) -> dict:
+    """``prepare`` or ``mine`` one session corpus in a fresh process."""
+    cmd = [sys.executable, __file__, "--session-child", task, str(where), *map(str, job)]
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"session corpus {task} {job} failed:\n{done.stderr}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def session_corpus(generator: str, n: int, seed: int, scratch: Path) -> dict:
+    where = scratch / f"{generator}-{seed}-{n}"
+    prepared = run_session_child("prepare", where, generator, seed, n)
+    row = run_session_child("mine", where)
+    shutil.rmtree(where, ignore_errors=True)
+    return {"corpus": "sessions", "generator": generator, "seed": seed,
+            "n_sessions": n, **prepared, **row}  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--json", action="store_true", help="print one JSON object")
-    ap.add_argument("--sizes", default="2000,20000", help="comma-separated request counts")
-    ap.add_argument("--big", action="store_true", help="add 100,000 requests")
-    ap.add_argument("--generators", default="tuning,heldout", help="tuning and/or heldout")
+    ap.add_argument("--session-sizes", default="300,2000", help="comma-separated session counts")
+    ap.add_argument("--session-seeds", type=int, default=3, help="seeds per session size")
+    ap.add_argument("--session-generators", default="tuning,heldout")
+    ap.add_argument("--sizes", default="2000,20000", help="request counts of request corpora")
+    ap.add_argument("--big", action="store_true", help="add 100k sessions and 100k requests")
+    ap.add_argument("--generators", default="tuning,heldout", help="request corpora")
     ap.add_argument("--no-planted", action="store_true", help="skip the small planted corpora")
+    ap.add_argument("--no-requests", action="store_true", help="only the session corpora")
+    ap.add_argument("--no-sessions", action="store_true", help="only the request corpora")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--child", help=argparse.SUPPRESS)  # generator,size,seed: one corpus
+    ap.add_argument("--session-child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
         g, n, s = args.child.split(",")
         print(json.dumps(child(g, int(n), int(s))))
         return
-    sizes = [int(s) for s in args.sizes.split(",") if s] + ([100_000] if args.big else [])
-    jobs = [] if args.no_planted else [("planted", n, s) for s, n in PLANTED]
-    jobs += [(g, n, args.seed) for n in sizes for g in args.generators.split(",")]
+    if args.session_child:
+        task, where, *job = args.session_child
+        if task == "prepare":
+            out = mining_sessions.prepare(job[0], int(job[1]), int(job[2]), Path(where))
+        else:
+            out = mining_sessions.mine_and_score(Path(where))
+        print(json.dumps(out))
+        return
     load = os.getloadavg()
     results = []
-    for job in jobs:
-        results.append(run_child(*job))
-        if not args.json:
-            _print(results[-1])
+    if not args.no_sessions:
+        sizes = [int(s) for s in args.session_sizes.split(",") if s]
+        jobs = [(g, n, s) for n in sizes for g in args.session_generators.split(",")
+                for s in range(args.session_seeds)]  # fmt: skip
+        jobs += [(g, 100_000, 0) for g in args.session_generators.split(",") if args.big]
+        with tempfile.TemporaryDirectory(prefix="mining-bench-") as scratch:
+            for job in jobs:
+                results.append(session_corpus(*job, Path(scratch)))
+                if not args.json:
+                    _print_sessions(results[-1])
+    if not args.no_requests:
+        sizes = [int(s) for s in args.sizes.split(",") if s] + ([100_000] if args.big else [])
+        jobs = [] if args.no_planted else [("planted", n, s) for s, n in PLANTED]
+        jobs += [(g, n, args.seed) for n in sizes for g in args.generators.split(",")]
+        for job in jobs:
+            results.append({"corpus": "requests", **run_child(*job)})
+            if not args.json:
+                _print(results[-1])
+    out = {"benchmark": "mining", "load_avg": load, "results": results}
+    RESULTS.parent.mkdir(exist_ok=True)
+    RESULTS.write_text(json.dumps(out, indent=2) + "\n")
     if args.json:
-        print(json.dumps({"benchmark": "mining", "load_avg": load, "results": results}, indent=2))
+        print(json.dumps(out, indent=2))
     else:
-        print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+        print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {RESULTS}")
+
+
+def _print_sessions(r: dict) -> None:
+    skills = r["recurring_per_skill"]
+    print(
+        f"{r['generator']:>8}#{r['seed']} {r['n_sessions']:>6} sess {r['requests']:>6} req:"
+        f" P {r['precision']:.3f} R {r['recall']:.3f} F1 {r['f1']:.3f}"
+        f"  kinds {r['kinds_found']}/{r['planted_kinds']} (split {r['kinds_split']})"
+        f"  false recurring {r['false_recurring']} ({r['false_of_follow_ups']} of follow-ups)"
+        f"  per skill {min(skills.values(), default=0)}-{max(skills.values(), default=0)}"
+        f"  mine {r['mining_seconds']:.1f} s  peak RSS {r['peak_rss_mb']} MB",
+        flush=True,
+    )
 
 
 def _print(r: dict) -> None:

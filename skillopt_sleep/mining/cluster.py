@@ -1,46 +1,48 @@
-"""Group normalized intents that ask for the same kind of task.
+"""Group the requests that ask for the same kind of task.
 
 Vectors come from ``vectors``: their dot product is the *informative* overlap of two
-requests (the user's filler, project names and generic verbs count for little).
+requests (the user's filler, project names and generic verbs count for little), and, where
+the logs show what the agent did, each request's fingerprint (``fingerprint``), weighted
+the same way (``ls``, ``git status`` count for nothing).
 
 Clustering is average-linkage agglomerative with a similarity threshold: average linkage
 because single linkage chains unrelated one-off requests through shared filler words,
 and a threshold rather than a cluster count because nobody knows how many task kinds a
-user has. It runs in two stages:
+user has. Average linkage needs all pairwise similarities, 10^10 numbers at 100,000
+turns, so above ``block_size`` rows they are cut into blocks first (``linkage``). Stages:
 
-1. *Tight* clusters at ``threshold``. Average linkage needs all pairwise similarities,
-   10^10 numbers at 100,000 turns, so above ``block_size`` distinct intents the rows are
-   first cut into blocks of similar intents (MiniBatchKMeans on a low-rank projection
-   fitted on a sample) and clustered exactly inside each block.
+1. *Tight* groups on the words at ``threshold``: one way of asking.
 2. *Joins*: paraphrases of one task kind ("draft a commit msg" / "write the commit
-   message for the staged diff") often fall below the tight threshold. Tight clusters of
-   at least ``min_core`` requests are joined by average linkage at the lower
-   ``merge_threshold`` (the dot product of two groups' mean vectors is their average
-   pairwise cosine, so this is exact average linkage between groups), and smaller groups
-   attach to the joined cluster they resemble at ``attach_threshold``. Only steady cores
-   take part in the low-threshold joins, which is what keeps one-off requests from
-   chaining into a false "recurring" task.
-3. *Agreement on the action*: a cluster whose requests begin with many different verbs
-   ("cache the comment", "log the comment", "mock the comment") is one-offs about one
-   object, not a task kind; it is dissolved (``agree_on_action``).
+   message for the staged diff") often fall below the tight threshold. Groups of at
+   least ``min_core`` requests are joined by average linkage at the lower
+   ``merge_threshold`` on what was said and done, and smaller groups attach to the
+   joined cluster they resemble at ``attach_threshold``. Only steady groups take part in
+   the low-threshold joins, which keeps one-off requests from chaining into a false
+   "recurring" task.
+3. *The work* (``procedure``): a cluster whose word groups followed different procedures
+   is cut along them.
+4. *Agreement* (``agree_on_action``): a cluster that agrees neither on what it asks nor,
+   where its requests made the agent work, on that work is one-offs ("rewrite / shorten
+   / translate the expense policy"); it is dissolved.
+5. *Joins by the work* (``procedure``): groups that followed one procedure join by it,
+   however differently they were asked, and other groups that worked attach to them.
 
-Everything is computed on the exact vectors; the projection only chooses blocks.
+Identical texts always end in one cluster; the skill a request invoked is used after
+clustering (``skills``).
 """
 
 from __future__ import annotations
 
-import math
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.cluster.hierarchy import fcluster, linkage
-from scipy.spatial.distance import squareform
-from sklearn.cluster import MiniBatchKMeans
-from sklearn.decomposition import TruncatedSVD
-from sklearn.preprocessing import normalize as l2_normalize
 
+from skillopt_sleep.mining import procedure
+from skillopt_sleep.mining.linkage import best_match, prune, tight
+from skillopt_sleep.mining.linkage import means as group_means
 from skillopt_sleep.mining.vectors import build
 
 
@@ -55,120 +57,26 @@ class ClusterParams:
     action_share: float = 0.12
     block_size: int = 1500  # largest group clustered exactly in one pass
     seed: int = 0
+    # Where the requests' work is known (``procedure``; coherence is the average pairwise
+    # similarity of a group's work). A cluster that worked agrees on its work at
+    # ``agree_work`` (with ``join_core`` working requests or more: three alike may be a
+    # chance), or on its ask: one lead word starts ``lead_agree`` of it and its requests
+    # are worded alike (average pairwise overlap ``words_agree``).
+    agree_work: float = 0.5
+    lead_agree: float = 0.6
+    words_agree: float = 0.5
+    # Groups of ``join_core``+ requests and coherence ``join_work`` join when their work is
+    # alike at ``work_merge``; other groups that worked attach at ``work_attach`` to a
+    # joined group of ``hub_core``+ requests. Word groups of ``min_core``+ requests and
+    # coherence ``agree_work`` whose work is not alike at ``work_merge`` split a cluster.
+    join_work: float = 0.45
+    join_core: int = 4
+    work_merge: float = 0.45
+    work_attach: float = 0.3
+    hub_core: int = 6
 
 
-def _similarities(x: sp.csr_matrix) -> np.ndarray:
-    """Dense cosine matrix of a block; dense columns when the block's vocabulary is small."""
-    cols = np.unique(x.indices)
-    if len(cols) * x.shape[0] <= 4_000_000:
-        dense = x[:, cols].toarray()
-        return dense @ dense.T
-    return (x @ x.T).toarray()
-
-
-def _agglomerate(x: sp.csr_matrix, threshold: float) -> np.ndarray:
-    """Average-linkage labels (0..k-1) for one block of rows."""
-    n = x.shape[0]
-    if n == 1:
-        return np.zeros(1, dtype=np.int64)
-    dist = 1.0 - np.clip(_similarities(x), 0.0, 1.0)
-    np.fill_diagonal(dist, 0.0)
-    tree = linkage(squareform(dist, checks=False).astype(np.float64), method="average")
-    return fcluster(tree, t=1.0 - threshold, criterion="distance").astype(np.int64) - 1
-
-
-def _blocks(z: np.ndarray, block_size: int, seed: int) -> list[np.ndarray]:
-    """Index sets of at most ``block_size`` rows each, grouping rows close in ``z``."""
-    todo = [np.arange(z.shape[0])]
-    done: list[np.ndarray] = []
-    while todo:
-        idx = todo.pop()
-        if len(idx) <= block_size:
-            done.append(idx)
-            continue
-        k = max(2, math.ceil(2 * len(idx) / block_size))
-        # Centres from a sample: blocks only need to keep neighbours together, and fitting
-        # on every row cost more than all the exact clustering inside the blocks.
-        rng = np.random.default_rng(seed)
-        sample = idx if len(idx) <= 20 * k else rng.choice(idx, size=20 * k, replace=False)
-        km = MiniBatchKMeans(
-            n_clusters=k, random_state=seed, n_init=1, batch_size=2048, max_iter=10
-        ).fit(z[sample])
-        labels = km.predict(z[idx])
-        parts = [idx[labels == c] for c in range(k) if np.any(labels == c)]
-        if len(parts) == 1:  # identical points: split arbitrarily rather than loop
-            parts = np.array_split(idx, k)
-        todo.extend(parts)
-    return done
-
-
-def _means(x: sp.csr_matrix, labels: np.ndarray, k: int) -> sp.csr_matrix:
-    """Row ``c`` = mean of the rows labelled ``c``; dot products of means are average
-    pairwise cosines, i.e. the average-linkage similarity of two groups."""
-    onehot = sp.csr_matrix(
-        (np.ones(len(labels), dtype=np.float32), (labels, np.arange(len(labels)))),
-        shape=(k, len(labels)),
-    )
-    counts = np.asarray(onehot.sum(axis=1)).ravel()
-    return (sp.diags(1.0 / counts).astype(np.float32) @ onehot @ x).tocsr()
-
-
-PRUNE_KEEP = 1024
-
-
-def _prune(m: sp.csr_matrix, keep: int = PRUNE_KEEP) -> sp.csr_matrix:
-    """Keep each row's ``keep`` largest entries. A mean of many rows has thousands of tiny
-    n-gram weights that cost far more in products than they change any similarity."""
-    m = m.tocsr()
-    rows, cols, vals = [], [], []
-    for i in range(m.shape[0]):
-        a, b = m.indptr[i], m.indptr[i + 1]
-        data, idx = m.data[a:b], m.indices[a:b]
-        if len(data) > keep:
-            top = np.argpartition(-data, keep - 1)[:keep]
-            data, idx = data[top], idx[top]
-        rows.append(np.full(len(data), i))
-        cols.append(idx)
-        vals.append(data)
-    if not rows:
-        return m
-    return sp.csr_matrix(
-        (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=m.shape
-    )
-
-
-def _tight(x: sp.csr_matrix, threshold: float, params: ClusterParams) -> np.ndarray:
-    """Average-linkage labels at ``threshold``: exact below ``block_size`` rows, per block
-    of neighbouring rows above it."""
-    n = x.shape[0]
-    if n <= params.block_size:
-        return _agglomerate(x, threshold)
-    # The projection only decides which rows share a block, so it is fitted on a sample:
-    # a full randomized SVD of 100,000 rows costs more than all the exact work after it.
-    comps = min(48, x.shape[1] - 1, n - 1)
-    rng = np.random.default_rng(params.seed)
-    sample = x[rng.choice(n, size=min(n, 12_000), replace=False)]
-    svd = TruncatedSVD(n_components=comps, n_iter=3, random_state=params.seed).fit(sample)
-    z = l2_normalize(svd.transform(x)).astype(np.float32)
-    labels = np.empty(n, dtype=np.int64)
-    offset = 0
-    for idx in _blocks(z, params.block_size, params.seed):
-        local = _agglomerate(x[idx], threshold)
-        labels[idx] = local + offset
-        offset += int(local.max()) + 1
-    return labels
-
-
-def _best_match(a: sp.csr_matrix, b: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray]:
-    """For each row of ``a``: index of the row of ``b`` with the largest dot product, and it."""
-    best = np.zeros(a.shape[0], dtype=np.int64)
-    score = np.zeros(a.shape[0], dtype=np.float32)
-    bt = b.T.tocsc()
-    for start in range(0, a.shape[0], 4096):
-        sims = (a[start : start + 4096] @ bt).toarray()
-        best[start : start + 4096] = sims.argmax(axis=1)
-        score[start : start + 4096] = sims.max(axis=1)
-    return best, score
+JOIN_BLOCK = 6000
 
 
 def _consolidate(x: sp.csr_matrix, labels: np.ndarray, params: ClusterParams) -> np.ndarray:
@@ -184,11 +92,11 @@ def _consolidate(x: sp.csr_matrix, labels: np.ndarray, params: ClusterParams) ->
     cores = np.flatnonzero(sizes >= params.min_core)
     if len(cores) == 0:
         return labels
-    means = _prune(_means(x, labels, k))
+    means = prune(group_means(x, labels, k))
     # Joins are few and global: a larger exact block than the first pass, so one kind's
     # cores are not cut apart again by the blocking.
-    wide = ClusterParams(**{**params.__dict__, "block_size": max(params.block_size, 6000)})
-    core_group = _tight(means[cores], params.merge_threshold, wide)
+    wide = max(params.block_size, JOIN_BLOCK)
+    core_group = tight(means[cores], params.merge_threshold, wide, params.seed)
     mapping = np.full(k, -1, dtype=np.int64)
     mapping[cores] = core_group
     n_groups = int(core_group.max()) + 1
@@ -196,8 +104,8 @@ def _consolidate(x: sp.csr_matrix, labels: np.ndarray, params: ClusterParams) ->
     if len(rest):
         member_group = mapping[labels]
         in_core = member_group >= 0
-        group_means = _prune(_means(x[in_core], member_group[in_core], n_groups))
-        best, score = _best_match(means[rest], group_means)
+        joined = prune(group_means(x[in_core], member_group[in_core], n_groups))
+        best, score = best_match(means[rest], joined)
         ok = score >= params.attach_threshold
         mapping[rest[ok]] = best[ok]
         lone = rest[~ok]
@@ -206,25 +114,60 @@ def _consolidate(x: sp.csr_matrix, labels: np.ndarray, params: ClusterParams) ->
 
 
 def cluster_vectors(x: sp.csr_matrix, params: ClusterParams) -> np.ndarray:
-    """Cluster labels (0..k-1, dense) for the rows of ``x``."""
+    """Cluster labels (0..k-1, dense) for the rows of ``x``: stages 1 and 2 on ``x``."""
     if x.shape[0] == 0:
         return np.zeros(0, dtype=np.int64)
-    labels = _consolidate(x, _tight(x, params.threshold, params), params)
+    labels = tight(x, params.threshold, params.block_size, params.seed)
+    labels = _consolidate(x, labels, params)
     return np.unique(labels, return_inverse=True)[1]
 
 
-def cluster_texts(texts: list[str], params: ClusterParams | None = None) -> np.ndarray:
-    """Cluster labels for normalized intents; identical texts always share a label."""
+def cluster_texts(
+    texts: list[str],
+    params: ClusterParams | None = None,
+    prints: Sequence[Iterable[str]] | None = None,
+) -> np.ndarray:
+    """Cluster labels for normalized intents and, when given, each request's fingerprint
+    units (``fingerprint``); identical texts always share a label."""
     params = params or ClusterParams()
     if not texts:
         return np.zeros(0, dtype=np.int64)
     uniq, inverse, counts = np.unique(
         np.asarray(texts, dtype=object), return_inverse=True, return_counts=True
     )
-    vec = build(list(uniq), counts)
-    labels = cluster_vectors(vec.matrix, params)
-    labels = agree_on_action(labels, vec.leads, vec.acts, counts, params)
-    return labels[inverse]
+    if prints is None:
+        vec = build(list(uniq), counts)
+        labels = cluster_vectors(vec.matrix, params)
+        return agree_on_action(labels, vec.leads, vec.acts, counts, params)[inverse]
+    shares: list[Counter[str]] = [Counter() for _ in range(len(uniq))]
+    for row, fp in zip(inverse, prints, strict=True):
+        shares[row].update(set(fp))
+    did_share = [{u: n / c for u, n in d.items()} for d, c in zip(shares, counts, strict=True)]
+    vec = build(list(uniq), counts, prints=did_share)
+    assert vec.both is not None  # built with prints
+    done = vec.done(prints)  # one row per request: the same text may have had other work
+    wide = max(params.block_size, JOIN_BLOCK)
+    parts = tight(vec.matrix, params.threshold, params.block_size, params.seed)
+    labels = _consolidate(vec.both, parts, params)
+    labels = procedure.split(
+        done, labels[inverse], parts[inverse], coherent=params.agree_work,
+        core=params.min_core, merge=params.work_merge, block_size=wide, seed=params.seed,
+    )[np.unique(inverse, return_index=True)[1]]  # fmt: skip
+    labels = np.unique(labels, return_inverse=True)[1]
+    did = procedure.profile(done, labels[inverse])
+    said = procedure.profile(vec.matrix[inverse], labels[inverse])
+    labels = agree_on_action(
+        labels, vec.leads, vec.acts, counts, params, did.coverage >= procedure.WORKED,
+        (did.coherence >= params.agree_work) & (did.working >= params.join_core),
+        said.coherence >= params.words_agree,
+    )  # fmt: skip
+    joined = procedure.join(
+        done, labels[inverse], coherent=params.join_work, core=params.join_core,
+        merge=params.work_merge, attach=params.work_attach, hub=params.hub_core,
+        block_size=wide, seed=params.seed,
+    )  # fmt: skip
+    labels[inverse] = joined  # groups move whole, so a text keeps one label
+    return np.unique(labels, return_inverse=True)[1][inverse]
 
 
 AGREE_MIN_SIZE = 10  # smaller clusters carry too few requests to judge agreement by share
@@ -238,8 +181,21 @@ def agree_on_action(
     acts: list[bool],
     counts: np.ndarray,
     params: ClusterParams,
+    worked: np.ndarray | None = None,
+    follows: np.ndarray | None = None,
+    alike: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Dissolve clusters whose requests do not agree on what is to be done, as singletons:
+    """Dissolve clusters whose requests do not agree on what is to be done, as singletons.
+
+    Where most of a cluster's requests made the agent work (``worked``, per label), it must
+    agree on that work (``follows``: what they did is alike, see ``procedure``) or, short of
+    that, on what is asked: its most common lead word starts ``lead_agree`` of its requests
+    and they are worded alike (``alike``). "Rewrite / shorten / translate the expense
+    policy" names one object but neither asks one thing nor makes the agent do one thing;
+    "hide the pager / the tooltips / the price tags" asks one thing of different objects
+    with different work: one-offs.
+
+    Otherwise, by the words alone:
     one of ``AGREE_MIN_SIZE`` requests or more whose most common lead word starts fewer
     than ``action_share`` of them, and a smaller one in which ``AGREE_SMALL`` or more
     requests, and ``SMALL_ACTS`` of all, lead with an action and no two with the same
@@ -256,11 +212,15 @@ def agree_on_action(
             actions[lab][lead] += int(c)
     out = labels.copy()
     nxt = k
+    worked = np.zeros(k, dtype=bool) if worked is None else worked
     for lab in range(k):
         total = sum(per[lab].values())
         asks = actions[lab]
         dissolve = False
-        if total >= AGREE_MIN_SIZE:
+        if worked[lab] and follows is not None and alike is not None:
+            asked = max(per[lab].values()) >= params.lead_agree * total and alike[lab]
+            dissolve = not (follows[lab] or asked)
+        elif total >= AGREE_MIN_SIZE:
             dissolve = max(per[lab].values()) < params.action_share * total
         elif params.action_share > 0:
             acting = sum(asks.values())

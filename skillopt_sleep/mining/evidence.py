@@ -17,13 +17,14 @@ interrupted or failed.
 from __future__ import annotations
 
 import json
+import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
 import sqlite_utils
 
-from skillopt_sleep.mining import followups
+from skillopt_sleep.mining import fingerprint, followups
 from skillopt_sleep.mining.intents import intent
 from skillopt_sleep.mining.judges import SHELL_TOOLS, Correction, command_head
 
@@ -48,6 +49,7 @@ class Request:
     corrections: list[Correction] = field(default_factory=list)
     accepted: str | None = None  # the answer the user moved on from
     commands: set[str] = field(default_factory=set)
+    fingerprint: list[str] = field(default_factory=list)  # what the agent did (``fingerprint``)
 
     @property
     def day(self) -> str:
@@ -72,26 +74,23 @@ def _rows(db: sqlite_utils.Database, sql: str) -> list[dict[str, Any]]:
     return list(db.query(sql))
 
 
-def load(db: sqlite_utils.Database) -> Evidence:
-    """Every human request in the store with its outcome evidence, oldest first."""
-    turns = _rows(
-        db,
+def load(db: sqlite_utils.Database, skills: frozenset[str] = frozenset()) -> Evidence:
+    """Every human request in the store with its outcome evidence, oldest first.
+    ``skills``: the user's skills on disk, besides those the store shows invoked."""
+    signals: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in _rows(db, "select turn_id, kind from signals"):
+        signals[row["turn_id"]].append(row)
+    commands, work = _work(db)
+    invoked = _skills_invoked(db) | skills
+    # read as a stream: every turn's answer at once held hundreds of MB at 100,000 sessions
+    turns = db.query(
         "select t.id, t.session_id, t.idx, t.started_at, t.user_text, t.assistant_text,"
-        " t.skills, t.finished, coalesce(s.kind, 'main') as skind,"
+        " t.skills, t.finished, t.command, coalesce(s.kind, 'main') as skind,"
         " coalesce(t.kind, 'human') as tkind,"
         " coalesce(s.project, '') as project, coalesce(s.branch, '') as branch"
         " from turns t left join sessions s on s.id = t.session_id"
-        " order by t.session_id, t.idx",
+        " order by t.session_id, t.idx"
     )
-    signals: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in _rows(db, "select turn_id, kind, evidence from signals"):
-        signals[row["turn_id"]].append(row)
-    commands: dict[str, set[str]] = defaultdict(set)
-    for row in _rows(db, "select turn_id, name, args_summary, is_error from tool_calls"):
-        if (row["name"] or "").lower() in SHELL_TOOLS and not row["is_error"]:
-            head = command_head(row["args_summary"])
-            if head:
-                commands[row["turn_id"]].add(head)
     requests: list[Request] = []
     skipped = follow_ups = subagent = not_human = acks = 0
     current: Request | None = None
@@ -105,14 +104,18 @@ def load(db: sqlite_utils.Database) -> Evidence:
         if t["skind"] == "subagent" or t["tkind"] == "subagent":
             subagent += 1
             continue
-        if t["tkind"] not in ("human", ""):
+        skill = _skill_command(t, invoked)
+        if t["tkind"] not in ("human", "") and skill is None:
             not_human += 1  # slash commands, continuations after compaction
             continue
-        text = (t["user_text"] or "").strip()
+        raw = (t["command"] if skill else t["user_text"]) or ""
+        text = raw.strip()
         kind = followups.classify(text, last_answer) if current is not None else None
         flagged = bool(prev_kinds & FOLLOW_UP_KINDS)
         if flagged and kind == followups.REQUEST and not followups.is_new_work(text):
             kind = followups.CORRECTION  # ingest saw the user react to the answer
+        if skill is not None:
+            kind = followups.REQUEST  # the user asked for one of their skills' task
         prev_kinds = kinds
         if current is not None and kind == followups.ACK:
             acks += 1
@@ -132,30 +135,79 @@ def load(db: sqlite_utils.Database) -> Evidence:
         if current is None and followups.is_ack(text):
             acks += 1
             continue
-        cleaned, norm = intent(t["user_text"])
+        cleaned, norm = intent(raw)
         if not norm:
             skipped += 1
             current = None
             continue
-        try:
-            skills = [str(s) for s in json.loads(t["skills"] or "[]")]
-        except (ValueError, TypeError):
-            skills = []
         current = Request(
             turn_id=t["id"],
             session_id=t["session_id"],
             started_at=t["started_at"] or "",
-            text=t["user_text"] or "",
+            text=raw,
             intent=cleaned,
             norm=norm,
-            skills=skills,
+            skills=_json_skills(t["skills"]) + ([skill] if skill else []),
             project=t["project"],
             branch=t["branch"],
+            fingerprint=list(work.get(t["id"], ())),
         )
         _absorb(current, t, kinds, commands)
         requests.append(current)
     requests.sort(key=lambda r: (r.started_at, r.turn_id))
     return Evidence(requests, skipped, follow_ups, subagent, not_human, acks)
+
+
+def _work(db: sqlite_utils.Database) -> tuple[dict[str, set[str]], dict[str, tuple[str, ...]]]:
+    """Per turn, the heads of the commands it ran (for the judges) and its fingerprint
+    units; read as a stream, one turn at a time, so 100,000 sessions' tool calls are never
+    held at once (their units are interned: they repeat across turns)."""
+    commands: dict[str, set[str]] = defaultdict(set)
+    work: dict[str, tuple[str, ...]] = {}
+    rows = db.execute(
+        "select c.turn_id, c.name, c.args_summary, coalesce(s.project, '') from tool_calls c"
+        " left join sessions s on s.id = c.session_id where not c.is_error"
+        " order by c.turn_id, c.idx"
+    )
+    turn, project = None, ""
+    calls: list[tuple[str, str]] = []
+
+    def close() -> None:
+        if turn is not None:
+            work[turn] = tuple(sys.intern(u) for u in fingerprint.units(calls, project))
+
+    for tid, name, args, proj in rows:
+        if tid != turn:
+            close()
+            turn, project, calls = tid, proj, []
+        calls.append((name or "", args or ""))
+        if (name or "").lower() in SHELL_TOOLS and (head := command_head(args)):
+            commands[tid].add(head)
+    close()
+    return commands, work
+
+
+def _json_skills(raw: str | None) -> list[str]:
+    try:
+        return [str(s) for s in json.loads(raw or "[]")]
+    except (ValueError, TypeError):
+        return []
+
+
+def _skills_invoked(db: sqlite_utils.Database) -> set[str]:
+    """Every skill some turn of the store invoked (the ``Skill`` tool, ``$name``)."""
+    rows = db.execute("select distinct skills from turns where skills is not null")
+    return {s for (raw,) in rows for s in _json_skills(raw)}
+
+
+def _skill_command(turn: dict[str, Any], invoked: set[str] | frozenset[str]) -> str | None:
+    """The skill a ``/name args`` command turn runs, when ``name`` is one of ``invoked``
+    (the user's skills): the user asked for that skill's task (``/init``, ``/review`` … are
+    not requests). Claude Code logs a user-invoked skill as a command, never as ``Skill``."""
+    if turn["tkind"] != "command":
+        return None
+    name = (turn["command"] or "").strip().split(" ", 1)[0].lstrip("/")
+    return name if name in invoked else None
 
 
 def _absorb(req: Request, turn: dict[str, Any], kinds: set[str], commands: dict) -> None:
@@ -167,9 +219,6 @@ def _absorb(req: Request, turn: dict[str, Any], kinds: set[str], commands: dict)
     # one that was interrupted, rejected or failed its tests was not accepted.
     ok = turn["assistant_text"] and turn["finished"] and not kinds & BROKEN_KINDS
     req.accepted = turn["assistant_text"] if ok else None
-    try:
-        for s in json.loads(turn["skills"] or "[]"):
-            if str(s) not in req.skills:
-                req.skills.append(str(s))
-    except (ValueError, TypeError):
-        pass
+    for s in _json_skills(turn["skills"]):
+        if s not in req.skills:
+            req.skills.append(s)

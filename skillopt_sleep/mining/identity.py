@@ -14,11 +14,13 @@ import hashlib
 import re
 from collections import Counter
 from collections.abc import Sequence
+from statistics import median
 
 import numpy as np
 import sqlite_utils
 
-from skillopt_sleep.mining.vectors import STOP_WORDS, build
+from skillopt_sleep.mining.vectors import build
+from skillopt_sleep.mining.words import STOP_WORDS
 
 
 def mint_id(first_turn_id: str, taken: set[str]) -> str:
@@ -129,7 +131,7 @@ def slug(norms: Sequence[str], taken: set[str], words: int = 3) -> str:
         for w in top:
             if w in toks:
                 where[w].append(toks.index(w) / max(1, len(toks)))
-    top.sort(key=lambda w: (float(np.median(where[w])) if where[w] else 1.0, w))
+    top.sort(key=lambda w: (float(median(where[w])) if where[w] else 1.0, w))
     base = "-".join(re.sub(r"[^a-z0-9]+", "", w.lower()) for w in top).strip("-") or "task"
     base = base[:40].strip("-") or "task"
     name, suffix = base, 2

@@ -123,6 +123,9 @@ def command_head(args_summary: str | None) -> str | None:
     return " ".join(words)
 
 
+RUBRIC_CORRECTIONS = 8  # corrections a rubric quotes: the first ones the kind was given
+
+
 def rubric(
     intent: str,
     accepted: str | None,
@@ -135,7 +138,7 @@ def rubric(
     if accepted:
         parts.append(f"An answer the user accepted for this kind of request:\n{accepted[:800]}")
     if corrections:
-        said = "\n".join(f"- {c.text[:300]}" for c in corrections[:8])
+        said = "\n".join(f"- {c.text[:300]}" for c in corrections[:RUBRIC_CORRECTIONS])
         parts.append(f"The user corrected earlier answers of this kind with:\n{said}")
     if commands:
         parts.append(

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import sqlite_utils
 
-from skillopt_sleep.mining import identity, judges, splits, verify, workspaces
+from skillopt_sleep.mining import identity, judges, skills, splits, verify, workspaces
 from skillopt_sleep.mining.cluster import ClusterParams, cluster_texts
 from skillopt_sleep.mining.compiler import Compiler, LazyModel
 from skillopt_sleep.mining.content import content_judge
@@ -36,11 +36,6 @@ class MiningResult:
     n_recurring: int
     n_tasks: int
     report: dict[str, Any] = field(default_factory=dict)
-
-
-# A cluster belongs to a user's skill when at least this share of its requests invoked it;
-# one stray invocation must not hand a whole task kind to an unrelated skill.
-SKILL_SHARE = 0.3
 
 
 def params_from(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -72,19 +67,47 @@ def is_recurring(
     different texts, or one text was asked in ``min_sessions`` sessions, counting the
     requests that say it and more ("show tools" x2, "show tools and store response in
     file"). A one-off asked twice plus a near neighbour ("announce seat picker" x2,
-    "announce font picker") is two texts joined once; it waits for a later night."""
+    "announce font picker") is two texts joined once; it waits for a later night, also
+    when the one-off was said with more words the second time ("hey, announce seat
+    picker"): a text said again with more words is the same ask (``_asks``)."""
     if len(set(sessions)) < min_sessions or len({d for d in days if d}) < min_days:
         return False
     per_text: dict[str, set[str]] = {}
     for text, session in zip(texts, sessions, strict=True):
         per_text.setdefault(text, set()).add(session)
-    if len(per_text) >= min_sessions:
-        return True
     words = {t: set(t.split()) for t in per_text}
+    if _asks(words) >= min_sessions:
+        return True
     return any(
         len(set().union(*(s for u, s in per_text.items() if words[t] <= words[u]))) >= min_sessions
         for t in per_text
     )
+
+
+FEW_TEXTS = 20  # a cluster of more different texts holds enough asks whatever they say
+
+
+def _asks(words: Mapping[str, set[str]]) -> int:
+    """How many different asks the texts (their word sets) make (at least ``FEW_TEXTS``
+    when they are that many): texts
+    are one ask when one's words are all in the other's ("load the survey answers" /
+    "when you get a chance, load the survey answers")."""
+    if len(words) >= FEW_TEXTS:
+        return len(words)
+    texts = list(words)
+    ask = list(range(len(texts)))
+
+    def root(i: int) -> int:
+        while ask[i] != i:
+            i = ask[i]
+        return i
+
+    for i, a in enumerate(texts):
+        for j in range(i):
+            b = texts[j]
+            if words[a] <= words[b] or words[b] <= words[a]:
+                ask[root(i)] = root(j)
+    return len({root(i) for i in range(len(texts))})
 
 
 def is_stale(db: sqlite_utils.Database) -> bool:
@@ -176,7 +199,7 @@ def _kind_evidence(pool: list[Request], compiler: Compiler) -> _KindEvidence:
     rules, dropped = _cluster_rules(pool, compiler)
     return _KindEvidence(
         rules + judges.command_rules(ran),
-        dropped,
+        verify.distinct(dropped),
         list(said.values()),
         next((r.accepted for r in reversed(pool) if r.accepted), None),
         judges.common_commands(ran),
@@ -202,7 +225,8 @@ def _task(
     content, content_dropped = _content_rule(req, kind, prompt)
     corrections = ev.corrections
     rub = judges.rubric(req.intent, req.accepted or ev.accepted, corrections, ev.commands)
-    said = (req.intent, *(c.text for c in corrections))  # quoted verbatim in the rubric
+    # quoted verbatim in the rubric (a kind's later corrections are not in it)
+    said = (req.intent, *(c.text for c in corrections[: judges.RUBRIC_CORRECTIONS]))
     rubric = Judge("rubric", rub, 1.0, f"turn {req.turn_id}: accepted outcome", quotes=said)
     js = judges.dedupe([*ev.rules, *own, *content, rubric])
     meta = {
@@ -235,13 +259,19 @@ def mine(
     p = params_from(config)
     compiler = Compiler(db, model)
     now = datetime.now(UTC).isoformat()
-    ev: Evidence = load(db)
+    projects = [r["project"] for r in db.query("select distinct project from sessions")]
+    ev: Evidence = load(db, skills.installed(config, [p or "" for p in projects]))
     reqs = ev.requests
-    labels = cluster_texts([r.norm for r in reqs], p["cluster"]) if reqs else np.zeros(0, int)
+    labels = (
+        cluster_texts([r.norm for r in reqs], p["cluster"], [r.fingerprint for r in reqs])
+        if reqs
+        else np.zeros(0, int)
+    )
     by_label: dict[int, list[Request]] = {}
     for r, lab in zip(reqs, labels, strict=True):
         by_label.setdefault(int(lab), []).append(r)
-    groups = sorted(by_label.values(), key=lambda rs: (rs[0].started_at, rs[0].turn_id))
+    groups = skills.one_per_skill(list(by_label.values()))
+    groups.sort(key=lambda rs: (rs[0].started_at, rs[0].turn_id))
     ids = identity.match(
         db,
         [[r.turn_id for r in rs] for rs in groups],
@@ -271,11 +301,10 @@ def mine(
         )  # fmt: skip
         n_recurring += recurring
         failure = sum(r.failed for r in rs) / len(rs)
-        invoked = Counter(s for r in rs for s in dict.fromkeys(r.skills))
         old = stored.get(cid)
-        top = invoked.most_common(1)
-        if top and top[0][1] >= SKILL_SHARE * len(rs):
-            skill, managed = top[0][0], 0
+        owner = skills.owner(rs)
+        if owner is not None:
+            skill, managed = owner, 0
         elif old and old["managed"] and old["skill"] not in taken_slugs:
             skill, managed = old["skill"], 1
         else:

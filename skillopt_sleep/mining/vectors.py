@@ -28,49 +28,15 @@ character n-grams are not used: they made "habit-tracker" meet "flight-tracker".
 
 from __future__ import annotations
 
-import functools
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-# Politeness and glue words carry no task.
-STOP_WORDS = frozenset(ENGLISH_STOP_WORDS) | {"please", "pls", "thanks", "thank", "ok", "okay"}
-
-# What ``intents.normalize`` puts for a path, number, identifier …: "some file" says
-# nothing about the task, and without IDF to weigh it down it made "add type hints to
-# <file>" meet "add docstrings to <file>".
-SLOTS = frozenset({"zblob", "zurl", "zhash", "zpath", "zcode", "zident", "znum"})
-
-# No "ure": it made "texture" meet "text".
-_SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ed", "es", "s")
-
-
-@functools.lru_cache(maxsize=200_000)
-def stem(word: str) -> str:
-    """A light stem so "failing", "failure" and "failed" meet, and British spellings meet
-    American ones ("summarise"); deliberately crude: a wrong merge of two rare words
-    costs less than a paraphrase that never meets its kind."""
-    if len(word) <= 4 or not word.isalpha():
-        return word
-    if word.endswith(("ise", "ised", "ises", "ising")):
-        word = word.replace("is", "iz", 1) if word.count("is") == 1 else word
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            word = word[: -len(suffix)]
-            break
-    if word.endswith("e") and len(word) > 5:
-        word = word[:-1]
-    return word
-
-
-def content_words(norm: str) -> list[str]:
-    """Stemmed words of a normalized intent without glue words."""
-    return [w for w in norm.split() if w not in STOP_WORDS and w not in SLOTS]
+from skillopt_sleep.mining.words import content_words, stem, typo_map
 
 
 @dataclass(frozen=True)
@@ -83,51 +49,7 @@ class VectorParams:
     collocation_share: float = 0.6  # each word of a pair in this share of the other's uses
     rare_in_norm: float = 0.5  # share of a rarely seen unit's weight that counts in the norm
     rounds: int = 1  # re-measure with the first round's weights (filler inflates round 1)
-
-
-def _one_edit(a: str, b: str) -> bool:
-    """Damerau distance exactly one (delete, insert, substitute or swap)."""
-    if a == b or abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) > len(b):
-        a, b = b, a
-    i = 0
-    while i < len(a) and a[i] == b[i]:
-        i += 1
-    if len(a) < len(b):
-        return a[i:] == b[i + 1 :]
-    if a[i + 1 :] == b[i + 1 :]:
-        return True
-    return i + 1 < len(a) and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2 :] == b[i + 2 :]
-
-
-def typo_map(df: Counter[str], min_len: int = 5, ratio: int = 3) -> dict[str, str]:
-    """Word -> the word one edit away that is at least ``ratio`` times as common (ten times
-    for a word seen more than twice, which is less likely to be a slip)."""
-    frequent = {w: n for w, n in df.items() if n >= ratio and len(w) >= min_len - 1}
-    deletes: dict[str, list[str]] = {}
-    for w in frequent:
-        for i in range(len(w)):
-            deletes.setdefault(w[:i] + w[i + 1 :], []).append(w)
-    out: dict[str, str] = {}
-    for w, n in df.items():
-        if len(w) < min_len or not w.isalpha():
-            continue
-        need = ratio * n if n <= 2 else 10 * n
-        cands = set(deletes.get(w, ()))  # w lost a letter
-        for i in range(len(w)):
-            d = w[:i] + w[i + 1 :]
-            if d in frequent:  # w gained a letter
-                cands.add(d)
-            cands.update(deletes.get(d, ()))  # substitution or swap
-        best = max(
-            (c for c in cands if frequent[c] >= need and _one_edit(w, c)),
-            key=lambda c: (frequent[c], c),
-            default=None,
-        )
-        if best is not None:
-            out[w] = best
-    return out
+    tool_evidence: float = 5.0  # requests at which a fingerprint unit's measure counts half
 
 
 def _collocations(
@@ -188,72 +110,117 @@ def informativeness(
     counts: np.ndarray,
     partners: list[np.ndarray],
     params: VectorParams,
+    only: range | None = None,
+    held: sp.csr_matrix | None = None,
 ) -> np.ndarray:
     """Per unit: how much more alike the requests holding it are to each other than to the
     requests without it.
 
     ``x`` rows are request vectors (norm <= 1), ``b`` which units each request holds (0/1),
-    ``counts`` how often each request occurs. For a unit
+    ``counts`` how often each request occurs, ``held`` (when not all of a row's requests
+    hold its units: a text's fingerprint) the share of them that do. ``only``: the units to
+    measure (the others get ``prior``). For a unit
     w the requests D_w holding it are compared on everything *but* w and ``partners[w]``
     (its phrase-mates and collocations, or a collocation's own words), so a project name
     or a feature ("ical export") does not look coherent only because its words come
     together.
     """
     n_units = x.shape[1]
+    units = np.arange(n_units) if only is None else np.asarray(only, dtype=np.int64)
+    held = b if held is None else held
     w = sp.diags(counts.astype(np.float32))
-    df = np.asarray((w @ b).sum(axis=0)).ravel()  # requests (with repeats) holding a unit
     total = float(counts.sum())
     summed = np.asarray((w @ x).sum(axis=0)).ravel().astype(np.float64)
     sq_all = float((np.asarray(x.multiply(x).sum(axis=1)).ravel() * counts).sum())
-    bt = (b.T @ w).tocsr()  # units x requests, weighted by repeats
-    s = (bt @ x).tocsr()  # unit -> sum of the vectors of the requests holding it
-    q = (bt @ x.multiply(x)).tocsr()  # unit -> sum of squared entries of those vectors
     # requests that are nothing but the unit and its partners ("show tools" for "show"):
     # repeats of one request, alike by definition once the unit is taken out
+    mine = [partners[u] for u in units]
     member = sp.csr_matrix(
         (
-            np.ones(sum(len(p) for p in partners), dtype=np.float32),
-            np.concatenate(partners) if partners else np.zeros(0, np.int32),
-            np.cumsum([0] + [len(p) for p in partners]),
+            np.ones(sum(len(p) for p in mine), dtype=np.float32),
+            np.concatenate(mine) if mine else np.zeros(0, np.int32),
+            np.cumsum([0] + [len(p) for p in mine]),
         ),
-        shape=(n_units, n_units),
+        shape=(len(units), b.shape[1]),
     )
-    inside = (b @ member.T).tocsr()  # request x unit: how many of its units are partners
     n_of = np.asarray(b.sum(axis=1)).ravel()
-    inside.data = inside.data >= n_of[np.repeat(np.arange(b.shape[0]), np.diff(inside.indptr))]
-    inside.data = inside.data.astype(np.float32)
-    inside = inside.multiply(b).tocsr()  # only units the request holds
-    bare = np.asarray(inside.T @ counts).ravel()  # per unit: such requests, with repeats
+    bare = np.zeros(len(units))  # per unit: such requests, with repeats
+    b_units = b[:, units].tocsr()
+    for r0 in range(0, b.shape[0], BARE_ROWS):  # a common unit is a partner of many units
+        rows = slice(r0, r0 + BARE_ROWS)
+        inside = (b[rows] @ member.T).tocsr()  # request x unit: how many of its units are mates
+        owner = np.repeat(np.arange(inside.shape[0]), np.diff(inside.indptr)) + r0
+        inside.data = (inside.data >= n_of[owner]).astype(np.float32)
+        inside = inside.multiply(b_units[rows]).tocsr()  # only units the request holds
+        bare += np.asarray(inside.T @ counts[rows]).ravel()
+    held = held[:, units] if only is not None else held
+    df = np.asarray((w @ held).sum(axis=0)).ravel()  # requests (with repeats) holding a unit
+    bt_all = (held.T @ w).tocsr()  # units x requests, weighted by repeats
     out = np.full(n_units, params.prior, dtype=np.float64)
-    for u in range(n_units):
-        d = df[u]
-        if d < params.min_df:
-            continue
-        sa, se = s.indptr[u], s.indptr[u + 1]
-        cols, vals = s.indices[sa:se], s.data[sa:se].astype(np.float64)
-        keep = ~np.isin(cols, partners[u])
-        qa, qe = q.indptr[u], q.indptr[u + 1]
-        qkeep = ~np.isin(q.indices[qa:qe], partners[u])
-        self_terms = float(q.data[qa:qe][qkeep].sum())  # sum over D_w of |remainder|^2
-        e = float(bare[u])
-        if e >= d - 0.5 and e < 2:
-            continue  # nothing to compare
-        r = vals[keep]
-        pairs = e * (e - 1)
-        if self_terms > 1e-6 * d and d - e >= 1:
-            pairs += (float(r @ r) - self_terms) / (self_terms / (d - e))
-        within = pairs / (d * (d - 1))
-        rest = total - d
-        between = 0.0
-        if rest >= 1 and self_terms > 1e-6 * d:
-            others = summed[cols[keep]] - r  # the other requests, on the same columns
-            # the other requests' share of squares, over all columns
-            sq_rest = max(sq_all - float(q.data[qa:qe].sum()), 1e-9)
-            ne = max(d - e, 1.0)
-            between = float(r @ others) / (d * rest) / math.sqrt(self_terms / ne * sq_rest / rest)
-        lift = (within - max(between, 0.0)) / params.full_lift
-        out[u] = float(np.clip(lift, 0.0, 1.0))
+    # Units in chunks of at most ``MEASURE_CHUNK`` requests held: the requests holding a
+    # command every request runs cover the whole vocabulary; all units' sums at once would
+    # hold it hundreds of times.
+    held_by = np.diff(bt_all.indptr)
+    start = 0
+    while start < len(units):
+        end = start + 1 + int(np.searchsorted(np.cumsum(held_by[start + 1 :]), MEASURE_CHUNK))
+        bt = bt_all[start:end]
+        s = (bt @ x).tocsr()  # unit -> sum of the vectors of the requests holding it
+        q = (bt @ x.multiply(x)).tocsr()  # unit -> sum of squared entries of those vectors
+        for i in range(start, end):
+            _measure(i, units[i], s, q, start, partners, df, bare, params, out,
+                     (total, summed, sq_all))  # fmt: skip
+        start = end
     return out
+
+
+MEASURE_CHUNK = 200_000  # requests held by the units measured together
+BARE_ROWS = 8192  # requests checked together for being nothing but a unit and its mates
+
+
+def _measure(
+    i: int,
+    u: int,
+    s: sp.csr_matrix,
+    q: sp.csr_matrix,
+    start: int,
+    partners: list[np.ndarray],
+    df: np.ndarray,
+    bare: np.ndarray,
+    params: VectorParams,
+    out: np.ndarray,
+    corpus: tuple[float, np.ndarray, float],
+) -> None:
+    """Unit ``u`` (the ``i``-th measured; its sums are row ``i - start`` of ``s``, ``q``)."""
+    total, summed, sq_all = corpus
+    d = df[i]
+    if d < params.min_df:
+        return
+    row = i - start
+    sa, se = s.indptr[row], s.indptr[row + 1]
+    cols, vals = s.indices[sa:se], s.data[sa:se].astype(np.float64)
+    keep = ~np.isin(cols, partners[u])
+    qa, qe = q.indptr[row], q.indptr[row + 1]
+    qkeep = ~np.isin(q.indices[qa:qe], partners[u])
+    self_terms = float(q.data[qa:qe][qkeep].sum())  # sum over D_w of |remainder|^2
+    e = float(bare[i])
+    if e >= d - 0.5 and e < 2:
+        return  # nothing to compare
+    r = vals[keep]
+    pairs = e * (e - 1)
+    if self_terms > 1e-6 * d and d - e >= 1:
+        pairs += (float(r @ r) - self_terms) / (self_terms / (d - e))
+    within = pairs / (d * (d - 1))
+    rest = total - d
+    between = 0.0
+    if rest >= 1 and self_terms > 1e-6 * d:
+        others = summed[cols[keep]] - r  # the other requests, on the same columns
+        # the other requests' share of squares, over all columns
+        sq_rest = max(sq_all - float(q.data[qa:qe].sum()), 1e-9)
+        ne = max(d - e, 1.0)
+        between = float(r @ others) / (d * rest) / math.sqrt(self_terms / ne * sq_rest / rest)
+    lift = (within - max(between, 0.0)) / params.full_lift
+    out[u] = float(np.clip(lift, 0.0, 1.0))
 
 
 def filler_words(
@@ -337,6 +304,12 @@ def lead_words(docs: Sequence[list[str]]) -> list[str]:
     return out
 
 
+# A fingerprint row is divided by the square root of its informative mass, but never of
+# less than this: a request that did only the commands every request of its area runs
+# (each weighing 0.1-0.2) must not look as if it followed a procedure.
+DONE_FLOOR = 1.0
+
+
 @dataclass
 class Vectors:
     matrix: sp.csr_matrix  # rows of norm <= 1; dot products are informative overlap
@@ -344,14 +317,71 @@ class Vectors:
     weight: np.ndarray  # informativeness per unit
     leads: list[str]  # per row: its lead word (``lead_words``)
     acts: list[bool]  # per row: its lead is open in two endings or more: an action
+    n_words: int = 0  # units before this index are words, the rest the fingerprint's
+    # With fingerprints: what was said and done, words and units together under one norm
+    # (a unit counts in it by its informativeness, so ``git status`` dilutes nothing).
+    both: sp.csr_matrix | None = None
+
+    def done(self, prints: Sequence[Iterable[str]]) -> sp.csr_matrix:
+        """One row per fingerprint (a request's units): what it did, each unit scaled by
+        the square root of its informativeness, divided by the square root of the row's
+        informative mass but at least ``DONE_FLOOR``, so the dot product of two rows is
+        the share of their work they have in common. Rows are per request, not per text:
+        one text asked ten times may have made the agent do ten different things."""
+        index = {u: i - self.n_words for i, u in enumerate(self.vocab) if i >= self.n_words}
+        scale = np.sqrt(self.weight[self.n_words :]).astype(np.float32)
+        rows, cols = [], []
+        for r, fp in enumerate(prints):
+            for u in set(fp):
+                j = index.get(u)
+                if j is not None and scale[j] > 0:
+                    rows.append(r)
+                    cols.append(j)
+        x = sp.csr_matrix(
+            (scale[cols], (rows, cols)), shape=(len(prints), len(scale)), dtype=np.float32
+        )
+        mass = np.asarray(x.multiply(x).sum(axis=1)).ravel()
+        return _row_normalize(x, np.sqrt(np.maximum(mass, DONE_FLOOR)))
+
+
+def _fingerprint_columns(
+    prints: Sequence[Mapping[str, float]], cnt: np.ndarray, share: float
+) -> tuple[sp.csr_matrix, list[str], list[set[int]]]:
+    """Per row the share of its requests that did each fingerprint unit, the units, and each
+    unit's mates: the units present in ``share`` of its requests (``$ git diff`` for ``$ git
+    diff --staged``, ``@ src/`` for ``@ billing.py``), which it implies and so is not judged
+    by, as a word is not judged by its phrase-mates."""
+    vocab: dict[str, int] = {}
+    rows, cols, vals = [], [], []
+    for i, fp in enumerate(prints):
+        for unit, v in fp.items():
+            rows.append(i)
+            cols.append(vocab.setdefault(unit, len(vocab)))
+            vals.append(v)
+    x = sp.csr_matrix((np.asarray(vals, np.float32), (rows, cols)), shape=(len(prints), len(vocab)))
+    holds = x.copy()
+    holds.data[:] = 1.0
+    co = (holds.T @ sp.diags(cnt.astype(np.float32)) @ holds).tocoo()
+    df = co.diagonal() if co.shape[0] else np.zeros(0)
+    mates: list[set[int]] = [{u} for u in range(len(vocab))]
+    for a, b, n in zip(co.row, co.col, co.data, strict=True):
+        if a != b and n >= share * df[a]:
+            mates[a].add(int(b))
+    return x.tocsr(), list(vocab), mates
 
 
 def build(
     norms: Sequence[str],
     counts: Sequence[int] | np.ndarray | None = None,
     params: VectorParams | None = None,
+    prints: Sequence[Mapping[str, float]] | None = None,
 ) -> Vectors:
-    """Vectors for distinct normalized intents (``counts``: how often each occurs)."""
+    """Vectors for distinct normalized intents (``counts``: how often each occurs) and, when
+    given, their fingerprints (``fingerprint``: unit -> share of the row's requests that did
+    it). A fingerprint unit's informativeness is learnt as a word's is, on the rest of the
+    words *and* units (so a word said with one procedure counts even when the kind is worded
+    four ways); one too rare to measure counts for nothing (two requests sharing a grep
+    pattern share no task). ``matrix`` holds what was said, ``done`` what was done."""
     params = params or VectorParams()
     cnt = np.asarray(counts if counts is not None else [1] * len(norms), dtype=np.float64)
     raw = [content_words(n) or ["zempty"] for n in norms]
@@ -363,6 +393,12 @@ def build(
     words = [[stem(fold.get(w, w)) for w in ws] for ws in raw]
     pairs, mates = _collocations(words, params.collocation_share, params.min_df)
     x, vocab = _counts(units(words, pairs))
+    n_words = len(vocab)
+    tool_mates: list[set[int]] = []
+    if prints is not None:
+        fx, fvocab, tool_mates = _fingerprint_columns(prints, cnt, params.collocation_share)
+        x = sp.hstack([x, fx]).tocsr()
+        vocab += fvocab
     index = {t: i for i, t in enumerate(vocab)}
     linked: dict[int, set[int]] = {i: {i} for i in range(len(vocab))}
     for word, near in mates.items():
@@ -373,24 +409,59 @@ def build(
         group = {i for i in (ia, ib, iab) if i is not None}
         for i in group:
             linked[i] |= group
+    for u, implied in enumerate(tool_mates):
+        linked[n_words + u] |= {n_words + m for m in implied}
     partners = [np.fromiter(sorted(linked[i]), dtype=np.int32) for i in range(len(vocab))]
-    plain = np.sqrt(np.asarray(x.multiply(x).sum(axis=1)).ravel())
     holds = x.copy()
     holds.data[:] = 1.0
+    # Words are measured on all a request said and did: a word said with one procedure is
+    # told apart even where its kind is worded four ways.
+    plain = np.sqrt(np.asarray(x.multiply(x).sum(axis=1)).ravel())
     weight = np.full(len(vocab), 1.0)
+    words_only = range(n_words) if prints is not None else None
     for _ in range(params.rounds):
         scaled = _row_normalize(x @ sp.diags(np.sqrt(weight).astype(np.float32)), plain)
-        weight = informativeness(scaled, holds, cnt, partners, params)
+        weight = informativeness(scaled, holds, cnt, partners, params, words_only)
+    if n_words < len(vocab):
+        # A fingerprint unit is judged by what the requests that did it *asked*: a kind's
+        # command comes with alike requests; a module's file with requests of every kind
+        # about that module (judged by the other units, the project's own folders and
+        # tools would make it look coherent).
+        said = np.where(np.arange(len(vocab)) < n_words, np.sqrt(weight), 0.0)
+        said_x = x[:, :n_words]
+        plain_said = np.sqrt(np.asarray(said_x.multiply(said_x).sum(axis=1)).ravel())
+        scaled = _row_normalize(x @ sp.diags(said.astype(np.float32)), plain_said)
+        scaled.eliminate_zeros()  # the units' own columns: not compared on, not kept
+        shares = sp.hstack([holds[:, :n_words], x[:, n_words:]]).tocsr()
+        measured = informativeness(
+            scaled, holds, cnt, partners, params, range(n_words, len(vocab)), shares
+        )
+        # ... and believed as far as it was seen: a unit of a few requests (one module's
+        # file) may look coherent by chance; one of a kind's every run has been seen often.
+        seen = np.asarray(x[:, n_words:].T @ cnt).ravel()
+        weight[n_words:] = measured[n_words:] * seen / (seen + params.tool_evidence)
     # A unit too rare to measure counts at ``rare_in_norm`` of its weight in the norm: the
     # one-time details of a request of a kind ("the leap year date bug") must not drown
     # what it shares with the kind; units measured uninformative count in full, so two
     # one-offs sharing a word but not their verb or project stay apart.
-    measured = np.asarray(holds.T @ cnt).ravel() >= params.min_df
-    in_norm = np.where(measured, 1.0, params.rare_in_norm)
-    norm = np.sqrt(np.asarray(x.multiply(x) @ in_norm).ravel())
-    matrix = _row_normalize(x @ sp.diags(np.sqrt(weight).astype(np.float32)), norm)
+    seen = np.asarray(holds.T @ cnt).ravel()
+    seen[n_words:] = np.asarray(x[:, n_words:].T @ cnt).ravel()  # a text's share that did it
+    measured = seen >= params.min_df
+    weight[n_words:][~measured[n_words:]] = 0.0
+    in_norm = np.where(measured, 1.0, params.rare_in_norm)[:n_words]
+    scaled = (x @ sp.diags(np.sqrt(weight).astype(np.float32))).tocsr()
+    said = scaled[:, :n_words]
+    norm = np.sqrt(np.asarray(x[:, :n_words].multiply(x[:, :n_words]) @ in_norm).ravel())
+    matrix = _row_normalize(said, norm)
     matrix.eliminate_zeros()
+    both = None
+    if prints is not None:
+        tools = x[:, n_words:]
+        tnorm = np.asarray(tools.multiply(tools) @ weight[n_words:]).ravel()
+        both = _row_normalize(scaled, np.sqrt(norm**2 + tnorm))
+        both.eliminate_zeros()
+        both = both.astype(np.float32)
     leads = lead_words(words)
     verbs = open_words(words, min_endings=2)
     acts = [lead in verbs for lead in leads]
-    return Vectors(matrix.astype(np.float32), vocab, weight, leads, acts)
+    return Vectors(matrix.astype(np.float32), vocab, weight, leads, acts, n_words, both)

@@ -66,6 +66,18 @@ def verify(
     return kept, dropped
 
 
+def distinct(dropped: Sequence[Dropped]) -> list[Dropped]:
+    """Each dropped judge once per reason (the newest statement of it): a kind's corrections
+    repeat one rule in session after session, and every task of the kind lists what its
+    kind dropped, so listing each statement would grow with the square of the kind."""
+    newest: dict[tuple[str, str, str, str], Dropped] = {}
+    for d in dropped:
+        key = (d.judge.kind, d.judge.value.lower(), d.judge.scope, d.reason)
+        newest.pop(key, None)
+        newest[key] = d
+    return list(newest.values())
+
+
 def _reason(judge: Judge, ev: Evidence, accepted: Sequence[tuple[str, str]]) -> str:
     if ev.corrected is not None and passes(judge, ev.corrected):
         return CORRECTED_PASSES

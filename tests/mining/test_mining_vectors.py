@@ -6,15 +6,8 @@ from collections import Counter
 
 from benchmarks.requests.tuning import HABIT_PREFIXES, HABIT_SUFFIXES, corpus
 from skillopt_sleep.mining.intents import intent
-from skillopt_sleep.mining.vectors import (
-    build,
-    content_words,
-    filler_words,
-    lead_words,
-    open_words,
-    stem,
-    typo_map,
-)
+from skillopt_sleep.mining.vectors import build, filler_words, lead_words, open_words
+from skillopt_sleep.mining.words import content_words, stem, typo_map
 
 
 def _weights(n: int) -> dict[str, float]:

@@ -104,3 +104,21 @@ def test_judges_of_one_kind_must_not_contradict_another_sessions_accepted_answer
         for j in t.judges:
             if (j.kind, j.value) == ("max_words", "6"):
                 assert passes(j, "Fix parser on empty input") and not passes(j, LONG)
+
+
+def test_a_rule_dropped_in_many_sessions_is_listed_once_per_task(tmp_path: Path) -> None:
+    """Four sessions of the kind say "no, use pytest not unittest" and the user accepted
+    answers that still say unittest: every task lists that dropped judge once, from the
+    newest statement, not once per session (a task's size must not grow with its kind)."""
+    db = store(tmp_path)
+    said = ("Port tests to unittest classes", "no, use pytest not unittest",
+            "Port the unittest tests to pytest")  # fmt: skip
+    _cluster(db, {s: said for s in (1, 3, 5, 7)}, {})
+    mine(db, ALL_TRAIN)
+    tasks = load_tasks(db)
+    assert len(tasks) >= 4
+    for t in tasks:
+        listed = [d for d in t.meta.get("dropped_judges", [])
+                  if (d["kind"], d["value"]) == ("not_contains", "unittest")]  # fmt: skip
+        assert len(listed) == 1 and listed[0]["reason"] == ACCEPTED_FAILS
+        assert listed[0]["source"].startswith("turn s7:0")  # the newest statement
