@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -53,7 +54,9 @@ OVERRIDES: dict[str, Any] = {
     "trainer.samples": 2,
     "trainer.minibatch": 4,
     "night.max_skills": 2,
-    "daemon.deadline": "23:59",
+    # the morning deadline a minute before now: a test night has about a day, whenever the
+    # tests run (a fixed "23:59" left a night run at 23:58 one minute, and sized it to that)
+    "daemon.deadline": (datetime.now() - timedelta(minutes=1)).strftime("%H:%M"),
     # the corpus's managed skills are new: promote their first version without review
     # (the default stages it; tests/promotion/test_promote_trust.py covers that)
     "promotion.auto_promote_new_skills": True,
@@ -545,7 +548,7 @@ def test_undecided_candidates_are_carried_to_the_next_night_with_their_evidence(
 
 
 def test_a_night_never_reuses_an_id_taken_in_the_same_second(tmp_path: Path) -> None:
-    from datetime import UTC, datetime, timedelta
+    from datetime import UTC
 
     from skillopt_sleep.store import open_store
 
