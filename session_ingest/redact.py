@@ -122,14 +122,7 @@ def _cli_password(m: re.Match[str]) -> str:
 
 # ``<tool> login … -p <password>`` (not ``ssh -l login -p 22``)
 _LOGIN_TOOLS = ("docker", "podman", "nerdctl", "buildah", "skopeo", "registry", "oras", "oc",
-                "az", "cf", "crane", "regctl")  # fmt: skip
-
-
-def _login_password(m: re.Match[str]) -> str:
-    before = m.string[max(0, m.start() - 40) : m.start()].split()
-    if not before or before[-1] not in _LOGIN_TOOLS:
-        return m.group(0)
-    return _cli_password(m)
+                "az", "acr", "cf", "crane", "regctl")  # fmt: skip
 
 
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
@@ -271,8 +264,10 @@ RULES: list[Rule] = [
           + _ARG + ")", _cli_password, needs="cli"),
     *(_rule("password", "(" + flag + r")(?!\[REDACTED)(" + _ARG + ")", _cli_password, needs="cli",
             bounded=False) for flag in _CLI_PASSWORD_FLAGS),
-    _rule("password", r"(login(?=\s)[^\n|;&]*?\s-p\s*)(?!\[REDACTED)(" + _ARG + ")",
-          _login_password, needs="cli"),  # docker/podman/helm registry/oc/az/cf login -p
+    # the tool is part of the match: a login of another kind earlier on the line (a netrc
+    # entry's "login me") must not start a match that swallows the tool's own
+    _rule("password", r"(\b(?:" + "|".join(_LOGIN_TOOLS) + r")\s+login(?=\s)[^\n|;&]*?\s-p\s*)"
+          r"(?!\[REDACTED)(" + _ARG + ")", _cli_password, needs="cli"),  # docker/oc/az … login -p
     _rule("password", r"(echo\s+)(?!\[REDACTED)(" + _ARG + r")(?=\s*\|\s*sudo\s[^\n|;&]*-\w*S)",
           _cli_password, needs="cli"),  # echo <pw> | sudo -S
     _rule("password", r"(sudo\s[^\n|;&]*<<<\s*)(?!\[REDACTED)(" + _ARG + ")", _cli_password,

@@ -71,6 +71,16 @@ def test_labels_around_a_secret_stay_readable() -> None:
         redact(f"docker login -p {pw} r.example") == "docker login -p [REDACTED:password] r.example"
     )
     assert redact(f"echo '{pw}' | sudo -kS true") == "echo [REDACTED:password] | sudo -kS true"
+    # a netrc entry's "login me" earlier on the line does not hide the registry login after it
+    # (the hypothesis test below found it: the first "login" started a match that was dropped)
+    netrc_then_docker = f"machine h login me password {pw}x docker login -u ci -p {pw}y r.example"
+    assert redact(netrc_then_docker) == (
+        "machine h login me password [REDACTED:password] "
+        "docker login -u ci -p [REDACTED:password] r.example"
+    )
+    assert redact(f"az acr login -n reg -u me -p {pw}") == (
+        "az acr login -n reg -u me -p [REDACTED:password]"
+    )
     sas = secrets["azure_sas_url"]
     assert (
         redact(f"https://a.blob.core.windows.net/c/b?sv=2022-11-02&sig={sas}&se=2026-04-01")
