@@ -77,8 +77,11 @@ def upgrade(shape: str, data: Any) -> dict[str, Any]:
             f"a stored {shape} is version {version}, newer than this release reads "
             f"({CURRENT[shape]}): upgrade skillopt-sleep"
         )
-    out = copy.deepcopy(data)
-    for step in STEPS[shape][version - 1 :]:
+    steps = STEPS[shape][version - 1 :]
+    # a current copy needs no step: a shallow copy keeps `data` as it was without copying
+    # a whole plan checkpoint (every task of the night) on each read
+    out = copy.deepcopy(data) if steps else dict(data)
+    for step in steps:
         out = step(out)
     out[KEY] = CURRENT[shape]
     return out
