@@ -36,21 +36,22 @@ from skillopt_sleep.store import open_store
 from trainer.tasks import Task
 
 # Sized for a night within 10 minutes on a quiet 2-core machine (docs/models.md): one
-# skill, two steps of 4 train rollouts + one proposal by the 1.5B optimizer, a screen on
-# those 4 tasks, then up to two sweeps of the real gate (alpha unchanged) on 16 val tasks,
-# and 16 test tasks, two answers each, for the held-out interval. With one sweep, edits
-# stayed pending (e = 1.8 of the 40 needed at val effect +0.17); with two, one (+0.37) was
-# accepted at e = 530 and the night took 599 s here. With one test answer a task, an edit
-# accepted at val effect +0.46 measured a test lift of +0.17 with a 95% interval of -0.10
-# to +0.43 (answers at temperature 0.7 are noisy). Commit messages are short: 40 answer
-# tokens show a long one fails.
+# skill, up to two steps of 4 train rollouts (the first step's candidate is the user's own
+# corrections, no optimizer call; later ones a proposal of the 1.5B optimizer), a screen on
+# those 4 tasks, then up to four sweeps of the real gate (alpha unchanged) on 16 val tasks,
+# and 16 test tasks, two answers each, for the held-out interval. Four sweeps is the fewest
+# at which 16 val tasks can show the smallest gain worth having (`night.worth_effect`, 0.1:
+# 0.097 at alpha 0.025, and three show only 0.131); with two, the plan could show only 0.201
+# and an edit of the user's corrections stayed pending at +0.13. When the two steps do not
+# fit the time, the plan keeps one, which then has all of alpha. Commit messages are short:
+# 40 answer tokens show a long one fails.
 DEMO_SETTINGS: dict[str, Any] = {
     "trainer.epochs": 1,
     "trainer.steps_per_epoch": 2,
     "trainer.minibatch": 4,
     "trainer.train_samples": 1,
     "trainer.samples": 1,
-    "trainer.max_samples": 2,
+    "trainer.max_samples": 4,
     "trainer.test_samples": 2,
     "trainer.max_answer_tokens": 40,
     "night.max_skills": 1,

@@ -262,7 +262,9 @@ def size(
     2. While the plan does not fit the time or calls, plan fewer comparisons, then fewer
        sweeps — never fewer than the smallest count that can still accept an effect worth
        having (or the configured count, when none can). When even the smallest plan does
-       not fit, the val-sized plan stays and the sizing says so.
+       not fit, it is the plan, and the sizing says so: the deadline or budget will stop
+       training early whatever is planned, and a plan of more comparisons would hold back
+       shares of alpha for comparisons that never run, from the one that does.
     """
     configured = (settings.epochs, settings.steps_per_epoch, settings.max_samples)
 
@@ -292,7 +294,7 @@ def size(
         smaller = sized_as(1, 1, sweeps)
         if smaller.fits:
             return smaller
-    return plan
+    return sized_as(1, 1, min(floor, plan.max_samples))
 
 
 def _fewer_comparisons(epochs: int, steps: int) -> list[tuple[int, int]]:

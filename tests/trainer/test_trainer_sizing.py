@@ -76,9 +76,11 @@ def test_a_plan_too_long_for_the_night_cuts_comparisons_then_sweeps_to_a_floor()
     little = size(s, TASKS, worth=0.1, per_call=per_call, available_seconds=least)
     assert (little.comparisons, little.max_samples, little.fits) == (1, floor, True)
     assert 1 < floor < 8 and little.can_detect
-    # no time at all: the val-sized plan stays and the sizing says it does not fit
+    # too little time for any plan: the smallest one, which gives its one comparison all of
+    # alpha (the deadline stops training anyway), and the sizing says it does not fit
     none = size(s, TASKS, worth=0.1, per_call=per_call, available_seconds=least - 1)
-    assert (none.comparisons, none.max_samples, none.fits) == (4, 8, False)
+    assert (none.comparisons, none.max_samples, none.fits) == (1, floor, False)
+    assert none.alpha_per_comparison == 0.05 and none.can_detect
     assert "tonight's plan needs about" in none.warning()
     assert f"of the {(least - 1) / 60:.1f} min left" in none.warning()
     # the call budget sizes the same way; an unknown seconds per call cannot size by time
