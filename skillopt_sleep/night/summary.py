@@ -14,7 +14,15 @@ import sqlite_utils
 from skillopt_sleep.night.model import Job, Plan, Promotion, TrainedSkill, infra_errors
 from skillopt_sleep.night.settings import NightSettings
 from skillopt_sleep.promotion.verdict import Verdict, decide
-from skillopt_sleep.report.document import EditRow, HeldOut, NightSummary, PassAll, SkillReport
+from skillopt_sleep.report.document import (
+    AcceptedStep,
+    EditRow,
+    HeldOut,
+    NightSummary,
+    PassAll,
+    PendingCandidate,
+    SkillReport,
+)
 from trainer.gate import controls
 from trainer.skill import SkillDoc
 
@@ -95,20 +103,20 @@ def _edits(result: TrainedSkill) -> tuple[EditRow, ...]:
     )
 
 
-def _accepted(result: TrainedSkill) -> tuple[dict[str, Any], ...]:
+def _accepted(result: TrainedSkill) -> tuple[AcceptedStep, ...]:
     """The accepted steps, each with where its edits came from and the edits themselves."""
     return tuple(
-        {
-            "origin": origin(h["edits"]),
-            "edits": [
+        AcceptedStep(
+            origin=origin(h["edits"]),
+            edits=tuple(
                 {k: e.get(k, "") for k in ACCEPTED_EDIT_KEYS}
                 | {"origin": e.get("origin") or "unknown"}
                 for e in h["edits"]
-            ],
-            "where": h.get("where", ""),
-            "effect": (h.get("evidence") or {}).get("effect"),
-            "nights": len(h.get("runs", ())) or 1,
-        }
+            ),
+            where=h.get("where", ""),
+            effect=(h.get("evidence") or {}).get("effect"),
+            nights=len(h.get("runs", ())) or 1,
+        )
         for h in result.history
     )
 
@@ -127,26 +135,26 @@ def replay_summary(result: TrainedSkill) -> dict[str, Any]:
     return {**result.replay, "rollouts": made}
 
 
-def _pending(result: TrainedSkill) -> tuple[dict[str, Any], ...]:
+def _pending(result: TrainedSkill) -> tuple[PendingCandidate, ...]:
     """Undecided candidates carried to the next night: their evidence so far and what
     would decide them."""
     out = []
     for p in result.pending:
         ev = p.get("evidence") or {}
         out.append(
-            {
-                "summary": _edit_text(p["edits"]),
-                "since": p.get("where", ""),
-                "nights": len(p.get("runs", ())),
-                "e_value": ev.get("e_value"),
-                "e_needed": ev.get("e_needed"),
-                "effect": ev.get("effect"),
-                "se": ev.get("se"),
-                "sweeps": ev.get("sweeps"),
-                "pairs": ev.get("pairs"),
-                "n_tasks": ev.get("n_tasks"),
-                "decides": ev.get("decides") or p.get("reason", ""),
-            }
+            PendingCandidate(
+                summary=_edit_text(p["edits"]),
+                since=p.get("where", ""),
+                nights=len(p.get("runs", ())),
+                e_value=ev.get("e_value"),
+                e_needed=ev.get("e_needed"),
+                effect=ev.get("effect"),
+                se=ev.get("se"),
+                sweeps=ev.get("sweeps"),
+                pairs=ev.get("pairs"),
+                n_tasks=ev.get("n_tasks"),
+                decides=ev.get("decides") or p.get("reason", ""),
+            )
         )
     return tuple(out)
 

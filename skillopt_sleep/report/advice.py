@@ -128,13 +128,13 @@ def for_skill(skill: SkillReport, failure: str | None = None) -> Advice | None:
             "improvement at the night's false-accept rate.",
             "keep using your agent for this task (each request of this kind adds a task).",
         )
-    pending = [p for p in skill.pending if p.get("e_value") is not None]
+    pending = [p for p in skill.pending if p.e_value is not None]
     if pending and outcome == "not_enough_evidence" and not accepted:
-        best = max(pending, key=lambda p: p["e_value"])
+        best = max(pending, key=lambda p: p.e_value or 0.0)
         return Advice(
             f"{len(pending)} edit(s) still undecided after tonight's sweeps; the closest has "
-            f"effect {best['effect']:+.2f} on the val tasks, e = {best['e_value']:.1f} of the "
-            f"{best['e_needed']:.0f} needed.",
+            f"effect {best.effect:+.2f} on the val tasks, e = {best.e_value:.1f} of the "
+            f"{best.e_needed:.0f} needed.",
             "nothing; the next night adds sweeps on the same val tasks and decides (more "
             "sweeps a night: raise trainer.max_samples).",
         )

@@ -180,6 +180,77 @@ class EditRow:
 
 
 @dataclass(frozen=True)
+class AcceptedStep:
+    """A step the gate accepted: its edits (kind, text, anchor, section, origin each),
+    where they came from, where in the run, their effect, and over how many nights."""
+
+    origin: str  # reflection | example | corrections | a "+" of them | unknown
+    edits: tuple[JsonDict, ...]
+    where: str = ""
+    effect: float | None = None
+    nights: int = 1
+
+    def to_json(self) -> JsonDict:
+        return {"origin": self.origin, "edits": list(self.edits), "where": self.where,
+                "effect": self.effect, "nights": self.nights}  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> AcceptedStep:
+        return cls(str(data.get("origin") or "unknown"), _dicts(data.get("edits")),
+                   str(data.get("where") or ""), data.get("effect"),
+                   int(data.get("nights") or 1))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class PendingCandidate:
+    """An undecided candidate carried to the next night: its gate evidence so far (effect,
+    e-value of the e-value needed, sweeps over the val tasks) and what would decide it."""
+
+    summary: str
+    since: str = ""  # where in a run it was first held
+    nights: int = 0
+    e_value: float | None = None
+    e_needed: float | None = None
+    effect: float | None = None
+    se: float | None = None
+    sweeps: int | None = None
+    pairs: int | None = None
+    n_tasks: int | None = None
+    decides: str = ""
+
+    def to_json(self) -> JsonDict:
+        return {
+            "summary": self.summary,
+            "since": self.since,
+            "nights": self.nights,
+            "e_value": self.e_value,
+            "e_needed": self.e_needed,
+            "effect": self.effect,
+            "se": self.se,
+            "sweeps": self.sweeps,
+            "pairs": self.pairs,
+            "n_tasks": self.n_tasks,
+            "decides": self.decides,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PendingCandidate:
+        return cls(
+            summary=str(data.get("summary") or ""),
+            since=str(data.get("since") or ""),
+            nights=int(data.get("nights") or 0),
+            e_value=data.get("e_value"),
+            e_needed=data.get("e_needed"),
+            effect=data.get("effect"),
+            se=data.get("se"),
+            sweeps=data.get("sweeps"),
+            pairs=data.get("pairs"),
+            n_tasks=data.get("n_tasks"),
+            decides=str(data.get("decides") or ""),
+        )
+
+
+@dataclass(frozen=True)
 class SkillReport:
     """What the night did for one skill: the verdict, the held-out test, the edits tried,
     the promotion, what it cost."""
@@ -195,8 +266,8 @@ class SkillReport:
     test: HeldOut | None = None  # None: not measured
     plan: JsonDict | None = None  # trainer.sizing.Sizing.to_dict()
     edits: tuple[EditRow, ...] = ()
-    accepted: tuple[JsonDict, ...] = ()  # the accepted steps: origin, edits, where, effect
-    pending: tuple[JsonDict, ...] = ()  # undecided candidates: evidence, what decides them
+    accepted: tuple[AcceptedStep, ...] = ()
+    pending: tuple[PendingCandidate, ...] = ()
     diff: str = ""
     stopped_by: str | None = None  # the budget that stopped training, if one did
     promotion: Promotion | None = None
@@ -219,8 +290,8 @@ class SkillReport:
             "test": self.test.to_json() if self.test else None,
             "plan": self.plan,
             "edits": [e.to_json() for e in self.edits],
-            "accepted": list(self.accepted),
-            "pending": list(self.pending),
+            "accepted": [a.to_json() for a in self.accepted],
+            "pending": [p.to_json() for p in self.pending],
             "diff": self.diff,
             "stopped_by": self.stopped_by,
             "promotion": self.promotion.to_dict() if self.promotion else None,
@@ -250,8 +321,8 @@ class SkillReport:
             test=HeldOut.from_json(test) if test else None,
             plan=data.get("plan"),
             edits=tuple(EditRow.from_json(e) for e in data.get("edits") or ()),
-            accepted=_dicts(data.get("accepted")),
-            pending=_dicts(data.get("pending")),
+            accepted=tuple(AcceptedStep.from_json(a) for a in data.get("accepted") or ()),
+            pending=tuple(PendingCandidate.from_json(p) for p in data.get("pending") or ()),
             diff=str(data.get("diff") or ""),
             stopped_by=data.get("stopped_by"),
             promotion=Promotion.from_dict(promo) if promo else None,

@@ -110,9 +110,9 @@ def won_phrase(skill: SkillReport) -> str:
     steps = skill.accepted
     parts = []
     for step in steps:
-        texts = [" ".join((e.get("text") or e.get("anchor") or "").split()) for e in step["edits"]]
+        texts = [" ".join((e.get("text") or e.get("anchor") or "").split()) for e in step.edits]
         said = "; ".join(t if len(t) <= 160 else t[:157] + "…" for t in texts if t)
-        origins = [ORIGIN_WORDS.get(o, o) for o in step.get("origin", "unknown").split("+")]
+        origins = [ORIGIN_WORDS.get(o, o) for o in step.origin.split("+")]
         parts.append(f"({' and '.join(origins)}): “{said}”")
     if not parts:
         return ""
@@ -274,14 +274,14 @@ def pending_lines(skill: SkillReport) -> list[str]:
     """One line per candidate carried to the next night: its evidence and what decides it."""
     out = []
     for p in skill.pending:
-        if p.get("e_value") is None:
-            out.append(f"{p['summary'][:80]} — {p['decides']}")
+        if p.e_value is None:
+            out.append(f"{p.summary[:80]} — {p.decides}")
             continue
-        se = f" ± {p['se']:.3f}" if p.get("se") is not None else ""
+        se = f" ± {p.se:.3f}" if p.se is not None else ""
         out.append(
-            f"{p['summary'][:80]} — effect {_pct(p['effect'])}{se}, e {p['e_value']:.3g} of "
-            f"{p['e_needed']:.3g} after {p['sweeps']} sweep(s) of {p['n_tasks']} val tasks "
-            f"over {p['nights']} night(s); {p['decides']}"
+            f"{p.summary[:80]} — effect {_pct(p.effect)}{se}, e {p.e_value:.3g} of "
+            f"{p.e_needed:.3g} after {p.sweeps} sweep(s) of {p.n_tasks} val tasks "
+            f"over {p.nights} night(s); {p.decides}"
         )
     return out
 

@@ -29,6 +29,7 @@ from click.testing import CliRunner
 from benchmarks.corpus import write_corpus
 from skillopt_sleep.cli import main
 from skillopt_sleep.night.run import default_roles, run_night
+from skillopt_sleep.report.document import NightSummary
 from skillopt_sleep.report.words import OUTCOME_WORDS
 from skillopt_sleep.running import lock
 from skillopt_sleep.settings import config as config_mod
@@ -521,6 +522,8 @@ def test_undecided_candidates_are_carried_to_the_next_night_with_their_evidence(
         assert night.status == "done"
         skills = night.summary.to_json()["skills"]
         assert skills and all(s["outcome"] == "not_enough_evidence" for s in skills)
+        # the pending candidates read back from the stored JSON as they were written
+        assert NightSummary.from_json(night.summary.to_json()) == night.summary
         md = night.reports["md"].read_text()
         assert md.count("Pending (undecided, carried to the next night):") == len(skills)
         # what the gate's level bounds, and at which level (the configured alpha)

@@ -438,19 +438,19 @@ def test_every_accepted_edit_says_where_it_came_from_and_older_records_still_rea
                            rejected=[{"edits": [example], "reason": "screen"}])  # fmt: skip
     job = Job("s", True, ("c",), "a", {}, ())
     s = skill_summary(job, trained, Promotion("promoted", ""))
-    assert [(a["origin"], [e["origin"] for e in a["edits"]]) for a in s.accepted] == [
+    assert [(a.origin, [e["origin"] for e in a.edits]) for a in s.accepted] == [
         ("reflection", ["reflection"]),
         ("unknown", ["unknown"]),
         ("reflection+example", ["reflection", "example"]),
     ]
-    assert s.accepted[0]["edits"][0] == {
+    assert s.accepted[0].edits[0] == {
         "kind": "add",
         "text": "- No ## headings.",
         "anchor": "",
         "section": "",
         "origin": "reflection",
     }
-    assert s.accepted[0]["effect"] == 0.3 and s.accepted[1]["where"] == "epoch 0 step 1"
+    assert s.accepted[0].effect == 0.3 and s.accepted[1].where == "epoch 0 step 1"
     assert [e.origin for e in s.edits] == [
         "reflection", "unknown", "reflection+example", "example"]  # fmt: skip
     report = summary(skills=[s.to_json() | {"name": "s", "outcome": "improved", "test": None}])
