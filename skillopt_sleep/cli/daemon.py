@@ -49,6 +49,7 @@ def night_line(outcome: NightOutcome) -> str:
     """One journal line per night: id, status, the answer per skill, cost, the report.
     (The night's full summary is in the store and the report, not in the log.)"""
     from skillopt_sleep.report import headline
+    from skillopt_sleep.report.document import NightUsage
 
     summary = outcome.summary
     if outcome.status != "done" or summary is None:
@@ -58,12 +59,12 @@ def night_line(outcome: NightOutcome) -> str:
         + (f" {s.test.lift:+.2f}" if s.test and s.test.lift is not None else "")
         for s in summary.skills
     )
-    usage = summary.usage
+    usage = summary.usage or NightUsage()
     problems = len(summary.problems)
     return (
         f"night {outcome.night_id} done: {headline(summary)}"
         + (f" ({skills})" if skills else "")
-        + f"; {usage.get('calls', 0)} calls, ${usage.get('cost_usd', 0.0):.2f}"
+        + f"; {usage.calls} calls, ${usage.cost_usd:.2f}"
         + (f"; {problems} problem(s)" if problems else "")
         + f"; report {outcome.reports.get('html', '-')}"
     )

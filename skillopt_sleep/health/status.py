@@ -128,7 +128,7 @@ def gather(db: Db, state_dir: Path) -> dict[str, Any]:
         else None,
         "running_now": holder.describe() if holder else None,
         "pending_reviews": pending_reviews(db),
-        "budget_used": summary.usage if summary else None,
+        "budget_used": summary.usage.to_json() if summary and summary.usage else None,
         "daemon": daemon,
     }
 

@@ -335,6 +335,40 @@ class SkillReport:
 
 
 @dataclass(frozen=True)
+class NightUsage:
+    """What the night's training spent (replays included), against the night's budget."""
+
+    calls: int = 0
+    live_calls: int = 0  # calls a model answered (not from the cache)
+    tokens: int = 0
+    cost_usd: float = 0.0
+    cost_unknown: tuple[str, ...] = ()  # roles whose model has no known price (counted $0)
+    # max_calls, max_tokens, max_cost_usd; None: unlimited
+    budget: Mapping[str, float | None] = field(default_factory=dict)
+
+    def to_json(self) -> JsonDict:
+        return {
+            "calls": self.calls,
+            "live_calls": self.live_calls,
+            "tokens": self.tokens,
+            "cost_usd": self.cost_usd,
+            "cost_unknown": list(self.cost_unknown),
+            "budget": dict(self.budget),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> NightUsage:
+        return cls(
+            calls=int(data.get("calls") or 0),
+            live_calls=int(data.get("live_calls") or 0),
+            tokens=int(data.get("tokens") or 0),
+            cost_usd=float(data.get("cost_usd") or 0.0),
+            cost_unknown=tuple(data.get("cost_unknown") or ()),
+            budget=dict(data.get("budget") or {}),
+        )
+
+
+@dataclass(frozen=True)
 class NightSummary:
     """A finished night: what was ingested and mined, each skill's report, what was not
     trained and why, the cost against the budget, the held-out score over nights, what the
@@ -347,7 +381,7 @@ class NightSummary:
     mining: JsonDict = field(default_factory=dict)  # clusters, recurring, tasks, requests
     skills: tuple[SkillReport, ...] = ()
     not_trained: tuple[Skip, ...] = ()
-    usage: JsonDict = field(default_factory=dict)  # calls, tokens, cost_usd, budget, ...
+    usage: NightUsage | None = None  # None only in a summary that recorded none
     history: Mapping[str, list[JsonDict]] = field(default_factory=dict)  # skill -> scores
     gate: JsonDict = field(default_factory=dict)  # what the gate's level controls
     model_failure: str | None = None  # the night's first failed model call
@@ -366,7 +400,7 @@ class NightSummary:
                 "mining": self.mining,
                 "skills": [s.to_json() for s in self.skills],
                 "not_trained": [s.to_dict() for s in self.not_trained],
-                "usage": self.usage,
+                "usage": self.usage.to_json() if self.usage else {},
                 "history": dict(self.history),
                 "gate": self.gate,
                 "model_failure": self.model_failure,
@@ -388,7 +422,7 @@ class NightSummary:
             mining=dict(data.get("mining") or {}),
             skills=tuple(SkillReport.from_json(s) for s in data.get("skills") or ()),
             not_trained=tuple(Skip.from_dict(s) for s in data.get("not_trained") or ()),
-            usage=dict(data.get("usage") or {}),
+            usage=NightUsage.from_json(data["usage"]) if data.get("usage") else None,
             history=dict(data.get("history") or {}),
             gate=dict(data.get("gate") or {}),
             model_failure=data.get("model_failure"),

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from skillopt_sleep.files import write_private
 from skillopt_sleep.report.charts import bar_chart, line_chart
+from skillopt_sleep.report.document import NightUsage
 from skillopt_sleep.report.words import (
     BUDGET_KINDS,
     EDIT_HEADER,
@@ -132,13 +133,13 @@ def _charts(summary: NightSummary) -> list[str]:
     ]
     if edits:
         charts.append(bar_chart("Edits accepted, rejected and pending", edits))
-    usage = summary.usage
-    budget = usage.get("budget") or {}
+    usage = summary.usage or NightUsage()
+    budget = usage.budget
     cost_rows = [
-        (f"{kind} ({usage.get(used, 0):.4g} of {budget[limit]:g})",
-         [("share of the night's budget used", round(100 * usage.get(used, 0) / budget[limit], 1))])
-        for kind, used, limit in BUDGET_KINDS
-        if budget.get(limit) and usage.get(used)
+        (f"{kind} ({spent:.4g} of {limit:g})",
+         [("share of the night's budget used", round(100 * spent / limit, 1))])
+        for kind, used, key in BUDGET_KINDS
+        if (limit := budget.get(key)) and (spent := getattr(usage, used))
     ]  # fmt: skip
     if cost_rows:
         charts.append(bar_chart("Cost against budget", cost_rows, top=100, unit="%"))

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from skillopt_sleep.report import advice
+from skillopt_sleep.report.document import NightUsage
 
 if TYPE_CHECKING:
     from skillopt_sleep.report.document import (
@@ -176,8 +177,8 @@ def actions(summary: NightSummary) -> list[str]:
 
 
 def cost_sentence(summary: NightSummary) -> str:
-    usage = summary.usage
-    budget = usage.get("budget", {})
+    usage = summary.usage or NightUsage()
+    budget = usage.budget
     calls, tokens, cost = (budget.get(k) for k in ("max_calls", "max_tokens", "max_cost_usd"))
     limits = ", ".join(
         [
@@ -186,13 +187,13 @@ def cost_sentence(summary: NightSummary) -> str:
             "cost unlimited" if cost is None else f"${cost:g}",
         ]
     )
-    unknown = usage.get("cost_unknown") or []
+    unknown = usage.cost_unknown
     cost_note = (
         f" counted; cost unknown for {', '.join(unknown)} (no price known)" if unknown else ""
     )
     return (
-        f"{usage.get('calls', 0)} model calls, {usage.get('tokens', 0)} tokens, "
-        f"${usage.get('cost_usd', 0.0):.4f}{cost_note} (the night's budget: {limits})."
+        f"{usage.calls} model calls, {usage.tokens} tokens, "
+        f"${usage.cost_usd:.4f}{cost_note} (the night's budget: {limits})."
     )
 
 
