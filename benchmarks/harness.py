@@ -36,7 +36,7 @@ from benchmarks.scripted_endpoint import ScriptedEndpoint  # noqa: E402
 from trainer.harness import CLAUDE_CODE, CODEX, HarnessSettings, find_cli, make_harness  # noqa: E402
 from trainer.harness.cli import COMMANDS  # noqa: E402
 from trainer.skill import SkillDoc  # noqa: E402
-from trainer.tasks import Judge, Task  # noqa: E402
+from trainer.tasks import Judge, Task, TaskWorkspace  # noqa: E402
 
 MAX_OUTPUT_TOKENS = 256  # per model request, for both CLIs
 
@@ -80,7 +80,7 @@ def cli_path(kind: str) -> str:
 def task(repo: str, commit: str) -> Task:
     judges = (Judge("file_unchanged", "*.py"), Judge("check", "test -f README.md"))
     return Task("bench", "record that add() exists", "val", judges,
-                workspace={"repo": repo, "commit": commit})  # fmt: skip
+                workspace=TaskWorkspace(repo, commit))  # fmt: skip
 
 
 def overhead(kind: str, n: int, work: Path, repo: str, commit: str) -> dict[str, Any]:

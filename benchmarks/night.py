@@ -133,7 +133,7 @@ def run(n_sessions: int, seed: int, latency: float, keep: Path | None = None) ->
     finally:
         if keep is None:
             shutil.rmtree(tmp, ignore_errors=True)
-    summary = outcome.summary
+    summary = outcome.to_json()
     model_s = sum(v for k, v in timers.seconds.items() if k.startswith("model:"))
     model_calls = sum(v for k, v in timers.calls.items() if k.startswith("model:"))
     phases = {p: round(timers.seconds.get(p, 0.0), 3) for p in PHASES}

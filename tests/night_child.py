@@ -132,7 +132,7 @@ def main() -> None:
                 "returned_at": returned_at,
                 "night": outcome.night_id,
                 "status": outcome.status,
-                "summary": outcome.summary,
+                "summary": outcome.to_json(),
                 "reports": {k: str(v) for k, v in outcome.reports.items()},
             }
         )

@@ -128,7 +128,7 @@ def test_skill_directory_that_fails_during_promotion(tmp_path: Path) -> None:
 
     outcome = run_night(config, progress=block, roles_factory=competent_roles)
     assert outcome.status == "done" and outcome.exit_code == 1
-    assert any(MANAGED in p for p in outcome.summary["problems"]), outcome.summary["problems"]
+    assert any(MANAGED in p for p in outcome.summary.problems), outcome.summary.problems
     assert (skills / MANAGED).read_text() == "not a directory\n"
     assert leftovers(skills) == [MANAGED]
     (skills / MANAGED).unlink()
@@ -150,7 +150,7 @@ def test_disk_full_during_promotion(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(os, "replace", full)
     outcome = run_night(config, progress=lambda m: None, roles_factory=competent_roles)
     assert outcome.status == "done" and outcome.exit_code == 1
-    problems = " ".join(outcome.summary["problems"])
+    problems = " ".join(outcome.summary.problems)
     assert f"{MANAGED}: cannot write" in problems and "disk is full" in problems
     assert not (skills / MANAGED / "SKILL.md").exists()
     assert leftovers(skills) == []  # no temp file, no half-written SKILL.md

@@ -21,12 +21,50 @@ LENGTH_CAP = "length cap"
 REJECTED, PENDING = "rejected", "pending"
 
 
+@dataclass(frozen=True)
+class LedgerRecord:
+    """One edit set's entry in the edits ledger (the ``ledger`` shape, trainer/shapes.py):
+    what was tried, where, and whether it is rejected (never evaluated again) or pending
+    (its gate evidence goes on next run). The one place the record is put together: the
+    run's rejections and pending edits here, a user's reject or rollback in promotion."""
+
+    status: str  # rejected | pending
+    where: str
+    reason: str
+    edits: tuple[dict[str, Any], ...]  # Edit.to_dict() of each edit of the set
+    edit_hash: str
+    text: str  # what the optimizer is shown as already tried ("" when it quoted the judges)
+    skill_hash: str | None = None  # the skill the edits were made to, when the run knows it
+    evidence: dict[str, Any] | None = None  # a rejection's gate evidence
+    verdict: str | None = None  # a user's verdict ("user rejected")
+    # a pending edit's comparison: from_hash, to_hash, val_digest, alpha, runs, stream_at,
+    # evidence, scores (what the next run needs to go on with it)
+    comparison: dict[str, Any] = field(default_factory=dict)
+
+    def tried(self) -> dict[str, Any]:
+        """What was tried, where and why, without the ledger's status and text: a run's
+        rejected list (the report's) holds these."""
+        out: dict[str, Any] = {"where": self.where, "reason": self.reason,
+                               "edits": list(self.edits), "edit_hash": self.edit_hash}  # fmt: skip
+        if self.skill_hash is not None:
+            out["skill_hash"] = self.skill_hash
+        if self.evidence:
+            out["evidence"] = self.evidence
+        if self.verdict is not None:
+            out["verdict"] = self.verdict
+        return out | self.comparison
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as the ledger stores it."""
+        return self.tried() | {"status": self.status, "text": self.text}
+
+
 @dataclass
 class RunState:
     ledger: Ledger
     history: list[dict[str, Any]] = field(default_factory=list)
     rejected: list[dict[str, Any]] = field(default_factory=list)
-    entries: dict[str, dict[str, Any]] = field(default_factory=dict)  # for the ledger
+    entries: dict[str, LedgerRecord] = field(default_factory=dict)  # for the ledger
     forgotten: set[str] = field(default_factory=set)  # earlier pending records to drop
 
     def known(self, edit_hash: str) -> bool:
@@ -37,7 +75,7 @@ class RunState:
         """Texts of rejected or pending edits for the optimizer: this run's first, then
         earlier nights'."""
         prior = [r.get("text", "") for r in self.ledger.recent(5)]
-        mine = [r["text"] for r in list(self.entries.values())[-5:]]
+        mine = [r.text for r in list(self.entries.values())[-5:]]
         return [t for t in mine[::-1] + prior if t][:limit]
 
     def reject(
@@ -51,41 +89,34 @@ class RunState:
     ) -> None:
         """Record a rejection; `ledger=False` for edits never judged on evidence (a bad
         anchor, a noisy train-minibatch screen): they may be proposed again."""
-        rec: dict[str, Any] = {
-            "where": where,
-            "reason": reason,
-            "edits": [e.to_dict() for e in edits],
-            "edit_hash": edit_set_hash(edits),
-            "skill_hash": skill_hash,
-        }
-        if evidence:
-            rec["evidence"] = evidence
-        self.rejected.append(rec)
+        # an edit that quoted the judges is never shown back to the optimizer
+        text = "" if reason.startswith(FIREWALL) else _text(edits)
+        rec = LedgerRecord(REJECTED, where, reason, tuple(e.to_dict() for e in edits),
+                           edit_set_hash(edits), text, skill_hash, evidence)  # fmt: skip
+        self.rejected.append(rec.tried())
         if ledger:
-            # an edit that quoted the judges is never shown back to the optimizer
-            text = "" if reason.startswith(FIREWALL) else _text(edits)
-            self.entries[rec["edit_hash"]] = {**rec, "status": REJECTED, "text": text}
+            self.entries[rec.edit_hash] = rec
 
     def hold(self, edits: list[Edit], where: str, reason: str, detail: dict[str, Any]) -> None:
         """Keep an undecided edit (gate evidence so far, or a length cap) as pending;
         `detail` names the comparison (from_hash, to_hash, ...) and holds its evidence."""
         h = edit_set_hash(edits)
-        self.entries[h] = {
-            "where": where,
-            "reason": reason,
-            "edits": [e.to_dict() for e in edits],
-            "edit_hash": h,
-            "skill_hash": detail["from_hash"],
-            **detail,
-            "status": PENDING,
-            "text": _text(edits),
-        }
+        self.entries[h] = LedgerRecord(
+            PENDING,
+            where,
+            reason,
+            tuple(e.to_dict() for e in edits),
+            h,
+            _text(edits),
+            skill_hash=detail["from_hash"],
+            comparison=dict(detail),
+        )
 
     def forget(self, edit_hash: str) -> None:
         """Drop a pending record whose comparison no longer applies (or that was decided)."""
         self.forgotten.add(edit_hash)
         entry = self.entries.get(edit_hash)
-        if entry is not None and entry["status"] == PENDING:
+        if entry is not None and entry.status == PENDING:
             del self.entries[edit_hash]
 
     def drop(self, record: dict[str, Any], reason: str) -> None:
@@ -98,7 +129,7 @@ class RunState:
         self.history.append(step)
 
     def pending(self) -> list[dict[str, Any]]:
-        return [e for e in self.entries.values() if e["status"] == PENDING]
+        return [e.to_dict() for e in self.entries.values() if e.status == PENDING]
 
     def flush(self, incumbent_hash: str) -> int:
         """Write this run's entries to the persistent ledger (at the end of the run).
@@ -108,7 +139,7 @@ class RunState:
         stale = [
             h
             for h, e in self.entries.items()
-            if e["status"] == PENDING and e["from_hash"] != incumbent_hash
+            if e.status == PENDING and e.comparison["from_hash"] != incumbent_hash
         ]
         for h in stale:
             self.forget(h)
@@ -116,7 +147,7 @@ class RunState:
             if h not in self.entries:
                 self.ledger.forget(h)
         for h, rec in self.entries.items():
-            self.ledger.add(h, rec)
+            self.ledger.add(h, rec.to_dict())
         return len(stale)
 
 

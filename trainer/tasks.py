@@ -4,6 +4,7 @@ exported, reviewed and edited by a person, and their provenance travels with the
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -87,6 +88,31 @@ class Judge:
 
 
 @dataclass(frozen=True)
+class TaskWorkspace:
+    """Where an agent harness attempts a task: a repository (a path, perhaps on another
+    machine) checked out at a commit, after the task's setup commands. A task without one
+    is replayed as a chat; so is one whose repository is not on disk
+    (``trainer.harness.workspace.workspace_problem``)."""
+
+    repo: str
+    commit: str
+    setup: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"repo": self.repo, "commit": self.commit, "setup": list(self.setup)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TaskWorkspace:
+        """A stored workspace; a missing repo or commit reads as "" (no usable workspace,
+        as ``workspace_problem`` says), never an error: the task is still a chat task."""
+        return cls(
+            repo=str(data.get("repo") or ""),
+            commit=str(data.get("commit") or ""),
+            setup=tuple(str(c) for c in data.get("setup") or ()),
+        )
+
+
+@dataclass(frozen=True)
 class Task:
     id: str
     prompt: str  # what the target is asked: the intent plus the minimal context to attempt it
@@ -94,9 +120,8 @@ class Task:
     judges: tuple[Judge, ...] = ()
     group: str = ""  # near-duplicate group; a group never straddles splits
     meta: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
-    # where an agent harness attempts it: {"repo": path, "commit": sha, "setup": [commands]};
-    # None: no repository, the task is replayed as a chat
-    workspace: dict[str, Any] | None = field(default=None, compare=False, hash=False)
+    # where an agent harness attempts it; None: no repository, the task is replayed as a chat
+    workspace: TaskWorkspace | None = field(default=None, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if self.split not in SPLITS:
@@ -110,7 +135,7 @@ class Task:
             "judges": [j.to_dict() for j in self.judges],
             "group": self.group,
             "meta": dict(self.meta),
-            **({"workspace": dict(self.workspace)} if self.workspace else {}),
+            **({"workspace": self.workspace.to_dict()} if self.workspace else {}),
         }
 
     @classmethod
@@ -122,5 +147,5 @@ class Task:
             judges=tuple(Judge.from_dict(j) for j in data.get("judges", [])),
             group=str(data.get("group", "")),
             meta=dict(data.get("meta", {})),
-            workspace=dict(data["workspace"]) if data.get("workspace") else None,
+            workspace=TaskWorkspace.from_dict(data["workspace"]) if data.get("workspace") else None,
         )

@@ -28,6 +28,7 @@ from skillopt_sleep.cli.context import App
 from skillopt_sleep.store import open_store
 
 if TYPE_CHECKING:
+    from skillopt_sleep.night import NightOutcome
     from skillopt_sleep.running.daemon import NightFn, NightRequest
 
 log = logging.getLogger("skillopt_sleep.running.daemon")
@@ -44,25 +45,26 @@ def _need(module: str, attr: str, what: str) -> Callable[..., Any]:
     raise click.ClickException(f"{what} ({module}.{attr}) is not available in this build")
 
 
-def night_line(outcome: Any) -> str:
+def night_line(outcome: NightOutcome) -> str:
     """One journal line per night: id, status, the answer per skill, cost, the report.
     (The night's full summary is in the store and the report, not in the log.)"""
     from skillopt_sleep.report import headline
+    from skillopt_sleep.report.document import NightUsage
 
-    if outcome.status != "done":
-        return f"night {outcome.night_id} {outcome.status}; the next run resumes it"
     summary = outcome.summary
+    if outcome.status != "done" or summary is None:
+        return f"night {outcome.night_id} {outcome.status}; the next run resumes it"
     skills = "; ".join(
-        f"{s['name']} {s.get('outcome', '?')}"
-        + (f" {s['test']['lift']:+.2f}" if (s.get("test") or {}).get("lift") is not None else "")
-        for s in summary.get("skills", [])
+        f"{s.name} {s.outcome}"
+        + (f" {s.test.lift:+.2f}" if s.test and s.test.lift is not None else "")
+        for s in summary.skills
     )
-    usage = summary.get("usage", {})
-    problems = len(summary.get("problems", []))
+    usage = summary.usage or NightUsage()
+    problems = len(summary.problems)
     return (
         f"night {outcome.night_id} done: {headline(summary)}"
         + (f" ({skills})" if skills else "")
-        + f"; {usage.get('calls', 0)} calls, ${usage.get('cost_usd', 0.0):.2f}"
+        + f"; {usage.calls} calls, ${usage.cost_usd:.2f}"
         + (f"; {problems} problem(s)" if problems else "")
         + f"; report {outcome.reports.get('html', '-')}"
     )

@@ -79,15 +79,16 @@ def _stop_on_signals() -> Iterator[threading.Event]:
 
 def _finish(outcome: NightOutcome, as_json: bool) -> None:
     if as_json:
-        echo_json(outcome.summary)
-    elif outcome.status == "done":
+        echo_json(outcome.to_json())
+    elif outcome.summary is not None:
         from skillopt_sleep.report import headline, skill_sentence
 
-        click.echo(headline(outcome.summary))
-        for skill in outcome.summary.get("skills", []):
-            click.echo(f"  {skill_sentence(skill, outcome.summary)}")
+        summary = outcome.summary
+        click.echo(headline(summary))
+        for skill in summary.skills:
+            click.echo(f"  {skill_sentence(skill, summary)}")
         click.echo(f"report: {outcome.reports['html']}")
-        for problem in outcome.summary.get("problems", []) if outcome.exit_code else []:
+        for problem in summary.problems if outcome.exit_code else []:
             click.echo(f"problem: {problem}", err=True)
     if outcome.exit_code:
         sys.exit(outcome.exit_code)

@@ -83,16 +83,16 @@ def report(app: App, night: str | None, fmt: str, open_: bool, list_: bool, as_j
     ).fetchone()
     if row is None:
         raise _unknown_night(app, night) if night else UserError("no finished night yet")
-    from trainer.shapes import SUMMARY, loads
+    from skillopt_sleep.report.document import NightSummary
 
-    summary = loads(SUMMARY, row[1])
+    summary = NightSummary.from_json(json.loads(row[1]))
     if open_:
         paths = write_reports(summary, app.state_dir / "nights" / row[0])
         click.launch(str(paths["html"]))
         click.echo(str(paths["html"]))
         return
     text = {"md": render_md, "html": render_html}.get(fmt)
-    click.echo(text(summary) if text else json.dumps(summary, indent=2))
+    click.echo(text(summary) if text else json.dumps(summary.to_json(), indent=2))
 
 
 @click.command()

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skillopt_sleep.report import headline, skill_sentence
+from skillopt_sleep.report.document import NightSummary
 from skillopt_sleep.running.heartbeat import daemon_status
 from skillopt_sleep.running.lock import LockInfo, current_holder
 from skillopt_sleep.store import open_for_reading
-from trainer.shapes import SUMMARY, loads
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -26,7 +27,12 @@ STATUS_WORDS = {
 }
 
 
+def _summary(text: str | None) -> NightSummary | None:
+    return NightSummary.from_json(json.loads(text)) if text else None
+
+
 def last_night(db: Db) -> dict[str, Any] | None:
+    """The last night's id, status, times, error and summary (a ``NightSummary``)."""
     row = db.execute(
         "SELECT id, status, started_at, finished_at, summary, error FROM nights "
         "WHERE NOT dry_run ORDER BY started_at DESC LIMIT 1"
@@ -40,7 +46,7 @@ def last_night(db: Db) -> dict[str, Any] | None:
         "started_at": started,
         "finished_at": finished,
         "error": error,
-        "summary": loads(SUMMARY, summary) if summary else None,
+        "summary": _summary(summary),
     }
 
 
@@ -67,7 +73,7 @@ def nights(db: Db, state_dir: Path, limit: int = 50) -> list[dict[str, Any]]:
     holder, daemon = current_holder(state_dir), daemon_status(state_dir)
     out = []
     for night_id, status, started, finished, summary in rows:
-        data = loads(SUMMARY, summary) if summary else {}
+        data = _summary(summary)
         out.append(
             {
                 "id": night_id,
@@ -105,7 +111,7 @@ def gather_fast(state_dir: Path, open_db: Callable[[], Db]) -> dict[str, Any]:
 
 def gather(db: Db, state_dir: Path) -> dict[str, Any]:
     night = last_night(db)
-    summary = (night or {}).get("summary") or {}
+    summary: NightSummary | None = night["summary"] if night else None
     holder = current_holder(state_dir)
     daemon = daemon_status(state_dir)
     return {
@@ -114,15 +120,15 @@ def gather(db: Db, state_dir: Path) -> dict[str, Any]:
             "status": night_status(night["status"], holder, daemon),
             "finished_at": night["finished_at"],
             "headline": headline(summary) if summary else None,
-            "skills": [skill_sentence(s, summary) for s in summary.get("skills", [])],
-            "problems": summary.get("problems", []),
+            "skills": [skill_sentence(s, summary) for s in summary.skills] if summary else [],
+            "problems": list(summary.problems) if summary else [],
             "error": night["error"],
         }
         if night
         else None,
         "running_now": holder.describe() if holder else None,
         "pending_reviews": pending_reviews(db),
-        "budget_used": summary.get("usage"),
+        "budget_used": summary.usage.to_json() if summary and summary.usage else None,
         "daemon": daemon,
     }
 

@@ -78,4 +78,4 @@ def dry_run_night(
         say(f"would skip {skip.skill}: {skip.reason}")
     if not jobs:
         say("no recurring task is ready for training")
-    return NightOutcome("dry-run", "dry_run", summary)
+    return NightOutcome("dry-run", "dry_run", dry_run=summary)

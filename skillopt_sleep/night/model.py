@@ -3,7 +3,9 @@ promotion, the night's outcome.
 
 Each step's result is checkpointed in the store as JSON (``night_steps``), so every object
 here round-trips through ``to_dict`` / ``from_dict``; in between, the steps pass the typed
-objects, never loose dicts.
+objects, never loose dicts. The summary they end in (``NightSummary``) and its parts a step
+also makes (``Promotion``, ``Skip``) live in ``report.document``, which ``status`` reads
+without loading the trainer.
 """
 
 from __future__ import annotations
@@ -13,8 +15,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from skillopt_sleep.report.document import NightSummary, Promotion, Skip
 from trainer.sizing import Sizing
 from trainer.tasks import SPLITS, Task
+
+__all__ = ["Job", "NightOutcome", "Plan", "Promotion", "Skip", "TrainedSkill", "infra_errors"]
 
 
 @dataclass(frozen=True)
@@ -62,26 +67,6 @@ class Job:
             tasks=tuple(Task.from_dict(t) for t in data["tasks"]),
             sizing=Sizing.from_dict(data["sizing"]) if data.get("sizing") else None,
         )
-
-
-@dataclass(frozen=True)
-class Skip:
-    """A skill the night sets aside, and why (``error``: the user must act)."""
-
-    skill: str
-    reason: str
-    error: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "skill": self.skill,
-            "reason": self.reason,
-            **({"error": True} if self.error else {}),
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Skip:
-        return cls(data["skill"], data["reason"], bool(data.get("error", False)))
 
 
 @dataclass(frozen=True)
@@ -153,43 +138,27 @@ class TrainedSkill:
         return cls(**data)
 
 
-@dataclass(frozen=True)
-class Promotion:
-    """What the night did with one trained skill."""
-
-    status: str  # promoted | staged | unchanged | failed
-    reason: str
-    version: int | None = None
-    paths: tuple[str, ...] = ()  # SKILL.md files written
-    targets: tuple[dict[str, Any], ...] = ()  # per skill root: status, path, reason
-    errors: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in d.items()}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Promotion:
-        return cls(
-            status=data["status"],
-            reason=data["reason"],
-            version=data.get("version"),
-            paths=tuple(data.get("paths", ())),
-            targets=tuple(data.get("targets", ())),
-            errors=tuple(data.get("errors", ())),
-        )
-
-
 @dataclass
 class NightOutcome:
-    """How a night ended: its id, status (done | stopped | dry_run), summary, reports."""
+    """How a night ended: its id, status (done | stopped | dry_run), a finished night's
+    summary and reports, or a dry run's plan."""
 
     night_id: str
     status: str
-    summary: dict[str, Any]
+    summary: NightSummary | None = None  # a finished night's (status done)
     reports: dict[str, Path] = field(default_factory=dict)
+    dry_run: dict[str, Any] | None = None  # what a dry run would do (status dry_run)
 
     @property
     def exit_code(self) -> int:
         """0 unless the user must act (a provider failed, a skill could not be written)."""
-        return 1 if self.summary.get("problems_need_action") else 0
+        return 1 if self.summary and self.summary.problems_need_action else 0
+
+    def to_json(self) -> dict[str, Any]:
+        """What ``run --json`` prints: the summary, the dry run's plan, or the night's id
+        and status (a stopped night has no summary yet)."""
+        if self.summary is not None:
+            return self.summary.to_json()
+        if self.dry_run is not None:
+            return self.dry_run
+        return {"night": self.night_id, "status": self.status}

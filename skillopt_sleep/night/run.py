@@ -182,19 +182,21 @@ class _Night:
                 plan,
                 trained,
                 promoted,
+                models=self._models(),
                 model_failure=failure,
                 cost_unknown=(self.cp.done("cost-unknown") or {}).get("roles", []),
             )
-            summary["models"] = self._models()
             reports = write_reports(summary, self.dir)
         except Stopped:
             self._set_status(self.id, "stopped")
             self.say("stopped; finished work is checkpointed and the night resumes next run")
-            return NightOutcome(self.id, "stopped", {"night": self.id, "status": "stopped"})
+            return NightOutcome(self.id, "stopped")
         except BaseException as exc:
             self._set_status(self.id, "stopped", error=str(exc)[:500])
             raise
-        self._set_status(self.id, "done", finished_at=now_iso(), summary=json.dumps(summary))
+        self._set_status(
+            self.id, "done", finished_at=now_iso(), summary=json.dumps(summary.to_json())
+        )
         self.say(f"report: {reports['html']}")
         return NightOutcome(self.id, "done", summary, reports)
 

@@ -7,6 +7,7 @@ settings the interrupted one planned, whatever the clock says by then.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
@@ -15,7 +16,7 @@ import sqlite_utils
 
 from skillopt_sleep.night.model import Job, Plan
 from skillopt_sleep.night.settings import NightSettings
-from trainer.shapes import SUMMARY, loads
+from skillopt_sleep.report.document import NightSummary
 from trainer.sizing import ROLES, Sizing, size
 
 
@@ -27,8 +28,8 @@ def measured_seconds(db: sqlite_utils.Database) -> dict[str, float]:
     ).fetchall()
     for (text,) in rows:
         seconds: dict[str, list[float]] = {}
-        for skill in loads(SUMMARY, text).get("skills", []):
-            for role, used in ((skill.get("usage") or {}).get("by_role") or {}).items():
+        for skill in NightSummary.from_json(json.loads(text)).skills:
+            for role, used in (skill.usage.get("by_role") or {}).items():
                 if used.get("timed_calls"):
                     got = seconds.setdefault(role, [0.0, 0.0])
                     got[0] += float(used.get("seconds", 0.0))

@@ -1,7 +1,9 @@
-"""The night's summary: the data every report format renders, stored with the night."""
+"""The night's summary (``document.NightSummary``) built once from the night's steps: the
+data every report format renders, stored with the night."""
 
 from __future__ import annotations
 
+import json
 import math
 import textwrap
 from collections.abc import Iterable, Mapping
@@ -12,8 +14,17 @@ import sqlite_utils
 from skillopt_sleep.night.model import Job, Plan, Promotion, TrainedSkill, infra_errors
 from skillopt_sleep.night.settings import NightSettings
 from skillopt_sleep.promotion.verdict import Verdict, decide
+from skillopt_sleep.report.document import (
+    AcceptedStep,
+    EditRow,
+    HeldOut,
+    NightSummary,
+    NightUsage,
+    PassAll,
+    PendingCandidate,
+    SkillReport,
+)
 from trainer.gate import controls
-from trainer.shapes import SUMMARY, loads, stamp
 from trainer.skill import SkillDoc
 
 # Infra failures are counted by the trainer; these outcomes mean the user must act.
@@ -51,13 +62,19 @@ def verdict_of(result: TrainedSkill) -> Verdict:
     )
 
 
-def _pass_all(measured: Mapping[str, Any] | None) -> dict[str, Any] | None:
+def _pass_all(measured: Mapping[str, Any] | None) -> PassAll | None:
     """The share of test answers that passed every rule judge, before and after, with the
     lift's 95% interval; None when no test task has a rule judge."""
     if not measured or not measured.get("n_tasks"):
         return None
-    keys = ("before", "after", "lift", "ci_low", "ci_high")
-    return {**{k: _num(measured.get(k)) for k in keys}, "n_tasks": measured["n_tasks"]}
+    return PassAll(
+        before=_num(measured.get("before")),
+        after=_num(measured.get("after")),
+        lift=_num(measured.get("lift")),
+        ci_low=_num(measured.get("ci_low")),
+        ci_high=_num(measured.get("ci_high")),
+        n_tasks=measured["n_tasks"],
+    )
 
 
 def _edit_text(edits: list[dict[str, Any]]) -> str:
@@ -73,39 +90,36 @@ def origin(edits: list[dict[str, Any]]) -> str:
     return "+".join(dict.fromkeys(e.get("origin") or "unknown" for e in edits)) or "unknown"
 
 
-def _edits(result: TrainedSkill) -> list[dict[str, Any]]:
-    rows = []
-    for h in result.history:
-        rows.append({"status": "accepted", "kind": ",".join(e["kind"] for e in h["edits"]),
-                     "origin": origin(h["edits"]), "summary": _edit_text(h["edits"]),
-                     "gate": h.get("evidence"), "nights": len(h.get("runs", ())) or 1})  # fmt: skip
-    for r in result.rejected:
-        rows.append({"status": "rejected", "kind": ",".join(e["kind"] for e in r["edits"]),
-                     "origin": origin(r["edits"]), "summary": _edit_text(r["edits"]),
-                     "gate": r.get("evidence"), "reason": r.get("reason", "")})  # fmt: skip
-    for p in result.pending:
-        rows.append({"status": "pending", "kind": ",".join(e["kind"] for e in p["edits"]),
-                     "origin": origin(p["edits"]), "summary": _edit_text(p["edits"]),
-                     "gate": p.get("evidence"), "reason": p.get("reason", "")})  # fmt: skip
-    return rows
+def _edit_row(status: str, step: dict[str, Any], **extra: Any) -> EditRow:
+    edits = step["edits"]
+    return EditRow(status, ",".join(e["kind"] for e in edits), origin(edits),
+                   _edit_text(edits), step.get("evidence"), **extra)  # fmt: skip
 
 
-def _accepted(result: TrainedSkill) -> list[dict[str, Any]]:
+def _edits(result: TrainedSkill) -> tuple[EditRow, ...]:
+    return (
+        *(_edit_row("accepted", h, nights=len(h.get("runs", ())) or 1) for h in result.history),
+        *(_edit_row("rejected", r, reason=r.get("reason", "")) for r in result.rejected),
+        *(_edit_row("pending", p, reason=p.get("reason", "")) for p in result.pending),
+    )
+
+
+def _accepted(result: TrainedSkill) -> tuple[AcceptedStep, ...]:
     """The accepted steps, each with where its edits came from and the edits themselves."""
-    return [
-        {
-            "origin": origin(h["edits"]),
-            "edits": [
+    return tuple(
+        AcceptedStep(
+            origin=origin(h["edits"]),
+            edits=tuple(
                 {k: e.get(k, "") for k in ACCEPTED_EDIT_KEYS}
                 | {"origin": e.get("origin") or "unknown"}
                 for e in h["edits"]
-            ],
-            "where": h.get("where", ""),
-            "effect": (h.get("evidence") or {}).get("effect"),
-            "nights": len(h.get("runs", ())) or 1,
-        }
+            ),
+            where=h.get("where", ""),
+            effect=(h.get("evidence") or {}).get("effect"),
+            nights=len(h.get("runs", ())) or 1,
+        )
         for h in result.history
-    ]
+    )
 
 
 ACCEPTED_EDIT_KEYS = ("kind", "text", "anchor", "section")
@@ -122,73 +136,75 @@ def replay_summary(result: TrainedSkill) -> dict[str, Any]:
     return {**result.replay, "rollouts": made}
 
 
-def _pending(result: TrainedSkill) -> list[dict[str, Any]]:
+def _pending(result: TrainedSkill) -> tuple[PendingCandidate, ...]:
     """Undecided candidates carried to the next night: their evidence so far and what
     would decide them."""
     out = []
     for p in result.pending:
         ev = p.get("evidence") or {}
         out.append(
-            {
-                "summary": _edit_text(p["edits"]),
-                "since": p.get("where", ""),
-                "nights": len(p.get("runs", ())),
-                "e_value": ev.get("e_value"),
-                "e_needed": ev.get("e_needed"),
-                "effect": ev.get("effect"),
-                "se": ev.get("se"),
-                "sweeps": ev.get("sweeps"),
-                "pairs": ev.get("pairs"),
-                "n_tasks": ev.get("n_tasks"),
-                "decides": ev.get("decides") or p.get("reason", ""),
-            }
+            PendingCandidate(
+                summary=_edit_text(p["edits"]),
+                since=p.get("where", ""),
+                nights=len(p.get("runs", ())),
+                e_value=ev.get("e_value"),
+                e_needed=ev.get("e_needed"),
+                effect=ev.get("effect"),
+                se=ev.get("se"),
+                sweeps=ev.get("sweeps"),
+                pairs=ev.get("pairs"),
+                n_tasks=ev.get("n_tasks"),
+                decides=ev.get("decides") or p.get("reason", ""),
+            )
         )
-    return out
+    return tuple(out)
 
 
-def skill_summary(job: Job, result: TrainedSkill, promotion: Promotion) -> dict[str, Any]:
+def skill_summary(job: Job, result: TrainedSkill, promotion: Promotion) -> SkillReport:
     verdict = verdict_of(result)
     test = result.test
     measured = (
         _num(test.get("start_score")) is not None and _num(test.get("best_score")) is not None
     )
-    return {
-        "name": job.skill,
-        "managed": job.managed,
-        "clusters": list(job.clusters),
-        "n_tasks": job.n_tasks,
-        "outcome": verdict.outcome,
-        "reason": verdict.reason,
-        "action": verdict.action,  # promote | stage | keep: what the evidence allowed
-        "metric": verdict.metric,  # the lead figure the outcome read
-        "test": {
-            "before": test["start_score"],
-            "after": test["best_score"],
-            "lift": _num(test.get("lift")),
-            "ci_low": _num(test.get("ci_low")),
-            "ci_high": _num(test.get("ci_high")),
-            "n_tasks": test.get("n_tasks", 0),
-            "method": test.get("method"),  # says how many tasks a budget cut left, if it did
-            "pass_all": _pass_all(test.get("pass_all")),
-        }
+    return SkillReport(
+        name=job.skill,
+        managed=job.managed,
+        clusters=tuple(job.clusters),
+        n_tasks=job.n_tasks,
+        outcome=verdict.outcome,
+        reason=verdict.reason,
+        action=verdict.action,
+        metric=verdict.metric,
+        test=HeldOut(
+            before=test["start_score"],
+            after=test["best_score"],
+            lift=_num(test.get("lift")),
+            ci_low=_num(test.get("ci_low")),
+            ci_high=_num(test.get("ci_high")),
+            n_tasks=test.get("n_tasks", 0),
+            method=test.get("method"),
+            pass_all=_pass_all(test.get("pass_all")),
+        )
         if measured
         else None,
-        "plan": job.sizing.to_dict() if job.sizing else None,
-        "edits": _edits(result),
-        "accepted": _accepted(result),
-        "pending": _pending(result),
-        "diff": result.diff,
-        "stopped_by": result.stop_reason if result.stop_reason.startswith("budget") else None,
-        "promotion": promotion.to_dict(),
-        "usage": result.usage,
-        "counters": result.counters,
-        "replay": replay_summary(result),
-        "outputs": result.outputs,
-        "skill_tokens": SkillDoc.parse(result.best_text).n_tokens,
-    }
+        plan=job.sizing.to_dict() if job.sizing else None,
+        edits=_edits(result),
+        accepted=_accepted(result),
+        pending=_pending(result),
+        diff=result.diff,
+        stopped_by=result.stop_reason if result.stop_reason.startswith("budget") else None,
+        promotion=promotion,
+        usage=result.usage,
+        counters=result.counters,
+        replay=replay_summary(result),
+        outputs=result.outputs,
+        skill_tokens=SkillDoc.parse(result.best_text).n_tokens,
+    )
 
 
-def _history(db: sqlite_utils.Database, night_id: str, skills: list[dict[str, Any]]) -> dict:
+def _history(
+    db: sqlite_utils.Database, night_id: str, skills: tuple[SkillReport, ...]
+) -> dict[str, list[dict[str, Any]]]:
     """Held-out score per skill over the done nights, tonight included."""
     series: dict[str, list[dict[str, Any]]] = {}
     rows = db.execute(
@@ -196,11 +212,11 @@ def _history(db: sqlite_utils.Database, night_id: str, skills: list[dict[str, An
         "ORDER BY id",
         [night_id],
     ).fetchall()
-    past = [(nid, loads(SUMMARY, s)["skills"]) for nid, s in rows if s]
+    past = [(nid, NightSummary.from_json(json.loads(s)).skills) for nid, s in rows if s]
     for nid, night_skills in [*past, (night_id, skills)]:
-        for s in night_skills:
-            if s.get("test"):
-                series.setdefault(s["name"], []).append({"night": nid, "score": s["test"]["after"]})
+        for skill in night_skills:
+            if skill.test:
+                series.setdefault(skill.name, []).append({"night": nid, "score": skill.test.after})
     return series
 
 
@@ -220,13 +236,15 @@ def build_summary(
     trained: Mapping[str, TrainedSkill],
     promoted: Mapping[str, Promotion],
     *,
+    models: Mapping[str, Any],
     model_failure: str | None = None,
     cost_unknown: list[str] | None = None,
-) -> dict[str, Any]:
-    """``model_failure``: the night's first failed model call in one line (role, model,
-    URL, error), reported first: it is usually why everything after it went wrong.
-    ``cost_unknown``: the roles whose model has no known price (their calls count as $0)."""
-    skills = [skill_summary(j, trained[j.skill], promoted[j.skill]) for j in plan.jobs]
+) -> NightSummary:
+    """``models``: role -> what served it tonight. ``model_failure``: the night's first
+    failed model call in one line (role, model, URL, error), reported first: it is usually
+    why everything after it went wrong. ``cost_unknown``: the roles whose model has no known
+    price (their calls count as $0)."""
+    skills = tuple(skill_summary(j, trained[j.skill], promoted[j.skill]) for j in plan.jobs)
     total = usage_total(trained.values())
     budget = settings.train.budget
     problems = [f"first failed model call: {model_failure}"] if model_failure else []
@@ -234,43 +252,36 @@ def build_summary(
     if ingested.get("bad_lines"):
         problems.append(f"{ingested['bad_lines']} malformed log line(s) skipped during ingest")
     for s in skills:
-        c = s["counters"]
-        if c.get("unparseable_proposals"):
-            problems.append(
-                f"{s['name']}: {c['unparseable_proposals']} unparseable optimizer answer(s)"
-            )
-        if infra := infra_errors(s["usage"], s["counters"]):
-            problems.append(f"{s['name']}: {infra} model call(s) failed after retries")
-        if s["outcome"] == "error":
-            problems.append(f"{s['name']}: {s['reason']}")
-        problems += [f"{s['name']}: {e}" for e in s["promotion"].get("errors", [])]
+        if unparseable := s.counters.get("unparseable_proposals"):
+            problems.append(f"{s.name}: {unparseable} unparseable optimizer answer(s)")
+        if infra := infra_errors(s.usage, s.counters):
+            problems.append(f"{s.name}: {infra} model call(s) failed after retries")
+        if s.outcome == "error":
+            problems.append(f"{s.name}: {s.reason}")
+        problems += [f"{s.name}: {e}" for e in promoted[s.name].errors]
     unreadable = [s for s in plan.skipped if s.error]
     problems += [f"{s.skill}: {s.reason}" for s in unreadable]
-    return stamp(
-        SUMMARY,
-        {
-            "night": night_id,
-            "status": "done",
-            "simulation": any(t.simulation for t in trained.values()),
-            "ingest": dict(ingested),
-            "mining": dict(mined),
-            "skills": skills,
-            "not_trained": [skip.to_dict() for skip in plan.skipped],
-            "usage": {
-                "calls": int(total["calls"]),
-                "live_calls": int(total["live_calls"]),
-                "tokens": int(total["tokens"]),
-                "cost_usd": total["cost_usd"],
-                "cost_unknown": list(cost_unknown or []),
-                "budget": {
-                    k: getattr(budget, k) for k in ("max_calls", "max_tokens", "max_cost_usd")
-                },
-            },
-            "history": _history(db, night_id, skills),
-            "gate": _gate(settings.train.alpha),
-            "model_failure": model_failure,
-            "problems": problems,
-            "problems_need_action": bool(unreadable)
-            or any(s["outcome"] in ACTION_OUTCOMES or s["promotion"].get("errors") for s in skills),
-        },
+    return NightSummary(
+        night=night_id,
+        status="done",
+        simulation=any(t.simulation for t in trained.values()),
+        ingest=dict(ingested),
+        mining=dict(mined),
+        skills=skills,
+        not_trained=plan.skipped,
+        usage=NightUsage(
+            calls=int(total["calls"]),
+            live_calls=int(total["live_calls"]),
+            tokens=int(total["tokens"]),
+            cost_usd=total["cost_usd"],
+            cost_unknown=tuple(cost_unknown or ()),
+            budget={k: getattr(budget, k) for k in ("max_calls", "max_tokens", "max_cost_usd")},
+        ),
+        history=_history(db, night_id, skills),
+        gate=_gate(settings.train.alpha),
+        model_failure=model_failure,
+        problems=tuple(problems),
+        problems_need_action=bool(unreadable)
+        or any(s.outcome in ACTION_OUTCOMES or promoted[s.name].errors for s in skills),
+        models=dict(models),
     )

@@ -43,6 +43,7 @@ from skillopt_sleep.promotion.versions import (
     update_decision,
     version_text,
 )
+from trainer.state import REJECTED, LedgerRecord
 
 USER_REJECTED = "user rejected"
 
@@ -115,16 +116,16 @@ def _ledger_user_verdict(db: sqlite_utils.Database, row: dict[str, Any], how: st
     ledger = SqliteLedger(db, row["name"], row["night_id"])
     for edit in edits:
         text = edit.get("text") or edit.get("anchor") or ""
-        record = {
-            "where": f"night {row['night_id']} ({how} by the user)",
-            "reason": USER_REJECTED,
-            "status": "rejected",  # never evaluated again
-            "verdict": USER_REJECTED,
-            "edits": [{k: v for k, v in edit.items() if k != "hash"}],
-            "edit_hash": edit["hash"],
-            "text": f"{edit.get('kind', '')}: {text}",
-        }
-        ledger.add(edit["hash"], record)
+        record = LedgerRecord(
+            status=REJECTED,  # never evaluated again
+            where=f"night {row['night_id']} ({how} by the user)",
+            reason=USER_REJECTED,
+            edits=({k: v for k, v in edit.items() if k != "hash"},),
+            edit_hash=edit["hash"],
+            text=f"{edit.get('kind', '')}: {text}",
+            verdict=USER_REJECTED,
+        )
+        ledger.add(edit["hash"], record.to_dict())
     return len(edits)
 
 

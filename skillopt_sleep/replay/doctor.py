@@ -69,7 +69,7 @@ def doctor_rollout(config: Mapping[str, Any], environ: Mapping[str, str] = os.en
     """One rollout of the target harness on a throwaway repository; raises InfraError
     (with the reason) when it cannot be made."""
     from skillopt_sleep.replay.one import replay
-    from trainer.tasks import Judge, Task
+    from trainer.tasks import Judge, Task, TaskWorkspace
 
     kind = cli_backend(config, "target")
     if kind is None:
@@ -79,7 +79,7 @@ def doctor_rollout(config: Mapping[str, Any], environ: Mapping[str, str] = os.en
         commit = _one_commit_repo(repo)
         task = Task(
             "doctor", "Are you ready?", "val", (Judge("contains", "READY"), Judge("exit_ok", "")),
-            workspace={"repo": str(repo), "commit": commit},
+            workspace=TaskWorkspace(str(repo), commit),
         )  # fmt: skip
         return replay(config, task, DOCTOR_SKILL, backend=kind, environ=environ)
 

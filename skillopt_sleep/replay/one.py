@@ -146,6 +146,6 @@ def report(
         },
         "cost_usd": outcome.cost_usd,
         "seconds": outcome.seconds,
-        "workspace": task.workspace,
+        "workspace": task.workspace.to_dict() if task.workspace else None,
         "detail": outcome.detail,
     }

@@ -10,9 +10,12 @@ older nights get it too.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from skillopt_sleep.report.document import SkillReport, Skip
 
 _VAL_TASKS = re.compile(r"(\d+) val tasks")
 
@@ -29,11 +32,11 @@ class Advice:
     todo: str
 
 
-def _gate_looks(skill: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    return [e["gate"] for e in skill.get("edits", []) if isinstance(e.get("gate"), Mapping)]
+def _gate_looks(skill: SkillReport) -> list[Mapping[str, Any]]:
+    return [e.gate for e in skill.edits if e.gate is not None]
 
 
-def _model_too_weak(skill: Mapping[str, Any]) -> bool:
+def _model_too_weak(skill: SkillReport) -> bool:
     """The gate saw (almost) no difference on most comparisons: candidate and incumbent
     score alike on nearly every task, so the target is not following the skill's text. An
     edit that passed the gate shows the opposite. A comparison that does not say how many
@@ -49,16 +52,17 @@ def _model_too_weak(skill: Mapping[str, Any]) -> bool:
     return sum(map(flat, looks)) * 2 > len(looks)
 
 
-def consequence(skill: Mapping[str, Any]) -> str:
+def consequence(skill: SkillReport) -> str:
     """What promotion did with a candidate the held-out test did not confirm, in the words
     the promotion line agrees with."""
+    status = skill.promotion.status if skill.promotion else ""
     return {
         "promoted": "it was written, since the test did not go down",
         "staged": "it waits for your review (`skillopt-sleep diff`, `adopt` or `reject`)",
-    }.get(str((skill.get("promotion") or {}).get("status")), "it was not written")
+    }.get(status, "it was not written")
 
 
-def _written_or_staged(skill: Mapping[str, Any], reason: str) -> Advice:
+def _written_or_staged(skill: SkillReport, reason: str) -> Advice:
     """An edit passed the gate but the held-out test did not confirm it: say what the
     verdict allowed and what promotion then did, as the promotion line says it."""
     done = consequence(skill)
@@ -71,16 +75,16 @@ def _written_or_staged(skill: Mapping[str, Any], reason: str) -> Advice:
     return Advice(f"{reason[:1].upper()}{reason[1:]}; {done}.", todo)
 
 
-def for_skill(skill: Mapping[str, Any], summary: Mapping[str, Any]) -> Advice | None:
-    """None when there is nothing to explain (the skill got better and was written)."""
-    outcome = skill.get("outcome")
-    reason = str(skill.get("reason") or "")
-    stopped = str(skill.get("stopped_by") or "")
-    counters = skill.get("counters") or {}
+def for_skill(skill: SkillReport, failure: str | None = None) -> Advice | None:
+    """None when there is nothing to explain (the skill got better and was written).
+    ``failure``: the night's first failed model call, if one failed."""
+    outcome = skill.outcome
+    reason = skill.reason
+    stopped = skill.stopped_by or ""
+    counters = skill.counters
     if outcome == "improved":
         return None
     if outcome == "error":
-        failure = summary.get("model_failure")
         return Advice(
             "The model endpoint failed every call"
             + (f" (first failure: {failure})." if failure else "."),
@@ -95,8 +99,8 @@ def for_skill(skill: Mapping[str, Any], summary: Mapping[str, Any]) -> Advice | 
             "so nothing was written.",
             "nothing; tomorrow's night tries other edits (this one is remembered as tried).",
         )
-    accepted = any(e.get("status") == "accepted" for e in skill.get("edits") or [])
-    plan = skill.get("plan") or {}
+    accepted = any(e.status == "accepted" for e in skill.edits)
+    plan = skill.plan or {}
     if plan.get("warning") and not accepted:
         warning = str(plan["warning"])
         return Advice(
@@ -124,13 +128,13 @@ def for_skill(skill: Mapping[str, Any], summary: Mapping[str, Any]) -> Advice | 
             "improvement at the night's false-accept rate.",
             "keep using your agent for this task (each request of this kind adds a task).",
         )
-    pending = [p for p in skill.get("pending") or [] if p.get("e_value") is not None]
+    pending = [p for p in skill.pending if p.e_value is not None]
     if pending and outcome == "not_enough_evidence" and not accepted:
-        best = max(pending, key=lambda p: p["e_value"])
+        best = max(pending, key=lambda p: p.e_value or 0.0)
         return Advice(
             f"{len(pending)} edit(s) still undecided after tonight's sweeps; the closest has "
-            f"effect {best['effect']:+.2f} on the val tasks, e = {best['e_value']:.1f} of the "
-            f"{best['e_needed']:.0f} needed.",
+            f"effect {best.effect:+.2f} on the val tasks, e = {best.e_value:.1f} of the "
+            f"{best.e_needed:.0f} needed.",
             "nothing; the next night adds sweeps on the same val tasks and decides (more "
             "sweeps a night: raise trainer.max_samples).",
         )
@@ -148,7 +152,7 @@ def for_skill(skill: Mapping[str, Any], summary: Mapping[str, Any]) -> Advice | 
             "Most of the optimizer model's answers could not be read as edits.",
             "use a stronger optimizer model (OPTIMIZER_MODEL, OPTIMIZER_BASE_URL).",
         )
-    if not skill.get("edits"):
+    if not skill.edits:
         return Advice(
             "The optimizer proposed no edit that could be tried.",
             "nothing; if this repeats, use a stronger optimizer model (OPTIMIZER_MODEL).",
@@ -162,10 +166,11 @@ def for_skill(skill: Mapping[str, Any], summary: Mapping[str, Any]) -> Advice | 
 _TOO_FEW = re.compile(r"too few tasks: (\d+) val tasks, the gate needs >= (\d+)")
 
 
-def for_skips(skips: list[Mapping[str, Any]]) -> list[str]:
+def for_skips(skips: Iterable[Skip]) -> list[str]:
     """One line per kind of reason a skill was not trained tonight; the common one (too
     few tasks yet) is one line for all such skills, since the answer is the same."""
-    few = [(s["skill"], m) for s in skips if (m := _TOO_FEW.search(str(s.get("reason"))))]
+    skips = list(skips)
+    few = [(s.skill, m) for s in skips if (m := _TOO_FEW.search(s.reason))]
     out = []
     if few:
         listed = ", ".join(f"{name} ({m[1]} of {m[2]})" for name, m in few)
@@ -174,9 +179,9 @@ def for_skips(skips: list[Mapping[str, Any]]) -> list[str]:
             "each time you ask your agent for one of these, a task is added."
         )
     for skip in skips:
-        if _TOO_FEW.search(str(skip.get("reason"))):
+        if _TOO_FEW.search(skip.reason):
             continue
-        reason = str(skip.get("reason") or "")
+        reason = skip.reason
         if "no skill target" in reason:
             todo = "add the folder that holds it to promotion.targets."
         elif "max_skill_tokens" in reason:
@@ -185,5 +190,5 @@ def for_skips(skips: list[Mapping[str, Any]]) -> list[str]:
             todo = "nothing; it gets its turn on another night, or raise night.max_skills."
         else:
             todo = "`skillopt-sleep tasks list` shows the task kinds found."
-        out.append(f"{skip['skill']} was not trained: {reason}. What to do: {todo}")
+        out.append(f"{skip.skill} was not trained: {reason}. What to do: {todo}")
     return out

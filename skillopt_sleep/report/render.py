@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from skillopt_sleep.files import write_private
 from skillopt_sleep.report.charts import bar_chart, line_chart
+from skillopt_sleep.report.document import NightUsage
 from skillopt_sleep.report.words import (
     BUDGET_KINDS,
     EDIT_HEADER,
@@ -28,13 +29,16 @@ from skillopt_sleep.report.words import (
     split_counts,
 )
 
+if TYPE_CHECKING:
+    from skillopt_sleep.report.document import NightSummary
 
-def render_md(summary: dict[str, Any]) -> str:
-    lines = [f"# skillopt-sleep night {summary['night']}", ""]
-    if summary.get("simulation"):
+
+def render_md(summary: NightSummary) -> str:
+    lines = [f"# skillopt-sleep night {summary.night}", ""]
+    if summary.simulation:
         lines += ["> SIMULATION: the models in this night were simulated.", ""]
     lines += ["## Did my skills get better?", "", headline(summary), ""]
-    lines += [f"- {skill_sentence(s, summary)}" for s in summary.get("skills", [])]
+    lines += [f"- {skill_sentence(s, summary)}" for s in summary.skills]
     if gate_sentence(summary):
         lines += ["", gate_sentence(summary)]
     lines += ["", "## What to do", ""]
@@ -50,29 +54,28 @@ def render_md(summary: dict[str, Any]) -> str:
         "## What was ingested and mined",
         "",
     ]
-    ingest, mining = summary.get("ingest", {}), summary.get("mining", {})
+    ingest, mining = summary.ingest, summary.mining
     lines.append(
         f"{ingest.get('files_changed', 0)} changed files, {ingest.get('new_sessions', 0)} new "
         f"sessions, {ingest.get('new_turns', 0)} new turns; {mining.get('recurring', 0)} "
         f"recurring task clusters of {mining.get('clusters', 0)}."
     )
-    for skill in summary.get("skills", []):
-        lines += ["", f"## {skill['name']}", ""]
+    for skill in summary.skills:
+        lines += ["", f"## {skill.name}", ""]
         lines.append(
-            f"{'managed by skillopt-sleep' if skill.get('managed') else 'your skill'}; "
-            f"tasks train/val/test: {split_counts(skill.get('n_tasks', {}))}"
+            f"{'managed by skillopt-sleep' if skill.managed else 'your skill'}; "
+            f"tasks train/val/test: {split_counts(skill.n_tasks)}"
         )
-        if ran := replay_line(skill.get("replay") or {}):
+        if ran := replay_line(skill.replay):
             lines.append(ran)
         if reused := carried_line(skill):
             lines.append(reused)
         if plan := plan_line(skill):
             lines.append(plan)
-        promo = skill.get("promotion") or {}
-        if promo:
-            lines.append(promotion_line(promo))
-        if skill.get("stopped_by"):
-            lines.append(f"Training stopped early: {skill['stopped_by']}.")
+        if skill.promotion:
+            lines.append(promotion_line(skill.promotion))
+        if skill.stopped_by:
+            lines.append(f"Training stopped early: {skill.stopped_by}.")
         rows = edit_rows(skill)
         if rows:
             lines += ["", "| " + " | ".join(EDIT_HEADER) + " |", "|" + "---|" * len(EDIT_HEADER)]
@@ -81,70 +84,62 @@ def render_md(summary: dict[str, Any]) -> str:
         if pending:
             lines += ["", "Pending (undecided, carried to the next night):", ""]
             lines += [f"- {line}" for line in pending]
-        if skill.get("diff"):
-            lines += ["", "```diff", skill["diff"].rstrip(), "```"]
-    not_trained = summary.get("not_trained", [])
-    if not_trained:
+        if skill.diff:
+            lines += ["", "```diff", skill.diff.rstrip(), "```"]
+    if summary.not_trained:
         lines += ["", "## Not trained tonight", ""]
-        lines += [f"- {s['skill']}: {s['reason']}" for s in not_trained]
-    problems = summary.get("problems", [])
+        lines += [f"- {s.skill}: {s.reason}" for s in summary.not_trained]
+    problems = summary.problems
     lines += ["", "## What went wrong", ""]
     lines += [f"- {p}" for p in problems] or ["Nothing."]
     return "\n".join(lines) + "\n"
 
 
-def _charts(summary: dict[str, Any]) -> list[str]:
+def _charts(summary: NightSummary) -> list[str]:
     """Only charts that have something to show: the score over nights once a skill has two
     nights (else tonight's before/after), edits when some were tried, cost against the
     limits that are set."""
     charts = []
-    history = summary.get("history", {})
+    history = summary.history
     series = {name: [(p["night"], p["score"]) for p in points] for name, points in history.items()}
     if any(len(points) >= 2 for points in series.values()):
         charts.append(line_chart("Held-out score per skill over nights", series))
     else:
         scores = [
-            (
-                s["name"],
-                [
-                    ("before", round(s["test"]["before"], 2)),
-                    ("after", round(s["test"]["after"], 2)),
-                ],
-            )  # fmt: skip
-            for s in summary.get("skills", [])
-            if s.get("test")
+            (s.name, [("before", round(s.test.before, 2)), ("after", round(s.test.after, 2))])
+            for s in summary.skills
+            if s.test
         ]
         if scores:
             charts.append(bar_chart("Held-out score tonight, before and after", scores, top=1))
     passes = [
-        (s["name"], [(k, round(s["test"]["pass_all"][k], 2)) for k in ("before", "after")])
-        for s in summary.get("skills", [])
-        if (s.get("test") or {}).get("pass_all")
+        (s.name, [(k, round(getattr(s.test.pass_all, k) or 0.0, 2)) for k in ("before", "after")])
+        for s in summary.skills
+        if s.test and s.test.pass_all
     ]
     if passes:
         title = "Held-out answers passing every rule, before and after"
         charts.insert(0, bar_chart(title, passes, top=1))
     edits = [
         (
-            s["name"],
+            s.name,
             [
-                ("accepted", sum(1 for e in s.get("edits", []) if e.get("status") == "accepted")),
-                ("rejected", sum(1 for e in s.get("edits", []) if e.get("status") == "rejected")),
-                ("pending", sum(1 for e in s.get("edits", []) if e.get("status") == "pending")),
+                (status, sum(1 for e in s.edits if e.status == status))
+                for status in ("accepted", "rejected", "pending")
             ],
-        )
-        for s in summary.get("skills", [])
-        if s.get("edits")
+        )  # fmt: skip
+        for s in summary.skills
+        if s.edits
     ]
     if edits:
         charts.append(bar_chart("Edits accepted, rejected and pending", edits))
-    usage = summary.get("usage", {})
-    budget = usage.get("budget", {})
+    usage = summary.usage or NightUsage()
+    budget = usage.budget
     cost_rows = [
-        (f"{kind} ({usage.get(used, 0):.4g} of {budget[limit]:g})",
-         [("share of the night's budget used", round(100 * usage.get(used, 0) / budget[limit], 1))])
-        for kind, used, limit in BUDGET_KINDS
-        if budget.get(limit) and usage.get(used)
+        (f"{kind} ({spent:.4g} of {limit:g})",
+         [("share of the night's budget used", round(100 * spent / limit, 1))])
+        for kind, used, key in BUDGET_KINDS
+        if (limit := budget.get(key)) and (spent := getattr(usage, used))
     ]  # fmt: skip
     if cost_rows:
         charts.append(bar_chart("Cost against budget", cost_rows, top=100, unit="%"))
@@ -180,20 +175,20 @@ def _code(text: str) -> str:
     return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
 
 
-def render_html(summary: dict[str, Any]) -> str:
+def render_html(summary: NightSummary) -> str:
     """A single self-contained page: inline CSS and SVG, no external URL of any kind."""
     out = [
         "<!doctype html><html><head><meta charset='utf-8'>",
         f"<title>skillopt-sleep: the night of {escape(night_date(summary))}</title>",
         f"<style>{STYLE}</style></head><body>",
         f"<h1>skillopt-sleep: the night of {escape(night_date(summary))}</h1>",
-        f"<div class='id'>night {escape(summary['night'])}</div>",
+        f"<div class='id'>night {escape(summary.night)}</div>",
     ]
-    if summary.get("simulation"):
+    if summary.simulation:
         out.append("<p class='sim'>SIMULATION: the models in this night were simulated.</p>")
     out.append(f"<h2>Did my skills get better?</h2><p><b>{escape(headline(summary))}</b></p>")
     out.append("<ul class='answer'>")
-    out += [f"<li>{_code(skill_sentence(s, summary))}</li>" for s in summary.get("skills", [])]
+    out += [f"<li>{_code(skill_sentence(s, summary))}</li>" for s in summary.skills]
     out.append("</ul>")
     if gate_sentence(summary):
         out.append(f"<p class='gate'>{escape(gate_sentence(summary))}</p>")
@@ -212,11 +207,10 @@ def render_html(summary: dict[str, Any]) -> str:
         out.append("<h2>Charts</h2><div class='charts'>")
         out += [f"<figure>{svg}</figure>" for svg in charts]
         out.append("</div>")
-    for skill in summary.get("skills", []):
-        out.append(f"<h2>{escape(skill['name'])}</h2>")
-        promo = skill.get("promotion") or {}
-        if promo:
-            out.append(f"<p>{escape(promotion_line(promo))}</p>")
+    for skill in summary.skills:
+        out.append(f"<h2>{escape(skill.name)}</h2>")
+        if skill.promotion:
+            out.append(f"<p>{escape(promotion_line(skill.promotion))}</p>")
         if reused := carried_line(skill):
             out.append(f"<p>{escape(reused)}</p>")
         if plan := plan_line(skill):
@@ -229,14 +223,13 @@ def render_html(summary: dict[str, Any]) -> str:
             out.append("<p>Pending (undecided, carried to the next night):</p><ul>")
             out += [f"<li>{escape(line)}</li>" for line in pending]
             out.append("</ul>")
-        if skill.get("diff"):
-            out.append(f"<pre>{escape(skill['diff'])}</pre>")
-    not_trained = summary.get("not_trained", [])
-    if not_trained:
+        if skill.diff:
+            out.append(f"<pre>{escape(skill.diff)}</pre>")
+    if summary.not_trained:
         out.append("<h2>Not trained tonight</h2><ul>")
-        out += [f"<li>{escape(s['skill'])}: {escape(s['reason'])}</li>" for s in not_trained]
+        out += [f"<li>{escape(s.skill)}: {escape(s.reason)}</li>" for s in summary.not_trained]
         out.append("</ul>")
-    problems = summary.get("problems", [])
+    problems = summary.problems
     out.append("<h2>What went wrong</h2>")
     out.append(
         "<ul>" + "".join(f"<li>{escape(p)}</li>" for p in problems) + "</ul>"
@@ -247,11 +240,11 @@ def render_html(summary: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def write_reports(summary: dict[str, Any], out_dir: Path) -> dict[str, Path]:
+def write_reports(summary: NightSummary, out_dir: Path) -> dict[str, Path]:
     """Write report.md, report.json and report.html (private files); return their paths."""
     reports = {
         "md": (out_dir / "report.md", render_md(summary)),
-        "json": (out_dir / "report.json", json.dumps(summary, indent=2, default=str)),
+        "json": (out_dir / "report.json", json.dumps(summary.to_json(), indent=2, default=str)),
         "html": (out_dir / "report.html", render_html(summary)),
     }
     for path, text in reports.values():

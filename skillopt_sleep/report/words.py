@@ -5,9 +5,20 @@ where its tasks ran, its edits and their evidence, the promotion, the cost, what
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from skillopt_sleep.report import advice
+from skillopt_sleep.report.document import NightUsage
+
+if TYPE_CHECKING:
+    from skillopt_sleep.report.document import (
+        EditRow,
+        NightSummary,
+        PassAll,
+        Promotion,
+        SkillReport,
+    )
 
 OUTCOME_WORDS = {
     "improved": "better",
@@ -21,21 +32,21 @@ OUTCOME_WORDS = {
 }
 
 
-def carried_line(skill: dict[str, Any]) -> str:
+def carried_line(skill: SkillReport) -> str:
     """ "The gate reused 9 val sweeps of this skill from an earlier night (144 calls)." """
-    sweeps = int((skill.get("counters") or {}).get("incumbent_sweeps_carried") or 0)
+    sweeps = int(skill.counters.get("incumbent_sweeps_carried") or 0)
     if not sweeps:
         return ""
-    calls = sweeps * int((skill.get("n_tasks") or {}).get("val") or 0)
+    calls = sweeps * int(skill.n_tasks.get("val") or 0)
     return (
         f"The gate reused {sweeps} val sweep{'s' if sweeps != 1 else ''} of this skill from an "
         f"earlier night ({calls} calls not paid again)."
     )
 
 
-def plan_line(skill: dict[str, Any]) -> str:
+def plan_line(skill: SkillReport) -> str:
     """ "Plan: 2 comparison(s) of up to 2 sweep(s) of 16 val tasks …; about 180 calls." """
-    plan = skill.get("plan")
+    plan = skill.plan
     if not plan:
         return ""
     line = f"Plan: {plan['shows']}; about {sum(plan['calls'].values())} calls"
@@ -44,7 +55,7 @@ def plan_line(skill: dict[str, Any]) -> str:
     return line + (f". Up front: {plan['warning']}." if plan.get("warning") else ".")
 
 
-def replay_line(replay: dict[str, Any]) -> str:
+def replay_line(replay: Mapping[str, Any]) -> str:
     """ "Replayed: 9 tasks in claude-code, 3 as a chat (no workspace: 3)." """
     tasks = replay.get("tasks") or {}
     if not tasks or set(tasks) == {"chat"} and not replay.get("chat_reasons"):
@@ -60,7 +71,7 @@ def replay_line(replay: dict[str, Any]) -> str:
     return line
 
 
-def split_counts(n: dict[str, int]) -> str:
+def split_counts(n: Mapping[str, int]) -> str:
     return "/".join(str(n.get(split, 0)) for split in ("train", "val", "test"))
 
 
@@ -72,13 +83,17 @@ def _points(x: float | None) -> str:
     return "n/a" if x is None else f"{100 * x:+.0f}"
 
 
-def pass_all_phrase(p: dict[str, Any]) -> str:
+def _share(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.0f}%"
+
+
+def pass_all_phrase(p: PassAll) -> str:
     """ "answers passing every rule 19% → 75% (+56 points, 95% CI +30 to +81)": the share
     of held-out answers the user would have accepted, before and after."""
     return (
-        f"answers passing every rule {100 * p['before']:.0f}% → {100 * p['after']:.0f}% "
-        f"({_points(p['lift'])} points, 95% CI {_points(p['ci_low'])} to "
-        f"{_points(p['ci_high'])}, {p['n_tasks']} test tasks)"
+        f"answers passing every rule {_share(p.before)} → {_share(p.after)} "
+        f"({_points(p.lift)} points, 95% CI {_points(p.ci_low)} to {_points(p.ci_high)}, "
+        f"{p.n_tasks} test tasks)"
     )
 
 
@@ -90,79 +105,80 @@ ORIGIN_WORDS = {
 }
 
 
-def won_phrase(skill: dict[str, Any]) -> str:
+def won_phrase(skill: SkillReport) -> str:
     """ "the edit that won (your own corrections): “- Keep the subject under 50 chars.”":
     each accepted step's edits and where they came from; "" when none was accepted."""
-    steps = skill.get("accepted") or []
+    steps = skill.accepted
     parts = []
     for step in steps:
-        texts = [" ".join((e.get("text") or e.get("anchor") or "").split()) for e in step["edits"]]
+        texts = [" ".join((e.get("text") or e.get("anchor") or "").split()) for e in step.edits]
         said = "; ".join(t if len(t) <= 160 else t[:157] + "…" for t in texts if t)
-        origins = [ORIGIN_WORDS.get(o, o) for o in step.get("origin", "unknown").split("+")]
+        origins = [ORIGIN_WORDS.get(o, o) for o in step.origin.split("+")]
         parts.append(f"({' and '.join(origins)}): “{said}”")
     if not parts:
         return ""
     return ("the edit that won " if len(parts) == 1 else "the edits that won ") + "; ".join(parts)
 
 
-def skill_sentence(skill: dict[str, Any], summary: dict[str, Any] | None = None) -> str:
+def skill_sentence(skill: SkillReport, summary: NightSummary | None = None) -> str:
     """One line per skill: the held-out lift with its interval (pass-all first where the
     test has rule judges) and the edit that won, or why there is none (in the words of
     :mod:`advice`, which say what the user can act on)."""
-    name, outcome = skill["name"], skill.get("outcome", "skipped")
-    test = skill.get("test")
+    name, outcome = skill.name, skill.outcome
+    test = skill.test
     words = OUTCOME_WORDS.get(outcome, outcome)
     if test and outcome in {"improved", "unconfirmed", "worse", "unchanged"}:
-        lead = f"{pass_all_phrase(test['pass_all'])}; " if test.get("pass_all") else ""
+        lead = f"{pass_all_phrase(test.pass_all)}; " if test.pass_all else ""
         then = f"; {advice.consequence(skill)}" if outcome == "unconfirmed" else ""
         won = f"; {won_phrase(skill)}" if won_phrase(skill) else ""
         return (
-            f"{name}: {words} — {lead}held-out score {test['before']:.2f} → "
-            f"{test['after']:.2f} (lift {_pct(test['lift'])}, 95% CI {_pct(test['ci_low'])} to "
-            f"{_pct(test['ci_high'])}, {test['n_tasks']} test tasks){won}{then}"
+            f"{name}: {words} — {lead}held-out score {test.before:.2f} → "
+            f"{test.after:.2f} (lift {_pct(test.lift)}, 95% CI {_pct(test.ci_low)} to "
+            f"{_pct(test.ci_high)}, {test.n_tasks} test tasks){won}{then}"
         )
-    tip = advice.for_skill(skill, summary or {})
-    reason = tip.why[:1].lower() + tip.why[1:] if tip else skill.get("reason")
+    tip = advice.for_skill(skill, summary.model_failure if summary else None)
+    reason = tip.why[:1].lower() + tip.why[1:] if tip else skill.reason
     return f"{name}: {words}" + (f" — {reason}" if reason else "")
 
 
-def night_date(summary: dict[str, Any]) -> str:
+def night_date(summary: NightSummary) -> str:
     """``2026-11-29T02-00-00Z`` -> ``2026-11-29 02:00 UTC`` (the id is the start time)."""
-    night = str(summary.get("night", ""))
+    night = summary.night
     date, _, time = night.partition("T")
     hhmm = time[:5].replace("-", ":")
     return f"{date} {hhmm} UTC" if len(hhmm) == 5 else night
 
 
-def actions(summary: dict[str, Any]) -> list[str]:
+def actions(summary: NightSummary) -> list[str]:
     """What the user should do this morning, most urgent first; [] = nothing."""
     out = []
-    for skill in summary.get("skills", []):
-        promo = skill.get("promotion") or {}
-        name = skill["name"]
-        if promo.get("status") == "staged":
-            why = str(promo.get("reason") or "").removesuffix(": staged for review")
+    for skill in summary.skills:
+        promo, name = skill.promotion, skill.name
+        if promo is None:
+            continue
+        if promo.status == "staged":
+            why = promo.reason.removesuffix(": staged for review")
             out.append(
                 f"{name}: a new version waits for your review"
                 + (f" ({why})" if why else "")
                 + f": `skillopt-sleep diff {name}`, then `skillopt-sleep adopt {name}` or "
                 f"`skillopt-sleep reject {name}`."
             )
-        for error in promo.get("errors") or []:
+        for error in promo.errors:
             out.append(f"{name}: could not be written: {error}.")
     todo: dict[str, list[str]] = {}  # the same advice for several skills is said once
-    for skill in summary.get("skills", []):
-        tip = advice.for_skill(skill, summary)
+    for skill in summary.skills:
+        tip = advice.for_skill(skill, summary.model_failure)
         if tip is not None:
-            todo.setdefault(tip.todo, []).append(skill["name"])
+            todo.setdefault(tip.todo, []).append(skill.name)
     out += [f"{', '.join(names)}: {what[:1].upper()}{what[1:]}" for what, names in todo.items()]
-    out += advice.for_skips(summary.get("not_trained", []))
+    out += advice.for_skips(summary.not_trained)
     return out
 
 
-def cost_sentence(summary: dict[str, Any]) -> str:
-    usage = summary.get("usage", {})
-    budget = usage.get("budget", {})
+def cost_sentence(summary: NightSummary) -> str:
+    usage = summary.usage or NightUsage()
+    budget = usage.budget
     calls, tokens, cost = (budget.get(k) for k in ("max_calls", "max_tokens", "max_cost_usd"))
     limits = ", ".join(
         [
@@ -171,45 +187,45 @@ def cost_sentence(summary: dict[str, Any]) -> str:
             "cost unlimited" if cost is None else f"${cost:g}",
         ]
     )
-    unknown = usage.get("cost_unknown") or []
+    unknown = usage.cost_unknown
     cost_note = (
         f" counted; cost unknown for {', '.join(unknown)} (no price known)" if unknown else ""
     )
     return (
-        f"{usage.get('calls', 0)} model calls, {usage.get('tokens', 0)} tokens, "
-        f"${usage.get('cost_usd', 0.0):.4f}{cost_note} (the night's budget: {limits})."
+        f"{usage.calls} model calls, {usage.tokens} tokens, "
+        f"${usage.cost_usd:.4f}{cost_note} (the night's budget: {limits})."
     )
 
 
-def promotion_line(promo: dict[str, Any]) -> str:
+def promotion_line(promo: Promotion) -> str:
     """What happened to the skill's file, where, and why (a staged skill says why)."""
-    where = ", ".join(promo.get("paths") or ([promo["path"]] if promo.get("path") else []))
-    reason = promo.get("reason")
+    where = ", ".join(promo.paths)
+    reason = promo.reason
     return (
-        f"Promotion: {promo.get('status')}"
+        f"Promotion: {promo.status}"
         + (f" {where}" if where else "")
         + (f" — {reason}" if reason else "")
     )
 
 
-def models_line(summary: dict[str, Any]) -> str:
+def models_line(summary: NightSummary) -> str:
     """Which model served each role tonight, e.g. "optimizer X (local), target Y (local)"."""
-    models = summary.get("models") or {}
+    models = summary.models
     parts = [
         f"{role} {m.get('model', '?')} ({m.get('backend', '?')})" for role, m in models.items()
     ]
     return "Models: " + ", ".join(parts) + "." if parts else ""
 
 
-def headline(summary: dict[str, Any]) -> str:
-    skills = summary.get("skills", [])
+def headline(summary: NightSummary) -> str:
+    skills = summary.skills
     if not skills:
         return "No recurring task was ready for training tonight."
-    if all(s.get("outcome") == "error" for s in skills):
+    if all(s.outcome == "error" for s in skills):
         return "Nothing could be trained tonight: the model endpoint failed every call."
-    better = sum(1 for s in skills if s.get("outcome") == "improved")
-    unconfirmed = sum(1 for s in skills if s.get("outcome") == "unconfirmed")
-    staged = sum(1 for s in skills if (s.get("promotion") or {}).get("status") == "staged")
+    better = sum(1 for s in skills if s.outcome == "improved")
+    unconfirmed = sum(1 for s in skills if s.outcome == "unconfirmed")
+    staged = sum(1 for s in skills if s.promotion and s.promotion.status == "staged")
     verb = "waits" if staged == 1 else "wait"
     waiting = f"; {staged} {verb} for your review" if staged else ""
     maybe = (
@@ -220,53 +236,53 @@ def headline(summary: dict[str, Any]) -> str:
     return f"{better} of {len(skills)} skill(s) got better tonight{maybe}{waiting}."
 
 
-def _verdict(edit: dict[str, Any]) -> str:
+def _verdict(edit: EditRow) -> str:
     """The gate's verdict with its reason ("underpowered: only 2 of 9 tasks differ"), or
     why the edit never reached the gate."""
-    gate = edit.get("gate") or {}
-    verdict, reason = gate.get("verdict"), gate.get("reason") or edit.get("reason") or ""
+    gate = edit.gate or {}
+    verdict, reason = gate.get("verdict"), gate.get("reason") or edit.reason or ""
     if verdict and reason and verdict != "accept":
         return f"{verdict}: {reason}"
     return verdict or reason
 
 
-def _evidence(gate: dict[str, Any]) -> str:
+def _evidence(gate: Mapping[str, Any]) -> str:
     if gate.get("e_value") is not None:
         return f"e {gate['e_value']:.3g} of {gate['e_needed']:.3g}"
     return "n/a" if gate.get("p_value") is None else f"{gate['p_value']:.3f}"
 
 
-def edit_rows(skill: dict[str, Any]) -> list[list[str]]:
+def edit_rows(skill: SkillReport) -> list[list[str]]:
     rows = []
-    for edit in skill.get("edits", []):
-        gate = edit.get("gate") or {}
+    for edit in skill.edits:
+        gate = edit.gate or {}
+        nights = edit.nights or 1
         rows.append(
             [
-                edit.get("status", ""),
-                edit.get("kind", ""),
-                edit.get("origin") or "unknown",
-                edit.get("summary", ""),
+                edit.status,
+                edit.kind,
+                edit.origin,
+                edit.summary,
                 _pct(gate.get("effect")),
                 _evidence(gate),
-                _verdict(edit)
-                + (f" (evidence of {edit['nights']} nights)" if edit.get("nights", 1) > 1 else ""),
+                _verdict(edit) + (f" (evidence of {nights} nights)" if nights > 1 else ""),
             ]
         )
     return rows
 
 
-def pending_lines(skill: dict[str, Any]) -> list[str]:
+def pending_lines(skill: SkillReport) -> list[str]:
     """One line per candidate carried to the next night: its evidence and what decides it."""
     out = []
-    for p in skill.get("pending", []):
-        if p.get("e_value") is None:
-            out.append(f"{p['summary'][:80]} — {p['decides']}")
+    for p in skill.pending:
+        if p.e_value is None:
+            out.append(f"{p.summary[:80]} — {p.decides}")
             continue
-        se = f" ± {p['se']:.3f}" if p.get("se") is not None else ""
+        se = f" ± {p.se:.3f}" if p.se is not None else ""
         out.append(
-            f"{p['summary'][:80]} — effect {_pct(p['effect'])}{se}, e {p['e_value']:.3g} of "
-            f"{p['e_needed']:.3g} after {p['sweeps']} sweep(s) of {p['n_tasks']} val tasks "
-            f"over {p['nights']} night(s); {p['decides']}"
+            f"{p.summary[:80]} — effect {_pct(p.effect)}{se}, e {p.e_value:.3g} of "
+            f"{p.e_needed:.3g} after {p.sweeps} sweep(s) of {p.n_tasks} val tasks "
+            f"over {p.nights} night(s); {p.decides}"
         )
     return out
 
@@ -279,7 +295,7 @@ BUDGET_KINDS = (
 EDIT_HEADER = ["status", "kind", "origin", "edit", "effect", "evidence", "verdict"]
 
 
-def gate_sentence(summary: dict[str, Any]) -> str:
+def gate_sentence(summary: NightSummary) -> str:
     """What the gate controls, with its level ("" for reports written before it said)."""
-    words = (summary.get("gate") or {}).get("words")
+    words = summary.gate.get("words")
     return f"The gate controls the {words}." if words else ""

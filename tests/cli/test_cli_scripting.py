@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from skillopt_sleep import __version__
 from skillopt_sleep.cli import main
 from skillopt_sleep.night.run import run_night
+from skillopt_sleep.report.document import NightSummary
 from skillopt_sleep.report.words import headline, skill_sentence
 from tests.cli_helpers import console_script
 from tests.night.test_night import make_root, write_yaml
@@ -23,14 +24,14 @@ EXE = console_script()
 
 
 @pytest.fixture(scope="module")
-def after_a_night(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, dict]:
+def after_a_night(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, NightSummary]:
     """A night that accepted an edit (the competent simulated optimizer): its config, id
     and summary, which the listings must repeat."""
     root = tmp_path_factory.mktemp("night")
     config = make_root(root, user_skill=False, **{"night.max_skills": 1})
     outcome = run_night(config, progress=lambda _m: None, roles_factory=competent_roles)
     assert outcome.status == "done"
-    assert outcome.summary["skills"][0]["promotion"]["status"] == "promoted"
+    assert outcome.summary.skills[0].promotion.status == "promoted"
     return write_yaml(root, config), outcome.night_id, outcome.summary
 
 
@@ -40,7 +41,7 @@ def _json(cfg: Path, *args: str) -> object:
     return json.loads(result.stdout)
 
 
-def test_every_listing_speaks_json(after_a_night: tuple[Path, str, dict]) -> None:
+def test_every_listing_speaks_json(after_a_night: tuple[Path, str, NightSummary]) -> None:
     cfg, night, summary = after_a_night
     status = _json(cfg, "status", "--json")
     assert status["last_night"]["id"] == night and status["last_night"]["status"] == "done"
@@ -61,7 +62,7 @@ def test_every_listing_speaks_json(after_a_night: tuple[Path, str, dict]) -> Non
     assert {c["what"] for c in checks} >= {"config", "store", "permissions"}
 
 
-def test_a_wrong_night_id_gets_a_hint(after_a_night: tuple[Path, str, dict]) -> None:
+def test_a_wrong_night_id_gets_a_hint(after_a_night: tuple[Path, str, NightSummary]) -> None:
     cfg, night, _ = after_a_night
     typo = night[:-3] + "9Z"
     result = CliRunner().invoke(main, ["--config", str(cfg), "report", typo])
@@ -92,13 +93,13 @@ def test_version_and_shell_completion(tmp_path: Path) -> None:
 
 
 def test_status_brief_is_a_few_lines_for_the_agent(
-    after_a_night: tuple[Path, str, dict],
+    after_a_night: tuple[Path, str, NightSummary],
 ) -> None:
     cfg, night, summary = after_a_night
     result = CliRunner().invoke(main, ["--config", str(cfg), "status", "--brief"])
     assert result.exit_code == 0, result.output
     lines = result.output.strip().splitlines()
     assert lines[0] == f"skillopt-sleep, night {night} (done): {headline(summary)}"
-    (skill,) = summary["skills"]
+    (skill,) = summary.skills
     assert lines[1] == f"- {skill_sentence(skill, summary)}"
     assert len(lines) <= 5

@@ -14,7 +14,7 @@ from mining_helpers import CONFIG, seed, store
 
 from skillopt_sleep.mining import load_tasks, mine
 from skillopt_sleep.mining.judges import command_regex
-from trainer.tasks import OUTCOME_JUDGES
+from trainer.tasks import OUTCOME_JUDGES, TaskWorkspace
 
 
 def commit(repo: Path, name: str, when: str) -> str:
@@ -56,7 +56,7 @@ def test_tasks_get_the_commit_their_session_started_from(tmp_path: Path, repo) -
         day = int(sid[-3:])
         logged = sid == "sess-009"  # Codex said which commit it started from: that wins
         expect = old if logged or day <= 4 else new
-        assert t.workspace == {"repo": str(root), "commit": expect, "setup": []}, sid
+        assert t.workspace == TaskWorkspace(str(root), expect), sid
         assert t.meta["repo_on_disk"] is True
         assert t.meta["commit_from"] == ("session log" if logged else "branch at session start")
 
@@ -72,7 +72,7 @@ def test_a_gone_repository_keeps_only_a_logged_commit(tmp_path: Path) -> None:
     for t in load_tasks(db):
         assert t.meta["repo_on_disk"] is False
         if t.meta["session_id"] == "sess-002":
-            assert t.workspace == {"repo": "/nowhere/demo", "commit": gone, "setup": []}
+            assert t.workspace == TaskWorkspace("/nowhere/demo", gone)
         else:  # nothing says which commit: no workspace, replayed as a chat
             assert t.workspace is None
 

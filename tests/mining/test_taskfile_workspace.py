@@ -11,6 +11,7 @@ from mining_helpers import CONFIG, seed, store
 from skillopt_sleep.mining import load_tasks, mine
 from skillopt_sleep.mining.query import all_tasks
 from skillopt_sleep.mining.taskfile import TaskFileError, export, import_file, parse
+from trainer.tasks import TaskWorkspace
 
 WS = {"repo": "/home/u/proj", "commit": "8b0cd0300c403eeaa153be0c92c7fd06b8c0fd06",
       "setup": ["pip install -e ."]}  # fmt: skip
@@ -42,10 +43,11 @@ def test_a_workspace_and_outcome_judges_round_trip(exported) -> None:
     ]
     import_file(db, _write(path, doc))
     task = all_tasks(db)[first["id"]][0]
-    assert task.workspace == WS
+    assert task.workspace == TaskWorkspace.from_dict(WS)
+    assert task.to_dict()["workspace"] == WS
     assert [j.kind for j in task.judges[-3:]] == ["command_ran", "exit_ok", "check"]
     export([task], path)  # and back out, unchanged
-    assert "workspace:" in path.read_text() and parse(path)[0].workspace == WS
+    assert "workspace:" in path.read_text() and parse(path)[0].workspace == task.workspace
 
 
 @pytest.mark.parametrize(

@@ -29,6 +29,7 @@ from click.testing import CliRunner
 from benchmarks.corpus import write_corpus
 from skillopt_sleep.cli import main
 from skillopt_sleep.night.run import default_roles, run_night
+from skillopt_sleep.report.document import NightSummary
 from skillopt_sleep.report.words import OUTCOME_WORDS
 from skillopt_sleep.running import lock
 from skillopt_sleep.settings import config as config_mod
@@ -234,7 +235,7 @@ def test_night_on_real_fixtures(tmp_path: Path) -> None:
     config = load_config(tmp_path)
     outcome = run_night(config, progress=lambda m: None)
     assert outcome.status == "done"
-    assert outcome.summary["ingest"]["sessions"] > 0
+    assert outcome.summary.ingest["sessions"] > 0
     for path in outcome.reports.values():
         assert path.exists()
     assert outcome.exit_code == 0
@@ -519,12 +520,14 @@ def test_undecided_candidates_are_carried_to_the_next_night_with_their_evidence(
     nights = [run_night(config, progress=lambda m: None, roles_factory=neutral) for _ in (1, 2)]
     for n, night in enumerate(nights, start=1):
         assert night.status == "done"
-        skills = night.summary["skills"]
+        skills = night.summary.to_json()["skills"]
         assert skills and all(s["outcome"] == "not_enough_evidence" for s in skills)
+        # the pending candidates read back from the stored JSON as they were written
+        assert NightSummary.from_json(night.summary.to_json()) == night.summary
         md = night.reports["md"].read_text()
         assert md.count("Pending (undecided, carried to the next night):") == len(skills)
         # what the gate's level bounds, and at which level (the configured alpha)
-        assert night.summary["gate"]["alpha"] == 0.05
+        assert night.summary.gate["alpha"] == 0.05
         assert "The gate controls the family-wise false-accept rate 0.05 per skill and night" in md
         for s in skills:
             (p,) = s["pending"]  # one candidate per skill, never accepted nor rejected
@@ -576,14 +579,15 @@ def test_a_night_never_reuses_an_id_taken_in_the_same_second(tmp_path: Path) -> 
 def test_the_dry_run_promises_the_calls_the_night_plans(tmp_path: Path) -> None:
     config = make_root(tmp_path)
     dry = run_night(config, dry_run=True, progress=lambda m: None)
-    promised = sum(j["estimated_calls"] for j in dry.summary["would_train"])
+    promised = sum(j["estimated_calls"] for j in dry.to_json()["would_train"])
     lines: list[str] = []
     night = run_night(config, progress=lines.append, roles_factory=competent_roles)
     (first,) = [m for m in lines if re.match(r"training \S+: 1 of about", m)][:1]
     assert first.split(" of about ")[1].startswith(f"{promised} calls")
-    assert promised == sum(sum(s["plan"]["calls"].values()) for s in night.summary["skills"])
+    skills = night.summary.to_json()["skills"]
+    assert promised == sum(sum(s["plan"]["calls"].values()) for s in skills)
     # each skill's plan is said before its training, and its calls stay near the plan
-    for s in night.summary["skills"]:
+    for s in skills:
         assert any(m.startswith(f"plan for {s['name']}: ") for m in lines)
         assert s["usage"]["calls"] <= 1.5 * sum(s["plan"]["calls"].values())
 
@@ -601,7 +605,7 @@ def test_a_night_that_cannot_show_a_gain_worth_having_says_so_up_front(tmp_path:
     night = run_night(config, progress=lines.append, roles_factory=neutral)
     md = night.reports["md"].read_text()
     first = md.split("## What to do")[0]
-    for s in night.summary["skills"]:
+    for s in night.summary.to_json()["skills"]:
         plan = s["plan"]
         assert not plan["can_detect"] and plan["comparisons"] == 3  # as configured
         assert f"{s['name']}: the smallest val gain worth having (0.01) cannot be detected" in (

@@ -45,7 +45,7 @@ def test_a_night_with_harmful_and_neutral_proposals_keeps_the_product_s_promises
     assert night.status == "done"
     (world,) = worlds
     assert world.harmful  # the optimizer has harmful rules to propose
-    skills = night.summary["skills"]
+    skills = night.summary.to_json()["skills"]
     assert skills
     md = night.reports["md"].read_text()
     proposed = sum(s["counters"].get("proposed_edits", 0) for s in skills)

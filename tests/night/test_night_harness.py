@@ -24,6 +24,7 @@ from skillopt_sleep.store import open_store
 from tests.night.test_night import Child, make_root, query
 from trainer.harness import CLAUDE_CODE
 from trainer.harness.procs import reap
+from trainer.tasks import TaskWorkspace
 
 pytestmark = [pytest.mark.harness, pytest.mark.timeout(600)]
 
@@ -46,7 +47,7 @@ def give_workspaces(config: dict, repo: Path, commit: str, out: Path) -> dict[st
         for task in load_tasks(db):
             cluster = task.meta.get("cluster_id")
             if cluster in seen:
-                task = replace(task, workspace={"repo": str(repo), "commit": commit})
+                task = replace(task, workspace=TaskWorkspace(str(repo), commit))
             seen.add(cluster)
             tasks.append(task)
         export(tasks, out)

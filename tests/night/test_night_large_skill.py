@@ -81,7 +81,7 @@ def test_sigterm_during_a_step_on_a_2mb_skill_stops_the_night_within_seconds(
     assert status == "stopped"
     resumed = run_night(config, roles_factory=competent_roles)  # checkpointed: it goes on
     assert (resumed.night_id, resumed.status) == (night_id, "done")
-    assert resumed.summary["skills"][0]["name"] == MANAGED
+    assert resumed.summary.skills[0].name == MANAGED
 
 
 def test_a_skill_over_the_length_cap_is_set_aside_with_the_reason_and_no_calls(
@@ -90,7 +90,7 @@ def test_a_skill_over_the_length_cap_is_set_aside_with_the_reason_and_no_calls(
     config = make_root(tmp_path, **ONE, **{"trainer.max_skill_tokens": 1500})
     _big_skill(tmp_path, 20_000)  # ~3,700 tokens
     outcome = run_night(config, roles_factory=competent_roles)
-    summary = outcome.summary
+    summary = outcome.summary.to_json()
     (skip,) = [s for s in summary["not_trained"] if s["skill"] == MANAGED]
     assert skip["reason"].startswith("its SKILL.md is ")
     assert skip["reason"].endswith("tokens, over trainer.max_skill_tokens=1500")

@@ -14,6 +14,7 @@ from typing import Any
 
 from skillopt_sleep import promotion
 from skillopt_sleep.night.run import run_night
+from skillopt_sleep.report.document import NightSummary
 from skillopt_sleep.store import open_store
 from tests.night.test_night import make_root, write_yaml
 from tests.sim_helpers import competent_roles
@@ -44,8 +45,10 @@ def with_user_skill(root: Path, **extra: Any) -> dict[str, Any]:
     return config
 
 
-def _skill(summary: dict[str, Any], name: str) -> dict[str, Any]:
-    return next(s for s in summary["skills"] if s["name"] == name)
+def _skill(summary: NightSummary | None, name: str) -> dict[str, Any]:
+    """The skill's report as stored (its JSON)."""
+    assert summary is not None
+    return next(s.to_json() for s in summary.skills if s.name == name)
 
 
 def test_a_linked_user_skill_is_trained_and_staged_with_the_reason(tmp_path: Path) -> None:

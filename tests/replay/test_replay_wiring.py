@@ -21,7 +21,7 @@ from trainer.harness import CLAUDE_CODE, CODEX, make_harness
 from trainer.harness.chat import CliChat
 from trainer.rollout import ChatRollout
 from trainer.skill import SkillDoc
-from trainer.tasks import Task
+from trainer.tasks import Task, TaskWorkspace
 
 
 class Echo:
@@ -67,11 +67,11 @@ def test_endpoint_order_url_then_login_then_key_then_embedded(tmp_path: Path) ->
 def test_tasks_without_a_workspace_on_disk_run_as_a_chat(tmp_path: Path) -> None:
     repo, commit = make_repo(tmp_path / "repo")
     tasks = [
-        Task("a", "p", "val", workspace={"repo": str(repo), "commit": commit}),
+        Task("a", "p", "val", workspace=TaskWorkspace(str(repo), commit)),
         Task("b", "p", "val"),
-        Task("c", "p", "val", workspace={"repo": str(tmp_path / "gone"), "commit": commit}),
+        Task("c", "p", "val", workspace=TaskWorkspace(str(tmp_path / "gone"), commit)),
         # a folder, but no git repository: the router sent it to the harness, which failed
-        Task("d", "p", "val", workspace={"repo": str(tmp_path), "commit": commit}),
+        Task("d", "p", "val", workspace=TaskWorkspace(str(tmp_path), commit)),
     ]
     assert [where(t, CODEX) for t in tasks] == [
         (CODEX, ""), ("chat", "no workspace"), ("chat", "repository not on disk"),

@@ -14,6 +14,16 @@ import pytest
 
 from skillopt_sleep.promotion.verdict import decide
 from skillopt_sleep.report import headline, render_html, render_md, write_reports
+from skillopt_sleep.report.document import NightSummary
+
+
+def as_md(summary: dict[str, Any]) -> str:
+    """The Markdown report of a summary as stored (read as every reader reads it)."""
+    return render_md(NightSummary.from_json(summary))
+
+
+def as_html(summary: dict[str, Any]) -> str:
+    return render_html(NightSummary.from_json(summary))
 
 
 def summary(**extra: Any) -> dict[str, Any]:
@@ -108,7 +118,7 @@ def summary(**extra: Any) -> dict[str, Any]:
 
 
 def test_markdown_leads_with_the_answer_and_the_interval() -> None:
-    md = render_md(summary())
+    md = as_md(summary())
     first_section = md.split("## Did my skills get better?")[1].split("## Cost")[0]
     assert "1 of 2 skill(s) got better tonight." in first_section
     assert (
@@ -135,27 +145,30 @@ def test_the_lead_names_each_edit_that_won_and_where_it_came_from() -> None:
             {"kind": "delete", "text": "", "anchor": "- Mention the files.",
              "origin": "reflection"}]}
     )  # fmt: skip
-    line = next(ln for ln in render_md(s).splitlines() if ln.startswith("- commit-message:"))
+    line = next(ln for ln in as_md(s).splitlines() if ln.startswith("- commit-message:"))
     assert line.endswith(
         "the edits that won (your own corrections): “- Keep the subject under 50 chars. - No "
         "emojis.”; (a worked example and the optimizer's reflection on failed answers): "
         "“Example of a good answer: fix: x; - Mention the files.”"
     )
-    assert "the edit that won" not in render_md(summary(skills=[summary()["skills"][1]]))
+    assert "the edit that won" not in as_md(summary(skills=[summary()["skills"][1]]))
 
 
 def test_a_report_without_pass_all_still_reads() -> None:
     """Nights before pass-all existed, and test splits without a rule judge, say the mean."""
     s = summary()
     s["skills"][0]["test"]["pass_all"] = None
-    md = render_md(s)
+    md = as_md(s)
     assert "commit-message: better — held-out score 0.40 → 0.70" in md
-    assert "passing every rule" not in md and "passing every rule" not in render_html(s)
+    assert "passing every rule" not in md and "passing every rule" not in as_html(s)
 
 
 def test_empty_night_says_so() -> None:
-    assert headline(summary(skills=[])) == "No recurring task was ready for training tonight."
-    assert "Nothing." in render_md(summary(skills=[], problems=[]))
+    assert (
+        headline(NightSummary.from_json(summary(skills=[])))
+        == "No recurring task was ready for training tonight."
+    )
+    assert "Nothing." in as_md(summary(skills=[], problems=[]))
 
 
 class _Collector(HTMLParser):
@@ -172,7 +185,7 @@ class _Collector(HTMLParser):
 
 
 def test_html_is_self_contained_and_has_its_charts() -> None:
-    html = render_html(summary())
+    html = as_html(summary())
     parser = _Collector()
     parser.feed(html)
     assert parser.urls == []
@@ -190,17 +203,17 @@ def test_html_is_self_contained_and_has_its_charts() -> None:
 def test_html_escapes_text_from_logs() -> None:
     s = summary()
     s["skills"][0]["diff"] = "+<script>alert(1)</script>"
-    html = render_html(s)
+    html = as_html(s)
     assert "<script>" not in html and "&lt;script&gt;" in html
 
 
 def test_simulation_is_labelled() -> None:
     s = summary(simulation=True)
-    assert "SIMULATION" in render_md(s) and "SIMULATION" in render_html(s)
+    assert "SIMULATION" in as_md(s) and "SIMULATION" in as_html(s)
 
 
 def test_write_reports_creates_private_files(tmp_path: Path) -> None:
-    paths = write_reports(summary(), tmp_path / "night")
+    paths = write_reports(NightSummary.from_json(summary()), tmp_path / "night")
     assert set(paths) == {"md", "json", "html"}
     for path in paths.values():
         assert stat.S_IMODE(path.stat().st_mode) == 0o600
@@ -297,7 +310,7 @@ def test_an_undecided_night_says_why_and_what_to_do(
     skill: dict[str, Any], extra: dict[str, Any], why: str, todo: str
 ) -> None:
     s = summary(skills=[skill], not_trained=[], **extra)
-    for text in (render_md(s), unescape(render_html(s))):
+    for text in (as_md(s), unescape(as_html(s))):
         answer = text.split("Did my skills get better?")[1].split("What to do")[0]
         assert why in answer, answer
         action = text.split("What to do")[1].split("Cost")[0]
@@ -312,7 +325,7 @@ def test_what_to_do_names_the_review_commands_and_groups_the_same_advice() -> No
                                "reason": "user-written skill: staged for review"})  # fmt: skip
     a = _skill(name="a", stopped_by="budget: calls")
     b = _skill(name="b", stopped_by="budget: calls")
-    md = render_md(summary(skills=[staged, a, b], not_trained=[]))
+    md = as_md(summary(skills=[staged, a, b], not_trained=[]))
     todo = md.split("## What to do")[1].split("## Cost")[0]
     assert (
         "`skillopt-sleep diff commit-message`, then `skillopt-sleep adopt commit-message`" in todo
@@ -323,7 +336,7 @@ def test_what_to_do_names_the_review_commands_and_groups_the_same_advice() -> No
 
 def test_no_empty_chart_boxes() -> None:
     one_night = summary(history={"commit-message": [{"night": "n1", "score": 0.7}]})
-    html = render_html(one_night)
+    html = as_html(one_night)
     assert "over nights" not in html  # one point is not a line
     assert "Held-out score tonight, before and after" in html
     assert "no data" not in html
@@ -331,7 +344,7 @@ def test_no_empty_chart_boxes() -> None:
         skills=[_skill()], history={}, usage={"calls": 0, "tokens": 0, "cost_usd": 0.0,
                                               "budget": {"max_calls": 400}},
     )  # fmt: skip
-    html = render_html(idle)
+    html = as_html(idle)
     assert "<svg" not in html and "<h2>Charts</h2>" not in html
     assert "0 model calls" in html  # said in words instead
 
@@ -341,7 +354,7 @@ def test_edit_summaries_wrap_whole_and_underpowered_shows_its_reason() -> None:
             "line and keep the body to a list of the user-visible changes")  # fmt: skip
     edit = {"status": "rejected", "kind": "add", "summary": text, "gate": _flat_gate()}
     s = summary(skills=[_skill(edits=[edit])])
-    md, html = render_md(s), render_html(s)
+    md, html = as_md(s), as_html(s)
     assert text in md and escape(text) in html
     assert "underpowered: only 1 of 9 tasks differ; cannot reach alpha" in md
     assert "underpowered: only 1 of 9 tasks differ; cannot reach alpha" in html
@@ -379,7 +392,7 @@ def test_pending_candidates_are_listed_with_their_evidence_and_what_decides_them
         "- - Run the linter before committing. — effect +0.04 ± 0.020, e 3.1 of 80 after 12 "
         "sweep(s) of 10 val tasks over 2 night(s); accepted when its e-value reaches 80"
     )
-    md = render_md(s)
+    md = as_md(s)
     section = md.split("## ci-log-summary")[1]
     assert "Pending (undecided, carried to the next night):" in section and line in section
     assert "Pending (undecided" not in md.split("## ci-log-summary")[0]  # only where pending
@@ -391,8 +404,8 @@ def test_pending_candidates_are_listed_with_their_evidence_and_what_decides_them
         "gate": {"effect": 0.1, "e_value": 95.0, "e_needed": 80.0, "verdict": "accept"},
     }
     s["skills"][0]["edits"].append(carried)  # fmt: skip
-    assert "| Lint first | +0.10 | e 95 of 80 | accept (evidence of 2 nights) |" in render_md(s)
-    html = render_html(s)
+    assert "| Lint first | +0.10 | e 95 of 80 | accept (evidence of 2 nights) |" in as_md(s)
+    html = as_html(s)
     assert "Pending (undecided, carried to the next night):" in html
     assert "e 3.1 of 80 after 12 sweep(s) of 10 val tasks over 2 night(s)" in html
 
@@ -401,10 +414,10 @@ def test_the_report_says_what_the_gate_controls_and_at_which_level() -> None:
     from skillopt_sleep.night.summary import _gate
 
     s = summary(gate=_gate(0.1))
-    for text in (render_md(s), render_html(s)):
+    for text in (as_md(s), as_html(s)):
         assert "The gate controls the family-wise false-accept rate 0.1 per skill and night" in text
         assert "at most 0.1" in text
-    assert "controls" not in render_md(summary())  # a report written before it said
+    assert "controls" not in as_md(summary())  # a report written before it said
 
 
 def test_every_accepted_edit_says_where_it_came_from_and_older_records_still_read() -> None:
@@ -425,27 +438,27 @@ def test_every_accepted_edit_says_where_it_came_from_and_older_records_still_rea
                            rejected=[{"edits": [example], "reason": "screen"}])  # fmt: skip
     job = Job("s", True, ("c",), "a", {}, ())
     s = skill_summary(job, trained, Promotion("promoted", ""))
-    assert [(a["origin"], [e["origin"] for e in a["edits"]]) for a in s["accepted"]] == [
+    assert [(a.origin, [e["origin"] for e in a.edits]) for a in s.accepted] == [
         ("reflection", ["reflection"]),
         ("unknown", ["unknown"]),
         ("reflection+example", ["reflection", "example"]),
     ]
-    assert s["accepted"][0]["edits"][0] == {
+    assert s.accepted[0].edits[0] == {
         "kind": "add",
         "text": "- No ## headings.",
         "anchor": "",
         "section": "",
         "origin": "reflection",
     }
-    assert s["accepted"][0]["effect"] == 0.3 and s["accepted"][1]["where"] == "epoch 0 step 1"
-    assert [e["origin"] for e in s["edits"]] == [
+    assert s.accepted[0].effect == 0.3 and s.accepted[1].where == "epoch 0 step 1"
+    assert [e.origin for e in s.edits] == [
         "reflection", "unknown", "reflection+example", "example"]  # fmt: skip
-    report = summary(skills=[s | {"name": "s", "outcome": "improved", "test": None}])
-    md = render_md(report)
+    report = summary(skills=[s.to_json() | {"name": "s", "outcome": "improved", "test": None}])
+    md = as_md(report)
     assert "| status | kind | origin | edit |" in md
     assert "| accepted | add | reflection | - No ## headings. |" in md
     assert "| rejected | add | example |" in md
-    html = render_html(report)
+    html = as_html(report)
     assert "<th>origin</th>" in html and "<td>reflection+example</td>" in html
     assert json.loads(json.dumps(report))["skills"][0]["accepted"][2]["origin"] == (
         "reflection+example"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -35,7 +36,7 @@ from trainer.harness import CLAUDE_CODE, CODEX, HarnessSettings, make_harness
 from trainer.harness.cli import CliInfo
 from trainer.scoring import rule_score
 from trainer.skill import SkillDoc
-from trainer.tasks import Judge, Task
+from trainer.tasks import Judge, Task, TaskWorkspace
 
 pytestmark = [pytest.mark.harness, pytest.mark.timeout(300)]
 
@@ -79,7 +80,7 @@ def harness(cli: CliInfo, work: Path, url: str, **kw: object):
 def task_for(repo: tuple[Path, str], **kw: object) -> Task:
     return Task(
         "t-changelog", "record that add() exists", "train", JUDGES,
-        workspace={"repo": str(repo[0]), "commit": repo[1]}, **kw,
+        workspace=TaskWorkspace(str(repo[0]), repo[1]), **kw,
     )  # fmt: skip
 
 
@@ -168,7 +169,8 @@ def test_setup_runs_in_the_copy_and_is_not_the_agents_work(
 ) -> None:
     task = task_for(repo)
     # (that setup keeps the network and the agent has none: test_harness_sandbox.py)
-    ws = dict(task.workspace or {}, setup=["echo generated > build.txt"])
+    assert task.workspace is not None
+    ws = replace(task.workspace, setup=("echo generated > build.txt",))
     task = Task(task.id, task.prompt, task.split, (Judge("check", "test -f build.txt"),),
                 workspace=ws)  # fmt: skip
     with ScriptedEndpoint([{"bash": "cat build.txt"}, {"text": "DONE"}]) as ep:
@@ -177,7 +179,7 @@ def test_setup_runs_in_the_copy_and_is_not_the_agents_work(
         )
     assert outcome.tool_calls[0].exit_status == 0
     assert outcome.files_changed == () and outcome.checks == {"test -f build.txt": 0}
-    bad = Task(task.id, task.prompt, task.split, workspace=dict(ws, setup=["exit 7"]))
+    bad = Task(task.id, task.prompt, task.split, workspace=replace(ws, setup=("exit 7",)))
     with (
         ScriptedEndpoint([{"text": "DONE"}]) as ep,
         pytest.raises(InfraError, match="setup command failed with exit 7"),

@@ -22,7 +22,7 @@ from harness_helpers import SKILL, agent_cli, make_repo, tree_digest, user_agent
 
 from trainer.harness import CLAUDE_CODE, CODEX, HarnessSettings, make_harness
 from trainer.skill import SkillDoc
-from trainer.tasks import Judge, Task
+from trainer.tasks import Judge, Task, TaskWorkspace
 
 pytestmark = [pytest.mark.harness, pytest.mark.local_model, pytest.mark.timeout(5400)]
 
@@ -61,7 +61,7 @@ def test_skill_reaches_the_embedded_model_and_the_prefix_is_cached(
     task = Task(
         "t-embedded", "record that add() exists", "val",
         (Judge("file_unchanged", "*.py"), Judge("exit_ok", "")),
-        workspace={"repo": str(repo), "commit": commit},
+        workspace=TaskWorkspace(str(repo), commit),
     )  # fmt: skip
     skill = SkillDoc.parse(SKILL)
     first = adapter.rollout(skill, task, max_tokens=None)

@@ -35,7 +35,7 @@ from trainer.harness import CLAUDE_CODE, CODEX, HarnessSettings, make_harness, s
 from trainer.harness.cli import CliInfo
 from trainer.rollout import Outcome
 from trainer.skill import SkillDoc
-from trainer.tasks import Judge, Task
+from trainer.tasks import Judge, Task, TaskWorkspace
 
 pytestmark = [pytest.mark.harness, pytest.mark.timeout(300)]
 
@@ -120,7 +120,7 @@ def rollout(
 
 
 def task_for(repo: tuple[Path, str], *judges: Judge, **ws: object) -> Task:
-    workspace = {"repo": str(repo[0]), "commit": repo[1], **ws}
+    workspace = TaskWorkspace.from_dict({"repo": str(repo[0]), "commit": repo[1], **ws})
     return Task("t-hostile", "record that add() exists", "train", judges, workspace=workspace)
 
 
@@ -266,7 +266,7 @@ def test_the_request_is_not_in_any_argv(cli: CliInfo, tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "user-repo")
     secret_words = f"private-request-words-{os.getpid()}"
     task = Task("t-argv", f"summarise {secret_words}", "train", (),
-                workspace={"repo": str(repo[0]), "commit": repo[1]})  # fmt: skip
+                workspace=TaskWorkspace(str(repo[0]), repo[1]))  # fmt: skip
     seen: list[bool] = []
     with ScriptedEndpoint(
         [{"text": "DONE"}],

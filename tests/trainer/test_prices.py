@@ -100,7 +100,7 @@ def test_the_night_warns_at_start_and_the_report_says_the_cost_is_unknown(
     assert outcome.status == "done"
     warnings = [line for line in said if "no price is known" in line]
     assert len(warnings) == 1 and "target acme-9" in warnings[0]
-    assert outcome.summary["usage"]["cost_unknown"] == ["target acme-9"]
+    assert outcome.summary.usage.cost_unknown == ("target acme-9",)
     sentence = cost_sentence(outcome.summary)
     assert "cost unknown for target acme-9" in sentence
     assert "cost unknown" in outcome.reports["md"].read_text()

@@ -14,6 +14,7 @@ from skillopt_sleep.cli import main
 from skillopt_sleep.night.store import Checkpoints, SqliteLedger
 from skillopt_sleep.store import open_store
 from trainer.cache import JsonLedger
+from trainer.edits import Edit, edit_set_hash
 from trainer.shapes import (
     CHECKPOINT,
     CURRENT,
@@ -28,6 +29,7 @@ from trainer.shapes import (
     unstamped,
     upgrade,
 )
+from trainer.state import RunState
 
 # A gate result as release 1 wrote it: the tasks that differed were `n_nonzero`.
 OLD_GATE = {"verdict": "reject", "n_tasks": 20, "n_nonzero": 3, "effect": -0.02}
@@ -135,3 +137,33 @@ def test_a_night_a_newer_release_wrote_is_one_clear_line_not_a_traceback(tmp_pat
     assert result.exit_code == 1 and "Traceback" not in result.output
     error = json.loads(result.output)
     assert error["code"] == "database_incompatible" and "upgrade skillopt-sleep" in error["error"]
+
+
+def test_a_run_s_ledger_records_are_one_typed_record_stored_as_the_ledger_shape(
+    tmp_path: Path,
+) -> None:
+    """A run's rejection and pending edit (trainer/state.py's LedgerRecord) go into the
+    store's ledger and read back with every field the next night reads."""
+    db = open_store(tmp_path / "state")
+    ledger = SqliteLedger(db, "s", "n1")
+    state = RunState(ledger)
+    rejected, held = [Edit("add", "- Be brief.")], [Edit("add", "- Name the module.")]
+    state.reject(rejected, "gate: reject (worse)", "epoch 0 step 0", "a", NEW_GATE)
+    comparison = {"from_hash": "a", "to_hash": "b", "val_digest": "v", "alpha": 0.05,
+                  "runs": ["night-1"], "evidence": NEW_GATE, "scores": {"pairs": []}}  # fmt: skip
+    state.hold(held, "epoch 0 step 1", "gate: pending (e 3 of 20)", comparison)
+    assert state.rejected == [{"where": "epoch 0 step 0", "reason": "gate: reject (worse)",
+                               "edits": [rejected[0].to_dict()],
+                               "edit_hash": edit_set_hash(rejected), "skill_hash": "a",
+                               "evidence": NEW_GATE}]  # fmt: skip
+    state.flush("a")
+    stored = {r["status"]: r for r in ledger.recent(5)}
+    assert stored["rejected"] == state.rejected[0] | {"status": "rejected",
+                                                      "text": "add: - Be brief."}  # fmt: skip
+    pending = stored["pending"]
+    assert pending == ledger.pending()[0]
+    assert {k: pending[k] for k in comparison} == comparison
+    assert pending["edits"] == [held[0].to_dict()] and pending["skill_hash"] == "a"
+    assert pending["text"] == "add: - Name the module."
+    (row,) = db.execute("SELECT record FROM edits WHERE kind = 'pending'").fetchone()
+    assert json.loads(row)["version"] == CURRENT[LEDGER]

@@ -17,7 +17,7 @@ from trainer.rollout import ChatRollout, Outcome, ToolCall
 from trainer.scoring import Rollout, Scorer, rule_score
 from trainer.sim import SimWorld
 from trainer.skill import SkillDoc
-from trainer.tasks import Judge, Task
+from trainer.tasks import Judge, Task, TaskWorkspace
 
 HARNESS = Outcome(
     answer="Done.",
@@ -68,7 +68,8 @@ def test_outcome_judges_are_left_out_of_a_chat_score() -> None:
 
 def test_outcome_round_trips_through_its_dict() -> None:
     assert Outcome.from_dict(HARNESS.to_dict()) == HARNESS
-    task = Task("t", "p", "train", workspace={"repo": "/r", "commit": "abc", "setup": ["make"]})
+    task = Task("t", "p", "train", workspace=TaskWorkspace("/r", "abc", ("make",)))
+    assert task.to_dict()["workspace"] == {"repo": "/r", "commit": "abc", "setup": ["make"]}
     assert Task.from_dict(task.to_dict()).workspace == task.workspace
     assert "workspace" not in Task("t", "p", "train").to_dict()
 

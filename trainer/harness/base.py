@@ -49,7 +49,7 @@ from trainer.harness.transcript import Transcript
 from trainer.harness.workspace import workspace_problem
 from trainer.rollout import Outcome
 from trainer.skill import SkillDoc
-from trainer.tasks import Task
+from trainer.tasks import Task, TaskWorkspace
 
 BLACKHOLE_PROXY = "http://127.0.0.1:9"  # unconfined only: the discard port refuses
 PROXY_VARS = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY")
@@ -184,14 +184,15 @@ class HarnessRollout:
         # the harness's own output cap applies (settings, in `identity`), not max_tokens
         return {
             "prompt": task.prompt,
-            "workspace": task.workspace,
+            "workspace": task.workspace.to_dict() if task.workspace else None,
             "checks": check_commands(task),
             "skill_dir": skill_dir_name(skill),
         }
 
     def rollout(self, skill: SkillDoc, task: Task, *, max_tokens: int | None) -> Outcome:
-        ws = task.workspace or {}
-        if problem := workspace_problem(ws):
+        ws = task.workspace
+        problem = workspace_problem(ws)
+        if ws is None or problem:
             raise InfraError(f"task {task.id} cannot run in {self.kind}: {problem}")
         with self.pool.slot() as slot:
             slot.new_token()
@@ -264,16 +265,16 @@ class HarnessRollout:
             return (host,) if host else ()
         return self.default_hosts
 
-    def _attempt(self, slot: Slot, skill: SkillDoc, task: Task, ws: dict[str, Any]) -> Outcome:
+    def _attempt(self, slot: Slot, skill: SkillDoc, task: Task, ws: TaskWorkspace) -> Outcome:
         s = self.settings
         t0 = time.monotonic()
         env = self.base_env(slot)
         self.fresh_home(slot)
-        slot.repo.create(ws["repo"], ws["commit"])
+        slot.repo.create(ws.repo, ws.commit)
         jail = self.jail(slot)
         # setup is the user's own preparation (installing dependencies): it keeps the network
         setup_env = {k: v for k, v in env.items() if k.upper() not in PROXY_VARS}
-        slot.repo.run_setup(list(ws.get("setup") or []), setup_env, s.setup_timeout_s, jail)
+        slot.repo.run_setup(list(ws.setup), setup_env, s.setup_timeout_s, jail)
         name = skill_dir_name(skill)
         install_skill(slot.home / self.skill_path(name), skill.render())
         slot.repo.mark_baseline(jail)
@@ -301,7 +302,7 @@ class HarnessRollout:
         total = time.monotonic() - t0
         detail.update(
             cli_version=self.cli.version,
-            commit=ws["commit"],
+            commit=ws.commit,
             timed_out=timed_out,
             confined=self.confined,
             model_requests=tr.model_requests,

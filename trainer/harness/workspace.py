@@ -31,11 +31,14 @@ import stat
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from trainer.backends.base import InfraError
 from trainer.harness.procs import kill_group
 from trainer.harness.sandbox import Jail, Network
+
+if TYPE_CHECKING:
+    from trainer.tasks import TaskWorkspace
 
 GIT_TIMEOUT_S = 120.0
 CHECK_TIMEOUT_EXIT = 124  # what `timeout(1)` reports; a check that hangs fails
@@ -63,13 +66,13 @@ class WorkspaceError(InfraError):
     """The copy could not be made or inspected: the rollout cannot be attempted."""
 
 
-def workspace_problem(workspace: Mapping[str, Any] | None) -> str | None:
+def workspace_problem(workspace: TaskWorkspace | None) -> str | None:
     """Why a task's workspace cannot be replayed in an agent CLI, or None when it can: it
     names a repository and a commit, and the repository is a git repository on disk. The
     one answer the router (harness or chat) and the harness itself both use."""
-    if not workspace or not workspace.get("repo") or not workspace.get("commit"):
+    if not workspace or not workspace.repo or not workspace.commit:
         return NO_WORKSPACE
-    if not is_git_repository(Path(str(workspace["repo"])).expanduser()):
+    if not is_git_repository(Path(workspace.repo).expanduser()):
         return REPO_GONE
     return None
 

@@ -1,0 +1,80 @@
+"""The night's summary is a typed object (report/document.py) whose JSON is the stored shape:
+a real simulated night's stored summary and report.json read back and write out unchanged,
+and the same summary as release 1 wrote it (no version, ``n_nonzero``) reads as today's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillopt_sleep.night.run import run_night
+from skillopt_sleep.report.document import NightSummary, SkillReport
+from tests.ingest_helpers import query
+from tests.night.test_night import make_root
+from tests.sim_helpers import competent_roles
+from trainer.shapes import CURRENT, SUMMARY, ShapeError
+
+
+@pytest.fixture(scope="module")
+def night(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A simulated night's summary as the store holds it, and its report.json."""
+    root = tmp_path_factory.mktemp("night")
+    outcome = run_night(make_root(root), progress=lambda _m: None, roles_factory=competent_roles)
+    assert outcome.status == "done"
+    ((text,),) = query(root, "SELECT summary FROM nights WHERE status = 'done'")
+    return json.loads(text), json.loads(outcome.reports["json"].read_text())
+
+
+def _renamed(data: Any) -> Any:
+    """A gate's differing tasks as release 1 called them: ``n_nonzero``."""
+    if isinstance(data, dict):
+        return {("n_nonzero" if k == "n_differ" else k): _renamed(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_renamed(v) for v in data]
+    return data
+
+
+def _as_release_1(summary: dict[str, Any]) -> dict[str, Any]:
+    """What release 1 wrote: no version, ``n_nonzero`` in every gate result."""
+    return {k: v for k, v in _renamed(summary).items() if k != "version"}
+
+
+def test_a_real_night_s_summary_reads_back_and_writes_out_unchanged(
+    night: tuple[dict[str, Any], dict[str, Any]],
+) -> None:
+    stored, report = night
+    assert stored["version"] == CURRENT[SUMMARY]
+    assert stored == report  # the store and report.json hold the same document
+    summary = NightSummary.from_json(stored)
+    assert summary.to_json() == stored
+    assert json.dumps(summary.to_json()) == json.dumps(stored)  # the same keys, in order
+    # the night had something in each part the typed objects carry
+    assert summary.skills and summary.models and summary.gate and summary.history
+    skill = next(s for s in summary.skills if s.edits and s.test and s.promotion)
+    assert skill.promotion is not None and skill.promotion.status
+    assert {e.status for s in summary.skills for e in s.edits} >= {"accepted"}
+    assert SkillReport.from_json(skill.to_json()) == skill
+
+
+def test_the_same_summary_as_release_1_wrote_it_reads_as_today_s(
+    night: tuple[dict[str, Any], dict[str, Any]],
+) -> None:
+    stored, _ = night
+    old = _as_release_1(stored)
+    assert "version" not in old and "n_nonzero" in json.dumps(old)  # the rename is exercised
+    assert NightSummary.from_json(old).to_json() == stored
+    with pytest.raises(ShapeError, match="upgrade skillopt-sleep"):
+        NightSummary.from_json({**stored, "version": CURRENT[SUMMARY] + 1})
+
+
+def test_a_summary_an_older_release_wrote_without_some_fields_still_reads(tmp_path: Path) -> None:
+    old = {"night": "n1", "skills": [{"name": "s", "outcome": "unchanged",
+           "promotion": {"status": "promoted", "path": "/x/SKILL.md"}}]}  # fmt: skip
+    summary = NightSummary.from_json(old)
+    (skill,) = summary.skills
+    assert skill.test is None and skill.edits == () and skill.promotion is not None
+    assert skill.promotion.paths == ("/x/SKILL.md",)  # one path, before there were targets
+    assert summary.to_json()["version"] == CURRENT[SUMMARY]
