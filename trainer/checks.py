@@ -137,6 +137,30 @@ def _has(pattern: str, flags: int = re.MULTILINE) -> Callable[[str], bool]:
     return lambda text: rx.search(text) is not None
 
 
+def _glued_body(text: str) -> bool:
+    lines = deliverable(text).strip().split("\n")
+    return len(lines) > 1 and bool(lines[1].strip())
+
+
+# American spellings a British house style changes: -or words, -er words, -ize/-yze verbs
+# (not "size", "prize", "seize" and their compounds, which both spellings share).
+_US_WORDS = {
+    "color", "colors", "colored", "behavior", "behaviors", "favorite", "favorites", "honor",
+    "labor", "neighbor", "flavor", "humor", "rumor", "harbor", "endeavor", "center", "centers",
+    "centered", "theater", "fiber", "catalog", "catalogs", "gray", "canceled", "canceling",
+    "traveled", "modeling", "modeled", "labeled", "labeling", "defense", "offense", "fulfill",
+}  # fmt: skip
+_US_SUFFIX = re.compile(r"(?:[a-z]{2,}(?:iz|yz)(?:e|es|ed|ing|ation|ations|er|ers))")
+_SHARED_IZE = re.compile(r"(?:size|prize|seize|capsize|citize)[a-z]*")
+
+
+def _american(word: str) -> bool:
+    low = word.lower()
+    if low in _US_WORDS:
+        return True
+    return bool(_US_SUFFIX.fullmatch(low)) and not _SHARED_IZE.search(low)
+
+
 # Named features for ``has`` / ``no``: what users forbid or ask for that is a kind of
 # character or layout rather than a word ("no emojis" forbids the characters; an answer
 # saying "no emojis here" is fine).
@@ -203,6 +227,32 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
     "closing_offer": (_closing_offer, "ends with an offer (Let me know if …, Hope this helps)"),
     "untagged_fence": (_untagged_fence, "a code fence opened without a language"),
     "first_person": (_has(r"\b(?:I|I'm|I've|I'll|I'd)\b|\b(?:[Mm]e|[Mm]y|[Mm]ine)\b"), "I/me/my"),
+    "em_dash": (_has("\u2014"), "an em dash (\u2014)"),
+    "checkbox": (_has(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+\[[ xX]\]"), "a task-list checkbox (- [ ] …)"),
+    "top_heading": (_has(r"^\s{0,3}#[ \t]+\S"), "a top-level heading (# Title)"),
+    "shell_prompt": (_has(r"^\s*[$%>][ \t]+\S"), "a command line opened with a prompt ($ …)"),
+    "code_comment": (
+        _has(r"(?:^|[ \t])(?:#|//)(?=[ \t]|$)(?![ \t]*(?:type|noqa|pragma|fmt)\b)"),
+        "a comment (# … or // …, not a shebang, pragma or #123)",
+    ),
+    "bare_except": (_has(r"^\s*except\s*:"), "a bare `except:`"),
+    "untyped_def": (
+        _has(r"^\s*(?:async\s+)?def\s+\w+\s*\((?:[^()]|\([^()]*\))*\)\s*:"),
+        "a Python def without a return annotation (-> …)",
+    ),
+    "camelcase_def": (
+        _has(r"^\s*(?:async\s+)?def\s+_*[a-z][a-z0-9]*_?[A-Z]\w*\s*\("),
+        "a Python def named in camelCase (testParsesDate)",
+    ),
+    "single_quoted": (
+        _has(r"^(?:[^\"'#\n]|\"[^\"\n]*\")*'"),
+        "a single-quoted string (an apostrophe in a double-quoted one or a comment is not)",
+    ),
+    "american_spelling": (
+        lambda t: any(_american(w) for w in re.findall(r"[A-Za-z]+", t)),
+        "an American spelling (color, behavior, -ize/-yze: organize, analyze)",
+    ),
+    "glued_body": (_glued_body, "a second line that is not blank: no blank line after the subject"),
 }
 
 

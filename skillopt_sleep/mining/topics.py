@@ -30,6 +30,8 @@ from skillopt_sleep.mining.phrases import (
     scope_for,
     sentences,
 )
+from skillopt_sleep.mining.shapes import START as _START
+from skillopt_sleep.mining.shapes import shape_topics
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
 from trainer.checks import FEATURES
 
@@ -76,6 +78,39 @@ FEATURE_CUES: list[tuple[str, str]] = [
     ("first_person", r"first person"),
     ("question", r"(?:a |with a |in a )?questions?"),
     ("diff_lines", r"diff lines|the diff|hunks|\+/- lines"),
+    ("em_dash", r"em[- ]?dash(?:es)?|\u2014"),
+    ("checkbox", r"check ?box(?:es)?(?: lists?)?|task[- ]lists?|todo boxes"),
+    (
+        "top_heading",
+        r"h1s?|(?:top[- ]level|level[- ]one|big|large) [`'\"]?#?[`'\"]? ?(?:headings?|headers?|"
+        r"titles?)",
+    ),
+    ("shell_prompt", r"dollar(?:[- ]signs?| prompts?)?|\$ prompts?|shell prompts?"),
+    ("code_comment", r"(?:code |inline )?comments?"),
+    (
+        "bare_except",
+        r"(?:bare|naked|blanket|empty) [`'\"]?except\b:?[`'\"]?|`except:`|catch-?alls?",
+    ),
+    (
+        "~untyped_def",
+        r"(?:return )?type (?:hints?|annotations?)|return (?:types?|annotations?)|"
+        r"annotat\w*|(?:type-?)?hints",
+    ),
+    ("untyped_def", r"untyped (?:defs?|functions?)"),
+    ("~camelcase_def", r"snake[_ -]?case"),
+    ("camelcase_def", r"camel[_ -]?case"),
+    ("~single_quoted", r"double[- ]quot\w*|double quotes"),
+    ("single_quoted", r"single[- ]quot\w*|single quotes"),
+    (
+        "~american_spelling",
+        r"british(?: english| spellings?)?|uk (?:english|spellings?)|en[-_]gb|-is(?:e|ation)",
+    ),
+    (
+        "american_spelling",
+        r"american(?: english| spellings?)?|us (?:english|spellings?)|"
+        r"en[-_]us|-iz(?:e|ation)",
+    ),
+    ("~glued_body", r"(?:blank|empty) line"),
     ("mark:.", r"periods?|full stops?|dots?|trailing punctuation"),
     ("mark:-", r"dashes|hyphens"),
 ]
@@ -104,11 +139,6 @@ _FINE_AFTER = re.compile(
 _WANT_BEFORE = re.compile(
     r"\b(?:use|add|include|put|give|want|wanted|need|needs|make (?:it|them|this|that)(?: into)?|"
     r"as an?|into|with|start with|begin with|tag|annotate|number|prefer)\W*(?:\w+\W+){0,2}$",
-    re.IGNORECASE,
-)
-_START = re.compile(
-    r"\b(?:start|starts|begin|begins|prefix|prefixed|front|top|lead|leads|open|opens|opening|"
-    r"first)\b",
     re.IGNORECASE,
 )
 _END = re.compile(
@@ -405,46 +435,6 @@ def literal_topics(text: str, corrected: str) -> list[Topic]:
             if sp.quoted and role in (NO, NAMED):  # 'Certainly!' is a preamble
                 out += [Topic("feature", f, NO, scope, order=order)
                         for f in EXAMPLE_FEATURES if FEATURES[f][0](value)]  # fmt: skip
-    return out
-
-
-# Shapes ------------------------------------------------------------------------------
-
-_SHAPES = {
-    "closing_ref": r"\bclosing keyword\b|\bauto-?clos\w*|\blink(?:ing)? the (?:issue|ticket)\b|"
-    r"(?<![\w-])(?:closes|fixes|resolves) #\d+",
-    "code_only": r"\b(?:just|only)(?: the)? (?:code|snippet|command|script|query|regex|sql|"
-    r"config|block|diff|yaml|json)\b|\b(?:code|command|snippet|sql|regex)(?: block)? only\b|"
-    r"\bno (?:explanation|commentary|prose)\b|\bwithout (?:the |any )?(?:explanation|commentary)\b",
-    "ticket": r"\b(?:ticket|jira|issue)(?: key| id| number| ref\w*)?\b",
-    "case": r"\b(?:upper-?case|upper case|(?:in |all )caps|capitals|capitali[sz]\w*|lower-?case|"
-    r"lower case)\b",
-    "name": r"\b(?:code ?name|(?:customer|client|company|product|vendor|partner|internal)'?s? "
-    r"names?|their name)\b",
-    "iso_date": r"\b(?:yyyy|YYYY)[-/.](?:mm|MM)[-/.](?:dd|DD)\b|\biso(?:[- ]?8601)?\b.*\b(?:dates?|"
-    r"timestamps?|format)\b|\b(?:dates?|timestamps?)\b.*\biso\b",
-    "commit_type": r"\bconventional[- ]commits?\b|\btype prefix\b|\bcommit type\b|"
-    r"(?<![\w-])(?:feat|fix|docs|chore|refactor|perf|test|build|ci|style)(?:\([\w-]+\))?!?:",
-}
-
-
-def shape_topics(text: str) -> list[Topic]:
-    """Shapes the user names without spelling them out: ISO dates, a commit type, a
-    closing keyword, "just the code", a ticket key, a name to keep out ("the codename")."""
-    out = []
-    for name, pat in _SHAPES.items():
-        m = re.search(pat, text, re.IGNORECASE)
-        if not m:
-            continue
-        neg = NEG_RX.search(text[: m.start()][-30:]) is not None
-        if name == "name":
-            role = NO if neg or _pronoun_no(text) or re.search(r"\bout\b", text) else NAMED
-        elif neg and name != "code_only":
-            continue
-        else:
-            role = NAMED
-        at = "start" if _START.search(text) else None
-        out.append(Topic("shape", name, role, at=at, order=m.start()))
     return out
 
 

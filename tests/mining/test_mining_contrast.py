@@ -129,7 +129,14 @@ def test_a_rule_that_does_not_change_between_the_answers_is_not_read() -> None:
             "never plain --force, use --force-with-lease",
             "git push --force",
             "git push --force-with-lease",
-            [("not_contains", "--force", "answer")],
+            [
+                ("not_contains", "--force", "answer"),
+                (
+                    "not_regex",
+                    r"(?m)^.*\bgit\s+push\b.*(?<![\w-])(?:--force|-f)(?![\w-])",
+                    "answer",
+                ),
+            ],
         ),  # fmt: skip
         # an example value is not the rule: any language tag, the trailer's label
         (

@@ -1,0 +1,182 @@
+"""Shapes a correction names without spelling them out, and the checks each could mean.
+
+"ISO dates", "a conventional-commit type", "the closing keyword", "just the code", "the
+ticket key", "the codename", "in caps" ask for (or forbid) a shape of text, not a word.
+Some shapes are only ever forbidden, whatever the clause's polarity says, because naming
+them is how users forbid them: "never plain force, with lease", "no piping curl into
+bash", "stage the files by name", "one command per line", "no star imports", "not the
+whole traceback", "2.4.0, not v2.4.0". ``contrast`` tries each shape's checks against the
+two answers; the first one the corrected answer fails and the accepted one passes is kept.
+"""
+
+from __future__ import annotations
+
+import re
+
+from skillopt_sleep.mining.phrases import NEG_RX, PRONOUN_NEG, Check
+from skillopt_sleep.mining.topic import NAMED, NO, Topic
+from trainer.checks import identifier_pattern
+
+START = re.compile(
+    r"\b(?:start|starts|begin|begins|prefix|prefixed|front|top|lead|leads|open|opens|opening|"
+    r"first)\b",
+    re.IGNORECASE,
+)
+
+_SHAPES = {
+    "closing_ref": r"\bclosing keyword\b|\bauto-?clos\w*|\blink(?:ing)? the (?:issue|ticket)\b|"
+    r"(?<![\w-])(?:closes|fixes|resolves) #\d+",
+    "code_only": r"\b(?:just|only)(?: the)? (?:code|snippet|command|script|query|regex|sql|"
+    r"config|block|diff|yaml|json)\b|\b(?:code|command|snippet|sql|regex)(?: block)? only\b|"
+    r"\bno (?:explanation|commentary|prose)\b|\bwithout (?:the |any )?(?:explanation|commentary)\b",
+    "ticket": r"\b(?:ticket|jira|issue)(?: key| id| number| ref\w*)?\b",
+    "case": r"\b(?:upper-?case|upper case|(?:in |all )caps|capitals|capitali[sz]\w*|lower-?case|"
+    r"lower case)\b",
+    "name": r"\b(?:code ?name|(?:customer|client|company|product|vendor|partner|internal)'?s? "
+    r"names?|their name)\b",
+    "iso_date": r"\b(?:yyyy|YYYY)[-/.](?:mm|MM)[-/.](?:dd|DD)\b|\biso(?:[- ]?8601)?\b.*\b(?:dates?|"
+    r"timestamps?|format)\b|\b(?:dates?|timestamps?)\b.*\biso\b",
+    "commit_type": r"\bconventional[- ]commits?\b|\btype prefix\b|\bcommit type\b|"
+    r"(?<![\w-])(?:feat|fix|docs|chore|refactor|perf|test|build|ci|style)(?:\([\w-]+\))?!?:",
+    # only ever forbidden (``_FORBIDDEN``)
+    "force_push": r"\bforce[- ]?push\w*|\bwith[- ]lease\b|(?<![\w-])--force\b",
+    "pipe_to_shell": r"\bpip(?:e|es|ed|ing)\b[^.?!]{0,40}?\b(?:sh|bash|zsh|shell)\b|"
+    r"\|\s*(?:sudo\s+)?(?:ba|z)?sh\b",
+    "git_add_all": r"\bgit add (?:-A|--all|\.|\*)|\b(?:stage|add)(?: the| each)?(?: files?| them| "
+    r"changes?)? (?:by|by their|one by one by) names?\b|\badd(?:ing)? all (?:the )?files\b|"
+    r"\b(?:stage|add) everything\b",
+    "and_chaining": r"&&|\bchain(?:ed|ing)?\b|\bone (?:command )?(?:per|a) line\b|"
+    r"\b(?:each|every) command (?:on|in) (?:its own|a separate|separate) lines?\b",
+    "star_import": r"\b(?:star|wildcard)[- ]imports?\b|[`'\"]?\*[`'\"]? imports?\b|"
+    r"\bimport \*",
+    "traceback": r"\b(?:full|whole|entire|complete|raw) (?:python )?(?:traceback|stack ?trace)s?\b",
+    "version_prefix": r"\bv[- ]?prefix\w*|\bprefix\w* (?:the )?versions? with (?:a |an )?"
+    r"['\"`]?v\b|(?<![\w-])v\d+(?:\.\d+)+(?![\w-])|\b(?:without|no|drop|lose) (?:the |a )?"
+    r"['\"`]?v['\"`]?(?: letter| prefix)",
+}
+_FORBIDDEN = {
+    "force_push", "pipe_to_shell", "git_add_all", "and_chaining", "star_import", "traceback",
+    "version_prefix",
+}  # fmt: skip
+# Forbidden shapes that only a rejection names ("the whole traceback" may be asked for).
+_NEEDS_REJECTION = {"traceback", "version_prefix"}
+_REJECTS = re.compile(
+    NEG_RX.pattern + r"|\b(?:just|only)\b|\bleave\b.*\bout\b|\bkeep\b.*\bout\b", re.IGNORECASE
+)
+
+_CHECKS: dict[str, list[Check]] = {
+    "force_push": [
+        Check("not_regex", r"(?m)^.*\bgit\s+push\b.*(?<![\w-])(?:--force|-f)(?![\w-])", "code"),
+        Check("not_regex", r"(?m)^.*\bgit\s+push\b.*(?<![\w-])(?:--force|-f)(?![\w-])", "answer"),
+    ],
+    "pipe_to_shell": [
+        Check("not_regex", r"\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b", "code"),
+        Check("not_regex", r"\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b", "answer"),
+    ],
+    "git_add_all": [
+        Check("not_regex", r"\bgit\s+add\s+(?:-A|--all|\.|\*)(?=\s|$|;|&)", "code"),
+        Check("not_regex", r"\bgit\s+add\s+(?:-A|--all|\.|\*)(?=\s|$|;|&)", "answer"),
+    ],
+    "and_chaining": [Check("not_contains", "&&", "code"), Check("not_contains", "&&", "answer")],
+    "star_import": [
+        Check("not_regex", r"(?m)^\s*from\s+\S+\s+import\s+\*", "code"),
+        Check("not_regex", r"(?m)^\s*from\s+\S+\s+import\s+\*", "answer"),
+    ],
+    "traceback": [Check("not_contains", "Traceback (most recent call last)", "answer")],
+    "version_prefix": [
+        Check("not_regex", r"(?<![\w-])v\d+(?:\.\d+)+(?![\w-])", "prose"),
+        Check("not_regex", r"(?<![\w-])v\d+(?:\.\d+)+(?![\w-])", "answer"),
+    ],
+}
+
+# A ticket key (CORE-412) to keep out of an answer; the names of standards and encodings
+# (UTF-8, ISO-8601, SHA-256, RFC-9110, CVE-2024-1) have the same shape and are no tickets.
+KEY_PATTERN = (
+    r"(?<![\w-])(?!(?:UTF|ISO|SHA|RFC|CVE|PEP|TLS|SSL|HTTP|AES|RSA|MD|ES|CP|GPT|IPV|X)-\d)"
+    r"[A-Z][A-Z0-9]+-\d+(?![\w-])"
+)
+_KEY = re.compile(r"[A-Z][A-Z0-9]+-(?:\d+|x+|X+|N+|n+|#+)")
+
+
+def is_key(example: str) -> bool:
+    """A ticket key or its template (CORE-412, MOB-xxxx)."""
+    return _KEY.fullmatch(example.strip(" .,;:()'\"`")) is not None
+
+
+def shape_topics(text: str) -> list[Topic]:
+    """The shapes a correction names, each with the role its words give it."""
+    out = []
+    for name, pat in _SHAPES.items():
+        m = re.search(pat, text, re.IGNORECASE)
+        if not m:
+            continue
+        neg = NEG_RX.search(text[: m.start()][-30:]) is not None
+        if name in _FORBIDDEN:
+            if name in _NEEDS_REJECTION and not _REJECTS.search(text):
+                continue
+            role = NO
+        elif name in ("name", "ticket"):
+            out_of = PRONOUN_NEG.search(text) or re.search(r"\bout\b", text)
+            role = NO if neg or out_of else NAMED
+        elif neg and name != "code_only":
+            continue
+        else:
+            role = NAMED
+        at = "start" if START.search(text) else None
+        out.append(Topic("shape", name, role, at=at, order=m.start()))
+    return out
+
+
+_IDENTIFIER = re.compile(r"(?<![\w-])(?:[A-Z][A-Z0-9]+-\d+|#\d+)(?![\w-])")
+_NAME = re.compile(r"(?<![\w-])[A-Z][\w-]*[a-z][\w-]*")
+_COMMIT_TYPE = r"\A\W*[a-z]+(?:\([^)\n]*\))?!?:\s"
+ISO_DATE = r"(?<![\d-])\d{4}-\d{2}-\d{2}(?![\d-])"
+_CLOSING_REF = r"(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+#\d+"
+
+
+def _case_candidates(corrected: str, accepted: str) -> list[Check]:
+    """Words the accepted answer wrote in another case only: forbidden as the corrected
+    answer wrote them (``select`` where the user wants ``SELECT``)."""
+    words = set(re.findall(r"(?<![\w-])[A-Za-z][\w-]*", accepted))
+    lowered = {w.lower(): w for w in words}
+    changed = sorted(
+        {
+            w
+            for w in re.findall(r"(?<![\w-])[A-Za-z][\w-]*", corrected)
+            if len(w) > 2 and w not in words and w.lower() in lowered
+        }  # fmt: skip
+    )
+    if not changed:
+        return []
+    alternatives = "|".join(re.escape(w) for w in changed)
+    return [Check("not_regex", rf"(?<![\w-])(?:{alternatives})(?![\w-])", "answer")]
+
+
+def shape_candidates(t: Topic, corrected: str, accepted: str) -> list[Check]:
+    """A shape named without being spelt out; a ticket key's and a name's instance is
+    what the accepted answer added or dropped."""
+    if t.value in _CHECKS:
+        return _CHECKS[t.value]
+    if t.value == "iso_date":
+        return [Check("regex", ISO_DATE, "answer")]
+    if t.value == "commit_type":
+        return [Check("regex", _COMMIT_TYPE, "first_line")]
+    if t.value == "closing_ref":
+        return [Check("regex", _CLOSING_REF, "answer")]
+    if t.value == "code_only":
+        return [Check("max_words", "0", "prose"), Check("no", "preamble", "answer")]
+    if t.value == "ticket" and t.role == NO:  # "strip the ticket ids": every key, not one
+        return [Check("not_regex", KEY_PATTERN, "answer")]
+    if t.value == "ticket":
+        keys = list(dict.fromkeys(_IDENTIFIER.findall(accepted)))
+        new = [k for k in keys if k not in corrected]
+        out = [Check("identifier_like", k, "answer") for k in new]
+        if t.at == "start":
+            out += [Check("regex", r"\A\W*" + identifier_pattern(k), "first_line") for k in keys]
+        return out
+    if t.value == "case":  # "SELECT, FROM in caps": the words whose case the answer changed
+        return _case_candidates(corrected, accepted)
+    if t.value == "name" and t.role == NO:
+        gone = {w for w in _NAME.findall(corrected) if not re.search(rf"\b{w}\b", accepted)}
+        return [Check("not_contains", gone.pop(), "answer")] if len(gone) == 1 else []
+    return []
