@@ -113,10 +113,11 @@ kinds:
   trailing_punctuation, question, apology, preamble, closing_offer, contraction, past_tense,
   imperative, lowercase_start, capital_start, diff_lines, first_person, hashtag, at_mention,
   em_dash, checkbox, top_heading, shell_prompt, code_comment, bare_except, untyped_def,
-  camelcase_def, single_quoted, american_spelling, glued_body
+  camelcase_def, single_quoted, american_spelling, glued_body, hedging, hype
 - identifier_like: value is an example identifier the user gave (SEC-12, #40)
 scope: answer (whole), first_line (the subject), lines (each line), bullets (each list
-item), code (inside code blocks), prose (outside code blocks).
+item), code (inside code blocks), prose (outside code blocks), code_lines (each line
+inside code blocks).
 
 Rules: use only what the user said. Every word, literal or number in a value must be
 written in what the user said. Never require a word just because the user said to use it
@@ -179,6 +180,8 @@ _FEATURE_CUES: dict[str, str] = {
     "single_quoted": r"quot",
     "american_spelling": r"british|american|spell|en-gb|en-us|\bu[ks]\b|-i[sz]e",
     "glued_body": r"blank line|empty line",
+    "hedging": r"hedg|maybe|probabl|guess|speculat|perhaps|might",
+    "hype": r"hype|buzz|marketing|superlative|salesy|thrilled|excit|seamless",
 }
 
 

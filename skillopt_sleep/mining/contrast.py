@@ -19,7 +19,7 @@ import re
 from skillopt_sleep.mining import grammar
 from skillopt_sleep.mining.literals import LABELLED, required
 from skillopt_sleep.mining.phrases import Check, respell
-from skillopt_sleep.mining.shapes import KEY_PATTERN, is_key, shape_candidates
+from skillopt_sleep.mining.shapes import KEY_PATTERN, SHORTCODE, is_key, shape_candidates
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
 from skillopt_sleep.mining.topics import HAS_FEATURES, topics
 from trainer.checks import identifier_pattern, passes
@@ -62,6 +62,8 @@ def _feature_candidates(t: Topic) -> list[Check]:
     no = [Check("no", f, s) for s in scopes]
     if f == "past_tense":  # "Fix", not "Fixes" or "Fixing": the imperative, if no less does
         return no + [Check("has", "imperative", "first_line")]
+    if f == "untagged_fence":  # "a code block with the language": a tagged fence, if none was
+        return no + [Check("regex", r"(?m)^\s*(?:```|~~~)[ \t]*[\w+#.-]+", "answer")]
     if t.role == NO or f not in HAS_FEATURES:
         return no  # a feature only ever forbidden: the two answers show it was
     has = [Check("has", f, "answer")]
@@ -96,9 +98,19 @@ def _count_candidates(t: Topic, corrected: str) -> list[Check]:
         for bound in [t.bound] if t.bound else ["max", "min"]:
             if bound == "min" and n == 0:
                 continue
+            if unit == "chars" and scopes[0] == "lines" and _long_in_code_only(n, corrected):
+                scopes = ["code_lines", *scopes]  # "keep lines under 80": the code's lines
             for scope in dict.fromkeys(scopes):
                 out.append(Check(f"{bound}_{unit}", str(n), scope))
     return out
+
+
+def _long_in_code_only(n: int, corrected: str) -> bool:
+    """The corrected answer's lines longer than ``n`` are all inside code blocks."""
+    prose = re.sub(r"(?ms)^\s*```.*?^\s*```[^\n]*$", "", corrected)
+    return not passes("max_chars", str(n), "code_lines", corrected) and passes(
+        "max_chars", str(n), "lines", prose
+    )
 
 
 def _in_code_only(value: str, corrected: str) -> bool:
@@ -117,6 +129,8 @@ def _literal_candidates(t: Topic, corrected: str) -> list[Check]:
     line = rf"(?im)^[\W_]*{re.escape(value)}" + (r"\b" if value[-1:].isalnum() else "")
     if t.at == "line":  # "the 'Summary' heading": a line it opens, not the word anywhere
         return [Check("regex" if t.role == HAS else "not_regex", line, "answer")]
+    if t.at == "start" and t.role != NO and SHORTCODE.fullmatch(value):
+        return [Check("regex", r"\A\W*" + SHORTCODE.pattern, "first_line")]  # any shortcode
     if t.role != HAS:
         if t.at == "start":
             out.append(Check("not_starts_with", value, "answer"))  # how the answer opens
@@ -160,6 +174,8 @@ def _mark_candidates(t: Topic) -> list[Check]:
         return [Check("not_regex", rf"(?m)^\s*{re.escape(mark)}\s+\S", "prose")]
     if mark == "!":
         return _feature_candidates(Topic("feature", "exclamation", NO, t.scope))
+    if mark == "$":  # "drop the `$` prompts": a prompt opening a command line
+        return _feature_candidates(Topic("feature", "shell_prompt", NO, t.scope))
     if mark == ";":
         return [Check("not_regex", r"(?m);[ \t]*$", "code"), Check("not_contains", ";", "prose")]
     if mark == "." and t.role != HAS:

@@ -78,7 +78,8 @@ SUBJECT = re.compile(r"\b(?:subject|title|first line|summary line|headline|subje
 EACH_BULLET = re.compile(
     r"\b(?:each|every|per) (?:bullet|item|point)\b|\bbullets?\b.*\b(?:each|apiece)\b|"
     r"\b(?:each|apiece)\b.*\bbullets?\b|\b(?:of|on|in|for|after) (?:the |your |all )?"
-    r"(?:bullets|bullet points|list items)\b|\bbullets? (?:should|must|shouldn'?t|don'?t|never)\b",
+    r"(?:[a-z]+ )?(?:bullets|bullet points|list items)\b|"
+    r"\bbullets? (?:should|must|shouldn'?t|don'?t|never)\b",
     re.IGNORECASE,
 )
 
@@ -113,6 +114,12 @@ WANT_RX = re.compile(
 # Form words -> the feature they name. Checked before any literal reading of the words.
 FEATURE_WORDS: list[tuple[str, str]] = [
     (r"emoji|emojis|emoticons|smileys", "emoji"),
+    (r"(?:task|check ?box) lists?|check ?box(?:es)?", "checkbox"),
+    (
+        r"h1s?|(?:top[- ]level|level[- ]one|big|large) [`'\"]?#?[`'\"]? ?"
+        r"(?:headings?|headers?|titles?)",
+        "top_heading",
+    ),
     (r"numbered lists?|numbering|numbers|1\.\s*2\.(?:\s*3\.)?|1\)\s*2\)", "numbered_list"),
     (r"bullet points?|bullets?|bulleted lists?|bulleted|dashes", "bullet"),
     (r"list form|lists?", "list"),
@@ -192,7 +199,16 @@ def clauses(sentence: str) -> list[str]:
     return [x.strip() for x in out if x.strip()]
 
 
+CODE_LINE = re.compile(
+    r"\b(?:lines? of code|code lines?|E501)\b|\b(?:cols?|columns?|chars?|characters?)\b.*\bin "
+    r"(?:the )?code\b|\bin (?:the )?code\b.*\b(?:cols?|columns?|chars?|characters?)\b",
+    re.IGNORECASE,
+)
+
+
 def scope_for(text: str, default: str = "answer") -> str:
+    if CODE_LINE.search(text):
+        return "code_lines"
     if EACH_BULLET.search(text):
         return "bullets"
     if SUBJECT.search(text):

@@ -23,6 +23,9 @@ START = re.compile(
     re.IGNORECASE,
 )
 
+# An emoji shortcode (":red_circle:"): an example of its kind, never that very one.
+SHORTCODE = re.compile(r":[a-z][a-z0-9_+-]*:")
+
 _SHAPES = {
     "closing_ref": r"\bclosing keyword\b|\bauto-?clos\w*|\blink(?:ing)? the (?:issue|ticket)\b|"
     r"(?<![\w-])(?:closes|fixes|resolves) #\d+",
@@ -38,6 +41,7 @@ _SHAPES = {
     r"timestamps?|format)\b|\b(?:dates?|timestamps?)\b.*\biso\b",
     "commit_type": r"\bconventional[- ]commits?\b|\btype prefix\b|\bcommit type\b|"
     r"(?<![\w-])(?:feat|fix|docs|chore|refactor|perf|test|build|ci|style)(?:\([\w-]+\))?!?:",
+    "signoff": r"\b(?:signed-off|sign-?off) (?:line|trailer)\b|\bDCO\b",
     # only ever forbidden (``_FORBIDDEN``)
     "force_push": r"\bforce[- ]?push\w*|\bwith[- ]lease\b|(?<![\w-])--force\b",
     "pipe_to_shell": r"\bpip(?:e|es|ed|ing)\b[^.?!]{0,40}?\b(?:sh|bash|zsh|shell)\b|"
@@ -49,6 +53,14 @@ _SHAPES = {
     r"\b(?:each|every) command (?:on|in) (?:its own|a separate|separate) lines?\b",
     "star_import": r"\b(?:star|wildcard)[- ]imports?\b|[`'\"]?\*[`'\"]? imports?\b|"
     r"\bimport \*",
+    "mass_mention": r"(?<![\w.])@(?:channel|here|everyone)\b|\bping(?:s|ing)? (?:everyone|the "
+    r"(?:whole|entire) channel)\b",
+    "self_narration": r"\bnarrat\w*|['\"`]this (?:commit|pr|patch|change)\b",
+    "sphinx_fields": r"\bsphinx\b|(?<!\w):(?:param|rtype|returns?|raises)\b|\brest[- ]style\b",
+    "ai_trailer": r"\bco-?author\w*|\bgenerated[- ](?:with|by)\b|\bai (?:attribution|trailers?|"
+    r"credits?|footers?)\b",
+    "bare_pip": r"\bpython3? -m pip\b|\bbare pip\b",
+    "npm_install": r"\bnpm ci\b",
     "traceback": r"\b(?:full|whole|entire|complete|raw) (?:python )?(?:traceback|stack ?trace)s?\b",
     "version_prefix": r"\bv[- ]?prefix\w*|\bprefix\w* (?:the )?versions? with (?:a |an )?"
     r"['\"`]?v\b|(?<![\w-])v\d+(?:\.\d+)+(?![\w-])|\b(?:without|no|drop|lose) (?:the |a )?"
@@ -56,7 +68,8 @@ _SHAPES = {
 }
 _FORBIDDEN = {
     "force_push", "pipe_to_shell", "git_add_all", "and_chaining", "star_import", "traceback",
-    "version_prefix",
+    "version_prefix", "mass_mention", "self_narration", "sphinx_fields", "ai_trailer", "bare_pip",
+    "npm_install",
 }  # fmt: skip
 # Forbidden shapes that only a rejection names ("the whole traceback" may be asked for).
 _NEEDS_REJECTION = {"traceback", "version_prefix"}
@@ -81,6 +94,21 @@ _CHECKS: dict[str, list[Check]] = {
     "star_import": [
         Check("not_regex", r"(?m)^\s*from\s+\S+\s+import\s+\*", "code"),
         Check("not_regex", r"(?m)^\s*from\s+\S+\s+import\s+\*", "answer"),
+    ],
+    "mass_mention": [Check("not_regex", r"(?<![\w.])@(?:channel|here|everyone)\b", "answer")],
+    "self_narration": [
+        Check("not_regex", r"(?i)\bthis (?:commit|pr|patch|change|pull request|mr)\b", "answer")
+    ],
+    "sphinx_fields": [
+        Check("not_regex", r"(?m)^\s*:(?:param|type|returns?|rtype|raises?)\b", "code"),
+        Check("not_regex", r"(?m)^\s*:(?:param|type|returns?|rtype|raises?)\b", "answer"),
+    ],
+    "ai_trailer": [
+        Check("not_regex", r"(?im)^.*(?:co-authored-by:|generated (?:with|by) )", "answer")
+    ],
+    "bare_pip": [Check("not_regex", r"(?m)(?<!-m )(?<![\w./-])pip3?\s+install\b", "answer")],
+    "npm_install": [
+        Check("not_regex", r"(?m)\bnpm\s+(?:install|i)(?:\s+--?[\w-]+)*\s*(?:$|&&|;|\|)", "answer")
     ],
     "traceback": [Check("not_contains", "Traceback (most recent call last)", "answer")],
     "version_prefix": [
@@ -157,6 +185,8 @@ def shape_candidates(t: Topic, corrected: str, accepted: str) -> list[Check]:
     what the accepted answer added or dropped."""
     if t.value in _CHECKS:
         return _CHECKS[t.value]
+    if t.value == "signoff":  # the DCO trailer, whoever signs
+        return [Check("regex", r"(?im)^\s*Signed-off-by:\s*\S", "answer")]
     if t.value == "iso_date":
         return [Check("regex", ISO_DATE, "answer")]
     if t.value == "commit_type":

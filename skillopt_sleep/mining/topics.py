@@ -30,8 +30,8 @@ from skillopt_sleep.mining.phrases import (
     scope_for,
     sentences,
 )
+from skillopt_sleep.mining.shapes import SHORTCODE, shape_topics
 from skillopt_sleep.mining.shapes import START as _START
-from skillopt_sleep.mining.shapes import shape_topics
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
 from trainer.checks import FEATURES
 
@@ -67,8 +67,14 @@ FEATURE_CUES: list[tuple[str, str]] = [
     ("at_mention", r"@-?mentions?|at-mentions?|tagging people|pinging people"),
     ("markdown", r"markdown|markup|formatting"),
     ("~markdown", r"plain text|plain-text"),
-    ("exclamation", r"exclamation(?: marks?| points?)?|bangs?"),
-    ("apology", r"apolog\w*|sorry"),
+    ("exclamation", r"exclamation(?: marks?| points?)?|bangs?|!{2,3}s?"),
+    ("apology", r"apolog\w*|sorry|sorrys|sorries|my bads?"),
+    ("hedging", r"hedg\w*|maybes|guess(?:es|ing|work)?|speculat\w*|wishy-washy|weasel words"),
+    (
+        "hype",
+        r"hype(?: words)?|hyperbole|buzzwords?|marketing (?:speak|language|fluff)|"
+        r"superlatives?|salesy",
+    ),
     ("preamble", r"intro|introduction|preamble|pleasantries|opener|opening line"),
     ("closing_offer", r"sign-?off(?: line)?|closing (?:offer|line)|outro|offer to help"),
     ("contraction", r"contractions?"),
@@ -111,7 +117,7 @@ FEATURE_CUES: list[tuple[str, str]] = [
         r"en[-_]us|-iz(?:e|ation)",
     ),
     ("~glued_body", r"(?:blank|empty) line"),
-    ("mark:.", r"periods?|full stops?|dots?|trailing punctuation"),
+    ("mark:.", r"periods?|full stops?|dots?|(?:trailing )?punctuation"),
     ("mark:-", r"dashes|hyphens"),
 ]
 FEATURE_TOPIC_RX = [
@@ -119,7 +125,9 @@ FEATURE_TOPIC_RX = [
 ]
 # What an example the user quotes can show ('Certainly!' is a preamble, '## Summary' a
 # heading); a quoted example is read as the feature too.
-EXAMPLE_FEATURES = ("preamble", "closing_offer", "heading", "emoji", "bold", "apology")
+EXAMPLE_FEATURES = (
+    "preamble", "closing_offer", "heading", "emoji", "bold", "apology", "hedging", "hype",
+)  # fmt: skip
 # Layouts the user may ask for; every other feature is only ever forbidden.
 HAS_FEATURES = ("bullet", "list", "numbered_list", "code_fence", "heading", "table", "question")
 
@@ -137,7 +145,8 @@ _FINE_AFTER = re.compile(
     r"\W*(?:is|are|'s|'re)?\s*(?:fine|ok|okay|good|allowed|great|welcome|all right)\b", re.I
 )
 _WANT_BEFORE = re.compile(
-    r"\b(?:use|add|include|put|give|want|wanted|need|needs|make (?:it|them|this|that)(?: into)?|"
+    r"\b(?:use|add|include|put|give|want|wanted|need|needs|(?:has|have) (?:a|an)|"
+    r"make (?:it|them|this|that)(?: into)?|"
     r"as an?|into|with|start with|begin with|tag|annotate|number|prefer)\W*(?:\w+\W+){0,2}$",
     re.IGNORECASE,
 )
@@ -151,6 +160,10 @@ _VERB_CUE = re.compile(r"(?:number|tag|spell|expand)\b", re.IGNORECASE)
 _OPENS = re.compile(r"\W*(?:(?:please|pls|just|can you|could you|and)\s+)*", re.IGNORECASE)
 
 
+# "fewer bullets", "less bold": a count or a degree, not a feature forbidden
+_REDUCE = re.compile(r"\b(?:fewer|less)\s+(?=\w+\W*$)", re.IGNORECASE)
+
+
 def _role(clause: str, start: int, end: int, pairs: list[tuple[int, int, str]]) -> str:
     for s, e, role in pairs:
         if s <= start and end <= e:
@@ -158,7 +171,7 @@ def _role(clause: str, start: int, end: int, pairs: list[tuple[int, int, str]]) 
     before, after = clause[:start], clause[end:]
     if re.search(r"\b(?:leave|keep|take)\b", before, re.I) and re.match(r"[\w\s-]*\bout\b", after):
         return NO  # "keep Brightwater out of it"
-    if NEG_RX.search(before) or re.search(r"\bban\b|\bzero\b", before, re.I):
+    if NEG_RX.search(_REDUCE.sub(" ", before)) or re.search(r"\bban\b|\bzero\b", before, re.I):
         return NO
     if _COMPLAINT_AFTER.match(after):
         return NO
@@ -279,9 +292,12 @@ def _named_spans(clause: str, corrected: str) -> list[_Span]:
         spans.append(_Span(m.group(g), m.start(), m.end(), True))
         taken.append(m.span())
     bare = QUOTED.sub(lambda m: " " * len(m.group(0)), clause)
+    for m in re.finditer(r"(?<![\w:])(?:@[A-Za-z][\w-]*|:[a-z][a-z0-9_+-]*:)(?![\w:])", bare):
+        spans.append(_Span(m.group(0), m.start(), m.end(), False))  # "@channel", ":ok:"
+        taken.append(m.span())
     for tok in code_tokens(bare):
         at = bare.find(tok)
-        if at >= 0 and not any(a <= at < b for a, b in taken):
+        if at >= 0 and not any(a <= at < b or at <= a < at + len(tok) for a, b in taken):
             spans.append(_Span(tok, at, at + len(tok), False))
             taken.append((at, at + len(tok)))
 
@@ -290,7 +306,7 @@ def _named_spans(clause: str, corrected: str) -> list[_Span]:
             spans.append(_Span(text, start, end, False))
             taken.append((start, end))
 
-    for m in re.finditer(r"(?<!\S)([•*;!+])(?!\S)|\b(\w+)\(\)", bare):
+    for m in re.finditer(r"(?<!\S)([•*;!+$])(?!\S)|\b(\w+)\(\)", bare):
         add(m.group(1) or m.group(2), m.start(), m.end())  # "the •", "print()"
     for m in _CAPITALISED.finditer(bare):
         word = m.group(1).rstrip(".")
@@ -427,6 +443,8 @@ def literal_topics(text: str, corrected: str) -> list[Topic]:
             lead = re.match(r"\S+", value)
             if what == "literal" and sp.quoted and lead and is_identifier(lead.group(0)):
                 what, value = "identifier", lead.group(0)  # "`OPS-77: Scale ...`"
+            elif what == "literal" and sp.quoted and lead and SHORTCODE.fullmatch(lead.group(0)):
+                value = lead.group(0)  # "like `:white_check_mark: api …`": the shortcode
             if what == "identifier" and role == KEEP:
                 role = HAS  # "the key at the front like OPS-77, not …": the shape is asked for
             if what == "literal" and not at and _LINE_NOUN.match(clause[sp.end :]):

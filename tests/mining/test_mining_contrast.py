@@ -143,7 +143,10 @@ def test_a_rule_that_does_not_change_between_the_answers_is_not_read() -> None:
             "code block please, with `bash` as the language",
             "run make test",
             "```bash\nmake test\n```",
-            [("has", "code_fence", "answer")],
+            [
+                ("has", "code_fence", "answer"),
+                ("regex", r"(?m)^\s*(?:```|~~~)[ \t]*[\w+#.-]+", "answer"),
+            ],
         ),  # fmt: skip
         (
             "add `Signed-off-by: Tomás Ruiz <t@ruiz.codes>` at the bottom pls",
