@@ -101,12 +101,13 @@ def count_topics(text: str) -> list[Topic]:
                 continue
             after = sentence[m.end() :]
             unit, rest = _unit_after(after)
+            line_width = False
             if not unit and _WRAP.search(text):
                 unit = "chars"  # "body's not wrapped. 72.": a wrap is a width
             elif not unit:
                 unit = _sentence_unit(sentence) or _sentence_unit(text)
                 if unit == "lines" and n >= 20 and _LINES_UNDER.search(sentence):
-                    unit = "chars"  # "keep lines under 80": how long a line is
+                    unit, line_width = "chars", True  # "keep lines under 80": a line's width
             before = sentence[: m.start()]
             bound = None
             if _MIN_CUE.search(before) or _MIN_AFTER.match(rest):
@@ -117,7 +118,7 @@ def count_topics(text: str) -> list[Topic]:
                 continue  # a bare number ("Python 3", "the 2 tests") counts nothing said
             if not bound and _DESCRIBES.search(before):
                 continue  # "the title is like 70 chars": what the answer was, not the rule
-            scope = scope_for(sentence, "") or whole_scope
+            scope = scope_for(sentence, "") or whole_scope or ("lines" if line_width else None)
             out.append(Topic("count", str(n), NAMED, scope, unit, bound, order=at))
         if re.search(r"\b(?:one|a single|single)[- ]line(?:r)?\b|\bone-?liner\b|\bjust the "
                      r"(?:subject|title|summary)(?: line)?\b", sentence, re.I):  # fmt: skip

@@ -335,7 +335,7 @@ def _feature_scope(feature: str, clause: str) -> str:
 
 
 # "fewer bullets", "less bold": a count or a degree, not a feature forbidden
-_REDUCE = re.compile(r"\b(?:fewer|less)\s+(?=\w+\W*$)", re.IGNORECASE)
+_REDUCE = re.compile(r"\b(?:fewer|less)\W*$", re.IGNORECASE)
 
 
 def _role(clause: str, start: int, end: int, pairs: list[tuple[int, int, str]]) -> str | None:

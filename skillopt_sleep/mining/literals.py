@@ -275,8 +275,9 @@ _LINT_CODE = re.compile(r"[A-Z]{1,3}\d{3,4}")
 def _identifier_check(example: str, sentence: str, corrected: str) -> Check:
     """An identifier shaped like the example, where it is asked for: "in the subject", "on
     each line" (each item when the answer is a list), at the end of each, else anywhere."""
-    clause = next((c for c in clauses(sentence) if example in c), sentence)
-    scope = scope_for(clause)
+    at = sentence.find(example)  # where the words before the example and its own clause say
+    upto = sentence if at < 0 else sentence[: at + len(example)]
+    scope = scope_for(upto)
     if scope == "lines" and re.search(r"(?m)^\s*(?:[-*+•]|\d{1,3}[.)])\s+\S", corrected):
         scope = "bullets"
     if scope not in ("first_line", "lines", "bullets"):

@@ -45,6 +45,7 @@ _SHAPES = {
     # only ever forbidden (``_FORBIDDEN``)
     "force_push": r"\bforce[- ]?push\w*|\bwith[- ]lease\b|(?<![\w-])--force\b",
     "pipe_to_shell": r"\bpip(?:e|es|ed|ing)\b[^.?!]{0,40}?\b(?:sh|bash|zsh|shell)\b|"
+    r"\b(?:into|to) (?:sh|bash|zsh|a shell|the shell)\b|"
     r"\|\s*(?:sudo\s+)?(?:ba|z)?sh\b",
     "git_add_all": r"\bgit add (?:-A|--all|\.|\*)|\b(?:stage|add)(?: the| each)?(?: files?| them| "
     r"changes?)? (?:by|by their|one by one by) names?\b|\badd(?:ing)? all (?:the )?files\b|"

@@ -161,7 +161,7 @@ _OPENS = re.compile(r"\W*(?:(?:please|pls|just|can you|could you|and)\s+)*", re.
 
 
 # "fewer bullets", "less bold": a count or a degree, not a feature forbidden
-_REDUCE = re.compile(r"\b(?:fewer|less)\s+(?=\w+\W*$)", re.IGNORECASE)
+_REDUCE = re.compile(r"\b(?:fewer|less)\W*$", re.IGNORECASE)
 
 
 def _role(clause: str, start: int, end: int, pairs: list[tuple[int, int, str]]) -> str:
