@@ -52,6 +52,7 @@ _ACK_WORDS = _APPROVAL | _ACK_FILLER
 # After an answer, "go ahead" / "keep going" accept it and let the agent go on.
 _GO_ON_WORDS = {"go", "ahead", "do", "keep", "going", "continue", "proceed", "yes"}
 _ACK_SYMBOLS = re.compile(r"^[\s👍🙏✅🎉👌💯!.]+$|^\W*\+1\W*$")
+_EMOJI_WORD = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf]")
 _SKIN_TONE = re.compile("[\U0001f3fb-\U0001f3ff]")
 
 # An acknowledgement or filler the user may put before a new request ("great, next …").
@@ -74,6 +75,7 @@ _NEW_WORK = re.compile(
     r"how would\b|how do(?:es)?\b|what does\b|what is\b|what's\b|why (?:is|does|do)\b(?! there)|"
     r"never ?mind\b|no (?:rush|worries|problem|prob)\b|instead of that\b|"
     r"don'?t forget to also\b|not now\b|on another note\b|unrelated\b|"
+    r"again,? (?:please,? )?(?:for|on|in|against)\b|"
     r"(?:can|could|would)(?:n'?t)? you (?:not )?just " + _WORK_VERBS + r"|"
     r"don'?t forget to " + _WORK_VERBS + r")",
     re.IGNORECASE,
@@ -101,7 +103,7 @@ _POINTED = re.compile(
     r"not what i|still (?:fail\w*|broken|not|wrong|the same|doesn'?t|does not)|"
     r"(?:did|does|do)(?:n'?t| not) work|that broke|you forget|i'?d rather|"
     r"do we (?:really )?need (?:the|all|that|those|these|a|an)|is there a reason (?:for|to))\b|"
-    r"^\W*nits?\s*:",
+    r"^\W*nits?\s*:|^\W*s/[^/\n]+/[^/\n]*/|\byou use\b",
     re.IGNORECASE,
 )
 # Saying, at the start of a clause, how the answer should be.
@@ -255,7 +257,11 @@ def is_ack(text: str, after_answer: bool = False) -> bool:
     approving = any(w in _APPROVAL for w in words) or (
         after_answer and any(w in _GO_ON_WORDS for w in words)
     )
-    return 0 < len(words) <= 10 and approving and all(w in known for w in words)
+    return (
+        0 < len(words) <= 10
+        and approving
+        and all(w in known or _EMOJI_WORD.fullmatch(w) for w in words)
+    )
 
 
 def is_new_work(text: str) -> bool:
@@ -309,6 +315,9 @@ _SMALL = {"the", "and", "all", "any", "for", "from", "too", "with", "that", "thi
           "these", "out", "off", "away", "its", "our", "your", "their", "one", "ones"}  # fmt: skip
 
 
+_HOW_QUESTION = re.compile(
+    r"^\W*(?:how (?:does|do|is|are|would|should)|what version)\b.*\?\s*$", re.I
+)
 _SHOWN = re.compile(r"^\W*(?:should (?:be|read|look like)|like this|more like|i meant)\W*\n", re.I)
 
 
@@ -323,8 +332,12 @@ def _moves_on(text: str) -> bool:
         return True
     if re.search(r"\s(?:and|then)\s+(?:then\s+)?" + _WORK_VERBS, text, re.IGNORECASE):
         return True  # "drop the old PR and open a new one"
+    if any(_HOW_QUESTION.match(p) for p in parts[1:]):
+        return True  # "hmm, interesting. how does the backoff work?"
     rest = _MANNER_LEAD.sub("", text, count=1)
-    return rest != text and bool(_WORK_START.match(rest) or _LATER_WORK.match(rest))
+    if rest == text:
+        return False
+    return bool(_WORK_START.match(_POLITE.sub("", rest)) or _LATER_WORK.match(rest))
 
 
 def classify(text: str, answer: str = "") -> str:

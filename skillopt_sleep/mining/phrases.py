@@ -262,6 +262,7 @@ def pair_spans(clause: str) -> list[tuple[int, int, str]]:
         ),
         (r"(?:write|spell)\s+(.+?)\s+as\s+(.+)", True),
         (r"(.+?)\s*(?:->|→)\s*(.+)", True),
+        (r"(?<![\w/])s/([^/\n]+)/([^/\n]*)/", True),  # "s/utilize/use/": a reviewer's edit
     ):
         m = re.search(pat, clause, re.IGNORECASE)
         if (

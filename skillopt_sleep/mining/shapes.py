@@ -62,6 +62,10 @@ _SHAPES = {
     r"credits?|footers?)\b",
     "bare_pip": r"\bpython3? -m pip\b|\bbare pip\b",
     "npm_install": r"\bnpm ci\b",
+    "percent_format": r"%[- ]?(?:formatting|format|style|strings?)\b|\bprintf[- ]style\b",
+    "tab_indent": r"\btabs?\b.{0,40}\b(?:indent\w*|spaces)\b|\bindent\w* with (?:\d|two|four) "
+    r"spaces\b|\bspaces,? not tabs\b",
+    "trailing_space": r"\btrailing (?:white ?space|spaces?|blanks?)\b",
     "traceback": r"\b(?:full|whole|entire|complete|raw) (?:python )?(?:traceback|stack ?trace)s?\b",
     "version_prefix": r"\bv[- ]?prefix\w*|\bprefix\w* (?:the )?versions? with (?:a |an )?"
     r"['\"`]?v\b|(?<![\w-])v\d+(?:\.\d+)+(?![\w-])|\b(?:without|no|drop|lose) (?:the |a )?"
@@ -70,7 +74,7 @@ _SHAPES = {
 _FORBIDDEN = {
     "force_push", "pipe_to_shell", "git_add_all", "and_chaining", "star_import", "traceback",
     "version_prefix", "mass_mention", "self_narration", "sphinx_fields", "ai_trailer", "bare_pip",
-    "npm_install",
+    "npm_install", "percent_format", "tab_indent", "trailing_space",
 }  # fmt: skip
 # Forbidden shapes that only a rejection names ("the whole traceback" may be asked for).
 _NEEDS_REJECTION = {"traceback", "version_prefix"}
@@ -111,6 +115,18 @@ _CHECKS: dict[str, list[Check]] = {
     "npm_install": [
         Check("not_regex", r"(?m)\bnpm\s+(?:install|i)(?:\s+--?[\w-]+)*\s*(?:$|&&|;|\|)", "answer")
     ],
+    "percent_format": [
+        Check(
+            "not_regex",
+            r"[\"'][^\"'\n]*%[-#0 +]*\d*(?:\.\d+)?[sdifrxXeEgGc][^\"'\n]*[\"']\s*%",
+            "code",
+        ),
+    ],  # fmt: skip
+    "tab_indent": [
+        Check("not_regex", r"(?m)^ *\t", "code"),
+        Check("not_regex", r"(?m)^ *\t", "answer"),
+    ],
+    "trailing_space": [Check("not_regex", r"(?m)[ \t]+$", "answer")],
     "traceback": [Check("not_contains", "Traceback (most recent call last)", "answer")],
     "version_prefix": [
         Check("not_regex", r"(?<![\w-])v\d+(?:\.\d+)+(?![\w-])", "prose"),

@@ -49,7 +49,8 @@ FEATURE_CUES: list[tuple[str, str]] = [
     ("inline_code", r"backticks?|inline code|`code` formatting"),
     (
         "~untagged_fence",
-        r"(?:the |a |with (?:the |a )?)?(?:language|lang)(?: tag)?|tag(?:ged)? the",
+        r"(?:the |a |with (?:the |a )?)?(?:language|lang)(?: tag)?|"
+        r"tag(?:ged)?(?= (?:the|it|them|each|every)\b)",
     ),
     ("bullet", r"bullet(?:ed)?(?: points?| lists?)?"),
     ("list", r"lists?|list form|slide ?deck"),

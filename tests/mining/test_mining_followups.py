@@ -174,6 +174,9 @@ def test_second_tuning_corpus_recognition() -> None:
         "drop the filler words, the facts are enough",
         "the ticket goes in the title",
         "snake_case for the helpers too",
+        "s/leverage/use/",
+        "again with the exclamation marks",
+        "you use tabs, we use spaces",
     ],
 )
 def test_corrections_in_more_phrasings(text: str) -> None:
@@ -194,6 +197,9 @@ def test_corrections_in_more_phrasings(text: str) -> None:
         "could you not just run the formatter over everything?",
         "close the old draft (#412) and open a fresh one",
         "the other repo too, anything tagged before May",  # names another thing
+        "without changing the API, can you rename the client?",
+        "hmm, neat. how does the scheduler pick a worker?",
+        "again for the eu-west cluster please",
     ],
 )
 def test_later_work_makes_a_request(text: str) -> None:
@@ -202,7 +208,16 @@ def test_later_work_makes_a_request(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["sgtm", "+1", "👍🏽", "deployed, all green", "committed as is", "no notes", "gracias!"],
+    [
+        "sgtm",
+        "+1",
+        "👍🏽",
+        "deployed, all green",
+        "committed as is",
+        "no notes",
+        "gracias!",
+        "merged 🚢",
+    ],
 )
 def test_more_acknowledgements(text: str) -> None:
     assert classify(text, "Update the retry helper") == ACK

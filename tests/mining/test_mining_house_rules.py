@@ -209,6 +209,41 @@ CASES = [
         [fence('def g():\n    """Return nothing."""', "python")],
         [fence('def h(b):\n    """Go.\n\n    :returns: b\n    """', "python")],
     ),
+    (
+        "s/leverage/use/ in the intro",
+        "We leverage a queue.",
+        "We use a queue.",
+        ["Use the queue."],
+        ["Leverage the cache."],
+    ),
+    (
+        "f-strings please, not % formatting",
+        fence("msg = 'hi %s' % name", "python"),
+        fence('msg = f"hi {name}"', "python"),
+        [fence('pct = f"{n}%"', "python")],
+        [fence("line = '%d items' % n", "python")],
+    ),
+    (
+        "we indent with four spaces here, not tabs",
+        fence("def f():\n\treturn 1", "python"),
+        fence("def f():\n    return 1", "python"),
+        [fence('sep = "\\t"', "python")],
+        [fence("if x:\n\ty()", "python")],
+    ),
+    (
+        "no trailing whitespace please",
+        "line one   \nline two",
+        "line one\nline two",
+        ["one line"],
+        ["a \nb"],
+    ),
+    (
+        "tag the code block as sql",
+        fence("select 1"),
+        fence("select 1", "sql"),
+        [fence("x = 1", "python")],
+        [fence("select 2")],
+    ),
 ]
 
 
