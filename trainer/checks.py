@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 SCOPES = ("answer", "first_line", "lines", "bullets", "code", "prose", "code_lines")
 COUNT_UNITS = ("words", "chars", "lines", "sentences", "bullets")
@@ -289,6 +290,13 @@ def case_sensitive(value: str) -> bool:
     return any(c.isupper() for part in re.split(r"[\s_-]+", value) for c in part[1:])
 
 
+@lru_cache(maxsize=4096)
+def _compiled(pattern: str, flags: int) -> re.Pattern[str]:
+    """A check's pattern compiled once: a night scores every answer with the same judges."""
+    return re.compile(pattern, flags)
+
+
+@lru_cache(maxsize=4096)
 def word_pattern(value: str) -> re.Pattern[str]:
     """``value`` as a word or phrase: word boundaries where it begins or ends with a word
     character (a hyphen joined to a word continues it: "--force" is not in
@@ -398,9 +406,9 @@ def _literal_match(text: str, value: str, at: str) -> bool:
     lit = re.escape(value.strip())
     if at == "start":  # a word at the start is a whole word: "Here" does not open "Hereford"
         word_end = r"(?!\w)" if value.strip()[-1:].isalnum() else ""
-        return re.match(r"\s*" + lit + word_end, text, flags) is not None
+        return _compiled(r"\s*" + lit + word_end, flags).match(text) is not None
     tail = r"[\s.!?,;:…]*\Z" if value.strip()[-1:].isalnum() else r"\s*\Z"
-    return re.search(lit + tail, text, flags) is not None
+    return _compiled(lit + tail, flags).search(text) is not None
 
 
 def _holds(kind: str, value: str, text: str) -> bool:
@@ -409,7 +417,7 @@ def _holds(kind: str, value: str, text: str) -> bool:
         return found if kind == "contains" else not found
     if kind in PATTERN_KINDS:
         try:
-            found = re.search(value, text, re.MULTILINE) is not None
+            found = _compiled(value, re.MULTILINE).search(text) is not None
         except re.error:
             return False
         return found if kind == "regex" else not found
@@ -427,7 +435,7 @@ def _holds(kind: str, value: str, text: str) -> bool:
         return found if kind == "has" else not found
     if kind == "identifier_like":
         flags = 0 if case_sensitive(value) else re.IGNORECASE
-        return re.search(identifier_pattern(value), text, flags) is not None
+        return _compiled(identifier_pattern(value), flags).search(text) is not None
     if kind == CONTENT_KIND:
         return any(word_pattern(term).search(text) for term in terms(value))
     raise ValueError(f"not a check kind: {kind}")

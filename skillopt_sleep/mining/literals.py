@@ -19,6 +19,7 @@ from skillopt_sleep.mining.phrases import (
     clauses,
     example_pairs,
     pair_spans,
+    rx,
     scope_for,
     sentences,
 )
@@ -180,15 +181,15 @@ def _singular(term: str, corrected: str) -> str:
     answer used."""
     if term.endswith("ing") and term.isalpha() and len(term) > 6 and corrected:
         for stem in (term[:-3], term[:-3] + "e", term[:-4]):  # printing, closing, logging
-            if re.search(rf"\b{re.escape(stem)}\b", corrected) and not re.search(
-                rf"\b{re.escape(term)}\b", corrected
-            ):
+            if rx(rf"\b{re.escape(stem)}\b").search(corrected) and not rx(
+                rf"\b{re.escape(term)}\b"
+            ).search(corrected):
                 return stem
     if term.endswith("s") and term[:-1].isalpha() and len(term) > 4 and corrected:
         stem = term[:-1]
-        if re.search(rf"\b{re.escape(stem)}\b", corrected) and not re.search(
-            rf"\b{re.escape(term)}\b", corrected
-        ):
+        if rx(rf"\b{re.escape(stem)}\b").search(corrected) and not rx(
+            rf"\b{re.escape(term)}\b"
+        ).search(corrected):
             return stem
     return term
 

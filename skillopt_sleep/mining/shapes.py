@@ -71,6 +71,7 @@ _SHAPES = {
     r"['\"`]?v\b|(?<![\w-])v\d+(?:\.\d+)+(?![\w-])|\b(?:without|no|drop|lose) (?:the |a )?"
     r"['\"`]?v['\"`]?(?: letter| prefix)",
 }
+_SHAPES_RX = {name: re.compile(pat, re.IGNORECASE) for name, pat in _SHAPES.items()}
 _FORBIDDEN = {
     "force_push", "pipe_to_shell", "git_add_all", "and_chaining", "star_import", "traceback",
     "version_prefix", "mass_mention", "self_narration", "sphinx_fields", "ai_trailer", "bare_pip",
@@ -151,8 +152,8 @@ def is_key(example: str) -> bool:
 def shape_topics(text: str) -> list[Topic]:
     """The shapes a correction names, each with the role its words give it."""
     out = []
-    for name, pat in _SHAPES.items():
-        m = re.search(pat, text, re.IGNORECASE)
+    for name, pat in _SHAPES_RX.items():
+        m = pat.search(text)
         if not m:
             continue
         neg = NEG_RX.search(text[: m.start()][-30:]) is not None

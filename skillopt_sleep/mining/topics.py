@@ -27,6 +27,7 @@ from skillopt_sleep.mining.phrases import (
     clauses,
     example_pairs,
     pair_spans,
+    rx,
     scope_for,
     sentences,
 )
@@ -317,7 +318,7 @@ def _named_spans(clause: str, corrected: str) -> list[_Span]:
         if not caps and word.lower() in _COMMON:
             continue
         at_start = not clause[: m.start()].strip(" \"'(")
-        in_answer = re.search(rf"(?<!\w){re.escape(word.rstrip(':'))}(?!\w)", corrected)
+        in_answer = rx(rf"(?<!\w){re.escape(word.rstrip(':'))}(?!\w)").search(corrected)
         if at_start and not in_answer and not caps:
             continue  # a capital at the start of a clause is grammar, unless it is a name
         add(word, m.start(), m.end())
@@ -341,8 +342,8 @@ def _is_code_word(word: str, corrected: str) -> bool:
     code block or `inline code`."""
     code = " ".join(a or b for a, b in _CODE_PARTS.findall(corrected))
     return bool(
-        re.search(rf"\b{re.escape(word)}\s*\(", corrected)
-        or re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", code)
+        rx(rf"\b{re.escape(word)}\s*\(").search(corrected)
+        or rx(rf"(?<![\w-]){re.escape(word)}(?![\w-])").search(code)
     )
 
 
