@@ -30,8 +30,10 @@ Each check reads one *scope* of the answer and is exact, so a night scores it fo
   answer the user accepted passes it.
 
 Case: words, literals and examples are matched case-insensitively, unless the user wrote
-a value with a capital after its first character (an identifier such as ``getUser``,
-``PROJ-123``, ``GitHub``) or a single letter ("I"): then exactly as written.
+a value with a capital inside a word (an identifier such as ``getUser``, ``PROJ-123``,
+``GitHub``; a capital opening a hyphenated part, ``Co-Authored-By``, is only case) or a
+single letter ("I"): then exactly as written, but for a phrase's first letter ("this PR"
+is "This PR" at a sentence's start). A word a check wants at the start is a whole word.
 """
 
 from __future__ import annotations
