@@ -41,6 +41,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -90,8 +91,12 @@ def load(name: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def run_arm(items: list[dict[str, Any]], compile_one) -> dict[str, Any]:
-    before, after, recognised_right = Counter(), Counter(), 0
+def run_arm(
+    items: list[dict[str, Any]], compile_one: Callable[[dict[str, Any]], list[Check]]
+) -> dict[str, Any]:
+    before: Counter[str] = Counter()
+    after: Counter[str] = Counter()
+    recognised_right = 0
     rows = []
     classify_s = compile_s = 0.0
     for item in items:

@@ -169,7 +169,7 @@ _FEATURE_CUES: dict[str, str] = {
     "italic": r"italic|emphasis",
     "hashtag": r"hashtag",
     "at_mention": r"mention|@|tag",
-    "em_dash": r"em[- ]?dash|—",
+    "em_dash": r"em[- ]?dash",
     "checkbox": r"check ?box|task[- ]list",
     "top_heading": r"h1|top[- ]level|level[- ]one|#",
     "shell_prompt": r"dollar|\$|prompt",

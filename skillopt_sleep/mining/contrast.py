@@ -61,7 +61,11 @@ def _feature_candidates(t: Topic) -> list[Check]:
         scopes.insert(0, t.scope)
     no = [Check("no", f, s) for s in scopes]
     if f == "past_tense":  # "Fix", not "Fixes" or "Fixing": the imperative, if no less does
-        return no + [Check("has", "imperative", "first_line")]
+        past = [Check("has", "past_tense", "first_line")] if t.role in (HAS, NAMED) else []
+        return no + [
+            Check("has", "imperative", "first_line"),
+            *past,
+        ]  # "in past tense, like 'Fixed'"
     if f == "untagged_fence":  # "a code block with the language": a tagged fence, if none was
         return no + [Check("regex", r"(?m)^\s*(?:```|~~~)[ \t]*[\w+#.-]+", "answer")]
     if t.role == NO or f not in HAS_FEATURES:

@@ -111,7 +111,7 @@ _SHOULD_START = re.compile(
     r"^\W*(?:make it|keep (?:it|the|every|each)\b|should\b|just (?:the|give)\b|"
     r"name (?:it|them|the \w+) after\b|"
     r"annotate\b|write (?:it|the [\w ]{1,20}?) as\b|"
-    r"put (?:it|them|the [\w ()#-]{1,30}?|commands?) (?:in|on|at)\b|fit it\b|"
+    r"(?:put|pop|stick) (?:it|them|the [\w ()#-]{1,30}?|commands?) (?:in|on|at)\b|fit it\b|"
     r"break (?:it|that|this) into\b|format (?:it|this|that|the [\w ]{1,20}?) as\b|"
     r"change [\w' ]{1,30}? to\b|tighten\b|condense\b|reference\b|cite\b|"
     r"(?:it|this|that) (?:expects|needs|requires|wants)\b|break (?:it|that|this) "
@@ -282,6 +282,7 @@ def _is_new_request(head: str) -> bool:
         return False  # "list at least 3 alternatives": a count the answer missed
     unquoted = QUOTED.sub(" ", head)  # "remember the 'Closes #512' line": an example
     unquoted = re.sub(r"\([^()]*\)", " ", unquoted)  # "(#1203) style": an example too
+    unquoted = re.sub(r"\b(?:e\.g\.?|like|such as|for example)\s*:?\s*\S+", " ", unquoted)
     return bool(_WORK_START.match(head) or _NEW_TOPIC.search(unquoted))
 
 

@@ -81,12 +81,12 @@ FEATURE_CUES: list[tuple[str, str]] = [
     ("closing_offer", r"sign-?off(?: line)?|closing (?:offer|line)|outro|offer to help"),
     ("contraction", r"contractions?"),
     ("~contraction", r"spell (?:it |them |those |these )?out|expand them"),
-    ("past_tense", r"past tense"),
+    ("past_tense", r"past[- ]tense"),
     ("~past_tense", r"imperative(?: mood)?|as a command|present tense"),
     ("first_person", r"first person"),
     ("question", r"(?:a |with a |in a )?questions?"),
     ("diff_lines", r"diff lines|the diff|hunks|\+/- lines"),
-    ("em_dash", r"em[- ]?dash(?:es)?|\u2014"),
+    ("em_dash", r"em[- ]?dash(?:es)?"),  # the words: a user may write "—" themselves
     ("checkbox", r"check ?box(?:es)?(?: lists?)?|task[- ]lists?|todo boxes"),
     (
         "top_heading",
@@ -179,7 +179,9 @@ def _role(clause: str, start: int, end: int, pairs: list[tuple[int, int, str]]) 
         return NO
     if _FINE_AFTER.match(after):
         return KEEP  # "dashes are fine"
-    if _WANT_BEFORE.search(before) or re.match(r"\W*(?:please|pls|first|only)\b", after, re.I):
+    if _WANT_BEFORE.search(before) or re.match(
+        r"\W*(?:please|pls|first|only)\b(?!\W+(?:don'?t|do not|never|no|stop|avoid)\b)", after, re.I
+    ):
         return HAS
     return NAMED
 

@@ -177,6 +177,7 @@ def test_second_tuning_corpus_recognition() -> None:
         "s/leverage/use/",
         "again with the exclamation marks",
         "you use tabs, we use spaces",
+        "Brilliant, ta. Could you pop the ticket key in, e.g. OPS-41?",
     ],
 )
 def test_corrections_in_more_phrasings(text: str) -> None:

@@ -238,6 +238,20 @@ CASES = [
         ["a \nb"],
     ),
     (
+        '"Cheers, hope that helps!" — please don\'t sign off like that',
+        "Merged.\n\nCheers, hope that helps!",
+        "Merged.",
+        ["Cheers to the team for the fix."],
+        ["Done.\nCheers, hope that helps!"],
+    ),
+    (
+        "changelog lines start with a past-tense verb, like 'Removed', 'Fixed'",
+        "- Remove the old flag",
+        "- Removed the old flag",
+        ["- Added a retry"],
+        ["- Update the docs"],
+    ),
+    (
         "tag the code block as sql",
         fence("select 1"),
         fence("select 1", "sql"),
@@ -302,3 +316,9 @@ def test_a_word_at_the_start_and_case_of_phrases() -> None:
     assert not passes("not_contains", "Co-Authored-By", "answer", "x\n\nCo-authored-by: A <a@b>")
     assert not passes("not_contains", "getUser", "answer", "call getUser()")
     assert passes("not_contains", "getUser", "answer", "call getuser()")
+
+
+def test_a_dash_the_user_writes_is_no_rule_about_dashes() -> None:
+    said = "'Kind regards' \u2014 please drop it, it's a chat"
+    checks = judges(said, "Done.\n\nKind regards", "Done.")
+    assert checks and not any(c.value == "em_dash" for c in checks)
