@@ -308,7 +308,7 @@ def _takes_out(clause: str, answer: str) -> bool:
 
 # Parts of an answer's text a user takes out; small words that name nothing in it.
 _PARTS = re.compile(
-    r"\b(?:words|phrases|wording|jargon|fluff|filler|comments?|prompts?|narration|"
+    r"\b(?:words|phrases|wording|jargon|fluff|filler|comments?|prompts?|narration|line numbers|"
     r"traceback|stack ?trace)\b",
     re.IGNORECASE,
 )

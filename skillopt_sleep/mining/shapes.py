@@ -66,6 +66,7 @@ _SHAPES = {
     "tab_indent": r"\btabs?\b.{0,40}\b(?:indent\w*|spaces)\b|\bindent\w* with (?:\d|two|four) "
     r"spaces\b|\bspaces,? not tabs\b",
     "trailing_space": r"\btrailing (?:white ?space|spaces?|blanks?)\b",
+    "line_numbers": r"\bline numbers?\b|\bnumbered lines\b",
     "traceback": r"\b(?:full|whole|entire|complete|raw) (?:python )?(?:traceback|stack ?trace)s?\b",
     "version_prefix": r"\bv[- ]?prefix\w*|\bprefix\w* (?:the )?versions? with (?:a |an )?"
     r"['\"`]?v\b|(?<![\w-])v\d+(?:\.\d+)+(?![\w-])|\b(?:without|no|drop|lose) (?:the |a )?"
@@ -75,7 +76,7 @@ _SHAPES_RX = {name: re.compile(pat, re.IGNORECASE) for name, pat in _SHAPES.item
 _FORBIDDEN = {
     "force_push", "pipe_to_shell", "git_add_all", "and_chaining", "star_import", "traceback",
     "version_prefix", "mass_mention", "self_narration", "sphinx_fields", "ai_trailer", "bare_pip",
-    "npm_install", "percent_format", "tab_indent", "trailing_space",
+    "npm_install", "percent_format", "tab_indent", "trailing_space", "line_numbers",
 }  # fmt: skip
 # Forbidden shapes that only a rejection names ("the whole traceback" may be asked for).
 _NEEDS_REJECTION = {"traceback", "version_prefix"}
@@ -128,6 +129,7 @@ _CHECKS: dict[str, list[Check]] = {
         Check("not_regex", r"(?m)^ *\t", "answer"),
     ],
     "trailing_space": [Check("not_regex", r"(?m)[ \t]+$", "answer")],
+    "line_numbers": [Check("not_regex", r"(?m)^[ \t]*\d{1,4}(?:[ \t]+|[:|.][ \t]*)\S", "code")],
     "traceback": [Check("not_contains", "Traceback (most recent call last)", "answer")],
     "version_prefix": [
         Check("not_regex", r"(?<![\w-])v\d+(?:\.\d+)+(?![\w-])", "prose"),

@@ -252,6 +252,13 @@ CASES = [
         ["- Update the docs"],
     ),
     (
+        "can you take the line numbers out of the snippet? I can't paste it",
+        fence("1  total = 0\n2  for x in xs:\n3      total += x", "python"),
+        fence("total = 0\nfor x in xs:\n    total += x", "python"),
+        [fence("x = [1, 2]\ny = 10 * x", "python")],
+        [fence("10: print(a)", "python")],
+    ),
+    (
         "tag the code block as sql",
         fence("select 1"),
         fence("select 1", "sql"),
