@@ -147,7 +147,7 @@ def _case_and_tense(text: str) -> list[Check]:
         low,
     )
     if lower and upper and lower.end() <= upper.start():  # "small letter, make it a capital"
-        lower, upper = (None, upper) if upper.start() > lower.start() else (lower, None)
+        lower = None  # the later one is the rule (a lower case named later wins below)
     if lower and not re.search(r"\b(?:don'?t|do not|never) (?:lower|use lower)", low):
         out.append(Check("has", "lowercase_start", scope))
     elif upper and not re.search(r"(?:don'?t|do not|never|no need to) capitali[sz]e", low):
