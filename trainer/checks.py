@@ -5,8 +5,9 @@ Each check reads one *scope* of the answer and is exact, so a night scores it fo
 * scopes: ``answer`` (the whole answer), ``first_line`` (the subject: the first non-empty
   line that is not a code fence), ``lines`` (each non-empty line), ``bullets`` (each list
   item, ``-``/``*``/``+``/``•`` or numbered), ``code`` (the text inside fenced code blocks),
-  ``prose`` (the answer outside code: fenced blocks and `inline code` left out). A check on
-  ``lines`` or ``bullets`` must hold for every line or item (and holds when there is none).
+  ``prose`` (the answer outside code: fenced blocks and `inline code` left out),
+  ``code_lines`` (each non-empty line inside fenced code blocks). A check on ``lines``,
+  ``bullets`` or ``code_lines`` must hold for every one (and holds when there is none).
   An answer that hands over its deliverable behind a lead-in ("Here is the message:" then
   a fenced commit message, or a blank line and the message) is read from the deliverable by
   ``first_line`` and ``lines``: the subject is the message's first line, not the lead-in.
@@ -29,16 +30,19 @@ Each check reads one *scope* of the answer and is exact, so a night scores it fo
   answer the user accepted passes it.
 
 Case: words, literals and examples are matched case-insensitively, unless the user wrote
-a value with a capital after its first character (an identifier such as ``getUser``,
-``PROJ-123``, ``GitHub``) or a single letter ("I"): then exactly as written.
+a value with a capital inside a word (an identifier such as ``getUser``, ``PROJ-123``,
+``GitHub``; a capital opening a hyphenated part, ``Co-Authored-By``, is only case) or a
+single letter ("I"): then exactly as written, but for a phrase's first letter ("this PR"
+is "This PR" at a sentence's start). A word a check wants at the start is a whole word.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
-SCOPES = ("answer", "first_line", "lines", "bullets", "code", "prose")
+SCOPES = ("answer", "first_line", "lines", "bullets", "code", "prose", "code_lines")
 COUNT_UNITS = ("words", "chars", "lines", "sentences", "bullets")
 COUNT_KINDS = tuple(f"{m}_{u}" for u in COUNT_UNITS for m in ("max", "min"))
 WORD_KINDS = ("contains", "not_contains")
@@ -64,6 +68,8 @@ _TEXT_FENCE = re.compile(
 _ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+(\S.*)$")
 _BULLET = re.compile(r"^\s*[-*+•]\s+\S", re.MULTILINE)
 _EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F]")
+# A shortcode GitHub and Slack render as an emoji (":sparkles:", ":white_check_mark:").
+_SHORTCODE = re.compile(r"(?<![\w:]):[a-z][a-z0-9_+-]*:(?![\w:])")
 # A conventional-commit prefix ("feat:", "fix(api)!:"): the subject's words come after it.
 _TYPE_PREFIX = re.compile(r"\A\s*[a-z]+(?:\([^)\n]*\))?!?:\s*")
 # Verbs ending in "ed" that are not past tense ("Embed fonts", "Speed up the loader").
@@ -137,11 +143,38 @@ def _has(pattern: str, flags: int = re.MULTILINE) -> Callable[[str], bool]:
     return lambda text: rx.search(text) is not None
 
 
+def _glued_body(text: str) -> bool:
+    lines = deliverable(text).strip().split("\n")
+    return len(lines) > 1 and bool(lines[1].strip())
+
+
+# American spellings a British house style changes: -or words, -er words, -ize/-yze verbs
+# (not "size", "prize", "seize" and their compounds, which both spellings share).
+_US_WORDS = {
+    "color", "colors", "colored", "behavior", "behaviors", "favorite", "favorites", "honor",
+    "labor", "neighbor", "flavor", "humor", "rumor", "harbor", "endeavor", "center", "centers",
+    "centered", "theater", "fiber", "catalog", "catalogs", "gray", "canceled", "canceling",
+    "traveled", "modeling", "modeled", "labeled", "labeling", "defense", "offense", "fulfill",
+}  # fmt: skip
+_US_SUFFIX = re.compile(r"(?:[a-z]{2,}(?:iz|yz)(?:e|es|ed|ing|ation|ations|er|ers))")
+_SHARED_IZE = re.compile(r"(?:size|prize|seize|capsize|citize)[a-z]*")
+
+
+def _american(word: str) -> bool:
+    low = word.lower()
+    if low in _US_WORDS:
+        return True
+    return bool(_US_SUFFIX.fullmatch(low)) and not _SHARED_IZE.search(low)
+
+
 # Named features for ``has`` / ``no``: what users forbid or ask for that is a kind of
 # character or layout rather than a word ("no emojis" forbids the characters; an answer
 # saying "no emojis here" is fine).
 FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
-    "emoji": (lambda t: _EMOJI.search(t) is not None, "an emoji character"),
+    "emoji": (
+        lambda t: _EMOJI.search(t) is not None or _SHORTCODE.search(t) is not None,
+        "an emoji character, or a shortcode rendered as one (:sparkles:)",
+    ),
     "heading": (
         _has(r"^\s{0,3}#{1,6}\s+\S|^[^\n]*\w[^\n]*\n\s*={3,}\s*$"),
         "a Markdown heading line (# …, or a line underlined with ===)",
@@ -203,26 +236,82 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
     "closing_offer": (_closing_offer, "ends with an offer (Let me know if …, Hope this helps)"),
     "untagged_fence": (_untagged_fence, "a code fence opened without a language"),
     "first_person": (_has(r"\b(?:I|I'm|I've|I'll|I'd)\b|\b(?:[Mm]e|[Mm]y|[Mm]ine)\b"), "I/me/my"),
+    "em_dash": (_has("\u2014"), "an em dash (\u2014)"),
+    "checkbox": (_has(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+\[[ xX]\]"), "a task-list checkbox (- [ ] …)"),
+    "top_heading": (_has(r"^\s{0,3}#[ \t]+\S"), "a top-level heading (# Title)"),
+    "shell_prompt": (_has(r"^\s*[$%>][ \t]+\S"), "a command line opened with a prompt ($ …)"),
+    "code_comment": (
+        _has(r"(?:^|[ \t])(?:#|//)(?=[ \t]|$)(?![ \t]*(?:type|noqa|pragma|fmt)\b)"),
+        "a comment (# … or // …, not a shebang, pragma or #123)",
+    ),
+    "bare_except": (_has(r"^\s*except\s*:"), "a bare `except:`"),
+    "untyped_def": (
+        _has(r"^\s*(?:async\s+)?def\s+\w+\s*\((?:[^()]|\([^()]*\))*\)\s*:"),
+        "a Python def without a return annotation (-> …)",
+    ),
+    "camelcase_def": (
+        _has(r"^\s*(?:async\s+)?def\s+_*[a-z][a-z0-9]*_?[A-Z]\w*\s*\("),
+        "a Python def named in camelCase (testParsesDate)",
+    ),
+    "single_quoted": (
+        _has(r"^(?:[^\"'#\n]|\"[^\"\n]*\")*'"),
+        "a single-quoted string (an apostrophe in a double-quoted one or a comment is not)",
+    ),
+    "american_spelling": (
+        lambda t: any(_american(w) for w in re.findall(r"[A-Za-z]+", t)),
+        "an American spelling (color, behavior, -ize/-yze: organize, analyze)",
+    ),
+    "hedging": (
+        _has(
+            r"\b(?:maybe|perhaps|probably|possibly|likely|might|may (?:be|have)|could be|"
+            r"seems?|appears? to|I think|I guess|I suspect|not sure)\b",
+            re.IGNORECASE,
+        ),
+        "a hedge (maybe, probably, might, I think)",
+    ),
+    "hype": (
+        _has(
+            r"\b(?:thrilled|excited|exciting|delighted|game-?changing|game-?changer|seamless\w*|"
+            r"revolutionary|cutting-edge|world-class|best-in-class|next-level|supercharge\w*|"
+            r"unleash\w*|blazing(?:ly)?|incredible|amazing|awesome|powerful|stunning|"
+            r"groundbreaking|magical)\b",
+            re.IGNORECASE,
+        ),
+        "a hype word (thrilled, game-changing, seamless)",
+    ),
+    "glued_body": (_glued_body, "a second line that is not blank: no blank line after the subject"),
 }
 
 
 def case_sensitive(value: str) -> bool:
     """The user's casing matters for an identifier (a capital after the first character)
     or a single letter; everything else is matched case-insensitively."""
-    letters = [c for c in value if c.isalpha()]
-    return len(value.strip()) == 1 or any(c.isupper() for c in letters[1:])
+    if len(value.strip()) == 1:
+        return True
+    # a capital opening a word or a hyphenated part is case, not identity ("Co-Authored-By")
+    return any(c.isupper() for part in re.split(r"[\s_-]+", value) for c in part[1:])
 
 
+@lru_cache(maxsize=4096)
+def _compiled(pattern: str, flags: int) -> re.Pattern[str]:
+    """A check's pattern compiled once: a night scores every answer with the same judges."""
+    return re.compile(pattern, flags)
+
+
+@lru_cache(maxsize=4096)
 def word_pattern(value: str) -> re.Pattern[str]:
     """``value`` as a word or phrase: word boundaries where it begins or ends with a word
     character (a hyphen joined to a word continues it: "--force" is not in
     "--force-with-lease"), any run of spaces for a space, an optional plural after it."""
     body = r"\s+".join(re.escape(part) for part in value.split())
+    sensitive = case_sensitive(value)
+    if sensitive and len(value.split()) > 1 and body[:1].isalpha():
+        body = f"(?i:{body[0]}){body[1:]}"  # "this PR" is "This PR" at a sentence's start
     if value[:1].isalnum() or value[:1] == "_":
         body = r"(?<![\w])(?<!\w-)" + body
     if value[-1:].isalnum() or value[-1:] == "_":
         body += r"(?:e?s|'s)?(?![\w])(?!-\w)"
-    return re.compile(body, 0 if case_sensitive(value) else re.IGNORECASE)
+    return re.compile(body, 0 if sensitive else re.IGNORECASE)
 
 
 def identifier_pattern(example: str) -> str:
@@ -291,6 +380,8 @@ def units(answer: str, scope: str) -> list[str]:
         return [x.strip() for x in lines if x.strip()]
     if scope == "bullets":
         return [m.group(1).strip() for x in lines if (m := _ITEM.match(x))]
+    if scope == "code_lines":
+        return [x for m in _FENCED.finditer(answer) for x in m.group(2).split("\n") if x.strip()]
     if scope == "code":
         return ["\n".join(m.group(2) for m in _FENCED.finditer(answer)).strip()]
     if scope == "prose":
@@ -315,10 +406,11 @@ def count(text: str, unit: str) -> int:
 def _literal_match(text: str, value: str, at: str) -> bool:
     flags = 0 if case_sensitive(value) else re.IGNORECASE
     lit = re.escape(value.strip())
-    if at == "start":
-        return re.match(r"\s*" + lit, text, flags) is not None
+    if at == "start":  # a word at the start is a whole word: "Here" does not open "Hereford"
+        word_end = r"(?!\w)" if value.strip()[-1:].isalnum() else ""
+        return _compiled(r"\s*" + lit + word_end, flags).match(text) is not None
     tail = r"[\s.!?,;:…]*\Z" if value.strip()[-1:].isalnum() else r"\s*\Z"
-    return re.search(lit + tail, text, flags) is not None
+    return _compiled(lit + tail, flags).search(text) is not None
 
 
 def _holds(kind: str, value: str, text: str) -> bool:
@@ -327,7 +419,7 @@ def _holds(kind: str, value: str, text: str) -> bool:
         return found if kind == "contains" else not found
     if kind in PATTERN_KINDS:
         try:
-            found = re.search(value, text, re.MULTILINE) is not None
+            found = _compiled(value, re.MULTILINE).search(text) is not None
         except re.error:
             return False
         return found if kind == "regex" else not found
@@ -345,7 +437,7 @@ def _holds(kind: str, value: str, text: str) -> bool:
         return found if kind == "has" else not found
     if kind == "identifier_like":
         flags = 0 if case_sensitive(value) else re.IGNORECASE
-        return re.search(identifier_pattern(value), text, flags) is not None
+        return _compiled(identifier_pattern(value), flags).search(text) is not None
     if kind == CONTENT_KIND:
         return any(word_pattern(term).search(text) for term in terms(value))
     raise ValueError(f"not a check kind: {kind}")

@@ -46,7 +46,7 @@ from trainer.scoring import read_json
 
 log = logging.getLogger("skillopt_sleep.mining")
 
-PROMPT_VERSION = 2  # bump when the prompt or the reading of its answer changes
+PROMPT_VERSION = 3  # bump when the prompt or the reading of its answer changes
 CACHE_TABLE = "correction_checks"
 MAX_TOKENS = 160
 
@@ -111,10 +111,13 @@ kinds:
 - has / no: value is a feature: emoji, heading, code_fence, untagged_fence, inline_code,
   bullet, numbered_list, list, table, link, bold, italic, markdown, exclamation,
   trailing_punctuation, question, apology, preamble, closing_offer, contraction, past_tense,
-  imperative, lowercase_start, capital_start, diff_lines, first_person, hashtag, at_mention
+  imperative, lowercase_start, capital_start, diff_lines, first_person, hashtag, at_mention,
+  em_dash, checkbox, top_heading, shell_prompt, code_comment, bare_except, untyped_def,
+  camelcase_def, single_quoted, american_spelling, glued_body, hedging, hype
 - identifier_like: value is an example identifier the user gave (SEC-12, #40)
 scope: answer (whole), first_line (the subject), lines (each line), bullets (each list
-item), code (inside code blocks), prose (outside code blocks).
+item), code (inside code blocks), prose (outside code blocks), code_lines (each line
+inside code blocks).
 
 Rules: use only what the user said. Every word, literal or number in a value must be
 written in what the user said. Never require a word just because the user said to use it
@@ -166,6 +169,19 @@ _FEATURE_CUES: dict[str, str] = {
     "italic": r"italic|emphasis",
     "hashtag": r"hashtag",
     "at_mention": r"mention|@|tag",
+    "em_dash": r"em[- ]?dash",
+    "checkbox": r"check ?box|task[- ]list",
+    "top_heading": r"h1|top[- ]level|level[- ]one|#",
+    "shell_prompt": r"dollar|\$|prompt",
+    "code_comment": r"comment",
+    "bare_except": r"except|catch",
+    "untyped_def": r"annotat|hint|return type|typed",
+    "camelcase_def": r"camel|snake",
+    "single_quoted": r"quot",
+    "american_spelling": r"british|american|spell|en-gb|en-us|\bu[ks]\b|-i[sz]e",
+    "glued_body": r"blank line|empty line",
+    "hedging": r"hedg|maybe|probabl|guess|speculat|perhaps|might",
+    "hype": r"hype|buzz|marketing|superlative|salesy|thrilled|excit|seamless",
 }
 
 

@@ -19,6 +19,7 @@ import re
 from skillopt_sleep.mining import grammar
 from skillopt_sleep.mining.literals import LABELLED, required
 from skillopt_sleep.mining.phrases import Check, respell
+from skillopt_sleep.mining.shapes import KEY_PATTERN, SHORTCODE, is_key, shape_candidates
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
 from skillopt_sleep.mining.topics import HAS_FEATURES, topics
 from trainer.checks import identifier_pattern, passes
@@ -28,12 +29,13 @@ from trainer.checks import identifier_pattern, passes
 _PROSE_FEATURES = {
     "emoji", "heading", "bullet", "list", "numbered_list", "table", "bold", "link",
     "exclamation", "apology", "contraction", "first_person", "inline_code", "italic", "hashtag",
-    "at_mention",
+    "at_mention", "em_dash", "checkbox", "top_heading", "american_spelling",
+}  # fmt: skip
+# Features of code: read inside code blocks first ("drop the comments" means the code's).
+_CODE_FEATURES = {
+    "shell_prompt", "code_comment", "bare_except", "untyped_def", "camelcase_def", "single_quoted",
 }  # fmt: skip
 _SUBJECT_FEATURES = {"past_tense", "lowercase_start", "capital_start"}
-_COMMIT_TYPE = r"\A\W*[a-z]+(?:\([^)\n]*\))?!?:\s"
-_ISO_DATE = r"(?<![\d-])\d{4}-\d{2}-\d{2}(?![\d-])"
-_CLOSING_REF = r"(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+#\d+"
 
 
 def separates(check: Check, corrected: str, accepted: str) -> bool:
@@ -51,13 +53,21 @@ def _feature_candidates(t: Topic) -> list[Check]:
         scopes = ["first_line"]
     elif f in _PROSE_FEATURES:
         scopes = ["prose", "answer"]
+    elif f in _CODE_FEATURES:
+        scopes = ["code", "answer"]
     else:
         scopes = ["answer"]
     if t.scope and t.scope not in scopes and f not in _SUBJECT_FEATURES:
         scopes.insert(0, t.scope)
     no = [Check("no", f, s) for s in scopes]
     if f == "past_tense":  # "Fix", not "Fixes" or "Fixing": the imperative, if no less does
-        return no + [Check("has", "imperative", "first_line")]
+        past = [Check("has", "past_tense", "first_line")] if t.role in (HAS, NAMED) else []
+        return no + [
+            Check("has", "imperative", "first_line"),
+            *past,
+        ]  # "in past tense, like 'Fixed'"
+    if f == "untagged_fence":  # "a code block with the language": a tagged fence, if none was
+        return no + [Check("regex", r"(?m)^\s*(?:```|~~~)[ \t]*[\w+#.-]+", "answer")]
     if t.role == NO or f not in HAS_FEATURES:
         return no  # a feature only ever forbidden: the two answers show it was
     has = [Check("has", f, "answer")]
@@ -92,9 +102,19 @@ def _count_candidates(t: Topic, corrected: str) -> list[Check]:
         for bound in [t.bound] if t.bound else ["max", "min"]:
             if bound == "min" and n == 0:
                 continue
+            if unit == "chars" and scopes[0] == "lines" and _long_in_code_only(n, corrected):
+                scopes = ["code_lines", *scopes]  # "keep lines under 80": the code's lines
             for scope in dict.fromkeys(scopes):
                 out.append(Check(f"{bound}_{unit}", str(n), scope))
     return out
+
+
+def _long_in_code_only(n: int, corrected: str) -> bool:
+    """The corrected answer's lines longer than ``n`` are all inside code blocks."""
+    prose = re.sub(r"(?ms)^\s*```.*?^\s*```[^\n]*$", "", corrected)
+    return not passes("max_chars", str(n), "code_lines", corrected) and passes(
+        "max_chars", str(n), "lines", prose
+    )
 
 
 def _in_code_only(value: str, corrected: str) -> bool:
@@ -113,6 +133,8 @@ def _literal_candidates(t: Topic, corrected: str) -> list[Check]:
     line = rf"(?im)^[\W_]*{re.escape(value)}" + (r"\b" if value[-1:].isalnum() else "")
     if t.at == "line":  # "the 'Summary' heading": a line it opens, not the word anywhere
         return [Check("regex" if t.role == HAS else "not_regex", line, "answer")]
+    if t.at == "start" and t.role != NO and SHORTCODE.fullmatch(value):
+        return [Check("regex", r"\A\W*" + SHORTCODE.pattern, "first_line")]  # any shortcode
     if t.role != HAS:
         if t.at == "start":
             out.append(Check("not_starts_with", value, "answer"))  # how the answer opens
@@ -133,8 +155,12 @@ def _literal_candidates(t: Topic, corrected: str) -> list[Check]:
 
 
 def _identifier_candidates(t: Topic) -> list[Check]:
+    if t.role == NO and is_key(t.value):  # "no Jira keys like CORE-412": none of that shape
+        return [Check("not_regex", KEY_PATTERN, "answer")]
     if t.role in (NO, KEEP):
         return []
+    if t.scope in ("first_line", "lines", "bullets"):  # "the key goes in the subject"
+        return [Check("identifier_like", t.value.rstrip(":"), t.scope)]
     out = [Check("identifier_like", t.value.rstrip(":"), "answer")]
     if t.at == "start":  # "the key goes at the front": only where having it is not enough
         out.append(Check("regex", r"\A\W*" + identifier_pattern(t.value), "first_line"))
@@ -152,59 +178,13 @@ def _mark_candidates(t: Topic) -> list[Check]:
         return [Check("not_regex", rf"(?m)^\s*{re.escape(mark)}\s+\S", "prose")]
     if mark == "!":
         return _feature_candidates(Topic("feature", "exclamation", NO, t.scope))
+    if mark == "$":  # "drop the `$` prompts": a prompt opening a command line
+        return _feature_candidates(Topic("feature", "shell_prompt", NO, t.scope))
     if mark == ";":
         return [Check("not_regex", r"(?m);[ \t]*$", "code"), Check("not_contains", ";", "prose")]
     if mark == "." and t.role != HAS:
         scopes = [t.scope] if t.scope else ["first_line", "bullets", "lines"]
         return [Check("not_ends_with", ".", s) for s in scopes]
-    return []
-
-
-_IDENTIFIER = re.compile(r"(?<![\w-])(?:[A-Z][A-Z0-9]+-\d+|#\d+)(?![\w-])")
-_NAME = re.compile(r"(?<![\w-])[A-Z][\w-]*[a-z][\w-]*")
-
-
-def _case_candidates(corrected: str, accepted: str) -> list[Check]:
-    """Words the accepted answer wrote in another case only: forbidden as the corrected
-    answer wrote them (``select`` where the user wants ``SELECT``)."""
-    words = set(re.findall(r"(?<![\w-])[A-Za-z][\w-]*", accepted))
-    lowered = {w.lower(): w for w in words}
-    changed = sorted(
-        {
-            w
-            for w in re.findall(r"(?<![\w-])[A-Za-z][\w-]*", corrected)
-            if len(w) > 2 and w not in words and w.lower() in lowered
-        }  # fmt: skip
-    )
-    if not changed:
-        return []
-    alternatives = "|".join(re.escape(w) for w in changed)
-    return [Check("not_regex", rf"(?<![\w-])(?:{alternatives})(?![\w-])", "answer")]
-
-
-def _shape_candidates(t: Topic, corrected: str, accepted: str) -> list[Check]:
-    """A shape named without being spelt out; a ticket key's and a name's instance is
-    what the accepted answer added or dropped."""
-    if t.value == "iso_date":
-        return [Check("regex", _ISO_DATE, "answer")]
-    if t.value == "commit_type":
-        return [Check("regex", _COMMIT_TYPE, "first_line")]
-    if t.value == "closing_ref":
-        return [Check("regex", _CLOSING_REF, "answer")]
-    if t.value == "code_only":
-        return [Check("max_words", "0", "prose"), Check("no", "preamble", "answer")]
-    if t.value == "ticket":
-        keys = list(dict.fromkeys(_IDENTIFIER.findall(accepted)))
-        new = [k for k in keys if k not in corrected]
-        out = [Check("identifier_like", k, "answer") for k in new]
-        if t.at == "start":
-            out += [Check("regex", r"\A\W*" + identifier_pattern(k), "first_line") for k in keys]
-        return out
-    if t.value == "case":  # "SELECT, FROM in caps": the words whose case the answer changed
-        return _case_candidates(corrected, accepted)
-    if t.value == "name" and t.role == NO:
-        gone = {w for w in _NAME.findall(corrected) if not re.search(rf"\b{w}\b", accepted)}
-        return [Check("not_contains", gone.pop(), "answer")] if len(gone) == 1 else []
     return []
 
 
@@ -220,7 +200,7 @@ def candidates(t: Topic, corrected: str, accepted: str = "") -> list[Check]:
         return _identifier_candidates(t)
     if t.what == "mark":
         return _mark_candidates(t)
-    return _shape_candidates(t, corrected, accepted)
+    return shape_candidates(t, corrected, accepted)
 
 
 # Shapes that say more than an identifier the user gave or the accepted answer added.

@@ -75,13 +75,22 @@ _DESCRIBES = re.compile(
 )
 
 
+_STATES_LIMIT = re.compile(r"\b(?:limit|max(?:imum)?|at most|cap|tops|or fewer|or less)\b", re.I)
+_WRAP = re.compile(r"\b(?:un)?(?:hard-?)?wrap(?:ped|ping|s)?\b", re.IGNORECASE)
+_LINES_UNDER = re.compile(r"\blines? (?:\w+ )?(?:under|below|within|at most|max|over|<)", re.I)
+
+
 def count_topics(text: str) -> list[Topic]:
     out: list[Topic] = []
     whole_scope = scope_for(text, "") or None
     quoted = [m.span() for m in QUOTED.finditer(text)]
     for sentence in sentences(text):
         offset = text.find(sentence)
-        parens = [p.span() for p in re.finditer(r"\([^()]*\)", sentence)]
+        parens = [  # "(50 is the limit)" states the rule; "(3.12)", "(#311)" are examples
+            p.span()
+            for p in re.finditer(r"\([^()]*\)", sentence)
+            if not _STATES_LIMIT.search(p.group(0))
+        ]
         for m in re.finditer(_NUMBER, sentence, re.IGNORECASE):
             at = offset + m.start()
             if any(a <= at < b for a, b in quoted) or any(a <= m.start() < b for a, b in parens):
@@ -92,7 +101,13 @@ def count_topics(text: str) -> list[Topic]:
                 continue
             after = sentence[m.end() :]
             unit, rest = _unit_after(after)
-            unit = unit or _sentence_unit(sentence) or _sentence_unit(text)
+            line_width = False
+            if not unit and _WRAP.search(text):
+                unit = "chars"  # "body's not wrapped. 72.": a wrap is a width
+            elif not unit:
+                unit = _sentence_unit(sentence) or _sentence_unit(text)
+                if unit == "lines" and n >= 20 and _LINES_UNDER.search(sentence):
+                    unit, line_width = "chars", True  # "keep lines under 80": a line's width
             before = sentence[: m.start()]
             bound = None
             if _MIN_CUE.search(before) or _MIN_AFTER.match(rest):
@@ -103,7 +118,7 @@ def count_topics(text: str) -> list[Topic]:
                 continue  # a bare number ("Python 3", "the 2 tests") counts nothing said
             if not bound and _DESCRIBES.search(before):
                 continue  # "the title is like 70 chars": what the answer was, not the rule
-            scope = scope_for(sentence, "") or whole_scope
+            scope = scope_for(sentence, "") or whole_scope or ("lines" if line_width else None)
             out.append(Topic("count", str(n), NAMED, scope, unit, bound, order=at))
         if re.search(r"\b(?:one|a single|single)[- ]line(?:r)?\b|\bone-?liner\b|\bjust the "
                      r"(?:subject|title|summary)(?: line)?\b", sentence, re.I):  # fmt: skip

@@ -35,7 +35,9 @@ _APPROVAL = {
     "correct", "excellent", "wonderful", "amazing", "fantastic", "terrific", "superb", "lovely",
     "neat", "beautiful", "solid", "legend", "spot", "bingo", "nailed", "agreed",
     "better", "ship", "love", "sorted", "noted", "understood", "helps", "helped", "helpful",
-    "appreciated", "appreciate", "👍", "🙏", "✅", "🎉", "👌", "💯", "🙌",
+    "appreciated", "appreciate", "sgtm", "gracias", "merci", "danke", "alright", "pushed",
+    "deployed", "committed", "released", "green", "pass", "passes", "passing", "fixed",
+    "enough", "👍", "🙏", "✅", "🎉", "👌", "💯", "🙌",
 }  # fmt: skip
 _ACK_FILLER = {
     "you", "that", "that's", "thats", "that'll", "it", "it's", "its", "it'll", "this", "is",
@@ -44,16 +46,25 @@ _ACK_FILLER = {
     "the", "do", "will", "does", "set", "go", "makes", "sense", "got", "really", "super",
     "pretty", "too", "as", "and", "we're", "were", "good", "indeed", "definitely", "absolutely",
     "totally", "there", "here", "again", "mate", "man", "dude", "haha", "lol", "hah", "yay",
-    "wow", "oh", "ah", "alright", "thing", "one's",
+    "wow", "oh", "ah", "alright", "thing", "one's", "ever", "need", "tests",
 }  # fmt: skip
 _ACK_WORDS = _APPROVAL | _ACK_FILLER
 # After an answer, "go ahead" / "keep going" accept it and let the agent go on.
 _GO_ON_WORDS = {"go", "ahead", "do", "keep", "going", "continue", "proceed", "yes"}
-_ACK_SYMBOLS = re.compile(r"^[\s👍🙏✅🎉👌💯!.]+$")
+_ACK_SYMBOLS = re.compile(r"^[\s👍🙏✅🎉👌💯!.]+$|^\W*\+1\W*$")
+_EMOJI_WORD = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf]")
+_SKIN_TONE = re.compile("[\U0001f3fb-\U0001f3ff]")
 
 # An acknowledgement or filler the user may put before a new request ("great, next …").
 _LEAD_IN = r"^\W*(?:(?:ok(?:ay)?|great|cool|nice|perfect|thanks|thank you|good|awesome|sweet|"
 _LEAD_IN += r"alright|right|yes|yep|lgtm|actually|oh|hey|also)\b[\s,.!:;-]*)*"
+# Verbs of work on something other than the answer's text (not "add", "put", "move": "could
+# you add the trailer" corrects the answer).
+_WORK_VERBS = (
+    r"(?:write|create|implement|build|generate|run|set up|review|explain|investigate|debug|"
+    r"look (?:at|into)|open|list|show|tell|find|search|deploy|push|merge|rebase|pull|upgrade|"
+    r"migrate|draft|tag|bump|ping|close)\b(?! (?:it|this|that|them)\b)"
+)
 # Words that start a new piece of work, not a fix of the answer just given.
 _NEW_WORK = re.compile(
     _LEAD_IN + r"(?:now\b|next\b|then\b|and now\b|one more\b|let'?s\b|moving on\b|"
@@ -63,7 +74,10 @@ _NEW_WORK = re.compile(
     r"do the same\b|same (?:thing )?for\b|use the same\b|what about\b|how about\b|"
     r"how would\b|how do(?:es)?\b|what does\b|what is\b|what's\b|why (?:is|does|do)\b(?! there)|"
     r"never ?mind\b|no (?:rush|worries|problem|prob)\b|instead of that\b|"
-    r"don'?t forget to also\b)",
+    r"don'?t forget to also\b|not now\b|on another note\b|unrelated\b|"
+    r"again,? (?:please,? )?(?:for|on|in|against)\b|"
+    r"(?:can|could|would)(?:n'?t)? you (?:not )?just " + _WORK_VERBS + r"|"
+    r"don'?t forget to " + _WORK_VERBS + r")",
     re.IGNORECASE,
 )
 # Rejecting something in the answer, or judging it.
@@ -87,19 +101,23 @@ _POINTED = re.compile(
     r"you put|you wrote|forgot\b|(?:is|are|'s|still) missing|missing (?:the|a|an|my)\b|"
     r"^\W*missing\b|\bmissing\W*$|where'?s the|where is the|did you forget|"
     r"not what i|still (?:fail\w*|broken|not|wrong|the same|doesn'?t|does not)|"
-    r"(?:did|does|do)(?:n'?t| not) work|that broke)\b",
+    r"(?:did|does|do)(?:n'?t| not) work|that broke|you forget|i'?d rather|"
+    r"do we (?:really )?need (?:the|all|that|those|these|a|an)|is there a reason (?:for|to))\b|"
+    r"^\W*nits?\s*:|^\W*s/[^/\n]+/[^/\n]*/|\byou use\b",
     re.IGNORECASE,
 )
 # Saying, at the start of a clause, how the answer should be.
 _SHOULD_START = re.compile(
-    r"^\W*(?:make it|keep (?:it|the|every|each)\b|write (?:it|the [\w ]{1,20}?) as\b|"
-    r"put (?:it|them|the [\w ()#-]{1,30}?|commands?) (?:in|on|at)\b|fit it\b|"
+    r"^\W*(?:make it|keep (?:it|the|every|each)\b|should\b|just (?:the|give)\b|"
+    r"name (?:it|them|the \w+) after\b|"
+    r"annotate\b|write (?:it|the [\w ]{1,20}?) as\b|"
+    r"(?:put|pop|stick) (?:it|them|the [\w ()#-]{1,30}?|commands?) (?:in|on|at)\b|fit it\b|"
     r"break (?:it|that|this) into\b|format (?:it|this|that|the [\w ]{1,20}?) as\b|"
     r"change [\w' ]{1,30}? to\b|tighten\b|condense\b|reference\b|cite\b|"
     r"(?:it|this|that) (?:expects|needs|requires|wants)\b|break (?:it|that|this) "
     r"into\b|wrap\b|fence\b|hard-wrap\b|lower-?case\b|upper-?case\b|capitali[sz]e\b|shorten\b|"
     r"cap (?:it|at)\b|limit\b|prefix\b|(?:start|begin|open|end|finish|close) (?:it |them |"
-    r"(?:the|each|every) [\w ]{1,20}? )?(?:with|by)\b|sign (?:it|off)\b|swap\b|replace\b|"
+    r"(?:the|each|every) [\w ]{1,20}? )?(?:with|by|w/)(?!\w)|sign (?:it|off)\b|swap\b|replace\b|"
     r"switch\b|turn (?:the|it|that)\b|rewrite\b|reword\b|rephrase\b|simplify\b|use\b|say\b|"
     r"always\b|(?:it |this |that )?needs?\b|give (?:the )?(?:times|dates|me (?:\d|at least|at most|"
     r"only))|write (?:the date|dates|times)|add (?:a |an |the )?['\"`]|add (?:a |an |the )?"
@@ -120,9 +138,12 @@ _FORM = re.compile(
     r"backticks|semicolons?|full stop|trailing (?:period|dot|full stop|punctuation|whitespace|"
     r"comma)|exclamation|capital|lower-?case|upper-?case|"
     r"utc|iso|tables?|links?|urls?|format|style|spelling|american|british|us english|jargon|"
-    r"list form|"
+    r"list form|(?:on|in|for) (?:each|every) (?:line|bullet|entry|item)|isn'?t on|"
+    r"goes (?:in|at|on|into|first)|in front|at the (?:front|start|end)|"
+    r"(?:can'?t|cannot|shouldn'?t|must not|mustn'?t|should not) (?:appear|be mentioned)|"
+    r"(?:un)?typed|type hints|annotations?|en-gb|snake_?case|camel_?case|quotes|"
     r"numbered|unnumbered|numbering|(?:don'?t|doesn'?t|do not|does not) need|"
-    r"\d+[- ]?(?:char|word|line|sentence|bullet|column|item)\w*|"
+    r"\d+[- ]?(?:char|word|line|sentence|bullet|column|col|item)\w*|"
     r"(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty) "
     r"(?:char|word|line|sentence|bullet|item)\w*|"
     r"should|must|needs? to|has to|have to|(?:is|are|isn'?t|aren'?t) (?:banned|off-limits|"
@@ -145,7 +166,7 @@ _FILLER_LEAD = re.compile(
 # A request about a new thing: a file, an issue, "the X bug/fix" — not the answer's form.
 _NEW_TOPIC = re.compile(
     r"\b[\w-]*[a-z][\w-]*/[\w./-]+|\b\w+\.(?:py|js|ts|tsx|go|rs|rb|java|md|ya?ml|json|toml|cfg|sh)\b|"
-    r"\bissue #?\d+|#\d{2,}|\bbug #?\d+|\b(?:for|in|on|about) (?:the |my |our )?[\w -]{1,30}? "
+    r"\bissue #?\d+|#\d{2,}|\bbug #?\d+|\b(?:for|in|on|about) (?:the |my |our )?[\w. -]{1,30}? "
     r"(?:bug|fix|change|problem|crash|issue|feature|release|service|module|branch|diff)\b",
     re.IGNORECASE,
 )
@@ -154,7 +175,8 @@ _WORK_QUESTION = re.compile(r"^\W*(?:why|how|what|which|when|who|is|are|do|does)
 _BLOB = re.compile(r"```[^\n`]*\n")
 # A request for more work starts with a verb of work on something other than the answer.
 _WORK_START = re.compile(
-    r"^\W*(?:write|add|create|implement|build|generate|run|make (?:a|an|the|some)|set up|fix|"
+    r"^\W*(?:tell me (?:which|what|how|why|where|whether|if|about)|"
+    r"write|add|create|implement|build|generate|run|make (?:a|an|the|some)|set up|fix|"
     r"update|refactor|rename|move|review|explain|summari[sz]e|translate|deploy|push|commit|"
     r"merge|rebase|install|configure|test|check|look|investigate|debug|profile|benchmark|"
     r"draft|document|port|convert|open|close|show|list|find|search|read|bump|upgrade|"
@@ -162,6 +184,16 @@ _WORK_START = re.compile(
     r"(?! (?:it|this|that|them|form|msgs?|messages?|subjects?|titles?|lines?)\b)",
     re.IGNORECASE,
 )
+# A later sentence or clause that moves on: "… now write the PR description", "let's look at
+# the failing test", "… can you list the files you touched?".
+_LATER_WORK = re.compile(
+    r"^\W*(?:(?:now|next|let'?s)\s+(?:\w+\s+)?" + _WORK_VERBS + r"|let'?s (?:move on|do)\b|"
+    r"(?:and |but )?(?:can|could|would) you (?:please |also |now |then )*" + _WORK_VERBS + ")",
+    re.IGNORECASE,
+)
+# A lead-in that says how, before the work itself: "without changing anything, tell me …".
+_MANNER_LEAD = re.compile(r"^\W*(?:without|instead of|rather than)\s+[^,]{1,40},\s*", re.I)
+_BOUND = re.compile(r"\b(?:at least|at most|no more than|no fewer than)\s+\w+", re.I)
 _INSTEAD = re.compile(r"\b(?:instead of|rather than|not\s+['\"`]|i said|you forgot)\b", re.I)
 
 
@@ -169,7 +201,10 @@ _INSTEAD = re.compile(r"\b(?:instead of|rather than|not\s+['\"`]|i said|you forg
 # "the rollback steps as well", a file the answer never named ("under Unreleased in
 # CHANGELOG.md"), or something new made of the answer ("turn that into a bash script").
 _NEXT = re.compile(
-    r"\bnext\b(?!\s+(?:time|to|steps?)\b)|\bas well\b|\bthe other \w+|\bthe rest of\b", re.I
+    r"\bnext\b(?!\s+(?:time|to|steps?)\b)|\bas well\b|\bthe other \w+|\bthe rest of\b"
+    r"(?! (?:the |our )?\w+ (?:uses?|does|is|are|has|follows?|reads?)\b)|\bsame as this one\b|"
+    r"\bthat reminds me\b|\bwhile you'?re (?:here|at it)\b|\bthis time for\b",
+    re.I,
 )
 _FILE = re.compile(r"\b[\w./-]*\w\.(?:py|js|ts|tsx|go|rs|rb|java|md|ya?ml|json|toml|cfg|sh|txt)\b")
 _MAKE_INTO = re.compile(
@@ -204,13 +239,17 @@ def _breaks_stated_rule(text: str, answer: str) -> bool:
     return bool(answer) and broken_by(text, answer)
 
 
-_ACK_PHRASE = re.compile(r"^\W*(?:that'?s|that is|this is) (?:it|the one)\W*$", re.IGNORECASE)
+_ACK_PHRASE = re.compile(
+    r"^\W*(?:(?:that'?s|that is|this is) (?:it|the one)|no (?:notes|changes|further notes)|"
+    r"nothing (?:else|to add))\W*$",
+    re.IGNORECASE,
+)
 
 
 def is_ack(text: str, after_answer: bool = False) -> bool:
     """A bare acknowledgement ("thanks, perfect", "👍"): acceptance, not a request. After
     an answer, "go ahead" and "keep going" accept it too."""
-    text = text.strip()
+    text = _SKIN_TONE.sub("", text).strip()
     if text and (_ACK_SYMBOLS.match(text) or _ACK_PHRASE.match(text)):
         return True
     words = re.findall(r"[a-z']+|[\U0001F000-\U0001FAFF\u2600-\u27BF]", text.lower())
@@ -218,7 +257,11 @@ def is_ack(text: str, after_answer: bool = False) -> bool:
     approving = any(w in _APPROVAL for w in words) or (
         after_answer and any(w in _GO_ON_WORDS for w in words)
     )
-    return 0 < len(words) <= 8 and approving and all(w in known for w in words)
+    return (
+        0 < len(words) <= 10
+        and approving
+        and all(w in known or _EMOJI_WORD.fullmatch(w) for w in words)
+    )
 
 
 def is_new_work(text: str) -> bool:
@@ -235,9 +278,11 @@ def _is_new_request(head: str) -> bool:
     """The follow-up's first clause asks for new work: a verb of work ("write a test
     that …"), or a request about a new thing ("regression test for the overflow bug in
     auth/session.py"), not a word about the answer."""
-    if _SHOULD_START.match(head) or _REJECT.match(head):
-        return False
+    if _SHOULD_START.match(head) or _REJECT.match(head) or _BOUND.search(head):
+        return False  # "list at least 3 alternatives": a count the answer missed
     unquoted = QUOTED.sub(" ", head)  # "remember the 'Closes #512' line": an example
+    unquoted = re.sub(r"\([^()]*\)", " ", unquoted)  # "(#1203) style": an example too
+    unquoted = re.sub(r"\b(?:e\.g\.?|like|such as|for example)\s*:?\s*\S+", " ", unquoted)
     return bool(_WORK_START.match(head) or _NEW_TOPIC.search(unquoted))
 
 
@@ -254,9 +299,46 @@ def _takes_out(clause: str, answer: str) -> bool:
         return True  # "remove them": what the answer has, named before
     if _FORM.search(what) or re.search(r"\W", what.replace(" ", "").replace("-", "")):
         return True  # "the ## titles", "the +/- lines", "the trailing dot"
-    words = [w for w in re.findall(r"[\w.]+", what.lower()) if len(w) > 2]
+    if _PARTS.search(what):
+        return True  # "drop the hype words", "strip the comments": parts of the text
+    words = [w for w in re.findall(r"[\w.]+", what.lower()) if len(w) > 2 and w not in _SMALL]
     low = answer.lower()
-    return any(w.rstrip("s") in low for w in words)
+    return any(re.search(rf"\b{re.escape(w.rstrip('s'))}", low) for w in words)
+
+
+# Parts of an answer's text a user takes out; small words that name nothing in it.
+_PARTS = re.compile(
+    r"\b(?:words|phrases|wording|jargon|fluff|filler|comments?|prompts?|narration|line numbers|"
+    r"traceback|stack ?trace)\b",
+    re.IGNORECASE,
+)
+_SMALL = {"the", "and", "all", "any", "for", "from", "too", "with", "that", "this", "those",
+          "these", "out", "off", "away", "its", "our", "your", "their", "one", "ones"}  # fmt: skip
+
+
+_HOW_QUESTION = re.compile(
+    r"^\W*(?:how (?:does|do|is|are|would|should)|what version)\b.*\?\s*$", re.I
+)
+_SHOWN = re.compile(r"^\W*(?:should (?:be|read|look like)|like this|more like|i meant)\W*\n", re.I)
+
+
+def _moves_on(text: str) -> bool:
+    """A later sentence moves on to new work ("no, that's all. now write the PR
+    description"), or the work follows a word of manner ("without changing anything,
+    tell me …")."""
+    if _INSTEAD.search(text) and not _MANNER_LEAD.match(text):
+        return False
+    parts = [p for p in re.split(r"(?<=[.!?;:,])\s+", text) if p.strip()]
+    if any(_LATER_WORK.match(p) for p in parts[1:]):
+        return True
+    if re.search(r"\s(?:and|then)\s+(?:then\s+)?" + _WORK_VERBS, text, re.IGNORECASE):
+        return True  # "drop the old PR and open a new one"
+    if any(_HOW_QUESTION.match(p) for p in parts[1:]):
+        return True  # "hmm, interesting. how does the backoff work?"
+    rest = _MANNER_LEAD.sub("", text, count=1)
+    if rest == text:
+        return False
+    return bool(_WORK_START.match(_POLITE.sub("", rest)) or _LATER_WORK.match(rest))
 
 
 def classify(text: str, answer: str = "") -> str:
@@ -266,10 +348,13 @@ def classify(text: str, answer: str = "") -> str:
         return REQUEST
     if is_ack(text, after_answer=True):
         return ACK
+    shown = _SHOWN.match(text)  # "should be ```…``` one per line": the answer as it should be
+    if shown:
+        text = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL).strip()
     if len(text) > MAX_CORRECTION_CHARS or text.count("\n") > 3 or _BLOB.search(text):
         return REQUEST
     text = respell(text, answer)  # "use rg insted of grep"
-    if is_new_work(text) or _new_thing(text, answer):
+    if is_new_work(text) or _new_thing(text, answer) or _moves_on(text):
         return REQUEST
     if _POINTED.search(text):
         return CORRECTION

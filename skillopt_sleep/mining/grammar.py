@@ -68,7 +68,7 @@ def _counts(text: str) -> list[Check]:
     """``max_UNIT`` / ``min_UNIT`` from "under 50 chars", "15 words max", "one line" …"""
     out: list[Check] = []
     for sentence in sentences(text):
-        scope = scope_for(sentence)
+        scope = scope_for(sentence, scope_for(text))  # "subject's too long. 50 chars max"
         low = sentence.lower()
         found: list[tuple[str, int, str]] = []
         pats = (
@@ -146,6 +146,8 @@ def _case_and_tense(text: str) -> list[Check]:
         r"start(?:s)? with (?:an? )?(?:capital|uppercase|upper-case))\b",
         low,
     )
+    if lower and upper and lower.end() <= upper.start():  # "small letter, make it a capital"
+        lower = None  # the later one is the rule (a lower case named later wins below)
     if lower and not re.search(r"\b(?:don'?t|do not|never) (?:lower|use lower)", low):
         out.append(Check("has", "lowercase_start", scope))
     elif upper and not re.search(r"(?:don'?t|do not|never|no need to) capitali[sz]e", low):
@@ -157,19 +159,27 @@ def _case_and_tense(text: str) -> list[Check]:
     )
     no_past = re.search(r"past tense", low) and NEG_RX.search(low)
     pair = _tense_pair(text)
-    if tense or no_past or pair:
+    if tense or no_past or pair == "ed":
         out.append(Check("no", "past_tense", scope))
+    elif pair:  # 'Remove', not 'Removing' / 'Removes': the command form
+        out.append(Check("has", "imperative", scope))
     return out
 
 
-def _tense_pair(text: str) -> bool:
-    """'Add', not 'Added' / like 'Fix bug', never 'Fixed bug': examples of tense."""
+def _tense_pair(text: str) -> str:
+    """'Add', not 'Added' / like 'Fix bug', never 'Fixed bug' / 'Remove', not 'Removing':
+    examples of tense; the ending of the other form ("ed", "ing", "s"), or ""."""
     quoted = [next(g for g in m.groups() if g) for m in QUOTED.finditer(text)]
     for a, b in zip(quoted, quoted[1:], strict=False):
         wa, wb = a.split()[0].lower(), b.split()[0].lower()
         if wb in (wa + "ed", wa + "d") or wa in (wb + "ed", wb + "d"):
-            return True
-    return False
+            return "ed"
+        for x, y in ((wa, wb), (wb, wa)):
+            if y in (x + "ing", x[:-1] + "ing") and len(x) > 2:
+                return "ing"
+            if y in (x + "s", x + "es") and len(x) > 2:
+                return "s"
+    return ""
 
 
 def _ends(text: str) -> list[Check]:
@@ -316,11 +326,16 @@ def _resolve_lists(checks: list[Check]) -> list[Check]:
 def _feature_scope(feature: str, clause: str) -> str:
     """Where a forbidden feature shows: a layout or a mark outside code (a "# comment" in a
     shell block is no heading), a subject's form on the subject, the rest anywhere."""
-    if feature in ("exclamation", "heading", "table", "bullet", "list", "numbered_list", "bold"):
+    if feature in ("exclamation", "heading", "table", "bullet", "list", "numbered_list", "bold",
+                   "top_heading", "checkbox"):  # fmt: skip
         return "prose"
     if feature in ("past_tense", "lowercase_start", "capital_start"):
         return "first_line"
     return "answer"
+
+
+# "fewer bullets", "less bold": a count or a degree, not a feature forbidden
+_REDUCE = re.compile(r"\b(?:fewer|less)\W*$", re.IGNORECASE)
 
 
 def _role(clause: str, start: int, end: int, pairs: list[tuple[int, int, str]]) -> str | None:
@@ -333,7 +348,7 @@ def _role(clause: str, start: int, end: int, pairs: list[tuple[int, int, str]]) 
     after = clause[end:]
     if re.search(r"\b(?:leave|keep|take)\b", before, re.I) and re.match(r"[\w\s-]*\bout\b", after):
         return "no"  # "leave the +/- lines out"
-    if NEG_RX.search(before) or re.match(
+    if NEG_RX.search(_REDUCE.sub(" ", before)) or re.match(
         r"\W*(?:is|are|isn'?t|aren'?t)?\s*(?:banned|off-limits|not ok|not allowed|forbidden|"
         r"has to go|have to go|legacy|gone|break\w*)\b|\W*(?:don'?t|doesn'?t) (?:belong|render)",
         after,

@@ -19,8 +19,11 @@ from skillopt_sleep.mining.phrases import (
     clauses,
     example_pairs,
     pair_spans,
+    rx,
+    scope_for,
     sentences,
 )
+from trainer.checks import identifier_pattern
 
 _STOP = {
     "it", "that", "this", "them", "the", "a", "an", "one", "any", "these", "those", "me",
@@ -110,7 +113,8 @@ def literal(
     if len(quoted) == 1 and quoted[0].rstrip(".… "):
         if re.fullmatch(r"\W", quoted[0]):
             return None  # '*', '!', ';': a mark of a form (a bullet, a tone), read as one
-        return quoted[0].rstrip(".… ")  # "'Sure! Here's...'": the dots say "and so on"
+        # "'Sure! Here's...'": the dots say "and so on"; "`git add .`" keeps its own dot
+        return re.sub(r"(?:\s*(?:\.{2,}|…))+\s*$|(?<=\w)\.$", "", quoted[0]).strip()
     pragma = _PRAGMA.search(raw)
     if pragma:
         return re.sub(r"^#?\s*type[-:\s]+ignore$", "type: ignore", pragma.group(0).strip())
@@ -173,12 +177,19 @@ def _marked(word: str) -> bool:
 
 
 def _singular(term: str, corrected: str) -> str:
-    """ "the prints" names ``print``: the form the corrected answer used."""
+    """ "the prints" names ``print``, "instead of printing" too: the form the corrected
+    answer used."""
+    if term.endswith("ing") and term.isalpha() and len(term) > 6 and corrected:
+        for stem in (term[:-3], term[:-3] + "e", term[:-4]):  # printing, closing, logging
+            if rx(rf"\b{re.escape(stem)}\b").search(corrected) and not rx(
+                rf"\b{re.escape(term)}\b"
+            ).search(corrected):
+                return stem
     if term.endswith("s") and term[:-1].isalpha() and len(term) > 4 and corrected:
         stem = term[:-1]
-        if re.search(rf"\b{re.escape(stem)}\b", corrected) and not re.search(
-            rf"\b{re.escape(term)}\b", corrected
-        ):
+        if rx(rf"\b{re.escape(stem)}\b").search(corrected) and not rx(
+            rf"\b{re.escape(term)}\b"
+        ).search(corrected):
             return stem
     return term
 
@@ -258,6 +269,25 @@ def _forbids(sentence: str, example: str) -> bool:
     return NEG_RX.search(sentence) is not None
 
 
+# A linter's rule code (E501, D400, SC2086) names the rule, not an identifier to write.
+_LINT_CODE = re.compile(r"[A-Z]{1,3}\d{3,4}")
+
+
+def _identifier_check(example: str, sentence: str, corrected: str) -> Check:
+    """An identifier shaped like the example, where it is asked for: "in the subject", "on
+    each line" (each item when the answer is a list), at the end of each, else anywhere."""
+    at = sentence.find(example)  # where the words before the example and its own clause say
+    upto = sentence if at < 0 else sentence[: at + len(example)]
+    scope = scope_for(upto)
+    if scope == "lines" and re.search(r"(?m)^\s*(?:[-*+•]|\d{1,3}[.)])\s+\S", corrected):
+        scope = "bullets"
+    if scope not in ("first_line", "lines", "bullets"):
+        return Check("identifier_like", example, "answer")
+    if re.search(r"\bend(?:s|ing)? (?:\w+ )?with\b", sentence, re.IGNORECASE):
+        return Check("regex", identifier_pattern(example) + r"\W*\Z", scope)
+    return Check("identifier_like", example, scope)
+
+
 def word_checks(text: str, corrected: str) -> list[Check]:
     """``contains`` / ``not_contains`` / ``identifier_like`` from named words."""
     out: list[Check] = []
@@ -276,9 +306,12 @@ def word_checks(text: str, corrected: str) -> list[Check]:
         ids += [
             m.group(0) for m in re.finditer(r"[A-Z]{2,}-\d+|#\d+|\b\d{4}-\d{2}-\d{2}\b", sentence)
         ]
+        if any(re.fullmatch(r"\d{4}-\d{2}-\d{2}", x) for x in ids) or _DATE_TEMPLATE.search(text):
+            ids = [x for x in ids if not re.fullmatch(r"\d{1,2}/\d{1,2}(?:/\d{2,4})?", x)]
+        ids = [x for x in ids if not _LINT_CODE.fullmatch(x)]
         for ex in dict.fromkeys(ids):
             if not _forbids(sentence, ex):
-                out.append(Check("identifier_like", ex, "answer"))
+                out.append(_identifier_check(ex, sentence, corrected))
         for n_clause, clause in enumerate(clauses(sentence)):
             pairs = pair_spans(clause)
             # "we say customers, not users": the rejected half of a pair split at the comma
@@ -323,8 +356,11 @@ def word_checks(text: str, corrected: str) -> list[Check]:
                         term = _singular(term, corrected)
                         out.append(Check("not_contains", term, _word_scope(term, corrected)))
             if not NEG_RX.search(clause):
-                for m in _REQUIRE.finditer(clause):
-                    part = m.group(1)
+                masked, quotes = _mask_quotes(clause)  # "`git add -A`" asks for no "-A"
+                for m in _REQUIRE.finditer(masked):
+                    part = _unmask(m.group(1), quotes)
+                    if "\x00" in masked[max(0, m.start() - 1) : m.start() + 1]:
+                        continue
                     if is_form(part, feature_words) or is_identifier(part.split()[-1]):
                         continue
                     if re.search(r"sign-?off|signature|\b(?:section|heading|header)\b", part, re.I):

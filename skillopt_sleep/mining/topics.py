@@ -27,9 +27,12 @@ from skillopt_sleep.mining.phrases import (
     clauses,
     example_pairs,
     pair_spans,
+    rx,
     scope_for,
     sentences,
 )
+from skillopt_sleep.mining.shapes import SHORTCODE, shape_topics
+from skillopt_sleep.mining.shapes import START as _START
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
 from trainer.checks import FEATURES
 
@@ -47,7 +50,8 @@ FEATURE_CUES: list[tuple[str, str]] = [
     ("inline_code", r"backticks?|inline code|`code` formatting"),
     (
         "~untagged_fence",
-        r"(?:the |a |with (?:the |a )?)?(?:language|lang)(?: tag)?|tag(?:ged)? the",
+        r"(?:the |a |with (?:the |a )?)?(?:language|lang)(?: tag)?|"
+        r"tag(?:ged)?(?= (?:the|it|them|each|every)\b)",
     ),
     ("bullet", r"bullet(?:ed)?(?: points?| lists?)?"),
     ("list", r"lists?|list form|slide ?deck"),
@@ -65,18 +69,57 @@ FEATURE_CUES: list[tuple[str, str]] = [
     ("at_mention", r"@-?mentions?|at-mentions?|tagging people|pinging people"),
     ("markdown", r"markdown|markup|formatting"),
     ("~markdown", r"plain text|plain-text"),
-    ("exclamation", r"exclamation(?: marks?| points?)?|bangs?"),
-    ("apology", r"apolog\w*|sorry"),
+    ("exclamation", r"exclamation(?: marks?| points?)?|bangs?|!{2,3}s?"),
+    ("apology", r"apolog\w*|sorry|sorrys|sorries|my bads?"),
+    ("hedging", r"hedg\w*|maybes|guess(?:es|ing|work)?|speculat\w*|wishy-washy|weasel words"),
+    (
+        "hype",
+        r"hype(?: words)?|hyperbole|buzzwords?|marketing (?:speak|language|fluff)|"
+        r"superlatives?|salesy",
+    ),
     ("preamble", r"intro|introduction|preamble|pleasantries|opener|opening line"),
     ("closing_offer", r"sign-?off(?: line)?|closing (?:offer|line)|outro|offer to help"),
     ("contraction", r"contractions?"),
     ("~contraction", r"spell (?:it |them |those |these )?out|expand them"),
-    ("past_tense", r"past tense"),
+    ("past_tense", r"past[- ]tense"),
     ("~past_tense", r"imperative(?: mood)?|as a command|present tense"),
     ("first_person", r"first person"),
     ("question", r"(?:a |with a |in a )?questions?"),
     ("diff_lines", r"diff lines|the diff|hunks|\+/- lines"),
-    ("mark:.", r"periods?|full stops?|dots?|trailing punctuation"),
+    ("em_dash", r"em[- ]?dash(?:es)?"),  # the words: a user may write "—" themselves
+    ("checkbox", r"check ?box(?:es)?(?: lists?)?|task[- ]lists?|todo boxes"),
+    (
+        "top_heading",
+        r"h1s?|(?:top[- ]level|level[- ]one|big|large) [`'\"]?#?[`'\"]? ?(?:headings?|headers?|"
+        r"titles?)",
+    ),
+    ("shell_prompt", r"dollar(?:[- ]signs?| prompts?)?|\$ prompts?|shell prompts?"),
+    ("code_comment", r"(?:code |inline )?comments?"),
+    (
+        "bare_except",
+        r"(?:bare|naked|blanket|empty) [`'\"]?except\b:?[`'\"]?|`except:`|catch-?alls?",
+    ),
+    (
+        "~untyped_def",
+        r"(?:return )?type (?:hints?|annotations?)|return (?:types?|annotations?)|"
+        r"annotat\w*|(?:type-?)?hints",
+    ),
+    ("untyped_def", r"untyped (?:defs?|functions?)"),
+    ("~camelcase_def", r"snake[_ -]?case"),
+    ("camelcase_def", r"camel[_ -]?case"),
+    ("~single_quoted", r"double[- ]quot\w*|double quotes"),
+    ("single_quoted", r"single[- ]quot\w*|single quotes"),
+    (
+        "~american_spelling",
+        r"british(?: english| spellings?)?|uk (?:english|spellings?)|en[-_]gb|-is(?:e|ation)",
+    ),
+    (
+        "american_spelling",
+        r"american(?: english| spellings?)?|us (?:english|spellings?)|"
+        r"en[-_]us|-iz(?:e|ation)",
+    ),
+    ("~glued_body", r"(?:blank|empty) line"),
+    ("mark:.", r"periods?|full stops?|dots?|(?:trailing )?punctuation"),
     ("mark:-", r"dashes|hyphens"),
 ]
 FEATURE_TOPIC_RX = [
@@ -84,7 +127,9 @@ FEATURE_TOPIC_RX = [
 ]
 # What an example the user quotes can show ('Certainly!' is a preamble, '## Summary' a
 # heading); a quoted example is read as the feature too.
-EXAMPLE_FEATURES = ("preamble", "closing_offer", "heading", "emoji", "bold", "apology")
+EXAMPLE_FEATURES = (
+    "preamble", "closing_offer", "heading", "emoji", "bold", "apology", "hedging", "hype",
+)  # fmt: skip
 # Layouts the user may ask for; every other feature is only ever forbidden.
 HAS_FEATURES = ("bullet", "list", "numbered_list", "code_fence", "heading", "table", "question")
 
@@ -102,13 +147,9 @@ _FINE_AFTER = re.compile(
     r"\W*(?:is|are|'s|'re)?\s*(?:fine|ok|okay|good|allowed|great|welcome|all right)\b", re.I
 )
 _WANT_BEFORE = re.compile(
-    r"\b(?:use|add|include|put|give|want|wanted|need|needs|make (?:it|them|this|that)(?: into)?|"
+    r"\b(?:use|add|include|put|give|want|wanted|need|needs|(?:has|have) (?:a|an)|"
+    r"make (?:it|them|this|that)(?: into)?|"
     r"as an?|into|with|start with|begin with|tag|annotate|number|prefer)\W*(?:\w+\W+){0,2}$",
-    re.IGNORECASE,
-)
-_START = re.compile(
-    r"\b(?:start|starts|begin|begins|prefix|prefixed|front|top|lead|leads|open|opens|opening|"
-    r"first)\b",
     re.IGNORECASE,
 )
 _END = re.compile(
@@ -121,6 +162,10 @@ _VERB_CUE = re.compile(r"(?:number|tag|spell|expand)\b", re.IGNORECASE)
 _OPENS = re.compile(r"\W*(?:(?:please|pls|just|can you|could you|and)\s+)*", re.IGNORECASE)
 
 
+# "fewer bullets", "less bold": a count or a degree, not a feature forbidden
+_REDUCE = re.compile(r"\b(?:fewer|less)\W*$", re.IGNORECASE)
+
+
 def _role(clause: str, start: int, end: int, pairs: list[tuple[int, int, str]]) -> str:
     for s, e, role in pairs:
         if s <= start and end <= e:
@@ -128,13 +173,15 @@ def _role(clause: str, start: int, end: int, pairs: list[tuple[int, int, str]]) 
     before, after = clause[:start], clause[end:]
     if re.search(r"\b(?:leave|keep|take)\b", before, re.I) and re.match(r"[\w\s-]*\bout\b", after):
         return NO  # "keep Brightwater out of it"
-    if NEG_RX.search(before) or re.search(r"\bban\b|\bzero\b", before, re.I):
+    if NEG_RX.search(_REDUCE.sub(" ", before)) or re.search(r"\bban\b|\bzero\b", before, re.I):
         return NO
     if _COMPLAINT_AFTER.match(after):
         return NO
     if _FINE_AFTER.match(after):
         return KEEP  # "dashes are fine"
-    if _WANT_BEFORE.search(before) or re.match(r"\W*(?:please|pls|first|only)\b", after, re.I):
+    if _WANT_BEFORE.search(before) or re.match(
+        r"\W*(?:please|pls|first|only)\b(?!\W+(?:don'?t|do not|never|no|stop|avoid)\b)", after, re.I
+    ):
         return HAS
     return NAMED
 
@@ -249,9 +296,12 @@ def _named_spans(clause: str, corrected: str) -> list[_Span]:
         spans.append(_Span(m.group(g), m.start(), m.end(), True))
         taken.append(m.span())
     bare = QUOTED.sub(lambda m: " " * len(m.group(0)), clause)
+    for m in re.finditer(r"(?<![\w:])(?:@[A-Za-z][\w-]*|:[a-z][a-z0-9_+-]*:)(?![\w:])", bare):
+        spans.append(_Span(m.group(0), m.start(), m.end(), False))  # "@channel", ":ok:"
+        taken.append(m.span())
     for tok in code_tokens(bare):
         at = bare.find(tok)
-        if at >= 0 and not any(a <= at < b for a, b in taken):
+        if at >= 0 and not any(a <= at < b or at <= a < at + len(tok) for a, b in taken):
             spans.append(_Span(tok, at, at + len(tok), False))
             taken.append((at, at + len(tok)))
 
@@ -260,7 +310,7 @@ def _named_spans(clause: str, corrected: str) -> list[_Span]:
             spans.append(_Span(text, start, end, False))
             taken.append((start, end))
 
-    for m in re.finditer(r"(?<!\S)([•*;!+])(?!\S)|\b(\w+)\(\)", bare):
+    for m in re.finditer(r"(?<!\S)([•*;!+$])(?!\S)|\b(\w+)\(\)", bare):
         add(m.group(1) or m.group(2), m.start(), m.end())  # "the •", "print()"
     for m in _CAPITALISED.finditer(bare):
         word = m.group(1).rstrip(".")
@@ -270,7 +320,7 @@ def _named_spans(clause: str, corrected: str) -> list[_Span]:
         if not caps and word.lower() in _COMMON:
             continue
         at_start = not clause[: m.start()].strip(" \"'(")
-        in_answer = re.search(rf"(?<!\w){re.escape(word.rstrip(':'))}(?!\w)", corrected)
+        in_answer = rx(rf"(?<!\w){re.escape(word.rstrip(':'))}(?!\w)").search(corrected)
         if at_start and not in_answer and not caps:
             continue  # a capital at the start of a clause is grammar, unless it is a name
         add(word, m.start(), m.end())
@@ -294,8 +344,8 @@ def _is_code_word(word: str, corrected: str) -> bool:
     code block or `inline code`."""
     code = " ".join(a or b for a, b in _CODE_PARTS.findall(corrected))
     return bool(
-        re.search(rf"\b{re.escape(word)}\s*\(", corrected)
-        or re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", code)
+        rx(rf"\b{re.escape(word)}\s*\(").search(corrected)
+        or rx(rf"(?<![\w-]){re.escape(word)}(?![\w-])").search(code)
     )
 
 
@@ -397,6 +447,8 @@ def literal_topics(text: str, corrected: str) -> list[Topic]:
             lead = re.match(r"\S+", value)
             if what == "literal" and sp.quoted and lead and is_identifier(lead.group(0)):
                 what, value = "identifier", lead.group(0)  # "`OPS-77: Scale ...`"
+            elif what == "literal" and sp.quoted and lead and SHORTCODE.fullmatch(lead.group(0)):
+                value = lead.group(0)  # "like `:white_check_mark: api …`": the shortcode
             if what == "identifier" and role == KEEP:
                 role = HAS  # "the key at the front like OPS-77, not …": the shape is asked for
             if what == "literal" and not at and _LINE_NOUN.match(clause[sp.end :]):
@@ -405,46 +457,6 @@ def literal_topics(text: str, corrected: str) -> list[Topic]:
             if sp.quoted and role in (NO, NAMED):  # 'Certainly!' is a preamble
                 out += [Topic("feature", f, NO, scope, order=order)
                         for f in EXAMPLE_FEATURES if FEATURES[f][0](value)]  # fmt: skip
-    return out
-
-
-# Shapes ------------------------------------------------------------------------------
-
-_SHAPES = {
-    "closing_ref": r"\bclosing keyword\b|\bauto-?clos\w*|\blink(?:ing)? the (?:issue|ticket)\b|"
-    r"(?<![\w-])(?:closes|fixes|resolves) #\d+",
-    "code_only": r"\b(?:just|only)(?: the)? (?:code|snippet|command|script|query|regex|sql|"
-    r"config|block|diff|yaml|json)\b|\b(?:code|command|snippet|sql|regex)(?: block)? only\b|"
-    r"\bno (?:explanation|commentary|prose)\b|\bwithout (?:the |any )?(?:explanation|commentary)\b",
-    "ticket": r"\b(?:ticket|jira|issue)(?: key| id| number| ref\w*)?\b",
-    "case": r"\b(?:upper-?case|upper case|(?:in |all )caps|capitals|capitali[sz]\w*|lower-?case|"
-    r"lower case)\b",
-    "name": r"\b(?:code ?name|(?:customer|client|company|product|vendor|partner|internal)'?s? "
-    r"names?|their name)\b",
-    "iso_date": r"\b(?:yyyy|YYYY)[-/.](?:mm|MM)[-/.](?:dd|DD)\b|\biso(?:[- ]?8601)?\b.*\b(?:dates?|"
-    r"timestamps?|format)\b|\b(?:dates?|timestamps?)\b.*\biso\b",
-    "commit_type": r"\bconventional[- ]commits?\b|\btype prefix\b|\bcommit type\b|"
-    r"(?<![\w-])(?:feat|fix|docs|chore|refactor|perf|test|build|ci|style)(?:\([\w-]+\))?!?:",
-}
-
-
-def shape_topics(text: str) -> list[Topic]:
-    """Shapes the user names without spelling them out: ISO dates, a commit type, a
-    closing keyword, "just the code", a ticket key, a name to keep out ("the codename")."""
-    out = []
-    for name, pat in _SHAPES.items():
-        m = re.search(pat, text, re.IGNORECASE)
-        if not m:
-            continue
-        neg = NEG_RX.search(text[: m.start()][-30:]) is not None
-        if name == "name":
-            role = NO if neg or _pronoun_no(text) or re.search(r"\bout\b", text) else NAMED
-        elif neg and name != "code_only":
-            continue
-        else:
-            role = NAMED
-        at = "start" if _START.search(text) else None
-        out.append(Topic("shape", name, role, at=at, order=m.start()))
     return out
 
 

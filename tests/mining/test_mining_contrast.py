@@ -129,14 +129,24 @@ def test_a_rule_that_does_not_change_between_the_answers_is_not_read() -> None:
             "never plain --force, use --force-with-lease",
             "git push --force",
             "git push --force-with-lease",
-            [("not_contains", "--force", "answer")],
+            [
+                ("not_contains", "--force", "answer"),
+                (
+                    "not_regex",
+                    r"(?m)^.*\bgit\s+push\b.*(?<![\w-])(?:--force|-f)(?![\w-])",
+                    "answer",
+                ),
+            ],
         ),  # fmt: skip
         # an example value is not the rule: any language tag, the trailer's label
         (
             "code block please, with `bash` as the language",
             "run make test",
             "```bash\nmake test\n```",
-            [("has", "code_fence", "answer")],
+            [
+                ("has", "code_fence", "answer"),
+                ("regex", r"(?m)^\s*(?:```|~~~)[ \t]*[\w+#.-]+", "answer"),
+            ],
         ),  # fmt: skip
         (
             "add `Signed-off-by: Tomás Ruiz <t@ruiz.codes>` at the bottom pls",

@@ -159,3 +159,72 @@ def test_second_tuning_corpus_recognition() -> None:
     got = [(o["label"], classify(o["text"], "the answer")) for o in others]
     assert [g for g in got if g[1] == CORRECTION] == []
     assert all(g == ACK for label, g in got if label == "ack")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "nit: trailing whitespace on line 3",  # review shorthand
+        "you forget the changelog entry",  # a learner's tense
+        "do we need all the headers? it's a two-line note",
+        "is there a reason for the sleep(5)? the fixture is ready already",
+        "I'd rather keep the helper private",
+        "should be\n```\nmake lint\nmake test\n```\none per line",  # the answer as it should be
+        "start w/ the service name",
+        "drop the filler words, the facts are enough",
+        "the ticket goes in the title",
+        "snake_case for the helpers too",
+        "s/leverage/use/",
+        "again with the exclamation marks",
+        "you use tabs, we use spaces",
+        "Brilliant, ta. Could you pop the ticket key in, e.g. OPS-41?",
+    ],
+)
+def test_corrections_in_more_phrasings(text: str) -> None:
+    assert classify(text, "Update the retry helper\nrun make lint && make test") == CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ok, nothing more on the message. now write the release notes",
+        "nope, that's it for the diff. let's look at the flaky import test",
+        "without touching the code, tell me which module owns the cache",
+        "instead of another patch, open an issue describing it",
+        "my inbox is full, can you list the PRs waiting on me?",
+        "that reminds me, the staging cert expires friday, can you renew it?",
+        "same again, this time for the 2.7 branch",
+        "don't forget to rebase before you merge",
+        "could you not just run the formatter over everything?",
+        "close the old draft (#412) and open a fresh one",
+        "the other repo too, anything tagged before May",  # names another thing
+        "without changing the API, can you rename the client?",
+        "hmm, neat. how does the scheduler pick a worker?",
+        "again for the eu-west cluster please",
+    ],
+)
+def test_later_work_makes_a_request(text: str) -> None:
+    assert classify(text, "Update the retry helper") == REQUEST
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sgtm",
+        "+1",
+        "👍🏽",
+        "deployed, all green",
+        "committed as is",
+        "no notes",
+        "gracias!",
+        "merged 🚢",
+    ],
+)
+def test_more_acknowledgements(text: str) -> None:
+    assert classify(text, "Update the retry helper") == ACK
+
+
+def test_taking_out_small_words_is_no_correction() -> None:
+    # "the" and "too" are in every answer: they do not make "remove …" a correction
+    answer = "Merged the fix too, the branch is clean"
+    assert classify("remove the stale tags on the mirror too", answer) == REQUEST

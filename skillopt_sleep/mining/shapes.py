@@ -1,0 +1,232 @@
+"""Shapes a correction names without spelling them out, and the checks each could mean.
+
+"ISO dates", "a conventional-commit type", "the closing keyword", "just the code", "the
+ticket key", "the codename", "in caps" ask for (or forbid) a shape of text, not a word.
+Some shapes are only ever forbidden, whatever the clause's polarity says, because naming
+them is how users forbid them: "never plain force, with lease", "no piping curl into
+bash", "stage the files by name", "one command per line", "no star imports", "not the
+whole traceback", "2.4.0, not v2.4.0". ``contrast`` tries each shape's checks against the
+two answers; the first one the corrected answer fails and the accepted one passes is kept.
+"""
+
+from __future__ import annotations
+
+import re
+
+from skillopt_sleep.mining.phrases import NEG_RX, PRONOUN_NEG, Check
+from skillopt_sleep.mining.topic import NAMED, NO, Topic
+from trainer.checks import identifier_pattern
+
+START = re.compile(
+    r"\b(?:start|starts|begin|begins|prefix|prefixed|front|top|lead|leads|open|opens|opening|"
+    r"first)\b",
+    re.IGNORECASE,
+)
+
+# An emoji shortcode (":red_circle:"): an example of its kind, never that very one.
+SHORTCODE = re.compile(r":[a-z][a-z0-9_+-]*:")
+
+_SHAPES = {
+    "closing_ref": r"\bclosing keyword\b|\bauto-?clos\w*|\blink(?:ing)? the (?:issue|ticket)\b|"
+    r"(?<![\w-])(?:closes|fixes|resolves) #\d+",
+    "code_only": r"\b(?:just|only)(?: the)? (?:code|snippet|command|script|query|regex|sql|"
+    r"config|block|diff|yaml|json)\b|\b(?:code|command|snippet|sql|regex)(?: block)? only\b|"
+    r"\bno (?:explanation|commentary|prose)\b|\bwithout (?:the |any )?(?:explanation|commentary)\b",
+    "ticket": r"\b(?:ticket|jira|issue)(?: key| id| number| ref\w*)?\b",
+    "case": r"\b(?:upper-?case|upper case|(?:in |all )caps|capitals|capitali[sz]\w*|lower-?case|"
+    r"lower case)\b",
+    "name": r"\b(?:code ?name|(?:customer|client|company|product|vendor|partner|internal)'?s? "
+    r"names?|their name)\b",
+    "iso_date": r"\b(?:yyyy|YYYY)[-/.](?:mm|MM)[-/.](?:dd|DD)\b|\biso(?:[- ]?8601)?\b.*\b(?:dates?|"
+    r"timestamps?|format)\b|\b(?:dates?|timestamps?)\b.*\biso\b",
+    "commit_type": r"\bconventional[- ]commits?\b|\btype prefix\b|\bcommit type\b|"
+    r"(?<![\w-])(?:feat|fix|docs|chore|refactor|perf|test|build|ci|style)(?:\([\w-]+\))?!?:",
+    "signoff": r"\b(?:signed-off|sign-?off) (?:line|trailer)\b|\bDCO\b",
+    # only ever forbidden (``_FORBIDDEN``)
+    "force_push": r"\bforce[- ]?push\w*|\bwith[- ]lease\b|(?<![\w-])--force\b",
+    "pipe_to_shell": r"\bpip(?:e|es|ed|ing)\b[^.?!]{0,40}?\b(?:sh|bash|zsh|shell)\b|"
+    r"\b(?:into|to) (?:sh|bash|zsh|a shell|the shell)\b|"
+    r"\|\s*(?:sudo\s+)?(?:ba|z)?sh\b",
+    "git_add_all": r"\bgit add (?:-A|--all|\.|\*)|\b(?:stage|add)(?: the| each)?(?: files?| them| "
+    r"changes?)? (?:by|by their|one by one by) names?\b|\badd(?:ing)? all (?:the )?files\b|"
+    r"\b(?:stage|add) everything\b",
+    "and_chaining": r"&&|\bchain(?:ed|ing)?\b|\bone (?:command )?(?:per|a) line\b|"
+    r"\b(?:each|every) command (?:on|in) (?:its own|a separate|separate) lines?\b",
+    "star_import": r"\b(?:star|wildcard)[- ]imports?\b|[`'\"]?\*[`'\"]? imports?\b|"
+    r"\bimport \*",
+    "mass_mention": r"(?<![\w.])@(?:channel|here|everyone)\b|\bping(?:s|ing)? (?:everyone|the "
+    r"(?:whole|entire) channel)\b",
+    "self_narration": r"\bnarrat\w*|['\"`]this (?:commit|pr|patch|change)\b",
+    "sphinx_fields": r"\bsphinx\b|(?<!\w):(?:param|rtype|returns?|raises)\b|\brest[- ]style\b",
+    "ai_trailer": r"\bco-?author\w*|\bgenerated[- ](?:with|by)\b|\bai (?:attribution|trailers?|"
+    r"credits?|footers?)\b",
+    "bare_pip": r"\bpython3? -m pip\b|\bbare pip\b",
+    "npm_install": r"\bnpm ci\b",
+    "percent_format": r"%[- ]?(?:formatting|format|style|strings?)\b|\bprintf[- ]style\b",
+    "tab_indent": r"\btabs?\b.{0,40}\b(?:indent\w*|spaces)\b|\bindent\w* with (?:\d|two|four) "
+    r"spaces\b|\bspaces,? not tabs\b",
+    "trailing_space": r"\btrailing (?:white ?space|spaces?|blanks?)\b",
+    "line_numbers": r"\bline numbers?\b|\bnumbered lines\b",
+    "traceback": r"\b(?:full|whole|entire|complete|raw) (?:python )?(?:traceback|stack ?trace)s?\b",
+    "version_prefix": r"\bv[- ]?prefix\w*|\bprefix\w* (?:the )?versions? with (?:a |an )?"
+    r"['\"`]?v\b|(?<![\w-])v\d+(?:\.\d+)+(?![\w-])|\b(?:without|no|drop|lose) (?:the |a )?"
+    r"['\"`]?v['\"`]?(?: letter| prefix)",
+}
+_SHAPES_RX = {name: re.compile(pat, re.IGNORECASE) for name, pat in _SHAPES.items()}
+_FORBIDDEN = {
+    "force_push", "pipe_to_shell", "git_add_all", "and_chaining", "star_import", "traceback",
+    "version_prefix", "mass_mention", "self_narration", "sphinx_fields", "ai_trailer", "bare_pip",
+    "npm_install", "percent_format", "tab_indent", "trailing_space", "line_numbers",
+}  # fmt: skip
+# Forbidden shapes that only a rejection names ("the whole traceback" may be asked for).
+_NEEDS_REJECTION = {"traceback", "version_prefix"}
+_REJECTS = re.compile(
+    NEG_RX.pattern + r"|\b(?:just|only)\b|\bleave\b.*\bout\b|\bkeep\b.*\bout\b", re.IGNORECASE
+)
+
+_CHECKS: dict[str, list[Check]] = {
+    "force_push": [
+        Check("not_regex", r"(?m)^.*\bgit\s+push\b.*(?<![\w-])(?:--force|-f)(?![\w-])", "code"),
+        Check("not_regex", r"(?m)^.*\bgit\s+push\b.*(?<![\w-])(?:--force|-f)(?![\w-])", "answer"),
+    ],
+    "pipe_to_shell": [
+        Check("not_regex", r"\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b", "code"),
+        Check("not_regex", r"\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b", "answer"),
+    ],
+    "git_add_all": [
+        Check("not_regex", r"\bgit\s+add\s+(?:-A|--all|\.|\*)(?=\s|$|;|&)", "code"),
+        Check("not_regex", r"\bgit\s+add\s+(?:-A|--all|\.|\*)(?=\s|$|;|&)", "answer"),
+    ],
+    "and_chaining": [Check("not_contains", "&&", "code"), Check("not_contains", "&&", "answer")],
+    "star_import": [
+        Check("not_regex", r"(?m)^\s*from\s+\S+\s+import\s+\*", "code"),
+        Check("not_regex", r"(?m)^\s*from\s+\S+\s+import\s+\*", "answer"),
+    ],
+    "mass_mention": [Check("not_regex", r"(?<![\w.])@(?:channel|here|everyone)\b", "answer")],
+    "self_narration": [
+        Check("not_regex", r"(?i)\bthis (?:commit|pr|patch|change|pull request|mr)\b", "answer")
+    ],
+    "sphinx_fields": [
+        Check("not_regex", r"(?m)^\s*:(?:param|type|returns?|rtype|raises?)\b", "code"),
+        Check("not_regex", r"(?m)^\s*:(?:param|type|returns?|rtype|raises?)\b", "answer"),
+    ],
+    "ai_trailer": [
+        Check("not_regex", r"(?im)^.*(?:co-authored-by:|generated (?:with|by) )", "answer")
+    ],
+    "bare_pip": [Check("not_regex", r"(?m)(?<!-m )(?<![\w./-])pip3?\s+install\b", "answer")],
+    "npm_install": [
+        Check("not_regex", r"(?m)\bnpm\s+(?:install|i)(?:\s+--?[\w-]+)*\s*(?:$|&&|;|\|)", "answer")
+    ],
+    "percent_format": [
+        Check(
+            "not_regex",
+            r"[\"'][^\"'\n]*%[-#0 +]*\d*(?:\.\d+)?[sdifrxXeEgGc][^\"'\n]*[\"']\s*%",
+            "code",
+        ),
+    ],  # fmt: skip
+    "tab_indent": [
+        Check("not_regex", r"(?m)^ *\t", "code"),
+        Check("not_regex", r"(?m)^ *\t", "answer"),
+    ],
+    "trailing_space": [Check("not_regex", r"(?m)[ \t]+$", "answer")],
+    "line_numbers": [Check("not_regex", r"(?m)^[ \t]*\d{1,4}(?:[ \t]+|[:|.][ \t]*)\S", "code")],
+    "traceback": [Check("not_contains", "Traceback (most recent call last)", "answer")],
+    "version_prefix": [
+        Check("not_regex", r"(?<![\w-])v\d+(?:\.\d+)+(?![\w-])", "prose"),
+        Check("not_regex", r"(?<![\w-])v\d+(?:\.\d+)+(?![\w-])", "answer"),
+    ],
+}
+
+# A ticket key (CORE-412) to keep out of an answer; the names of standards and encodings
+# (UTF-8, ISO-8601, SHA-256, RFC-9110, CVE-2024-1) have the same shape and are no tickets.
+KEY_PATTERN = (
+    r"(?<![\w-])(?!(?:UTF|ISO|SHA|RFC|CVE|PEP|TLS|SSL|HTTP|AES|RSA|MD|ES|CP|GPT|IPV|X)-\d)"
+    r"[A-Z][A-Z0-9]+-\d+(?![\w-])"
+)
+_KEY = re.compile(r"[A-Z][A-Z0-9]+-(?:\d+|x+|X+|N+|n+|#+)")
+
+
+def is_key(example: str) -> bool:
+    """A ticket key or its template (CORE-412, MOB-xxxx)."""
+    return _KEY.fullmatch(example.strip(" .,;:()'\"`")) is not None
+
+
+def shape_topics(text: str) -> list[Topic]:
+    """The shapes a correction names, each with the role its words give it."""
+    out = []
+    for name, pat in _SHAPES_RX.items():
+        m = pat.search(text)
+        if not m:
+            continue
+        neg = NEG_RX.search(text[: m.start()][-30:]) is not None
+        if name in _FORBIDDEN:
+            if name in _NEEDS_REJECTION and not _REJECTS.search(text):
+                continue
+            role = NO
+        elif name in ("name", "ticket"):
+            out_of = PRONOUN_NEG.search(text) or re.search(r"\bout\b", text)
+            role = NO if neg or out_of else NAMED
+        elif neg and name != "code_only":
+            continue
+        else:
+            role = NAMED
+        at = "start" if START.search(text) else None
+        out.append(Topic("shape", name, role, at=at, order=m.start()))
+    return out
+
+
+_IDENTIFIER = re.compile(r"(?<![\w-])(?:[A-Z][A-Z0-9]+-\d+|#\d+)(?![\w-])")
+_NAME = re.compile(r"(?<![\w-])[A-Z][\w-]*[a-z][\w-]*")
+_COMMIT_TYPE = r"\A\W*[a-z]+(?:\([^)\n]*\))?!?:\s"
+ISO_DATE = r"(?<![\d-])\d{4}-\d{2}-\d{2}(?![\d-])"
+_CLOSING_REF = r"(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+#\d+"
+
+
+def _case_candidates(corrected: str, accepted: str) -> list[Check]:
+    """Words the accepted answer wrote in another case only: forbidden as the corrected
+    answer wrote them (``select`` where the user wants ``SELECT``)."""
+    words = set(re.findall(r"(?<![\w-])[A-Za-z][\w-]*", accepted))
+    lowered = {w.lower(): w for w in words}
+    changed = sorted(
+        {
+            w
+            for w in re.findall(r"(?<![\w-])[A-Za-z][\w-]*", corrected)
+            if len(w) > 2 and w not in words and w.lower() in lowered
+        }  # fmt: skip
+    )
+    if not changed:
+        return []
+    alternatives = "|".join(re.escape(w) for w in changed)
+    return [Check("not_regex", rf"(?<![\w-])(?:{alternatives})(?![\w-])", "answer")]
+
+
+def shape_candidates(t: Topic, corrected: str, accepted: str) -> list[Check]:
+    """A shape named without being spelt out; a ticket key's and a name's instance is
+    what the accepted answer added or dropped."""
+    if t.value in _CHECKS:
+        return _CHECKS[t.value]
+    if t.value == "signoff":  # the DCO trailer, whoever signs
+        return [Check("regex", r"(?im)^\s*Signed-off-by:\s*\S", "answer")]
+    if t.value == "iso_date":
+        return [Check("regex", ISO_DATE, "answer")]
+    if t.value == "commit_type":
+        return [Check("regex", _COMMIT_TYPE, "first_line")]
+    if t.value == "closing_ref":
+        return [Check("regex", _CLOSING_REF, "answer")]
+    if t.value == "code_only":
+        return [Check("max_words", "0", "prose"), Check("no", "preamble", "answer")]
+    if t.value == "ticket" and t.role == NO:  # "strip the ticket ids": every key, not one
+        return [Check("not_regex", KEY_PATTERN, "answer")]
+    if t.value == "ticket":
+        keys = list(dict.fromkeys(_IDENTIFIER.findall(accepted)))
+        new = [k for k in keys if k not in corrected]
+        out = [Check("identifier_like", k, "answer") for k in new]
+        if t.at == "start":
+            out += [Check("regex", r"\A\W*" + identifier_pattern(k), "first_line") for k in keys]
+        return out
+    if t.value == "case":  # "SELECT, FROM in caps": the words whose case the answer changed
+        return _case_candidates(corrected, accepted)
+    if t.value == "name" and t.role == NO:
+        gone = {w for w in _NAME.findall(corrected) if not re.search(rf"\b{w}\b", accepted)}
+        return [Check("not_contains", gone.pop(), "answer")] if len(gone) == 1 else []
+    return []
