@@ -35,6 +35,7 @@ a value with a capital after its first character (an identifier such as ``getUse
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -213,10 +214,13 @@ def case_sensitive(value: str) -> bool:
     return len(value.strip()) == 1 or any(c.isupper() for c in letters[1:])
 
 
+@functools.lru_cache(maxsize=4096)
 def word_pattern(value: str) -> re.Pattern[str]:
     """``value`` as a word or phrase: word boundaries where it begins or ends with a word
     character (a hyphen joined to a word continues it: "--force" is not in
-    "--force-with-lease"), any run of spaces for a space, an optional plural after it."""
+    "--force-with-lease"), any run of spaces for a space, an optional plural after it.
+    Kept once built: verifying a kind's judges asks for the same words thousands of times,
+    and each new pattern pushes the grammar's out of ``re``'s small cache."""
     body = r"\s+".join(re.escape(part) for part in value.split())
     if value[:1].isalnum() or value[:1] == "_":
         body = r"(?<![\w])(?<!\w-)" + body

@@ -16,6 +16,7 @@ interrupted or failed.
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from collections import defaultdict
@@ -32,6 +33,7 @@ FAILURE_KINDS = {"interrupt", "tool_rejected", "test_failure", "correction", "re
 FOLLOW_UP_KINDS = {"correction", "reask"}
 # What makes an answer one the user cannot have accepted, whatever they said next.
 BROKEN_KINDS = FAILURE_KINDS - FOLLOW_UP_KINDS
+CLASSIFIED = 65536  # follow-ups (and the answers they follow) kept read at once
 
 
 @dataclass
@@ -91,6 +93,9 @@ def load(db: sqlite_utils.Database, skills: frozenset[str] = frozenset()) -> Evi
         " from turns t left join sessions s on s.id = t.session_id"
         " order by t.session_id, t.idx"
     )
+    # a follow-up read once per answer it follows: the same words after the same answer
+    # (a kind's corrections, its acknowledgements) recur across sessions
+    classify = functools.lru_cache(maxsize=CLASSIFIED)(followups.classify)
     requests: list[Request] = []
     skipped = follow_ups = subagent = not_human = acks = 0
     current: Request | None = None
@@ -110,7 +115,7 @@ def load(db: sqlite_utils.Database, skills: frozenset[str] = frozenset()) -> Evi
             continue
         raw = (t["command"] if skill else t["user_text"]) or ""
         text = raw.strip()
-        kind = followups.classify(text, last_answer) if current is not None else None
+        kind = classify(text, last_answer) if current is not None else None
         flagged = bool(prev_kinds & FOLLOW_UP_KINDS)
         if flagged and kind == followups.REQUEST and not followups.is_new_work(text):
             kind = followups.CORRECTION  # ingest saw the user react to the answer

@@ -21,7 +21,7 @@ import sqlite_utils
 from skillopt_sleep.mining import identity, judges, skills, splits, verify, workspaces
 from skillopt_sleep.mining.cluster import ClusterParams, cluster_texts
 from skillopt_sleep.mining.compiler import Compiler, LazyModel
-from skillopt_sleep.mining.content import content_judge
+from skillopt_sleep.mining.content import KindNames, content_judge
 from skillopt_sleep.mining.evidence import Evidence, Request, load
 from skillopt_sleep.mining.store import ingest_marker, last_run
 from skillopt_sleep.settings.config import defaults
@@ -207,7 +207,7 @@ def _kind_evidence(pool: list[Request], compiler: Compiler) -> _KindEvidence:
 
 
 def _content_rule(
-    req: Request, kind: list[str], prompt: str
+    req: Request, kind: KindNames, prompt: str
 ) -> tuple[list[Judge], list[verify.Dropped]]:
     """The request's content check (``mining.content``: names the task's `prompt` shows),
     checked against the answer the user accepted for it."""
@@ -218,7 +218,7 @@ def _content_rule(
 
 
 def _task(
-    req: Request, cid: str, split: str, gid: str, ev: _KindEvidence, ctx: int, kind: list[str]
+    req: Request, cid: str, split: str, gid: str, ev: _KindEvidence, ctx: int, kind: KindNames
 ) -> Task:
     own, own_dropped = _own_rules(req)
     prompt = _prompt(req, ctx)
@@ -419,7 +419,7 @@ def _tasks_for(
     out = []
     # what sets a request apart is read against the requests its split may learn from
     kinds = {
-        split: [r.text for r in distinct if split_of[r.turn_id] in allowed]
+        split: KindNames([r.text for r in distinct if split_of[r.turn_id] in allowed])
         for split, allowed in EVIDENCE_SPLITS.items()
     }
     for r in distinct:
