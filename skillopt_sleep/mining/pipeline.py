@@ -191,12 +191,18 @@ class _KindEvidence:
     commands: list[str]  # run in most turns: rubric context, `command_ran` in a harness
 
 
-def _kind_evidence(pool: list[Request], compiler: Compiler) -> _KindEvidence:
+def _kind_evidence(
+    pool: list[Request],
+    compiler: Compiler,
+    stated: tuple[list[Judge], list[verify.Dropped]] | None = None,
+) -> _KindEvidence:
+    """``stated``: ``_cluster_rules`` of ``pool`` when already read (the train pool's are
+    the cluster's own rules)."""
     ran = [r.commands for r in pool]
     said: dict[str, judges.Correction] = {}  # each correction once, where first said
     for c in (c for r in pool for c in r.corrections):
         said.setdefault(c.text, c)
-    rules, dropped = _cluster_rules(pool, compiler)
+    rules, dropped = stated or _cluster_rules(pool, compiler)
     return _KindEvidence(
         rules + judges.command_rules(ran),
         verify.distinct(dropped),
@@ -336,7 +342,9 @@ def mine(
                 [r for r in rs if split_of[r.turn_id] == "train"], compiler
             )
             n_dropped += len(dropped)
-            task_rows += _tasks_for(cid, rs, distinct, group_of, split_of, p, compiler)
+            task_rows += _tasks_for(
+                cid, rs, distinct, group_of, split_of, p, compiler, (rules, dropped)
+            )
         cluster_rows.append(
             {
                 "id": cid, "skill": skill, "managed": managed, "description": description,
@@ -369,12 +377,9 @@ def mine(
             [json.dumps(ids)],
         )
         db.execute("delete from tasks")
-        if cluster_rows:
-            db.table("clusters").insert_all(cluster_rows, pk="id", replace=True)
-        if member_rows:
-            db.table("cluster_members").insert_all(member_rows, pk="turn_id", replace=True)
-        if task_rows:
-            db.table("tasks").insert_all(task_rows, pk="id", replace=True)
+        _replace(db, "clusters", cluster_rows)
+        _replace(db, "cluster_members", member_rows)
+        _replace(db, "tasks", task_rows)
         run_id = db.table("mining_runs").insert(
             {
                 "started_at": now, "finished_at": datetime.now(UTC).isoformat(),
@@ -385,6 +390,19 @@ def mine(
         ).last_pk  # fmt: skip
     return MiningResult(int(run_id or 0), len(reqs), len(cluster_rows), n_recurring,
                         len(task_rows), report)  # fmt: skip
+
+
+def _replace(db: sqlite_utils.Database, table: str, rows: list[dict[str, Any]]) -> None:
+    """Write ``rows`` (each with the same columns) over any with their keys, as one
+    statement run for every row: sqlite-utils' ``insert_all`` builds and checks every
+    chunk in Python, which at 100,000 sessions took longer than SQLite's writing."""
+    if not rows:
+        return
+    cols = list(rows[0])
+    sql = (
+        f"insert or replace into {table} ({', '.join(cols)}) values ({', '.join('?' * len(cols))})"
+    )
+    db.conn.executemany(sql, (tuple(r[c] for c in cols) for r in rows))
 
 
 def _distinct(rs: list[Request]) -> list[Request]:
@@ -405,15 +423,20 @@ def _tasks_for(
     split_of: dict[str, str],
     p: dict[str, Any],
     compiler: Compiler,
+    train_rules: tuple[list[Judge], list[verify.Dropped]],
 ) -> list[dict]:
     """One task per distinct request that has a split (a request whose words bridge
     groups in two splits has none). Nothing is dropped here: a night's cost is bounded by
     how many val and test tasks it replays (``mining.max_val_tasks`` / ``max_test_tasks``:
     the splits fill up to them, ``night.plan.replay_set`` takes at most that many) and by
     the trainer's minibatches on train. A task's cluster rules and rubric come from
-    requests of ``EVIDENCE_SPLITS`` only."""
+    requests of ``EVIDENCE_SPLITS`` only; ``train_rules``: those of the train requests."""
     evidence = {
-        split: _kind_evidence([r for r in rs if split_of[r.turn_id] in allowed], compiler)
+        split: _kind_evidence(
+            [r for r in rs if split_of[r.turn_id] in allowed],
+            compiler,
+            train_rules if allowed == {"train"} else None,
+        )
         for split, allowed in EVIDENCE_SPLITS.items()
     }
     out = []
