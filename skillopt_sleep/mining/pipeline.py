@@ -150,6 +150,8 @@ def _prompt(req: Request, context_chars: int) -> str:
 # Evidence a task's judges may be built from, by the task's split: its own split's and
 # train's. A val task judged by what the user said about a test request would carry test
 # evidence into every decision the gate makes; test is never used for any decision.
+NEW_TASKS = "temp.mined_tasks"  # this run's tasks, until they replace the stored ones
+
 EVIDENCE_SPLITS = {"train": {"train"}, "val": {"train", "val"}, "test": {"train", "test"}}
 
 
@@ -295,7 +297,13 @@ def mine(
         "too_small_to_split": [],
         "excluded_bridging_intents": 0,
     }
-    cluster_rows, member_rows, task_rows = [], [], []
+    cluster_rows, member_rows = [], []
+    # tasks wait in a temporary table (on disk) until the last transaction: held as rows,
+    # the 60,000 tasks of 100,000 sessions were about 250 MB of text
+    db.execute(f"drop table if exists {NEW_TASKS}")
+    db.execute(f"create temp table {NEW_TASKS} as select * from tasks where 0")
+    commits, by_turn = workspaces.session_commits(db), {r.turn_id: r for r in reqs}
+    n_tasks = 0
     taken_slugs: set[str] = set()
     n_recurring = n_dropped = 0
     for cid, rs in sorted(zip(ids, groups, strict=True), key=lambda x: -len(x[1])):
@@ -342,9 +350,12 @@ def mine(
                 [r for r in rs if split_of[r.turn_id] == "train"], compiler
             )
             n_dropped += len(dropped)
-            task_rows += _tasks_for(
+            task_rows = _tasks_for(
                 cid, rs, distinct, group_of, split_of, p, compiler, (rules, dropped)
             )
+            workspaces.attach(db, task_rows, by_turn, commits)
+            _replace(db, NEW_TASKS, task_rows)
+            n_tasks += len(task_rows)
         cluster_rows.append(
             {
                 "id": cid, "skill": skill, "managed": managed, "description": description,
@@ -368,7 +379,6 @@ def mine(
         "compiled_by": compiler.describe(), **dict(sorted(compiler.counts.items())),
         "dropped_by_verification": n_dropped,
     }  # fmt: skip
-    workspaces.attach(db, task_rows, {r.turn_id: r for r in reqs})
     with db.conn:
         db.execute("update clusters set active = 0")
         db.execute(
@@ -379,7 +389,8 @@ def mine(
         db.execute("delete from tasks")
         _replace(db, "clusters", cluster_rows)
         _replace(db, "cluster_members", member_rows)
-        _replace(db, "tasks", task_rows)
+        db.execute(f"insert or replace into tasks select * from {NEW_TASKS}")
+        db.execute(f"drop table {NEW_TASKS}")
         run_id = db.table("mining_runs").insert(
             {
                 "started_at": now, "finished_at": datetime.now(UTC).isoformat(),
@@ -389,7 +400,7 @@ def mine(
             }
         ).last_pk  # fmt: skip
     return MiningResult(int(run_id or 0), len(reqs), len(cluster_rows), n_recurring,
-                        len(task_rows), report)  # fmt: skip
+                        n_tasks, report)  # fmt: skip
 
 
 def _replace(db: sqlite_utils.Database, table: str, rows: list[dict[str, Any]]) -> None:
