@@ -22,7 +22,8 @@ worse than before the fingerprint (0 false recurring, P >= 0.9).
 
 Every corpus is prepared and mined in child processes, so a peak RSS is that corpus'
 mining alone; the load average is printed (the machine is shared). Everything measured
-is written to ``benchmarks/results/mining_sessions.json``.
+is written to ``benchmarks/results/mining_sessions.json`` (over the rows of the same corpus,
+size and seed; other rows stay).
 """
 
 from __future__ import annotations
@@ -171,6 +172,19 @@ def session_corpus(generator: str, n: int, seed: int, scratch: Path) -> dict:
             "n_sessions": n, **prepared, **row}  # fmt: skip
 
 
+def _row_key(r: dict) -> tuple:
+    return (r["corpus"], r["generator"], r["seed"], r.get("n_sessions", r["requests"]))
+
+
+def merged(results: list[dict]) -> list[dict]:
+    """The results file's rows with this run's in place of those of the same corpus, size
+    and seed: a run of a few corpora keeps the others' figures."""
+    old = json.loads(RESULTS.read_text())["results"] if RESULTS.exists() else []
+    new = {_row_key(r): r for r in results}
+    kept = [new.pop(_row_key(r), r) for r in old]
+    return kept + list(new.values())
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--json", action="store_true", help="print one JSON object")
@@ -219,7 +233,7 @@ def main() -> None:
             results.append({"corpus": "requests", **run_child(*job)})
             if not args.json:
                 _print(results[-1])
-    out = {"benchmark": "mining", "load_avg": load, "results": results}
+    out = {"benchmark": "mining", "load_avg": load, "results": merged(results)}
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(out, indent=2) + "\n")
     if args.json:
@@ -236,7 +250,8 @@ def _print_sessions(r: dict) -> None:
         f"  kinds {r['kinds_found']}/{r['planted_kinds']} (split {r['kinds_split']})"
         f"  false recurring {r['false_recurring']} ({r['false_of_follow_ups']} of follow-ups)"
         f"  per skill {min(skills.values(), default=0)}-{max(skills.values(), default=0)}"
-        f"  mine {r['mining_seconds']:.1f} s  peak RSS {r['peak_rss_mb']} MB",
+        f"  mine {r['mining_seconds']:.1f} s (CPU {r['mining_cpu_seconds']:.1f} s)"
+        f"  peak RSS {r['peak_rss_mb']} MB  load {r['load_avg_at_end'][0]:.1f}",
         flush=True,
     )
 

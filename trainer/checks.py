@@ -302,7 +302,9 @@ def _compiled(pattern: str, flags: int) -> re.Pattern[str]:
 def word_pattern(value: str) -> re.Pattern[str]:
     """``value`` as a word or phrase: word boundaries where it begins or ends with a word
     character (a hyphen joined to a word continues it: "--force" is not in
-    "--force-with-lease"), any run of spaces for a space, an optional plural after it."""
+    "--force-with-lease"), any run of spaces for a space, an optional plural after it.
+    Kept once built: verifying a kind's judges asks for the same words thousands of times,
+    and each new pattern pushes the grammar's out of ``re``'s small cache."""
     body = r"\s+".join(re.escape(part) for part in value.split())
     sensitive = case_sensitive(value)
     if sensitive and len(value.split()) > 1 and body[:1].isalpha():

@@ -69,30 +69,54 @@ def _names(text: str) -> list[str]:
     ]
 
 
+class KindNames:
+    """The names of a kind's requests (``kind``, a list: a text asked twice counts twice),
+    read once. ``content_terms`` reads a request against every other of its kind, and
+    reading each of them again per request was quadratic in the kind (a kind of thousands
+    of requests at 100,000 sessions)."""
+
+    def __init__(self, kind: Sequence[str]) -> None:
+        self.size = len(kind)
+        self.asked = Counter(kind)
+        self._names: dict[str, list[str]] = {}
+        self.holding: Counter[str] = Counter()  # name -> requests of the kind that hold it
+        for text, times in self.asked.items():
+            for name in self.names(text):
+                self.holding[name] += times
+
+    def names(self, text: str) -> list[str]:
+        if text not in self._names:
+            self._names[text] = _names(text)
+        return self._names[text]
+
+
 def content_terms(
-    text: str, kind: Sequence[str], seen: str | None = None, max_terms: int = MAX_TERMS
+    text: str,
+    kind: Sequence[str] | KindNames,
+    seen: str | None = None,
+    max_terms: int = MAX_TERMS,
 ) -> list[str]:
     """The names of ``text`` (a request as written, its paste included) that at most
     ``MAX_SHARE`` of the kind's requests ``kind`` hold (``text`` among them, or not), the
     rarest first; [] when nothing sets it apart. ``seen``: what the agent is shown of the
     request (a long paste is cut), which must hold the name too."""
-    names = _names(text)
+    kind = kind if isinstance(kind, KindNames) else KindNames(kind)
+    names = kind.names(text)
     if seen is not None:
         shown = set(_names(seen))
         names = [n for n in names if n in shown]
-    rest = list(kind)
-    if text in rest:
-        rest.remove(text)  # the request itself, once: the same words asked again are others
-    others = [set(_names(t)) for t in rest]
-    share = Counter(n for seen in others for n in seen if n in names)
-    total = max(1, len(others) + 1)
-    kept = [n for n in names if (share[n] + 1) / total <= MAX_SHARE or len(others) < 2]
+    # the request itself is not among the others, once: the same words asked again are
+    own = 1 if kind.asked[text] else 0
+    others = kind.size - own
+    share = {n: kind.holding[n] - own for n in names}
+    total = max(1, others + 1)
+    kept = [n for n in names if (share[n] + 1) / total <= MAX_SHARE or others < 2]
     kept.sort(key=lambda n: share[n])  # stable: the request's own order among equals
     return kept[:max_terms]
 
 
 def content_judge(
-    text: str, kind: Sequence[str], turn_id: str = "", seen: str | None = None
+    text: str, kind: Sequence[str] | KindNames, turn_id: str = "", seen: str | None = None
 ) -> Judge | None:
     """The ``mentions_any`` judge of a request (unverified), or None when it names
     nothing of its own."""

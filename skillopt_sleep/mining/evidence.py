@@ -16,6 +16,7 @@ interrupted or failed.
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from collections import defaultdict
@@ -32,9 +33,10 @@ FAILURE_KINDS = {"interrupt", "tool_rejected", "test_failure", "correction", "re
 FOLLOW_UP_KINDS = {"correction", "reask"}
 # What makes an answer one the user cannot have accepted, whatever they said next.
 BROKEN_KINDS = FAILURE_KINDS - FOLLOW_UP_KINDS
+CLASSIFIED = 65536  # follow-ups (and the answers they follow) kept read at once
 
 
-@dataclass
+@dataclass(slots=True)  # one per request: 150,000 of them at 100,000 sessions
 class Request:
     turn_id: str
     session_id: str
@@ -91,6 +93,11 @@ def load(db: sqlite_utils.Database, skills: frozenset[str] = frozenset()) -> Evi
         " from turns t left join sessions s on s.id = t.session_id"
         " order by t.session_id, t.idx"
     )
+    # a follow-up read once per answer it follows: the same words after the same answer
+    # (a kind's corrections, its acknowledgements) recur across sessions
+    classify = functools.lru_cache(maxsize=CLASSIFIED)(followups.classify)
+    # an answer kept (accepted, corrected) is held once however often it was given
+    answers: dict[str, str] = {}
     requests: list[Request] = []
     skipped = follow_ups = subagent = not_human = acks = 0
     current: Request | None = None
@@ -110,7 +117,7 @@ def load(db: sqlite_utils.Database, skills: frozenset[str] = frozenset()) -> Evi
             continue
         raw = (t["command"] if skill else t["user_text"]) or ""
         text = raw.strip()
-        kind = followups.classify(text, last_answer) if current is not None else None
+        kind = classify(text, last_answer) if current is not None else None
         flagged = bool(prev_kinds & FOLLOW_UP_KINDS)
         if flagged and kind == followups.REQUEST and not followups.is_new_work(text):
             kind = followups.CORRECTION  # ingest saw the user react to the answer
@@ -124,11 +131,13 @@ def load(db: sqlite_utils.Database, skills: frozenset[str] = frozenset()) -> Evi
         if current is not None and kind == followups.CORRECTION:
             follow_ups += 1
             via = "correction signal" if flagged else "follow-up correcting the answer"
-            current.corrections.append(Correction(current.turn_id, text, via, last_answer))
+            current.corrections.append(
+                Correction(current.turn_id, text, via, answers.setdefault(last_answer, last_answer))
+            )
             if not flagged:  # ingest did not see it; the request still failed first time
                 current.signals["correction"] = current.signals.get("correction", 0) + 1
             current.accepted = None  # the corrected answer is never the accepted one
-            _absorb(current, t, kinds, commands)
+            _absorb(current, t, kinds, commands, answers)
             last_answer = t["assistant_text"] or ""
             continue
         last_answer = t["assistant_text"] or ""
@@ -152,7 +161,7 @@ def load(db: sqlite_utils.Database, skills: frozenset[str] = frozenset()) -> Evi
             branch=t["branch"],
             fingerprint=list(work.get(t["id"], ())),
         )
-        _absorb(current, t, kinds, commands)
+        _absorb(current, t, kinds, commands, answers)
         requests.append(current)
     requests.sort(key=lambda r: (r.started_at, r.turn_id))
     return Evidence(requests, skipped, follow_ups, subagent, not_human, acks)
@@ -210,15 +219,20 @@ def _skill_command(turn: dict[str, Any], invoked: set[str] | frozenset[str]) -> 
     return name if name in invoked else None
 
 
-def _absorb(req: Request, turn: dict[str, Any], kinds: set[str], commands: dict) -> None:
-    """Fold one turn's outcome into the request it belongs to (itself or a follow-up)."""
+def _absorb(
+    req: Request, turn: dict[str, Any], kinds: set[str], commands: dict, answers: dict[str, str]
+) -> None:
+    """Fold one turn's outcome into the request it belongs to (itself or a follow-up);
+    ``answers``: the answers kept so far, each held once."""
     for k in kinds:
         req.signals[k] = req.signals.get(k, 0) + 1
     req.commands |= commands.get(turn["id"], set())
     # The latest answer stands until the user corrects it (set to None by the caller then);
     # one that was interrupted, rejected or failed its tests was not accepted.
     ok = turn["assistant_text"] and turn["finished"] and not kinds & BROKEN_KINDS
-    req.accepted = turn["assistant_text"] if ok else None
+    req.accepted = (
+        answers.setdefault(turn["assistant_text"], turn["assistant_text"]) if ok else None
+    )
     for s in _json_skills(turn["skills"]):
         if s not in req.skills:
             req.skills.append(s)

@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -46,7 +47,13 @@ def rules_from_text(
     text: str, source: str, corrected: str = "", quotes: tuple[str, ...] = ()
 ) -> list[Judge]:
     """Rule judges that a correction or request states plainly (the grammar alone)."""
-    return [to_judge(c, source, quotes) for c in compile_text(text, corrected)]
+    return [to_judge(c, source, quotes) for c in _stated(text, corrected)]
+
+
+@functools.lru_cache(maxsize=8192)
+def _stated(text: str, corrected: str) -> tuple[Check, ...]:
+    """The grammar's reading, once per text: requests are asked again word for word."""
+    return tuple(compile_text(text, corrected))
 
 
 _OPPOSITE = {"contains": "not_contains", "not_contains": "contains", "has": "no", "no": "has",

@@ -21,7 +21,7 @@ import sqlite_utils
 from skillopt_sleep.mining import identity, judges, skills, splits, verify, workspaces
 from skillopt_sleep.mining.cluster import ClusterParams, cluster_texts
 from skillopt_sleep.mining.compiler import Compiler, LazyModel
-from skillopt_sleep.mining.content import content_judge
+from skillopt_sleep.mining.content import KindNames, content_judge
 from skillopt_sleep.mining.evidence import Evidence, Request, load
 from skillopt_sleep.mining.store import ingest_marker, last_run
 from skillopt_sleep.settings.config import defaults
@@ -150,6 +150,8 @@ def _prompt(req: Request, context_chars: int) -> str:
 # Evidence a task's judges may be built from, by the task's split: its own split's and
 # train's. A val task judged by what the user said about a test request would carry test
 # evidence into every decision the gate makes; test is never used for any decision.
+NEW_TASKS = "temp.mined_tasks"  # this run's tasks, until they replace the stored ones
+
 EVIDENCE_SPLITS = {"train": {"train"}, "val": {"train", "val"}, "test": {"train", "test"}}
 
 
@@ -191,12 +193,18 @@ class _KindEvidence:
     commands: list[str]  # run in most turns: rubric context, `command_ran` in a harness
 
 
-def _kind_evidence(pool: list[Request], compiler: Compiler) -> _KindEvidence:
+def _kind_evidence(
+    pool: list[Request],
+    compiler: Compiler,
+    stated: tuple[list[Judge], list[verify.Dropped]] | None = None,
+) -> _KindEvidence:
+    """``stated``: ``_cluster_rules`` of ``pool`` when already read (the train pool's are
+    the cluster's own rules)."""
     ran = [r.commands for r in pool]
     said: dict[str, judges.Correction] = {}  # each correction once, where first said
     for c in (c for r in pool for c in r.corrections):
         said.setdefault(c.text, c)
-    rules, dropped = _cluster_rules(pool, compiler)
+    rules, dropped = stated or _cluster_rules(pool, compiler)
     return _KindEvidence(
         rules + judges.command_rules(ran),
         verify.distinct(dropped),
@@ -207,7 +215,7 @@ def _kind_evidence(pool: list[Request], compiler: Compiler) -> _KindEvidence:
 
 
 def _content_rule(
-    req: Request, kind: list[str], prompt: str
+    req: Request, kind: KindNames, prompt: str
 ) -> tuple[list[Judge], list[verify.Dropped]]:
     """The request's content check (``mining.content``: names the task's `prompt` shows),
     checked against the answer the user accepted for it."""
@@ -218,7 +226,7 @@ def _content_rule(
 
 
 def _task(
-    req: Request, cid: str, split: str, gid: str, ev: _KindEvidence, ctx: int, kind: list[str]
+    req: Request, cid: str, split: str, gid: str, ev: _KindEvidence, ctx: int, kind: KindNames
 ) -> Task:
     own, own_dropped = _own_rules(req)
     prompt = _prompt(req, ctx)
@@ -289,7 +297,13 @@ def mine(
         "too_small_to_split": [],
         "excluded_bridging_intents": 0,
     }
-    cluster_rows, member_rows, task_rows = [], [], []
+    cluster_rows, member_rows = [], []
+    # tasks wait in a temporary table (on disk) until the last transaction: held as rows,
+    # the 60,000 tasks of 100,000 sessions were about 250 MB of text
+    db.execute(f"drop table if exists {NEW_TASKS}")
+    db.execute(f"create temp table {NEW_TASKS} as select * from tasks where 0")
+    commits, by_turn = workspaces.session_commits(db), {r.turn_id: r for r in reqs}
+    n_tasks = 0
     taken_slugs: set[str] = set()
     n_recurring = n_dropped = 0
     for cid, rs in sorted(zip(ids, groups, strict=True), key=lambda x: -len(x[1])):
@@ -336,7 +350,12 @@ def mine(
                 [r for r in rs if split_of[r.turn_id] == "train"], compiler
             )
             n_dropped += len(dropped)
-            task_rows += _tasks_for(cid, rs, distinct, group_of, split_of, p, compiler)
+            task_rows = _tasks_for(
+                cid, rs, distinct, group_of, split_of, p, compiler, (rules, dropped)
+            )
+            workspaces.attach(db, task_rows, by_turn, commits)
+            _replace(db, NEW_TASKS, task_rows)
+            n_tasks += len(task_rows)
         cluster_rows.append(
             {
                 "id": cid, "skill": skill, "managed": managed, "description": description,
@@ -360,7 +379,6 @@ def mine(
         "compiled_by": compiler.describe(), **dict(sorted(compiler.counts.items())),
         "dropped_by_verification": n_dropped,
     }  # fmt: skip
-    workspaces.attach(db, task_rows, {r.turn_id: r for r in reqs})
     with db.conn:
         db.execute("update clusters set active = 0")
         db.execute(
@@ -369,12 +387,10 @@ def mine(
             [json.dumps(ids)],
         )
         db.execute("delete from tasks")
-        if cluster_rows:
-            db.table("clusters").insert_all(cluster_rows, pk="id", replace=True)
-        if member_rows:
-            db.table("cluster_members").insert_all(member_rows, pk="turn_id", replace=True)
-        if task_rows:
-            db.table("tasks").insert_all(task_rows, pk="id", replace=True)
+        _replace(db, "clusters", cluster_rows)
+        _replace(db, "cluster_members", member_rows)
+        db.execute(f"insert or replace into tasks select * from {NEW_TASKS}")
+        db.execute(f"drop table {NEW_TASKS}")
         run_id = db.table("mining_runs").insert(
             {
                 "started_at": now, "finished_at": datetime.now(UTC).isoformat(),
@@ -384,7 +400,20 @@ def mine(
             }
         ).last_pk  # fmt: skip
     return MiningResult(int(run_id or 0), len(reqs), len(cluster_rows), n_recurring,
-                        len(task_rows), report)  # fmt: skip
+                        n_tasks, report)  # fmt: skip
+
+
+def _replace(db: sqlite_utils.Database, table: str, rows: list[dict[str, Any]]) -> None:
+    """Write ``rows`` (each with the same columns) over any with their keys, as one
+    statement run for every row: sqlite-utils' ``insert_all`` builds and checks every
+    chunk in Python, which at 100,000 sessions took longer than SQLite's writing."""
+    if not rows:
+        return
+    cols = list(rows[0])
+    sql = (
+        f"insert or replace into {table} ({', '.join(cols)}) values ({', '.join('?' * len(cols))})"
+    )
+    db.conn.executemany(sql, (tuple(r[c] for c in cols) for r in rows))
 
 
 def _distinct(rs: list[Request]) -> list[Request]:
@@ -405,21 +434,26 @@ def _tasks_for(
     split_of: dict[str, str],
     p: dict[str, Any],
     compiler: Compiler,
+    train_rules: tuple[list[Judge], list[verify.Dropped]],
 ) -> list[dict]:
     """One task per distinct request that has a split (a request whose words bridge
     groups in two splits has none). Nothing is dropped here: a night's cost is bounded by
     how many val and test tasks it replays (``mining.max_val_tasks`` / ``max_test_tasks``:
     the splits fill up to them, ``night.plan.replay_set`` takes at most that many) and by
     the trainer's minibatches on train. A task's cluster rules and rubric come from
-    requests of ``EVIDENCE_SPLITS`` only."""
+    requests of ``EVIDENCE_SPLITS`` only; ``train_rules``: those of the train requests."""
     evidence = {
-        split: _kind_evidence([r for r in rs if split_of[r.turn_id] in allowed], compiler)
+        split: _kind_evidence(
+            [r for r in rs if split_of[r.turn_id] in allowed],
+            compiler,
+            train_rules if allowed == {"train"} else None,
+        )
         for split, allowed in EVIDENCE_SPLITS.items()
     }
     out = []
     # what sets a request apart is read against the requests its split may learn from
     kinds = {
-        split: [r.text for r in distinct if split_of[r.turn_id] in allowed]
+        split: KindNames([r.text for r in distinct if split_of[r.turn_id] in allowed])
         for split, allowed in EVIDENCE_SPLITS.items()
     }
     for r in distinct:

@@ -133,12 +133,23 @@ def glob_literal(path: str) -> str:
     return re.sub(r"([*?\[])", r"[\1]", path)
 
 
-def attach(db: sqlite_utils.Database, task_rows: list[dict], reqs: dict[str, Request]) -> None:
-    """Give each task row its workspace (JSON column) and, for an accepted request, the
-    `file_changed` judges of what its answer wrote. Rows are changed in place."""
-    repo_root.cache_clear()  # repositories come and go between runs of a daemon
+def session_commits(db: sqlite_utils.Database) -> dict[str, str | None]:
+    """Each session's logged commit, for ``attach``; what git said on an earlier run is
+    forgotten (repositories come and go between runs of a daemon)."""
+    repo_root.cache_clear()
     commit_at.cache_clear()
-    commits = dict(db.execute("select id, git_commit from sessions").fetchall())
+    return dict(db.execute("select id, git_commit from sessions").fetchall())
+
+
+def attach(
+    db: sqlite_utils.Database,
+    task_rows: list[dict],
+    reqs: dict[str, Request],
+    commits: dict[str, str | None],
+) -> None:
+    """Give each task row its workspace (JSON column) and, for an accepted request, the
+    `file_changed` judges of what its answer wrote. Rows are changed in place.
+    ``commits``: ``session_commits``."""
     for row in task_rows:
         req = reqs[row["turn_id"]]
         ws, info = workspace_for(req, commits.get(req.session_id))

@@ -101,3 +101,46 @@ def test_mined_tasks_carry_a_verified_content_check_and_the_accepted_answer(
             (check,) = checks
             assert passes(check.value, answer) and not passes(check.value, "")
             assert "the request's own content" in check.source
+
+
+def _terms_one_by_one(text: str, kind: list[str], seen: str | None = None) -> list[str]:
+    """``content_terms`` as first written: every other request of the kind read again for
+    each request (quadratic in the kind); the counted reading must give the same terms."""
+    from skillopt_sleep.mining.content import MAX_SHARE, MAX_TERMS, _names
+
+    names = _names(text)
+    if seen is not None:
+        names = [n for n in names if n in set(_names(seen))]
+    rest = list(kind)
+    if text in rest:
+        rest.remove(text)
+    others = [set(_names(t)) for t in rest]
+    share = {n: sum(n in o for o in others) for n in names}
+    total = max(1, len(others) + 1)
+    kept = [n for n in names if (share[n] + 1) / total <= MAX_SHARE or len(others) < 2]
+    kept.sort(key=lambda n: share[n])
+    return kept[:MAX_TERMS]
+
+
+def test_a_kind_read_once_gives_the_terms_of_each_request_read_against_all_others() -> None:
+    import random
+
+    from skillopt_sleep.mining.content import KindNames
+
+    rng = random.Random(7)
+    words = ["datum", "chart", "sensor", "harbour", "metre", "feet", "tidepool", "gauge",
+             "parser", "stamp", "reading", "window", "buffer", "anchor", "flood"]  # fmt: skip
+    for size in (1, 2, 3, 9, 40):
+        kind = [
+            f"fix the {' '.join(rng.sample(words, rng.randint(1, 4)))} in src/"
+            f"{rng.choice(words)}.py"
+            for _ in range(size)
+        ]
+        kind += rng.sample(kind, size // 3)  # texts asked again count again
+        counted = KindNames(kind)
+        for text in [*kind, "write the gauge window for the flood anchor", KIND[0]]:
+            seen = text[: len(text) // 2]
+            want = _terms_one_by_one(text, kind)
+            assert content_terms(text, counted) == want == content_terms(text, kind), text
+            assert content_terms(text, counted, seen) == _terms_one_by_one(text, kind, seen)
+        assert any(content_terms(t, counted) for t in kind)  # the check is not vacuous
