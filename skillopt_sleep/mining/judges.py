@@ -82,12 +82,15 @@ COMMAND_SOURCE = "tool calls:"  # how `command_rules` marks the judges it derive
 
 def common_commands(commands_per_turn: Sequence[set[str]], min_share: float = 0.6) -> list[str]:
     """Commands (first two words) run in at least ``min_share`` of the kind's turns, most
-    frequent first (at most three; none from fewer than three turns)."""
+    frequent first, ties by name (at most three; none from fewer than three turns). Ties are
+    broken by name, not by the sets' iteration order, which changes between processes: the
+    same store must always mine the same tasks."""
     n = len(commands_per_turn)
     if n < 3:
         return []
     counts = Counter(c for cmds in commands_per_turn for c in cmds)
-    return [cmd for cmd, k in counts.most_common(3) if k / n >= min_share]
+    ranked = sorted(counts.items(), key=lambda ck: (-ck[1], ck[0]))[:3]
+    return [cmd for cmd, k in ranked if k / n >= min_share]
 
 
 def command_rules(commands_per_turn: Sequence[set[str]], min_share: float = 0.6) -> list[Judge]:

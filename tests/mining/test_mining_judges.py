@@ -4,6 +4,9 @@ scored by the trainer's own rule scorer on answers that follow and break each ru
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -118,3 +121,22 @@ def test_grammar_alone_is_never_wrong_on_the_tuning_corpus() -> None:
             right += 1
     assert wrong == []
     assert right >= 0.9 * len(items)
+
+
+def test_commands_run_equally_often_come_out_in_one_order_in_every_process() -> None:
+    """Tied commands are ranked by name: a set's order depends on the process's string hash
+    seed, and the same store must mine the same tasks in every process."""
+    code = (
+        "from skillopt_sleep.mining.judges import common_commands\n"
+        "turns = [{'git diff', 'pytest -k', 'ruff check', 'make lint'}] * 4\n"
+        "print(common_commands(turns))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    seen = set()
+    for hash_seed in ("1", "2", "3", "4", "5", "6"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(root)}
+        out = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+        seen.add(out.stdout.strip())
+    assert seen == {"['git diff', 'make lint', 'pytest -k']"}
