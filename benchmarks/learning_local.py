@@ -55,6 +55,7 @@ from gepa_arm import run_gepa  # noqa: E402
 from learning import MeanWentUp  # noqa: E402
 from learning_tasks import KINDS, SPLITS, Generated, generate, pasted  # noqa: E402
 
+from skillopt_sleep.demo import DEMO_SETTINGS  # noqa: E402
 from skillopt_sleep.night.store import SqliteCache  # noqa: E402
 from skillopt_sleep.night.summary import origin  # noqa: E402
 from skillopt_sleep.settings import config as config_mod  # noqa: E402
@@ -82,9 +83,10 @@ TEST_SAMPLES = 2
 def settings_for(
     gen: Generated, seed: int, budget: int, test_samples: int = TEST_SAMPLES
 ) -> TrainSettings:
-    """A night's trainer on this kind, as small as the demo's: 3 steps of 4 train tasks, up to
-    2 sweeps of the val tasks per comparison; `budget` calls to learn (the test's are kept
-    apart, as a night reserves them)."""
+    """A night's trainer on this kind, as small as the demo's: 3 steps of 4 train tasks, as
+    many sweeps of the val tasks per comparison as the demo allows (the fewest that can show
+    the smallest gain worth having on 16 val tasks); `budget` calls to learn (the test's are
+    kept apart, as a night reserves them)."""
     n_test = sum(t.split == "test" for t in gen.tasks)
     test = test_calls([t for t in gen.tasks if t.split == "test"], test_samples)
     assert test == 2 * test_samples * n_test
@@ -94,7 +96,7 @@ def settings_for(
         minibatch=4,
         train_samples=1,
         samples=1,
-        max_samples=2,
+        max_samples=DEMO_SETTINGS["trainer.max_samples"],
         test_samples=test_samples,
         max_answer_tokens=gen.kind.max_answer_tokens,
         seed=seed,
