@@ -20,6 +20,7 @@ from trainer.shapes import (
     CURRENT,
     EVIDENCE,
     LEDGER,
+    PRINTED,
     RUN,
     STEPS,
     STREAM,
@@ -42,6 +43,8 @@ OLD = {
     EVIDENCE: {"test": {"lift": 0.1}, "edits": [{"gate": OLD_GATE}]},
     STREAM: {"sweeps": [[1.0, 0.5]]},
     RUN: {"stop_reason": "done", "test": {"lift": 0.0}},
+    # what a command's --json printed (tests/cli/test_cli_versions.py runs each command)
+    **{shape: {"printed": shape} for shape in PRINTED},
 }
 
 
