@@ -22,8 +22,8 @@ import operator
 import os
 import stat as stat_mod
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -76,6 +76,11 @@ class IngestReport:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> IngestReport:
+        """A report as ``to_dict`` wrote it; a count it lacks reads as 0."""
+        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
 
 
 class _Pass:

@@ -23,6 +23,7 @@ from click.testing import CliRunner, Result
 
 from skillopt_sleep.cli import main
 from skillopt_sleep.cli.failures import CODES
+from skillopt_sleep.health.doctor import Checks
 from skillopt_sleep.running.lock import LOCK_NAME
 from skillopt_sleep.store import db_path
 from tests.night.test_night import PROJECT, env, make_root, write_yaml
@@ -158,8 +159,8 @@ def check_outcome(args: list[str], exit_code: int, stdout: str, stderr: str) -> 
         lines = stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("Error: "), where
         return None
-    if args[0] == "doctor" and stdout.lstrip().startswith('{\n  "checks"'):
-        assert any(c["status"] == "fail" for c in json.loads(stdout)["checks"]), where
+    if args[0] == "doctor" and stdout.lstrip().startswith('{\n  "version"'):
+        assert any(c.status == "fail" for c in Checks.from_json(json.loads(stdout)).checks), where
         return None
     lines = stdout.strip().splitlines()
     assert len(lines) == 1, where

@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # what a type checker sees; at run time, __getattr__ below
         MemoryLedger,
     )
     from trainer.engine import optimize
+    from trainer.ledger import LedgerRecord
     from trainer.result import RunResult, TestLift
     from trainer.settings import TrainSettings
     from trainer.skill import SkillDoc
@@ -32,6 +33,7 @@ _EXPORTS = {
     "Cache": "trainer.cache",
     "JsonLedger": "trainer.cache",
     "Ledger": "trainer.cache",
+    "LedgerRecord": "trainer.ledger",
     "MemoryCache": "trainer.cache",
     "MemoryLedger": "trainer.cache",
     "RunResult": "trainer.result",

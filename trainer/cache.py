@@ -12,7 +12,8 @@ record carries its evidence, and a later night against the same skill continues 
 keeps incumbents' val sweeps ("streams", keyed by skill hash and val set), so that a night
 starting from the skill an earlier night ended with pairs its candidates with those samples
 instead of paying for them again (trainer.engine says when that is allowed). Only the
-newest ``KEPT_STREAMS`` of them are kept, whatever the implementation.
+newest ``KEPT_STREAMS`` of them are kept, whatever the implementation. A ledger is written
+records as dicts (``LedgerRecord.to_dict``) and reads them back typed (``LedgerRecord``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import threading
 from pathlib import Path
 from typing import Any, Protocol
 
+from trainer.ledger import PENDING, LedgerRecord
 from trainer.shapes import LEDGER, STREAM, stamp, unstamped
 
 # Streams kept per ledger (one skill): the newest few cover a rollback to a recent version;
@@ -45,9 +47,9 @@ class Ledger(Protocol):
 
     def add(self, edit_hash: str, record: dict) -> None: ...  # replaces the hash's record
 
-    def recent(self, limit: int) -> list[dict]: ...  # newest first, any status
+    def recent(self, limit: int) -> list[LedgerRecord]: ...  # newest first, any status
 
-    def pending(self) -> list[dict]: ...  # records with status "pending", oldest first
+    def pending(self) -> list[LedgerRecord]: ...  # status "pending", oldest first
 
     def forget(self, edit_hash: str) -> None: ...  # drop a record (a pending one that lapsed)
 
@@ -98,11 +100,12 @@ class MemoryLedger:
         self._records.pop(edit_hash, None)  # a replaced record is the newest
         self._records[edit_hash] = {"status": "rejected", **record, "edit_hash": edit_hash}
 
-    def recent(self, limit: int) -> list[dict]:
-        return list(self._records.values())[-limit:][::-1] if limit > 0 else []
+    def recent(self, limit: int) -> list[LedgerRecord]:
+        newest = list(self._records.values())[-limit:][::-1] if limit > 0 else []
+        return [LedgerRecord.from_dict(r) for r in newest]
 
-    def pending(self) -> list[dict]:
-        return [dict(r) for r in self._records.values() if r["status"] == "pending"]
+    def pending(self) -> list[LedgerRecord]:
+        return [LedgerRecord.from_dict(r) for r in self._records.values() if r["status"] == PENDING]
 
     def forget(self, edit_hash: str) -> None:
         self._records.pop(edit_hash, None)

@@ -25,6 +25,7 @@ from trainer.cache import Cache, Ledger, MemoryCache, MemoryLedger
 from trainer.calls import Caller
 from trainer.edits import Edit, apply_edits, edit_set_hash
 from trainer.gate import Decision, Evidence, decide, sequential
+from trainer.ledger import LedgerRecord
 from trainer.measure import Measurer, test_calls
 from trainer.propose import Proposer
 from trainer.result import RunResult, TestLift
@@ -334,45 +335,45 @@ class _Run:
         more sweeps first, at the alpha they were given; the others no longer apply."""
         carried = []
         for rec in self.state.ledger.pending():
-            same = rec.get("from_hash") == self.incumbent.hash
-            if self.s.run_id in rec.get("runs", ()):
+            c = rec.comparison
+            same = c.get("from_hash") == self.incumbent.hash
+            if self.s.run_id in c.get("runs", ()):
                 continue  # this run's samples are already in its evidence: nothing fresh
-            if len(rec.get("runs", ())) >= PENDING_NIGHTS:
+            if len(c.get("runs", ())) >= PENDING_NIGHTS:
                 self.state.drop(rec, f"dropped undecided after {PENDING_NIGHTS} nights")
                 self.counters["pending_dropped"] += 1
                 continue
-            if same and rec.get("val_digest") == self.val_digest and rec.get("scores"):
+            if same and c.get("val_digest") == self.val_digest and c.get("scores"):
                 carried.append(rec)
-            elif not same or rec.get("scores") or self._fits(rec):
-                self.state.forget(rec["edit_hash"])
+            elif not same or c.get("scores") or self._fits(rec):
+                self.state.forget(rec.edit_hash)
                 self.counters["pending_superseded"] += 1
-        carried.sort(key=lambda r: (-float(r["evidence"]["e_value"]), r["edit_hash"]))
+        carried.sort(key=lambda r: (-float(r.comparison["evidence"]["e_value"]), r.edit_hash))
         for rec in carried:
-            if rec["from_hash"] != self.incumbent.hash:  # an earlier one was accepted
-                self.state.forget(rec["edit_hash"])
+            c = rec.comparison
+            if c["from_hash"] != self.incumbent.hash:  # an earlier one was accepted
+                self.state.forget(rec.edit_hash)
                 self.counters["pending_superseded"] += 1
                 continue
             candidate, applied, failed = apply_edits(
-                self.incumbent, [Edit.from_dict(e) for e in rec["edits"]]
+                self.incumbent, [Edit.from_dict(e) for e in rec.edits]
             )
-            if failed or candidate.hash != rec["to_hash"]:
-                self.state.forget(rec["edit_hash"])
+            if failed or candidate.hash != c["to_hash"]:
+                self.state.forget(rec.edit_hash)
                 continue
             self.counters["pending_continued"] += 1
-            evidence = Evidence.from_dict(rec["scores"])
-            alpha = float(rec["alpha"])
-            decision, at = self._compare(candidate, evidence, alpha, self._unused(rec))
-            runs = [*rec["runs"], self.s.run_id]
-            self._settle(candidate, applied, rec["where"], decision, evidence, runs, at)
+            evidence = Evidence.from_dict(c["scores"])
+            alpha = float(c["alpha"])
+            decision, at = self._compare(candidate, evidence, alpha, self._unused(c))
+            runs = [*c["runs"], self.s.run_id]
+            self._settle(candidate, applied, rec.where, decision, evidence, runs, at)
 
-    def _fits(self, rec: dict[str, Any]) -> bool:
+    def _fits(self, rec: LedgerRecord) -> bool:
         """A length-capped edit that fits this run's cap: no longer held, it may be compared
         (it was never evidence against the edit)."""
-        if not str(rec.get("reason", "")).startswith(LENGTH_CAP):
+        if not rec.reason.startswith(LENGTH_CAP):
             return False
-        cand, _applied, failed = apply_edits(
-            self.incumbent, [Edit.from_dict(e) for e in rec["edits"]]
-        )
+        cand, _applied, failed = apply_edits(self.incumbent, [Edit.from_dict(e) for e in rec.edits])
         return not failed and cand.n_tokens <= self.s.max_skill_tokens
 
     # -- the incumbent's stream across runs -------------------------------------------

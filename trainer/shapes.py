@@ -8,8 +8,10 @@ would be dropped on the next write.
 
 Shapes: the night's ``summary`` (``summary.json``, ``report.json``, every ``--json`` of a
 night), a night's step ``checkpoint``, an edit's ``ledger`` record, an incumbent's kept
-validation ``stream``, a promotion's ``evidence`` and a training ``run``'s files.
-docs/operations.md lists them and what each version changed.
+validation ``stream``, a promotion's ``evidence``, a training ``run``'s files, and what
+the CLI's ``--json`` prints (``dry_run``, ``status``, ``ingest``, ``doctor``, ``mining``,
+``clusters``, ``cluster``, ``task``, ``check``, ``replay``). docs/operations.md lists them
+and what each version changed.
 """
 
 from __future__ import annotations
@@ -25,6 +27,18 @@ LEDGER = "ledger"
 EVIDENCE = "evidence"
 STREAM = "stream"
 RUN = "run"  # a training run's files (history.json, summary.json, ...), for people
+# what a command's --json prints (a list, such as `nights --json`, carries no version)
+DRY_RUN = "dry_run"  # run --dry-run --json
+STATUS = "status"  # status --json
+INGEST = "ingest"  # ingest --json, one per pass
+DOCTOR = "doctor"  # doctor --json
+MINING = "mining"  # tasks mine --json
+CLUSTERS = "clusters"  # tasks list --json
+CLUSTER = "cluster"  # tasks show c-… --json
+TASK = "task"  # tasks show t-… --json
+CHECK = "check"  # tasks check --json
+REPLAY = "replay"  # tasks replay --json
+PRINTED = (DRY_RUN, STATUS, INGEST, DOCTOR, MINING, CLUSTERS, CLUSTER, TASK, CHECK, REPLAY)
 
 KEY = "version"
 
@@ -56,6 +70,7 @@ STEPS: dict[str, tuple[Step, ...]] = {
     EVIDENCE: (_gate_counts_differing_tasks,),
     STREAM: (),
     RUN: (),
+    **dict.fromkeys(PRINTED, ()),
 }
 CURRENT = {shape: len(steps) + 1 for shape, steps in STEPS.items()}
 

@@ -15,48 +15,10 @@ from typing import Any
 
 from trainer.cache import Ledger
 from trainer.edits import Edit, edit_set_hash
+from trainer.ledger import PENDING, REJECTED, LedgerRecord
 
 FIREWALL = "judge firewall"
 LENGTH_CAP = "length cap"
-REJECTED, PENDING = "rejected", "pending"
-
-
-@dataclass(frozen=True)
-class LedgerRecord:
-    """One edit set's entry in the edits ledger (the ``ledger`` shape, trainer/shapes.py):
-    what was tried, where, and whether it is rejected (never evaluated again) or pending
-    (its gate evidence goes on next run). The one place the record is put together: the
-    run's rejections and pending edits here, a user's reject or rollback in promotion."""
-
-    status: str  # rejected | pending
-    where: str
-    reason: str
-    edits: tuple[dict[str, Any], ...]  # Edit.to_dict() of each edit of the set
-    edit_hash: str
-    text: str  # what the optimizer is shown as already tried ("" when it quoted the judges)
-    skill_hash: str | None = None  # the skill the edits were made to, when the run knows it
-    evidence: dict[str, Any] | None = None  # a rejection's gate evidence
-    verdict: str | None = None  # a user's verdict ("user rejected")
-    # a pending edit's comparison: from_hash, to_hash, val_digest, alpha, runs, stream_at,
-    # evidence, scores (what the next run needs to go on with it)
-    comparison: dict[str, Any] = field(default_factory=dict)
-
-    def tried(self) -> dict[str, Any]:
-        """What was tried, where and why, without the ledger's status and text: a run's
-        rejected list (the report's) holds these."""
-        out: dict[str, Any] = {"where": self.where, "reason": self.reason,
-                               "edits": list(self.edits), "edit_hash": self.edit_hash}  # fmt: skip
-        if self.skill_hash is not None:
-            out["skill_hash"] = self.skill_hash
-        if self.evidence:
-            out["evidence"] = self.evidence
-        if self.verdict is not None:
-            out["verdict"] = self.verdict
-        return out | self.comparison
-
-    def to_dict(self) -> dict[str, Any]:
-        """The record as the ledger stores it."""
-        return self.tried() | {"status": self.status, "text": self.text}
 
 
 @dataclass
@@ -74,7 +36,7 @@ class RunState:
     def tried(self, limit: int = 8) -> list[str]:
         """Texts of rejected or pending edits for the optimizer: this run's first, then
         earlier nights'."""
-        prior = [r.get("text", "") for r in self.ledger.recent(5)]
+        prior = [r.text for r in self.ledger.recent(5)]
         mine = [r.text for r in list(self.entries.values())[-5:]]
         return [t for t in mine[::-1] + prior if t][:limit]
 
@@ -119,11 +81,11 @@ class RunState:
         if entry is not None and entry.status == PENDING:
             del self.entries[edit_hash]
 
-    def drop(self, record: dict[str, Any], reason: str) -> None:
+    def drop(self, record: LedgerRecord, reason: str) -> None:
         """Give up on an earlier pending edit without a verdict: reported, not banned."""
-        self.rejected.append({k: v for k, v in record.items() if k != "scores"} | {
+        self.rejected.append({k: v for k, v in record.to_dict().items() if k != "scores"} | {
             "reason": reason, "status": "dropped"})  # fmt: skip
-        self.forget(record["edit_hash"])
+        self.forget(record.edit_hash)
 
     def accept(self, step: dict[str, Any]) -> None:
         self.history.append(step)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 import sys
 from collections import Counter
-from dataclasses import replace
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from skillopt_sleep.cli.context import App, UserError, echo_json
 from trainer.nonanswer import non_answer
 from trainer.rollout import Outcome
 from trainer.scoring import Rollout, Scorer, rule_score
+from trainer.shapes import CHECK, stamp, unstamped
 from trainer.tasks import Judge, Task, user_said
 
 
@@ -39,7 +41,52 @@ def _answer(answer_file: Path | None, answer_text: str | None) -> str:
         raise UserError(f"cannot read {answer_file}: {reason}") from None
 
 
-def check_answer(task: Task, answer: str, scorer: Scorer, rubric: bool) -> dict[str, Any]:
+@dataclass(frozen=True)
+class JudgeResult:
+    """One judge on the answer: ``passed`` None when it was not scored."""
+
+    kind: str
+    value: str
+    scope: str
+    passed: bool | None
+    score: float | None
+    source: str
+    quotes: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "value": self.value, "scope": self.scope,
+                "pass": self.passed, "score": self.score, "source": self.source,
+                "quotes": list(self.quotes)}  # fmt: skip
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> JudgeResult:
+        return cls(d["kind"], d["value"], d["scope"], d["pass"], d["score"], d["source"],
+                   tuple(d["quotes"]))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """What ``tasks check`` found (``--json`` prints ``to_json``): each judge's result,
+    and the night's score and pass-all over the judges scored."""
+
+    task: str
+    pass_all: bool
+    score: float | None
+    judges: tuple[JudgeResult, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return stamp(CHECK, {"task": self.task, "pass_all": self.pass_all, "score": self.score,
+                             "judges": [j.to_json() for j in self.judges]})  # fmt: skip
+
+    @classmethod
+    def from_json(cls, stored: Any) -> CheckResult:
+        """A printed check of any version (``ShapeError`` for a newer release's)."""
+        d = unstamped(CHECK, stored)
+        return cls(d["task"], d["pass_all"], d["score"],
+                   tuple(JudgeResult.from_json(j) for j in d["judges"]))  # fmt: skip
+
+
+def check_answer(task: Task, answer: str, scorer: Scorer, rubric: bool) -> CheckResult:
     """The task's judges on ``answer``: each judge's result and the night's score over the
     judges scored (rubric judges only when ``rubric``)."""
     outcome = Outcome(answer)
@@ -59,26 +106,22 @@ def check_answer(task: Task, answer: str, scorer: Scorer, rubric: bool) -> dict[
     # is one: empty, the request echoed back or a refusal fails), and with --rubric the
     # rubric passes too
     night = total.pass_all if total is not None else None
-    passed = night is not False and all(r["pass"] for r in rows if r["pass"] is not None)
-    return {
-        "task": task.id,
-        "pass_all": passed,
-        "score": None if total is None else round(total.score, 4),
-        "judges": rows,
-    }
+    passed = night is not False and all(r.passed for r in rows if r.passed is not None)
+    score = None if total is None else round(total.score, 4)
+    return CheckResult(task.id, passed, score, tuple(rows))
 
 
-def _row(judge: Judge, score: float | None) -> dict[str, Any]:
+def _row(judge: Judge, score: float | None) -> JudgeResult:
     said = user_said(judge.source)
-    return {
-        "kind": judge.kind,
-        "value": judge.value,
-        "scope": judge.scope,
-        "pass": None if score is None else score >= 0.5,
-        "score": score,
-        "source": judge.source,
-        "quotes": list(judge.quotes) or ([said] if said else []),
-    }
+    return JudgeResult(
+        kind=judge.kind,
+        value=judge.value,
+        scope=judge.scope,
+        passed=None if score is None else score >= 0.5,
+        score=score,
+        source=judge.source,
+        quotes=judge.quotes or ((said,) if said else ()),
+    )
 
 
 @click.command("check")
@@ -119,14 +162,14 @@ def check_cmd(app: App, task_id: str, answer_file: Path | None, answer_text: str
     else:
         out = check_answer(task, answer, Scorer(None, Counter()), rubric=False)
     if as_json:
-        echo_json(out)
+        echo_json(out.to_json())
     else:
         _print(out, non_answer(Outcome(answer), task.prompt))
-    if not out["pass_all"]:
+    if not out.pass_all:
         raise SystemExit(1)
 
 
-def _with_judge_model(app: App, task: Task, answer: str) -> dict[str, Any]:
+def _with_judge_model(app: App, task: Task, answer: str) -> CheckResult:
     from skillopt_sleep.settings.config import state_dir
     from trainer.backends.base import InfraError, Roles
     from trainer.backends.factory import build_judge
@@ -145,15 +188,15 @@ def _with_judge_model(app: App, task: Task, answer: str) -> dict[str, Any]:
         raise click.ClickException(f"the judge model could not be asked: {exc}") from None
 
 
-def _print(out: dict[str, Any], why: str | None) -> None:
-    for j in out["judges"]:
-        verdict = "n/a " if j["pass"] is None else ("pass" if j["pass"] else "FAIL")
-        value = j["value"].split("\n")[0][:60]
-        scope = f" ({j['scope']})" if j["scope"] != "answer" else ""
-        said = f'  <- "{j["quotes"][0][:60]}"' if j["quotes"] and j["kind"] != "rubric" else ""
-        click.echo(f"  {verdict} {j['kind']} {value}{scope}{said}")
-    score = "n/a" if out["score"] is None else f"{out['score']:.2f}"
-    verdict = "passes every judge scored" if out["pass_all"] else "fails"
+def _print(out: CheckResult, why: str | None) -> None:
+    for j in out.judges:
+        verdict = "n/a " if j.passed is None else ("pass" if j.passed else "FAIL")
+        value = j.value.split("\n")[0][:60]
+        scope = f" ({j.scope})" if j.scope != "answer" else ""
+        said = f'  <- "{j.quotes[0][:60]}"' if j.quotes and j.kind != "rubric" else ""
+        click.echo(f"  {verdict} {j.kind} {value}{scope}{said}")
+    score = "n/a" if out.score is None else f"{out.score:.2f}"
+    verdict = "passes every judge scored" if out.pass_all else "fails"
     if why:
         verdict += f": {why}"
-    click.echo(f"task {out['task']}: score {score}; {verdict}")
+    click.echo(f"task {out.task}: score {score}; {verdict}")

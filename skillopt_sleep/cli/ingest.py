@@ -165,9 +165,11 @@ def _emit_hook(report: IngestReport, as_json: bool, quiet: bool) -> None:
 
 def _emit(report: IngestReport, as_json: bool) -> None:
     if as_json:
-        data = report.to_dict()
-        data["seconds"] = round(data["seconds"], 3)
-        click.echo(__import__("json").dumps(data))
+        import json
+
+        from skillopt_sleep.settings.logs import ingest_json
+
+        click.echo(json.dumps(ingest_json(report)))
     else:
         click.echo(_summary(report))
 

@@ -38,7 +38,13 @@ def replay_cmd(app: App, task_id: str, backend: str | None, skill_file: Path | N
       skillopt-sleep tasks replay t-3f2a9c01b7 --backend chat --skill ./SKILL.md
     """
     from skillopt_sleep.mining import mine_if_stale
-    from skillopt_sleep.replay.one import ReplayError, find_task, replay, task_skill
+    from skillopt_sleep.replay.one import (
+        ReplayError,
+        ReplayReport,
+        find_task,
+        replay,
+        task_skill,
+    )
     from trainer.backends.base import InfraError
     from trainer.harness import CliNotFound
     from trainer.harness.sandbox import SandboxUnavailable
@@ -55,7 +61,7 @@ def replay_cmd(app: App, task_id: str, backend: str | None, skill_file: Path | N
     except InfraError as exc:
         raise CliError(f"the rollout could not be made: {exc}", "rollout_failed") from None
     if as_json:
-        echo_json(out)
+        echo_json(ReplayReport(out).to_json())
         return
     _print(out)
 

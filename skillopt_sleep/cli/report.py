@@ -111,6 +111,6 @@ def status(app: App, as_json: bool, brief: bool) -> None:
 
     info = gather_fast(app.state_dir, lambda: app.db)
     if as_json:
-        echo_json(info)
+        echo_json(info.to_json())
     else:
         click.echo(render_brief(info) if brief else render(info))

@@ -91,13 +91,13 @@ def doctor(app: App, as_json: bool, no_rollout: bool) -> None:
       skillopt-sleep doctor
       skillopt-sleep doctor --no-rollout --json
     """
-    from skillopt_sleep.health.doctor import FAIL, harness_rollout_check, run_checks
+    from skillopt_sleep.health.doctor import FAIL, Checks, harness_rollout_check, run_checks
 
     checks = run_checks(app.config_path, app.effective_overrides())
     if not no_rollout and not any(c.status == FAIL for c in checks):
         checks += harness_rollout_check(app.config)
     if as_json:
-        echo_json({"checks": [c.to_dict() for c in checks]})
+        echo_json(Checks(tuple(checks)).to_json())
     else:
         for check in checks:
             click.echo(f"{check.status:>4}  {check.what}: {check.detail}")

@@ -56,16 +56,10 @@ def mine_cmd(app: App, as_json: bool) -> None:
 
     with judge_model(app.config, log_dir=state_dir(app.config)) as model:
         r = mine(app.db, app.config, model)
-    out = {
-        "run_id": r.run_id,
-        "requests": r.n_requests,
-        "clusters": r.n_clusters,
-        "recurring": r.n_recurring,
-        "tasks": r.n_tasks,
-        "report": r.report,
-    }
     if as_json:
-        echo_json(out)
+        from skillopt_sleep.mining.printed import MiningRun
+
+        echo_json(MiningRun(r).to_json())
         return
     click.echo(
         f"{r.n_requests} requests -> {r.n_clusters} clusters, {r.n_recurring} recurring, "
@@ -105,7 +99,9 @@ def list_cmd(app: App, as_json: bool, show_all: bool) -> None:
     _fresh(app)
     clusters = cluster_dicts(app.db)
     if as_json:
-        echo_json({"clusters": clusters})
+        from skillopt_sleep.mining.printed import ClusterList
+
+        echo_json(ClusterList(tuple(clusters)).to_json())
         return
     shown = [c for c in clusters if c["recurring"] or show_all]
     if not shown:
@@ -140,15 +136,15 @@ def show_cmd(app: App, ident: str, as_json: bool) -> None:
       skillopt-sleep tasks show t-0f1e2d3c4b5a --json
     """
     from skillopt_sleep.mining import cluster_dicts
+    from skillopt_sleep.mining.printed import ShownCluster, ShownTask
     from skillopt_sleep.mining.query import all_tasks
 
     _fresh(app)
     found = all_tasks(app.db).get(ident)
     if found is not None:
         task, reviewed = found
-        data = {**task.to_dict(), "reviewed": reviewed}
         if as_json:
-            echo_json(data)
+            echo_json(ShownTask(task, reviewed).to_json())
             return
         click.echo(f"task {task.id}  split {task.split}  group {task.group}"
                    f"{'  (reviewed)' if reviewed else ''}")  # fmt: skip
@@ -171,7 +167,7 @@ def show_cmd(app: App, ident: str, as_json: bool) -> None:
     if cluster is None:
         raise UserError(f"no cluster or task {ident!r}; see `skillopt-sleep tasks list --all`")
     if as_json:
-        echo_json(cluster)
+        echo_json(ShownCluster(cluster).to_json())
         return
     c = cluster
     click.echo(f"cluster {c['id']}  skill {c['skill']}"

@@ -15,6 +15,7 @@ from skillopt_sleep.running.lock import LOCK_NAME
 from skillopt_sleep.settings import config as config_mod
 from skillopt_sleep.settings import paths
 from skillopt_sleep.store import DB_NAME, StoreError, db_path, integrity_problems, open_store
+from trainer.shapes import DOCTOR, stamp, unstamped
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 
@@ -27,6 +28,25 @@ class Check:
 
     def to_dict(self) -> dict[str, str]:
         return {"status": self.status, "what": self.what, "detail": self.detail}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Check:
+        return cls(data["status"], data["what"], data["detail"])
+
+
+@dataclass(frozen=True)
+class Checks:
+    """What ``doctor`` found, in the order it checked (``--json`` prints ``to_json``)."""
+
+    checks: tuple[Check, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return stamp(DOCTOR, {"checks": [c.to_dict() for c in self.checks]})
+
+    @classmethod
+    def from_json(cls, stored: Any) -> Checks:
+        """A printed doctor's report of any version (``ShapeError`` for a newer one)."""
+        return cls(tuple(Check.from_dict(c) for c in unstamped(DOCTOR, stored)["checks"]))
 
 
 def _private(path: Path) -> bool:

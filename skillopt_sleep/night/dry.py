@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from skillopt_sleep.mining import mine
-from skillopt_sleep.night.model import NightOutcome
+from skillopt_sleep.night.model import DryRun, NightOutcome, WouldTrain
 from skillopt_sleep.night.plan import plan_night
 from skillopt_sleep.night.settings import NightSettings
 from skillopt_sleep.night.sizing import size_plan
@@ -40,42 +40,32 @@ def dry_run_night(
         db = open_store(copy_dir)
         try:
             say("dry run: nothing will be written and no model will be called")
-            ingested = ingest_logs(db, config).to_dict()
+            ingested = ingest_logs(db, config)
             mined = mine(db, config)
             plan = plan_night(db, config, settings)
             plan = size_plan(db, settings, plan, now=datetime.now(UTC))
         finally:
             db.close()
-    jobs: list[dict[str, Any]] = [
-        {
-            "skill": j.skill,
-            "managed": j.managed,
-            "n_tasks": j.n_tasks,
-            "exists": j.exists,
-            "estimated_calls": j.sizing.calls.total if j.sizing else None,
-            "plan": j.sizing.to_dict() if j.sizing else None,
-        }
-        for j in plan.jobs
-    ]
-    summary = {
-        "night": "dry-run",
-        "status": "dry_run",
-        "ingest": ingested,
-        "mining": {"clusters": mined.n_clusters, "recurring": mined.n_recurring},
-        "would_train": jobs,
-        "skipped": [skip.to_dict() for skip in plan.skipped],
-        "budget": dict(config["budget"]),
-    }
-    for job in jobs:
+    dry = DryRun(
+        ingest=ingested,
+        mining={"clusters": mined.n_clusters, "recurring": mined.n_recurring},
+        would_train=tuple(
+            WouldTrain(j.skill, j.managed, j.n_tasks, j.exists, j.sizing) for j in plan.jobs
+        ),
+        skipped=plan.skipped,
+        budget=dict(config["budget"]),
+    )
+    for job in dry.would_train:
+        sizing = job.sizing
         say(
-            f"would train {job['skill']} ({'managed' if job['managed'] else 'your skill'}) on "
-            f"{job['n_tasks']} tasks, about {job['estimated_calls']} model calls: "
-            f"{job['plan']['shows']}"
+            f"would train {job.skill} ({'managed' if job.managed else 'your skill'}) on "
+            f"{job.n_tasks} tasks, about {job.estimated_calls} model calls"
+            + (f": {sizing.shows()}" if sizing else "")
         )
-        if job["plan"]["warning"]:
-            say(f"{job['skill']}: {job['plan']['warning']}")
+        if sizing and sizing.warning():
+            say(f"{job.skill}: {sizing.warning()}")
     for skip in plan.skipped:
         say(f"would skip {skip.skill}: {skip.reason}")
-    if not jobs:
+    if not dry.would_train:
         say("no recurring task is ready for training")
-    return NightOutcome("dry-run", "dry_run", dry_run=summary)
+    return NightOutcome("dry-run", "dry_run", dry_run=dry)

@@ -15,11 +15,23 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from session_ingest.passes import IngestReport
 from skillopt_sleep.report.document import NightSummary, Promotion, Skip
+from trainer.shapes import DRY_RUN, SUMMARY, stamp, unstamped
 from trainer.sizing import Sizing
 from trainer.tasks import SPLITS, Task
 
-__all__ = ["Job", "NightOutcome", "Plan", "Promotion", "Skip", "TrainedSkill", "infra_errors"]
+__all__ = [
+    "DryRun",
+    "Job",
+    "NightOutcome",
+    "Plan",
+    "Promotion",
+    "Skip",
+    "TrainedSkill",
+    "WouldTrain",
+    "infra_errors",
+]
 
 
 @dataclass(frozen=True)
@@ -138,6 +150,74 @@ class TrainedSkill:
         return cls(**data)
 
 
+@dataclass(frozen=True)
+class WouldTrain:
+    """A skill a dry run would train: on how many tasks per split, and its run's plan."""
+
+    skill: str
+    managed: bool
+    n_tasks: Mapping[str, int]
+    exists: bool
+    sizing: Sizing | None
+
+    @property
+    def estimated_calls(self) -> int | None:
+        return self.sizing.calls.total if self.sizing else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "skill": self.skill,
+            "managed": self.managed,
+            "n_tasks": dict(self.n_tasks),
+            "exists": self.exists,
+            "estimated_calls": self.estimated_calls,
+            "plan": self.sizing.to_dict() if self.sizing else None,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WouldTrain:
+        plan = data.get("plan")
+        return cls(data["skill"], bool(data["managed"]), dict(data["n_tasks"]),
+                   bool(data["exists"]), Sizing.from_dict(plan) if plan else None)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class DryRun:
+    """What ``run --dry-run`` found a night would do (``--json`` prints ``to_json``)."""
+
+    ingest: IngestReport
+    mining: Mapping[str, int]  # clusters, recurring
+    would_train: tuple[WouldTrain, ...]
+    skipped: tuple[Skip, ...]
+    budget: Mapping[str, Any]  # the config's budget section
+
+    def to_json(self) -> dict[str, Any]:
+        return stamp(
+            DRY_RUN,
+            {
+                "night": "dry-run",
+                "status": "dry_run",
+                "ingest": self.ingest.to_dict(),
+                "mining": dict(self.mining),
+                "would_train": [w.to_json() for w in self.would_train],
+                "skipped": [s.to_dict() for s in self.skipped],
+                "budget": dict(self.budget),
+            },
+        )
+
+    @classmethod
+    def from_json(cls, stored: Any) -> DryRun:
+        """A printed dry run of any version (``ShapeError`` for a newer release's)."""
+        data = unstamped(DRY_RUN, stored)
+        return cls(
+            ingest=IngestReport.from_dict(data["ingest"]),
+            mining=dict(data["mining"]),
+            would_train=tuple(WouldTrain.from_json(w) for w in data["would_train"]),
+            skipped=tuple(Skip.from_dict(s) for s in data["skipped"]),
+            budget=dict(data["budget"]),
+        )
+
+
 @dataclass
 class NightOutcome:
     """How a night ended: its id, status (done | stopped | dry_run), a finished night's
@@ -147,7 +227,7 @@ class NightOutcome:
     status: str
     summary: NightSummary | None = None  # a finished night's (status done)
     reports: dict[str, Path] = field(default_factory=dict)
-    dry_run: dict[str, Any] | None = None  # what a dry run would do (status dry_run)
+    dry_run: DryRun | None = None  # what a dry run would do (status dry_run)
 
     @property
     def exit_code(self) -> int:
@@ -156,9 +236,10 @@ class NightOutcome:
 
     def to_json(self) -> dict[str, Any]:
         """What ``run --json`` prints: the summary, the dry run's plan, or the night's id
-        and status (a stopped night has no summary yet)."""
+        and status (a stopped night has no summary yet: a ``summary`` shape with only
+        those, which ``NightSummary.from_json`` reads)."""
         if self.summary is not None:
             return self.summary.to_json()
         if self.dry_run is not None:
-            return self.dry_run
-        return {"night": self.night_id, "status": self.status}
+            return self.dry_run.to_json()
+        return stamp(SUMMARY, {"night": self.night_id, "status": self.status})

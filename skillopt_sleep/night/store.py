@@ -16,6 +16,7 @@ import sqlite_utils
 
 from session_ingest.migrations import Step
 from trainer.cache import KEPT_STREAMS
+from trainer.ledger import LedgerRecord
 from trainer.shapes import CHECKPOINT, LEDGER, STREAM, stamp, unstamped
 
 
@@ -116,6 +117,13 @@ class SqliteCache:
                 self._conn = None
 
 
+def _record(edit_hash: str, kind: str, stored: str) -> LedgerRecord:
+    """A row of ``edits`` as a record; its hash and kind are the row's (a record an early
+    release wrote may lack them)."""
+    data = unstamped(LEDGER, json.loads(stored))
+    return LedgerRecord.from_dict({"status": kind, **data, "edit_hash": edit_hash})
+
+
 class SqliteLedger:
     """The trainer's edits Ledger on SQLite for one skill, kept across nights: rejected
     edits (never evaluated again) and pending ones (their gate evidence goes on)."""
@@ -147,19 +155,20 @@ class SqliteLedger:
                 ],
             )
 
-    def recent(self, limit: int) -> list[dict[str, Any]]:
+    def recent(self, limit: int) -> list[LedgerRecord]:
         rows = self.db.execute(
-            "SELECT record FROM edits WHERE skill = ? ORDER BY rowid DESC LIMIT ?",
+            "SELECT hash, kind, record FROM edits WHERE skill = ? ORDER BY rowid DESC LIMIT ?",
             [self.skill, limit],
         ).fetchall()
-        return [unstamped(LEDGER, json.loads(r[0])) for r in rows]
+        return [_record(*row) for row in rows]
 
-    def pending(self) -> list[dict[str, Any]]:
+    def pending(self) -> list[LedgerRecord]:
         rows = self.db.execute(
-            "SELECT record FROM edits WHERE skill = ? AND kind = 'pending' ORDER BY rowid",
+            "SELECT hash, kind, record FROM edits WHERE skill = ? AND kind = 'pending' "
+            "ORDER BY rowid",
             [self.skill],
         ).fetchall()
-        return [unstamped(LEDGER, json.loads(r[0])) for r in rows]
+        return [_record(*row) for row in rows]
 
     def forget(self, edit_hash: str) -> None:
         with self.db.conn:

@@ -43,7 +43,7 @@ from skillopt_sleep.promotion.versions import (
     update_decision,
     version_text,
 )
-from trainer.state import REJECTED, LedgerRecord
+from trainer.ledger import REJECTED, LedgerRecord
 
 USER_REJECTED = "user rejected"
 

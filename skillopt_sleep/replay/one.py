@@ -11,7 +11,7 @@ import copy
 import os
 import time
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import sqlite_utils
@@ -28,8 +28,25 @@ from trainer.scoring import (
     rubric_request,
     rule_score,
 )
+from trainer.shapes import REPLAY, stamp, unstamped
 from trainer.skill import SkillDoc
 from trainer.tasks import Task
+
+
+@dataclass(frozen=True)
+class ReplayReport:
+    """``tasks replay --json``: the rollout (answer, tool calls, files, tokens, time) and
+    each judge's score, as ``report`` makes it, with the shape's version."""
+
+    report: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return stamp(REPLAY, self.report)
+
+    @classmethod
+    def from_json(cls, stored: Any) -> ReplayReport:
+        """A printed replay of any version (``ShapeError`` for a newer release's)."""
+        return cls(unstamped(REPLAY, stored))
 
 
 class ReplayError(Exception):

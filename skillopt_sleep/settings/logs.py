@@ -13,6 +13,7 @@ from typing import Any
 
 from session_ingest.passes import IngestReport, Progress, ingest
 from skillopt_sleep.settings import config as config_mod
+from trainer.shapes import INGEST, stamp, unstamped
 
 ALL = ("claude", "codex")
 _ROOTS: dict[str, Callable[[Mapping[str, Any]], list[Path]]] = {
@@ -49,6 +50,16 @@ def ingest_logs(
         max_text_chars=max_text_chars(config),
         progress=progress,
     )
+
+
+def ingest_json(report: IngestReport) -> dict[str, Any]:
+    """What ``ingest --json`` prints for one pass: the report, its time to the millisecond."""
+    return stamp(INGEST, {**report.to_dict(), "seconds": round(report.seconds, 3)})
+
+
+def ingest_from_json(stored: Any) -> IngestReport:
+    """A printed pass of any version (``ShapeError`` for a newer release's)."""
+    return IngestReport.from_dict(unstamped(INGEST, stored))
 
 
 def watcher(

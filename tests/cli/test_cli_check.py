@@ -54,7 +54,7 @@ def test_a_passing_and_a_failing_answer(state: Path, tmp_path: Path) -> None:
     code, out = check(state, "t-check", "--answer-text", "Move parser tests to pytest", "--json")
     assert code == 0, out
     doc = json.loads(out)
-    assert set(doc) == {"task", "pass_all", "score", "judges"}
+    assert set(doc) == {"version", "task", "pass_all", "score", "judges"}
     assert doc["task"] == "t-check" and doc["pass_all"] is True and doc["score"] == 1.0
     rows = {j["kind"]: j for j in doc["judges"]}
     assert set(rows["max_chars"]) == {"kind", "value", "scope", "pass", "score", "source",

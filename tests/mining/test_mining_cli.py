@@ -30,7 +30,7 @@ def test_list_json_mines_on_demand_and_has_the_contract(state: Path) -> None:
     code, out = run(state, "list", "--json")
     assert code == 0, out
     doc = json.loads(out)
-    assert set(doc) == {"clusters"}
+    assert set(doc) == {"version", "clusters"}
     recurring = [c for c in doc["clusters"] if c["recurring"]]
     assert len(recurring) == 2
     for c in doc["clusters"]:

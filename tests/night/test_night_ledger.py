@@ -37,12 +37,12 @@ def test_an_older_store_is_upgraded_and_an_edit_is_recorded_for_every_skill(
     assert db.execute("SELECT kind FROM edits WHERE skill = 'a'").fetchone()[0] == "rejected"
     # the same edit rejected for another skill is recorded for that skill too
     b.add("h1", {"status": "rejected", "text": "x for b"})
-    assert "h1" in b and a.recent(1)[0]["text"] == "x" and b.recent(1)[0]["text"] == "x for b"
+    assert "h1" in b and a.recent(1)[0].text == "x" and b.recent(1)[0].text == "x for b"
     # a pending record is replaced as its evidence grows, then forgotten when it lapses
     b.add("h2", {"status": "pending", "text": "y", "evidence": {"sweeps": 4}})
     b.add("h2", {"status": "pending", "text": "y", "evidence": {"sweeps": 9}})
-    assert [p["evidence"]["sweeps"] for p in b.pending()] == [9] and a.pending() == []
-    assert b.recent(5)[0]["text"] == "y"  # the newest record first
+    assert [p.comparison["evidence"]["sweeps"] for p in b.pending()] == [9] and a.pending() == []
+    assert b.recent(5)[0].text == "y"  # the newest record first
     b.forget("h2")
     assert "h2" not in b and b.pending() == [] and "h1" in b
 

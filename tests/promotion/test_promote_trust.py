@@ -232,7 +232,7 @@ def test_reject_and_rollback_put_the_candidates_edits_into_the_ledger(env) -> No
     ledger = SqliteLedger(env["db"], "review", "n2")
     assert tests.hash in ledger
     (record,) = ledger.recent(5)
-    assert record["verdict"] == "user rejected" and record["text"] == "add: - run the tests"
+    assert record.verdict == "user rejected" and record.text == "add: - run the tests"
     assert tests.hash not in SqliteLedger(env["db"], "other-skill", "n2")  # per skill
     # a rollback is the same verdict on the candidate it undoes
     config = _cfg(env, auto_promote_new_skills=True)

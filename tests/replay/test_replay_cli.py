@@ -16,7 +16,9 @@ from benchmarks.scripted_endpoint import ScriptedEndpoint
 from skillopt_sleep.cli import main
 from skillopt_sleep.mining import load_tasks, mine
 from skillopt_sleep.mining.taskfile import export, import_file
+from skillopt_sleep.replay.one import ReplayReport
 from trainer.harness import CLAUDE_CODE, CODEX
+from trainer.shapes import CURRENT, REPLAY, ShapeError
 
 pytestmark = [pytest.mark.harness, pytest.mark.timeout(300)]
 
@@ -76,7 +78,11 @@ def test_tasks_replay_prints_the_outcome_and_judges(
         result = CliRunner().invoke(main, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
-    assert set(out) >= KEYS
+    assert set(out) >= KEYS and out["version"] == CURRENT[REPLAY]
+    read = ReplayReport.from_json(out)
+    assert read.to_json() == out and ReplayReport.from_json(read.to_json()) == read
+    with pytest.raises(ShapeError, match="newer than this release reads"):
+        ReplayReport.from_json({**out, "version": CURRENT[REPLAY] + 1})
     assert out["backend"] == kind and out["skill_injected"] is True
     assert out["cli_version"] == agent_cli(kind).version
     assert [c["command"] for c in out["tool_calls"]] == [

@@ -20,6 +20,7 @@ from trainer.shapes import (
     CURRENT,
     EVIDENCE,
     LEDGER,
+    PRINTED,
     RUN,
     STEPS,
     STREAM,
@@ -42,6 +43,8 @@ OLD = {
     EVIDENCE: {"test": {"lift": 0.1}, "edits": [{"gate": OLD_GATE}]},
     STREAM: {"sweeps": [[1.0, 0.5]]},
     RUN: {"stop_reason": "done", "test": {"lift": 0.0}},
+    # what a command's --json printed (tests/cli/test_cli_versions.py runs each command)
+    **{shape: {"printed": shape} for shape in PRINTED},
 }
 
 
@@ -89,8 +92,8 @@ def test_checkpoints_and_ledgers_write_the_version_and_read_older_rows(tmp_path:
             "VALUES ('h', 's', 'n0', ?, '2026', 'rejected')",
             [json.dumps(OLD[LEDGER])],
         )
-    assert [r["evidence"] for r in ledger.recent(5)] == [NEW_GATE, NEW_GATE]
-    assert all("version" not in r for r in ledger.recent(5))
+    assert [r.to_dict()["evidence"] for r in ledger.recent(5)] == [NEW_GATE, NEW_GATE]
+    assert all("version" not in r.to_dict() for r in ledger.recent(5))
     ledger.keep_stream("k", {"sweeps": [[1.0]]})
     assert ledger.stream("k") == {"sweeps": [[1.0]]}
     assert json.loads(db.execute("SELECT record FROM streams").fetchone()[0])["version"] == 1
@@ -100,11 +103,11 @@ def test_a_json_ledger_file_carries_versions_and_reads_an_older_one(tmp_path: Pa
     path = tmp_path / "ledger.json"
     path.write_text(json.dumps([OLD[LEDGER]]))  # release 1: a bare list of records
     ledger = JsonLedger(path)
-    assert ledger.recent(1)[0]["evidence"] == NEW_GATE
+    assert ledger.recent(1)[0].evidence == NEW_GATE
     ledger.add("h3", {"status": "rejected"})
     saved = json.loads(path.read_text())
     assert [r["version"] for r in saved["edits"]] == [CURRENT[LEDGER]] * 2
-    assert [r["edit_hash"] for r in JsonLedger(path).recent(5)] == ["h3", "h"]
+    assert [r.edit_hash for r in JsonLedger(path).recent(5)] == ["h3", "h"]
 
 
 def _store_with_night(tmp_path: Path, summary: dict) -> Path:
@@ -157,13 +160,34 @@ def test_a_run_s_ledger_records_are_one_typed_record_stored_as_the_ledger_shape(
                                "edit_hash": edit_set_hash(rejected), "skill_hash": "a",
                                "evidence": NEW_GATE}]  # fmt: skip
     state.flush("a")
-    stored = {r["status"]: r for r in ledger.recent(5)}
-    assert stored["rejected"] == state.rejected[0] | {"status": "rejected",
-                                                      "text": "add: - Be brief."}  # fmt: skip
+    stored = {r.status: r for r in ledger.recent(5)}
+    rejected_record = state.rejected[0] | {"status": "rejected", "text": "add: - Be brief."}
+    assert stored["rejected"].to_dict() == rejected_record
+    # what is read back is the very record the run put together
+    assert sorted(stored.values(), key=repr) == sorted(state.entries.values(), key=repr)
     pending = stored["pending"]
     assert pending == ledger.pending()[0]
-    assert {k: pending[k] for k in comparison} == comparison
-    assert pending["edits"] == [held[0].to_dict()] and pending["skill_hash"] == "a"
-    assert pending["text"] == "add: - Name the module."
+    assert pending.comparison == comparison
+    assert list(pending.edits) == [held[0].to_dict()] and pending.skill_hash == "a"
+    assert pending.text == "add: - Name the module."
     (row,) = db.execute("SELECT record FROM edits WHERE kind = 'pending'").fetchone()
     assert json.loads(row)["version"] == CURRENT[LEDGER]
+
+
+def test_a_ledger_record_reads_back_whole_whatever_keys_it_holds(tmp_path: Path) -> None:
+    """A key the typed record does not name (an older release's) is kept in its
+    comparison and written back; a pending record's evidence stays in its comparison."""
+    path = tmp_path / "ledger.json"
+    pending = {"status": "pending", "edit_hash": "p", "where": "epoch 0 step 1", "reason": "",
+               "edits": [{"kind": "add", "text": "- x"}], "text": "add: - x",
+               "from_hash": "a", "runs": ["n1"], "evidence": NEW_GATE}  # fmt: skip
+    rejected = {"status": "rejected", "edit_hash": "r", "where": "", "reason": "gate",
+                "edits": [], "text": "", "evidence": NEW_GATE, "note": "kept"}  # fmt: skip
+    path.write_text(json.dumps({"edits": [pending, rejected]}))
+    ledger = JsonLedger(path)
+    (held,) = ledger.pending()
+    assert held.evidence is None and held.comparison == {"from_hash": "a", "runs": ["n1"],
+                                                         "evidence": NEW_GATE}  # fmt: skip
+    newest = ledger.recent(1)[0]
+    assert newest.evidence == NEW_GATE and newest.comparison == {"note": "kept"}
+    assert [r.to_dict() for r in ledger.recent(2)] == [rejected, pending]

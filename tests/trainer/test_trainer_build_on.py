@@ -12,6 +12,7 @@ from trainer import JsonLedger, TrainSettings, optimize
 from trainer.backends.base import Completion, Roles
 from trainer.edits import Edit, apply_edits
 from trainer.gate import FUTILITY_PAIRS, Decision, Evidence, decide
+from trainer.ledger import LedgerRecord
 from trainer.sim import SimWorld
 from trainer.stream import Stream
 
@@ -71,13 +72,13 @@ def night(path: Path, *texts: str, run_id: str = "night-1"):
     )
 
 
-def held(path: Path) -> dict[str, dict]:
+def held(path: Path) -> dict[str, LedgerRecord]:
     """Pending records by the step that proposed them."""
-    return {r["where"].split(" (")[0]: r for r in JsonLedger(path).pending()}
+    return {r.where.split(" (")[0]: r for r in JsonLedger(path).pending()}
 
 
-def incumbent_sweeps(record: dict) -> list[list[float]]:
-    rows = record["scores"]["incumbent"]  # task-major
+def incumbent_sweeps(record: LedgerRecord) -> list[list[float]]:
+    rows = record.comparison["scores"]["incumbent"]  # task-major
     return [[row[s] for row in rows] for s in range(len(rows[0]))]
 
 
@@ -90,30 +91,31 @@ def test_the_next_step_builds_on_a_promising_candidate_with_samples_it_did_not_s
     assert r.counters["built_on_pending"] == 1
     steps = held(path)
     a, b, c = steps["epoch 0 step 0"], steps["epoch 0 step 1"], steps["epoch 0 step 2"]
-    assert Evidence.from_dict(a["scores"]).promising()
+    assert Evidence.from_dict(a.comparison["scores"]).promising()
     # step 1's candidate carries both steps' edits, and is compared with the start skill
-    assert [e["text"] for e in b["edits"]] == [first, second]
-    assert b["where"] == "epoch 0 step 1 (on top of epoch 0 step 0)"
-    assert b["from_hash"] == WORLD.start_skill.hash
+    assert [e["text"] for e in b.edits] == [first, second]
+    assert b.where == "epoch 0 step 1 (on top of epoch 0 step 0)"
+    assert b.comparison["from_hash"] == WORLD.start_skill.hash
     # it pairs with the incumbent sweeps after the ones that made its base look promising,
     # and so does every later comparison of the epoch (step 2 is not built on step 1's)
-    stream = JsonLedger(path).stream(f"{WORLD.start_skill.hash}:{a['val_digest']}")
-    promising = Evidence.from_dict(c["scores"]).promising()  # then step 2's is a base too
+    stream = JsonLedger(path).stream(f"{WORLD.start_skill.hash}:{a.comparison['val_digest']}")
+    # then step 2's is a base too
+    promising = Evidence.from_dict(c.comparison["scores"]).promising()
     assert stream["floor"] == (2 if promising else 1) * SWEEPS
     assert incumbent_sweeps(a) == stream["sweeps"][:SWEEPS]
     assert incumbent_sweeps(b) == stream["sweeps"][SWEEPS : 2 * SWEEPS]
-    assert b["stream_at"][1] == 2 * SWEEPS
-    assert [e["text"] for e in c["edits"]] == [third]
+    assert b.comparison["stream_at"][1] == 2 * SWEEPS
+    assert [e["text"] for e in c.edits] == [third]
     assert incumbent_sweeps(c) == stream["sweeps"][SWEEPS : 2 * SWEEPS]
 
     # the floor outlives the night: the next one goes on with all three past it
     again = night(path, first, first, first, run_id="night-2")
     assert again.counters["pending_continued"] == 3
-    kept = JsonLedger(path).stream(f"{WORLD.start_skill.hash}:{a['val_digest']}")
+    kept = JsonLedger(path).stream(f"{WORLD.start_skill.hash}:{a.comparison['val_digest']}")
     floor = stream["floor"]
     assert kept["floor"] == floor and kept["sweeps"][:floor] == stream["sweeps"][:floor]
     for record in JsonLedger(path).pending():
-        assert record["stream_at"][1] == floor + 1
+        assert record.comparison["stream_at"][1] == floor + 1
         assert incumbent_sweeps(record)[-1] == kept["sweeps"][floor]
 
 
@@ -122,15 +124,15 @@ def test_a_candidate_that_looks_no_better_is_not_built_on(tmp_path: Path) -> Non
     harmful, (helpful, other) = lines("harmful")[0], lines("helpful")[:2]
     night(path, harmful, helpful, other)
     steps = held(path)
-    assert not Evidence.from_dict(steps["epoch 0 step 0"]["scores"]).promising()
+    assert not Evidence.from_dict(steps["epoch 0 step 0"].comparison["scores"]).promising()
     b = steps["epoch 0 step 1"]
-    assert b["where"] == "epoch 0 step 1" and [e["text"] for e in b["edits"]] == [helpful]
-    assert b["stream_at"][1] == SWEEPS  # from sweep 0: nothing raised the floor
+    assert b.where == "epoch 0 step 1" and [e["text"] for e in b.edits] == [helpful]
+    assert b.comparison["stream_at"][1] == SWEEPS  # from sweep 0: nothing raised the floor
     # step 1's candidate looks promising: step 2 builds on it
-    assert Evidence.from_dict(b["scores"]).promising()
+    assert Evidence.from_dict(b.comparison["scores"]).promising()
     c = steps["epoch 0 step 2"]
-    assert [e["text"] for e in c["edits"]] == [helpful, other]
-    assert c["stream_at"][1] == 2 * SWEEPS
+    assert [e["text"] for e in c.edits] == [helpful, other]
+    assert c.comparison["stream_at"][1] == 2 * SWEEPS
 
 
 def test_promising_reads_only_the_futility_looks_samples() -> None:
@@ -190,5 +192,6 @@ def test_a_base_continued_and_rejected_is_not_built_on(tmp_path: Path) -> None:
     (rejected,) = [x for x in r.rejected if x["reason"].startswith("gate")]
     assert [e["text"] for e in rejected["edits"]] == [first]
     (c,) = JsonLedger(path).pending()
-    assert [e["text"] for e in c["edits"]] == [second] and c["where"] == "epoch 0 step 2"
-    assert c["stream_at"][1] == 2 * SWEEPS + 1  # past step 0's sweeps and its continuation
+    assert [e["text"] for e in c.edits] == [second] and c.where == "epoch 0 step 2"
+    # past step 0's sweeps and its continuation
+    assert c.comparison["stream_at"][1] == 2 * SWEEPS + 1

@@ -185,8 +185,8 @@ def test_ledger_persists_and_judged_edits_are_never_compared_anew(tmp_path: Path
     assert first.rejected == [] and held["evidence"]["verdict"] == "pending"
     reopened = JsonLedger(tmp_path / "ledger.json")
     h = held["edit_hash"]
-    assert h in reopened and reopened.recent(5)[0]["text"] == "add: - Be kind to reviewers."
-    assert reopened.pending()[0]["runs"] == ["night-1"]
+    assert h in reopened and reopened.recent(5)[0].text == "add: - Be kind to reviewers."
+    assert reopened.pending()[0].comparison["runs"] == ["night-1"]
     opt = Scripted(same)
     second = optimize(
         WORLD.start_skill,
@@ -198,7 +198,7 @@ def test_ledger_persists_and_judged_edits_are_never_compared_anew(tmp_path: Path
     # the next night continues its e-process (fresh samples, same alpha), never starts anew
     assert second.counters.get("comparisons", 0) == 0 and second.counters["ledger_skipped"] == 6
     assert second.counters["pending_continued"] >= 1
-    again = JsonLedger(tmp_path / "ledger.json").pending()[0]
+    again = JsonLedger(tmp_path / "ledger.json").pending()[0].comparison
     assert again["runs"] == ["night-1", "night-2"] and again["alpha"] == held["alpha"]
     assert (held["evidence"]["sweeps"], again["evidence"]["sweeps"]) == (1, 2)
     reflection = reflections(opt.seen)[0][-1]["content"]
@@ -215,7 +215,8 @@ def test_ledger_persists_and_judged_edits_are_never_compared_anew(tmp_path: Path
     # undecided for PENDING_NIGHTS nights: dropped, not banned, and so compared anew
     aged = JsonLedger(tmp_path / "ledger.json")
     rec = aged.pending()[0]
-    aged.add(rec["edit_hash"], {**rec, "runs": [f"night-{i}" for i in range(PENDING_NIGHTS)]})
+    runs = [f"night-{i}" for i in range(PENDING_NIGHTS)]
+    aged.add(rec.edit_hash, replace(rec, comparison={**rec.comparison, "runs": runs}).to_dict())
     fourth = optimize(
         WORLD.start_skill,
         WORLD.tasks,
@@ -246,7 +247,7 @@ def test_pending_evidence_lapses_when_the_skill_changed(tmp_path: Path) -> None:
     )
     # its evidence was about another incumbent: dropped, and the edit is compared afresh
     assert later.counters["pending_superseded"] >= 1 and later.counters["comparisons"] == 1
-    assert all(p["from_hash"] == changed.hash for p in ledger.pending())
+    assert all(p.comparison["from_hash"] == changed.hash for p in ledger.pending())
 
 
 class Scripted:
@@ -514,7 +515,7 @@ def test_a_length_capped_edit_is_held_not_banned_and_compared_once_it_fits(
     assert first.counters["length_capped"] == 1 and first.counters.get("comparisons", 0) == 0
     assert first.rejected == []
     (held,) = JsonLedger(tmp_path / "ledger.json").pending()
-    assert held["status"] == "pending" and held["reason"].startswith("length cap")
+    assert held.status == "pending" and held.reason.startswith("length cap")
     # a night whose cap leaves room compares it on evidence instead of skipping it
     roomy = replace(tight, run_id="night-2", max_skill_tokens=start + 200)
     second = optimize(

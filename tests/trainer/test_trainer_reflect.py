@@ -109,7 +109,7 @@ def test_each_question_names_one_problem_in_the_user_s_words_with_the_answers_th
     assert result.counters["parsed_proposals"] == 2
     # the gate's verdict on it is kept in the ledger with where it came from
     (record,) = ledger.recent(5)
-    assert [e["origin"] for e in record["edits"]] == ["reflection"]
+    assert [e["origin"] for e in record.edits] == ["reflection"]
 
 
 def test_a_problem_the_user_put_in_words_is_asked_before_a_larger_grade_short_of_full() -> None:

@@ -75,9 +75,9 @@ def test_a_later_night_pairs_with_the_kept_sweeps_and_draws_only_new_ones(
     sweeps = kept(path, WORLD.start_skill)["sweeps"]
     assert len(sweeps) == 2 and sweeps[0] == stream["sweeps"][0] and len(sweeps[0]) == N_VAL
     (held,) = JsonLedger(path).pending()
-    incumbent = held["scores"]["incumbent"]  # task-major: one column per sweep
+    incumbent = held.comparison["scores"]["incumbent"]  # task-major: one column per sweep
     assert [[row[s] for row in incumbent] for s in range(2)] == sweeps
-    assert held["stream_at"][1] == 2
+    assert held.comparison["stream_at"][1] == 2
 
 
 def test_a_candidate_continued_in_the_same_run_gets_fresh_samples(tmp_path: Path) -> None:
@@ -89,8 +89,8 @@ def test_a_candidate_continued_in_the_same_run_gets_fresh_samples(tmp_path: Path
     assert r.counters["pending_continued"] == 1
     assert r.counters["incumbent_sweeps"] == 2 and r.counters["candidate_sweeps"] == 2
     (held,) = JsonLedger(path).pending()
-    assert held["evidence"]["sweeps"] == 2 and held["stream_at"][1] == 2
-    inc = [[row[s] for row in held["scores"]["incumbent"]] for s in range(2)]
+    assert held.comparison["evidence"]["sweeps"] == 2 and held.comparison["stream_at"][1] == 2
+    inc = [[row[s] for row in held.comparison["scores"]["incumbent"]] for s in range(2)]
     assert inc == kept(path, WORLD.start_skill)["sweeps"]
 
 
