@@ -42,13 +42,14 @@ A command that fails says so in one line on stderr, `Error: <what and why>`, and
 non-zero: 2 when the command line, the config or the model settings must change, 1 when
 something on the machine must (a file, the store), 3 when another night or the daemon holds
 the state directory. With `--json` among a command's arguments the failure is one JSON
-object on stdout instead, with the same exit status. Match on `code`, which is stable; the
-message is for people and may change.
+object on stdout instead, with the same exit status: the `error` shape, whose `"version"`
+comes first (docs/operations.md). Match on `code`, which is stable; the message is for
+people and may change.
 
 ```text
 $ skillopt-sleep run --once --json; echo "exit $?"
-{"error": "the state directory /home/me/.local/state/skillopt-sleep cannot be used: nights: \
-a file where a directory should be", "code": "state_unwritable"}
+{"version": 1, "error": "the state directory /home/me/.local/state/skillopt-sleep cannot be \
+used: nights: a file where a directory should be", "code": "state_unwritable"}
 exit 1
 ```
 

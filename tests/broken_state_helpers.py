@@ -22,7 +22,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from skillopt_sleep.cli import main
-from skillopt_sleep.cli.failures import CODES
+from skillopt_sleep.cli.failures import CODES, PrintedError
 from skillopt_sleep.health.doctor import Checks
 from skillopt_sleep.running.lock import LOCK_NAME
 from skillopt_sleep.store import db_path
@@ -149,8 +149,8 @@ def check_outcome(args: list[str], exit_code: int, stdout: str, stderr: str) -> 
     """Fail the test unless the command succeeded or failed cleanly; the failure's code.
 
     Clean: no traceback; with --json one JSON object on stdout (``doctor`` prints its
-    checks instead) with a known code and that code's exit status; else one ``Error:``
-    line on stderr."""
+    checks instead), the versioned ``error`` shape, with a known code and that code's exit
+    status; else one ``Error:`` line on stderr."""
     where = f"{args}: exit {exit_code}\nstdout: {stdout[-2000:]}\nstderr: {stderr[-2000:]}"
     assert "Traceback" not in stdout + stderr, where
     if exit_code == 0:
@@ -164,11 +164,13 @@ def check_outcome(args: list[str], exit_code: int, stdout: str, stderr: str) -> 
         return None
     lines = stdout.strip().splitlines()
     assert len(lines) == 1, where
-    error = json.loads(lines[0])
-    assert set(error) == {"error", "code"} and error["code"] in CODES, where
-    assert exit_code == CODES[error["code"]][0], where
-    assert "\n" not in error["error"] and len(error["error"]) < 400, where
-    return error["code"]
+    printed = json.loads(lines[0])
+    assert list(printed) == ["version", "error", "code"], where
+    error = PrintedError.from_json(printed)
+    assert error.to_json() == printed and error.code in CODES, where
+    assert exit_code == CODES[error.code][0], where
+    assert "\n" not in error.error and len(error.error) < 400, where
+    return error.code
 
 
 def invoke(config: Path, *args: str, **kw: Any) -> Result:

@@ -1,7 +1,7 @@
 """Every failure is one line and a non-zero exit; with ``--json`` it is one JSON object on
-stdout, ``{"error": …, "code": …}``. Each fault is made for real on a copy of a real store
-(tests/broken_state_helpers.py) and every command is run against it, through CliRunner
-and as a real process.
+stdout, ``{"version": …, "error": …, "code": …}``. Each fault is made for real on a copy
+of a real store (tests/broken_state_helpers.py) and every command is run against it,
+through CliRunner and as a real process.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from tests.broken_state_helpers import (
 )
 from tests.night.test_night import CLI, PROJECT, env
 from tests.running.test_lock import _spawn_holder
+from trainer.shapes import CURRENT, ERROR
 
 __all__ = ["corpus"]  # the module-scoped fixture, imported for pytest
 
@@ -102,6 +103,7 @@ def test_a_real_process_fails_in_one_line_and_in_one_json_line(
                              capture_output=True, text=True, env=env(), timeout=300)  # fmt: skip
     assert as_json.returncode == 1 and as_json.stderr == ""
     assert json.loads(as_json.stdout) == {
+        "version": CURRENT[ERROR],
         "error": plain.stderr.removeprefix("Error: ").rstrip("\n"),
         "code": "state_unwritable",
     }

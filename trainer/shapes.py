@@ -10,8 +10,9 @@ Shapes: the night's ``summary`` (``summary.json``, ``report.json``, every ``--js
 night), a night's step ``checkpoint``, an edit's ``ledger`` record, an incumbent's kept
 validation ``stream``, a promotion's ``evidence``, a training ``run``'s files, and what
 the CLI's ``--json`` prints (``dry_run``, ``status``, ``ingest``, ``doctor``, ``mining``,
-``clusters``, ``cluster``, ``task``, ``check``, ``replay``). docs/operations.md lists them
-and what each version changed.
+``clusters``, ``cluster``, ``task``, ``check``, ``replay``, the ``error`` of a failure, and
+each item of a printed list: ``listed_night``, ``listed_session``). docs/operations.md
+lists them and what each version changed.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ LEDGER = "ledger"
 EVIDENCE = "evidence"
 STREAM = "stream"
 RUN = "run"  # a training run's files (history.json, summary.json, ...), for people
-# what a command's --json prints (a list, such as `nights --json`, carries no version)
+# what a command's --json prints (a list, such as `nights --json`, is not wrapped: each of
+# its items carries its own version, so `jq '.[1].id'` still works)
 DRY_RUN = "dry_run"  # run --dry-run --json
 STATUS = "status"  # status --json
 INGEST = "ingest"  # ingest --json, one per pass
@@ -38,7 +40,11 @@ CLUSTER = "cluster"  # tasks show c-… --json
 TASK = "task"  # tasks show t-… --json
 CHECK = "check"  # tasks check --json
 REPLAY = "replay"  # tasks replay --json
-PRINTED = (DRY_RUN, STATUS, INGEST, DOCTOR, MINING, CLUSTERS, CLUSTER, TASK, CHECK, REPLAY)
+LISTED_NIGHT = "listed_night"  # each item of nights --json and report --list --json
+LISTED_SESSION = "listed_session"  # each item of sessions --json
+ERROR = "error"  # what any command given --json prints when it fails
+PRINTED = (DRY_RUN, STATUS, INGEST, DOCTOR, MINING, CLUSTERS, CLUSTER, TASK, CHECK, REPLAY,
+           LISTED_NIGHT, LISTED_SESSION, ERROR)  # fmt: skip
 
 KEY = "version"
 

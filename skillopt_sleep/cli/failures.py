@@ -14,6 +14,7 @@ import os
 import sqlite3
 import sys
 import traceback
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ import click
 
 from skillopt_sleep.errors import ConfigError
 from skillopt_sleep.store import StoreError, failure_code
+from trainer.shapes import ERROR, stamp, unstamped
 
 # Every code a failure can carry -> (exit status, when). Stable: scripts match on them.
 # docs/cli.md lists them from here (docs/make_cli_reference.py).
@@ -64,9 +66,28 @@ CODES: dict[str, tuple[int, str]] = {
 }
 
 
+@dataclass(frozen=True)
+class PrintedError:
+    """What a command given ``--json`` prints when it fails: the one-line message and its
+    code (``CODES``), a versioned shape read back through ``from_json``."""
+
+    error: str
+    code: str
+
+    def to_json(self) -> dict[str, Any]:
+        return stamp(ERROR, {"error": self.error, "code": self.code})
+
+    @classmethod
+    def from_json(cls, stored: Any) -> PrintedError:
+        """A printed failure of any version (``ShapeError`` for a newer release's)."""
+        data = unstamped(ERROR, stored)
+        return cls(data["error"], data["code"])
+
+
 class CliError(click.ClickException):
     """A failure shown as one line: ``Error: …`` on stderr, or with ``--json``
-    ``{"error": …, "code": …}`` on stdout; the exit status is the code's (``CODES``)."""
+    ``{"version": …, "error": …, "code": …}`` on stdout; the exit status is the code's
+    (``CODES``)."""
 
     code = "error"
 
@@ -80,7 +101,7 @@ class CliError(click.ClickException):
 
     def show(self, file: Any = None) -> None:
         if self.as_json:
-            click.echo(json.dumps({"error": self.format_message(), "code": self.code}))
+            click.echo(json.dumps(PrintedError(self.format_message(), self.code).to_json()))
         else:
             super().show(file)
 

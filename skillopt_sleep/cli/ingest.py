@@ -190,47 +190,22 @@ def sessions(app: App, as_json: bool, limit: int, source: str) -> None:
       skillopt-sleep sessions
       skillopt-sleep sessions --json --limit 10
     """
-    where = "" if source == "all" else "WHERE source = ?"
-    params: list[Any] = [] if source == "all" else [source]
-    rows = [
-        dict(
-            zip(
-                (
-                    "id",
-                    "source",
-                    "kind",
-                    "parent_id",
-                    "project",
-                    "started",
-                    "turns",
-                    "tool_calls",
-                    "signals",
-                    "title",
-                ),
-                r,
-                strict=True,
-            )
-        )  # fmt: skip
-        for r in app.db.execute(
-            "SELECT id, source, kind, parent_id, project, started_at, n_turns, n_tool_calls,"
-            f" n_signals, title FROM sessions {where}"
-            " ORDER BY started_at DESC, id LIMIT ?",
-            [*params, limit],
-        ).fetchall()
-    ]
+    from skillopt_sleep.settings.logs import listed_sessions
+
+    rows = listed_sessions(app.db, None if source == "all" else source, limit)
     if as_json:
-        echo_json(rows)
+        echo_json([r.to_json() for r in rows])
         return
     if not rows:
         click.echo("no sessions yet: run `skillopt-sleep ingest`")
         return
-    width = max(len("id"), *(len(r["id"]) for r in rows))  # ids whole: subagents share prefixes
+    width = max(len("id"), *(len(r.id) for r in rows))  # ids whole: subagents share prefixes
     click.echo(
         f"{'id':{width}} {'source':6} {'kind':9} {'started':20} {'turns':>5} {'sig':>4}  project"
     )
     for r in rows:
-        started = (r["started"] or "")[:19]
+        started = (r.started or "")[:19]
         click.echo(
-            f"{r['id']:{width}} {r['source']:6} {r['kind']:9} {started:20} "
-            f"{r['turns']:>5} {r['signals']:>4}  {r['project'] or ''}"
+            f"{r.id:{width}} {r.source:6} {r.kind:9} {started:20} "
+            f"{r.turns:>5} {r.signals:>4}  {r.project or ''}"
         )

@@ -14,13 +14,13 @@ def _list_nights(app: App, as_json: bool) -> None:
 
     rows = nights(app.db, app.state_dir)
     if as_json:
-        echo_json(rows)
+        echo_json([r.to_json() for r in rows])
         return
     if not rows:
         click.echo("no nights yet: skillopt-sleep run --once (or install the daemon)")
         return
     for r in rows:
-        click.echo(f"{r['id']:24} {r['status']:12} {r['headline'] or ''}".rstrip())
+        click.echo(f"{r.id:24} {r.status:12} {r.headline or ''}".rstrip())
 
 
 def _unknown_night(app: App, night: str) -> UserError:

@@ -16,7 +16,7 @@ from skillopt_sleep.report.document import NightSummary, NightUsage
 from skillopt_sleep.running.heartbeat import daemon_status
 from skillopt_sleep.running.lock import LockInfo, current_holder
 from skillopt_sleep.store import open_for_reading
-from trainer.shapes import STATUS, stamp, unstamped
+from trainer.shapes import LISTED_NIGHT, STATUS, stamp, unstamped
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -64,9 +64,33 @@ def night_status(recorded: str, holder: LockInfo | None, daemon: dict[str, Any])
     return "interrupted"
 
 
-def nights(db: Db, state_dir: Path, limit: int = 50) -> list[dict[str, Any]]:
-    """The newest nights first: id, status (a killed night is "interrupted"), times, and
-    the report's answer."""
+@dataclass(frozen=True)
+class ListedNight:
+    """One night as ``nights`` lists it: id, status (a killed night is "interrupted"),
+    times, and the report's answer (None before it has one)."""
+
+    id: str
+    status: str
+    started_at: str | None
+    finished_at: str | None
+    headline: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return stamp(LISTED_NIGHT, {"id": self.id, "status": self.status,
+                                    "started_at": self.started_at,
+                                    "finished_at": self.finished_at,
+                                    "headline": self.headline})  # fmt: skip
+
+    @classmethod
+    def from_json(cls, stored: Any) -> ListedNight:
+        """A printed item of any version (``ShapeError`` for a newer release's)."""
+        d = unstamped(LISTED_NIGHT, stored)
+        return cls(d["id"], d["status"], d.get("started_at"), d.get("finished_at"),
+                   d.get("headline"))  # fmt: skip
+
+
+def nights(db: Db, state_dir: Path, limit: int = 50) -> list[ListedNight]:
+    """The newest nights first."""
     if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'nights'").fetchone():
         return []
     rows = db.execute(
@@ -79,13 +103,13 @@ def nights(db: Db, state_dir: Path, limit: int = 50) -> list[dict[str, Any]]:
     for night_id, status, started, finished, summary in rows:
         data = _summary(summary)
         out.append(
-            {
-                "id": night_id,
-                "status": night_status(status, holder, daemon),
-                "started_at": started,
-                "finished_at": finished,
-                "headline": headline(data) if data else None,
-            }
+            ListedNight(
+                night_id,
+                night_status(status, holder, daemon),
+                started,
+                finished,
+                headline(data) if data else None,
+            )
         )
     return out
 

@@ -8,12 +8,13 @@ text limit; this module resolves them from the config (``sources.*``, ``ingest.*
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from session_ingest.passes import IngestReport, Progress, ingest
 from skillopt_sleep.settings import config as config_mod
-from trainer.shapes import INGEST, stamp, unstamped
+from trainer.shapes import INGEST, LISTED_SESSION, stamp, unstamped
 
 ALL = ("claude", "codex")
 _ROOTS: dict[str, Callable[[Mapping[str, Any]], list[Path]]] = {
@@ -60,6 +61,45 @@ def ingest_json(report: IngestReport) -> dict[str, Any]:
 def ingest_from_json(stored: Any) -> IngestReport:
     """A printed pass of any version (``ShapeError`` for a newer release's)."""
     return IngestReport.from_dict(unstamped(INGEST, stored))
+
+
+@dataclass(frozen=True)
+class ListedSession:
+    """One ingested session as ``sessions`` lists it (``session_ingest``'s row, its counts
+    named for people)."""
+
+    id: str
+    source: str
+    kind: str
+    parent_id: str | None
+    project: str | None
+    started: str | None
+    turns: int
+    tool_calls: int
+    signals: int
+    title: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return stamp(LISTED_SESSION, asdict(self))
+
+    @classmethod
+    def from_json(cls, stored: Any) -> ListedSession:
+        """A printed item of any version (``ShapeError`` for a newer release's)."""
+        return cls(**unstamped(LISTED_SESSION, stored))
+
+
+def listed_sessions(db: Any, source: str | None, limit: int) -> list[ListedSession]:
+    """The newest ``limit`` ingested sessions (of one source, or all), newest first."""
+    where, params = ("WHERE source = ?", [source]) if source else ("", [])
+    return [
+        ListedSession(*row)
+        for row in db.execute(
+            "SELECT id, source, kind, parent_id, project, started_at, n_turns, n_tool_calls,"
+            f" n_signals, title FROM sessions {where}"
+            " ORDER BY started_at DESC, id LIMIT ?",
+            [*params, limit],
+        ).fetchall()
+    ]
 
 
 def watcher(

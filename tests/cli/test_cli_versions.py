@@ -1,8 +1,9 @@
 """Every ``--json`` a command prints as one object carries the version of its shape
 (trainer/shapes.py) and reads back through its typed object: ``from_json`` of what was
 printed writes the same JSON again, reads back equal, and refuses a newer release's copy.
-The commands run for real (click's CliRunner, and as a process) on the store a simulated
-night left."""
+A printed list is not wrapped (``jq '.[1].id'`` keeps working): each of its items is a
+versioned shape of its own, and so is the error a failing command prints. The commands run
+for real (click's CliRunner, and as a process) on the store a simulated night left."""
 
 from __future__ import annotations
 
@@ -17,13 +18,14 @@ from click.testing import CliRunner
 
 from skillopt_sleep.cli import main
 from skillopt_sleep.cli.check import CheckResult
+from skillopt_sleep.cli.failures import CODES, PrintedError
 from skillopt_sleep.health.doctor import Checks
-from skillopt_sleep.health.status import Status
+from skillopt_sleep.health.status import ListedNight, Status
 from skillopt_sleep.mining.printed import ClusterList, MiningRun, ShownCluster, ShownTask
 from skillopt_sleep.night.model import DryRun, NightOutcome
 from skillopt_sleep.night.run import run_night
 from skillopt_sleep.report.document import NightSummary
-from skillopt_sleep.settings.logs import ingest_from_json, ingest_json
+from skillopt_sleep.settings.logs import ListedSession, ingest_from_json, ingest_json
 from tests.cli_helpers import console_script
 from tests.night.test_night import env, make_root, write_yaml
 from tests.sim_helpers import competent_roles
@@ -34,7 +36,10 @@ from trainer.shapes import (
     CURRENT,
     DOCTOR,
     DRY_RUN,
+    ERROR,
     INGEST,
+    LISTED_NIGHT,
+    LISTED_SESSION,
     MINING,
     STATUS,
     SUMMARY,
@@ -114,6 +119,49 @@ def test_each_json_output_carries_its_version_and_round_trips(
         CHECK: lambda c: c.task == ids["task"] and len(c.judges) >= 1,
     }
     assert facts[shape](read)
+
+
+# a command printing a list, the shape of each item, the items' reader
+LISTS: list[tuple[list[str], str, Any]] = [
+    (["nights", "--json"], LISTED_NIGHT, ListedNight),
+    (["report", "--list", "--json"], LISTED_NIGHT, ListedNight),
+    (["sessions", "--json"], LISTED_SESSION, ListedSession),
+]
+
+
+@pytest.mark.parametrize(("args", "shape", "reader"), LISTS, ids=[" ".join(a) for a, _, _ in LISTS])
+def test_each_item_of_a_printed_list_carries_its_version_and_round_trips(
+    night: tuple[Path, dict[str, Any]], args: list[str], shape: str, reader: Any
+) -> None:
+    cfg, _ = night
+    printed = json.loads(_run(cfg, *args).stdout)
+    assert isinstance(printed, list) and printed  # a list still: `jq '.[1].id'` works
+    read = [_round_trips(item, shape, reader) for item in printed]
+    assert [r.to_json() for r in read] == printed
+    if shape == LISTED_NIGHT:  # the simulated night, finished, with the report's answer
+        assert [(n.status, bool(n.headline)) for n in read] == [("done", True)]
+    else:  # the 30 ingested sessions, newest first, each with its turns
+        assert len(read) == 30 and all(s.turns >= 1 for s in read)
+        assert [s.started for s in read] == sorted((s.started for s in read), reverse=True)
+
+
+# a failing command, its code, a word its message must name
+FAILURES: list[tuple[list[str], str, str]] = [
+    (["tasks", "show", "t-0000000000", "--json"], "invalid_input", "t-0000000000"),
+    (["report", "2026-01-01T02-00-00Z", "--json"], "invalid_input", "did you mean"),
+    (["nights", "--json", "--bogus"], "usage", "--bogus"),
+]
+
+
+@pytest.mark.parametrize(("args", "code", "said"), FAILURES, ids=["task", "night", "usage"])
+def test_the_error_a_failing_command_prints_carries_its_version_and_round_trips(
+    night: tuple[Path, dict[str, Any]], args: list[str], code: str, said: str
+) -> None:
+    cfg, _ = night
+    result = _run(cfg, *args, exit_codes=(CODES[code][0],))
+    assert result.stdout.count("\n") == 1  # one line
+    read = _round_trips(json.loads(result.stdout), ERROR, PrintedError)
+    assert read.code == code and said in read.error
 
 
 def test_a_pending_review_is_in_status_and_reads_back(night: tuple[Path, dict[str, Any]]) -> None:
