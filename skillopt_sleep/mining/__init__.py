@@ -5,6 +5,7 @@ Public entry points::
     from skillopt_sleep.mining import mine, mine_if_stale, load_tasks, MiningResult
     result = mine(db, config)           # cluster, map to skills, split, write tasks
     tasks = load_tasks(db, split="val") # trainer.tasks.Task objects, reviewed ones first
+    clusters = load_clusters(db)        # typed Clusters, recurring first, with their tasks
 
 Modules, one job each: ``intents`` (clean + normalize requests), ``vectors`` (request
 vectors weighted by corpus-learnt informativeness), ``cluster`` (average linkage, joins,
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what a type checker sees; at run time, __getattr__ below
     from skillopt_sleep.mining.pipeline import MiningResult, is_stale, mine, mine_if_stale
-    from skillopt_sleep.mining.query import cluster_dicts, load_tasks
+    from skillopt_sleep.mining.query import Cluster, cluster_dicts, load_clusters, load_tasks
 
 # Lazy: ``skillopt_sleep.store`` imports ``mining.store`` for its migrations on every
 # command, and must not pay for scikit-learn's import when it does not mine.
@@ -29,7 +30,9 @@ _EXPORTS = {
     "is_stale": "pipeline",
     "mine": "pipeline",
     "mine_if_stale": "pipeline",
+    "Cluster": "query",
     "cluster_dicts": "query",
+    "load_clusters": "query",
     "load_tasks": "query",
 }
 

@@ -12,7 +12,7 @@ from typing import Any
 import sqlite_utils
 
 from skillopt_sleep import promotion
-from skillopt_sleep.mining import cluster_dicts, load_tasks
+from skillopt_sleep.mining import Cluster, load_clusters, load_tasks
 from skillopt_sleep.night.model import Job, Plan, Skip
 from skillopt_sleep.night.settings import NightSettings
 from skillopt_sleep.promotion import spec
@@ -39,13 +39,13 @@ def seed_skill(name: str, description: str) -> str:
 def job_start(
     db: sqlite_utils.Database,
     config: Mapping[str, Any],
-    cluster: Mapping[str, Any],
+    cluster: Cluster,
     max_skill_tokens: int,
 ) -> dict[str, Any] | Skip:
     """A job's start for the cluster's skill, or why the skill is set aside. The night
     never fails on a skill it cannot handle: it reads what it can and says why not.
     ``config``: where the skill's targets are (``promotion:``)."""
-    name = cluster["skill"]
+    name = cluster.skill
     if why := promotion.unusable_name(name):
         return Skip(str(name), why)
     try:
@@ -62,10 +62,10 @@ def job_start(
         # the store says who created it, not mining's label: a same-named skill on disk
         # that skillopt-sleep did not create is the user's and is never promoted unreviewed
         managed = all(promotion.is_managed(db, name, root) for root, h in base_hash.items() if h)
-    elif not cluster["managed_skill"]:
+    elif not cluster.managed_skill:
         return Skip(name, "its SKILL.md is in no skill target")
     else:
-        text = seed_skill(name, cluster["description"])
+        text = seed_skill(name, cluster.description)
         if problems := spec.problems(text, name):
             return Skip(name, "cannot create this skill: " + "; ".join(problems))
         managed = True
@@ -85,10 +85,10 @@ def plan_night(
     tasks: dict[str, list[Task]] = {}  # cluster id -> its tasks, read once
     for t in load_tasks(db):
         tasks.setdefault(str(t.meta.get("cluster_id", "")), []).append(t)
-    for cluster in cluster_dicts(db):
-        if not cluster["recurring"]:
+    for cluster in load_clusters(db):
+        if not cluster.recurring:
             continue
-        name = cluster["skill"]
+        name = cluster.skill
         job = found.get(name)
         if job is None and any(skip.skill == name for skip in skipped):
             continue  # one reason per skill, however many of its clusters recur
@@ -98,8 +98,8 @@ def plan_night(
                 skipped.append(start)
                 continue
             job = found[name] = start
-        job["clusters"].append(cluster["id"])
-        job["tasks"] += tasks.get(cluster["id"], [])
+        job["clusters"].append(cluster.id)
+        job["tasks"] += tasks.get(cluster.id, [])
     jobs = [
         Job(
             j["skill"],

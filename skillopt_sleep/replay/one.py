@@ -65,12 +65,12 @@ def find_task(db: sqlite_utils.Database, task_id: str) -> Task:
 def task_skill(db: sqlite_utils.Database, config: Mapping[str, Any], task: Task) -> str:
     """The text the night would start this task's skill from: the night's own answer
     (`night.plan.job_start`), so a replay never tries a skill the night would not train."""
-    from skillopt_sleep.mining import cluster_dicts
+    from skillopt_sleep.mining import load_clusters
     from skillopt_sleep.night import Skip
     from skillopt_sleep.night.plan import job_start
     from skillopt_sleep.night.settings import train_settings
 
-    cluster = next((c for c in cluster_dicts(db) if c["id"] == task.meta.get("cluster_id")), None)
+    cluster = next((c for c in load_clusters(db) if c.id == task.meta.get("cluster_id")), None)
     if cluster is None:
         raise ReplayError(f"task {task.id} belongs to no known cluster; pass --skill FILE")
     start = job_start(db, config, cluster, train_settings(config).max_skill_tokens)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from mining_helpers import ACCEPTED, CONFIG, CORRECTED, add_turn, seed, store
 
-from skillopt_sleep.mining import cluster_dicts, is_stale, load_tasks, mine
+from skillopt_sleep.mining import Cluster, cluster_dicts, is_stale, load_clusters, load_tasks, mine
 from skillopt_sleep.mining.splits import SplitParams, _near_dups, assign_cluster
 from skillopt_sleep.mining.verify import passes
 from trainer.tasks import Judge
@@ -36,6 +36,25 @@ def test_recurring_kinds_found_one_offs_not(tmp_path: Path) -> None:
         assert {"id", "skill", "recurring", "n_turns", "n_sessions", "n_days", "failure_rate",
                 "members", "sample_intents", "tasks"} <= set(c)  # fmt: skip
         assert all(set(m) == {"turn_id", "session_id"} for m in c["members"])
+
+
+def test_a_cluster_is_typed_and_prints_as_the_listing_has_it(tmp_path: Path) -> None:
+    """The plan reads typed ``Cluster``s; ``to_json`` is what ``tasks list --json`` prints,
+    and reads back equal."""
+    db = store(tmp_path)
+    seed(db)
+    mine(db, CONFIG)
+    typed = load_clusters(db)
+    assert [c.to_json() for c in typed] == cluster_dicts(db)
+    assert [Cluster.from_json(c.to_json()) for c in typed] == typed
+    assert [c.rank for c in typed] == list(range(1, len(typed) + 1))
+    tasks = {t.id: t for t in load_tasks(db)}
+    for cluster in typed:
+        for task in cluster.tasks:  # each listed task is a task the trainer is fed
+            assert tasks[task.id].meta["cluster_id"] == cluster.id
+            assert tasks[task.id].split == task.split
+    recurring = [c.recurring for c in typed]
+    assert recurring == sorted(recurring, reverse=True) and sum(recurring) == 2  # first
 
 
 def test_invoked_skill_owns_the_cluster(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from mining_helpers import add_turn, store
 
-from skillopt_sleep.mining import cluster_dicts, mine
+from skillopt_sleep.mining import load_clusters, mine
 from skillopt_sleep.night import Skip
 from skillopt_sleep.night.plan import job_start, plan_night, replay_set, seed_skill
 from skillopt_sleep.night.settings import NightSettings
@@ -63,7 +63,7 @@ def test_skills_the_night_cannot_handle_are_skipped_with_a_reason(tmp_path: Path
     assert not any(s.error for s in why.values())  # nothing the user must fix
     # the linked skill is read like any other (here its val split is too small to train)
     assert why["review"].reason.startswith("too few tasks")
-    (review,) = [c for c in cluster_dicts(db) if c["skill"] == "review"]
+    (review,) = [c for c in load_clusters(db) if c.skill == "review"]
     start = job_start(db, config, review, CAP)
     assert start["start_text"].endswith("description: R\n---\n") and not start["managed"]
 
@@ -80,9 +80,9 @@ def test_a_mined_name_that_is_already_a_user_skill_is_the_users(tmp_path: Path) 
         environ={},
     )  # fmt: skip
     mine(db, config)
-    (cluster,) = [c for c in cluster_dicts(db) if c["recurring"]]
-    assert cluster["managed_skill"]
-    name = cluster["skill"]
+    (cluster,) = [c for c in load_clusters(db) if c.recurring]
+    assert cluster.managed_skill
+    name = cluster.skill
     start = job_start(db, config, cluster, CAP)
     assert start["managed"] and start["start_text"].startswith(f"---\nname: {name}\n")
     (skills / name).mkdir(parents=True)
@@ -138,14 +138,14 @@ def test_a_replay_starts_from_the_nights_text_or_says_why_not(tmp_path: Path) ->
     config = config_mod.load(overrides={"promotion.targets": [str(tmp_path / "skills")]},
                              environ={})  # fmt: skip
     mine(db, config)
-    by_skill = {c["skill"]: c for c in cluster_dicts(db) if c["recurring"]}
+    by_skill = {c.skill: c for c in load_clusters(db) if c.recurring}
     tasks = {t.meta["cluster_id"]: t for t in load_tasks(db)}
     user = by_skill.pop("release-helper")
     with pytest.raises(ReplayError, match="its SKILL.md is in no skill target"):
-        task_skill(db, config, tasks[user["id"]])
+        task_skill(db, config, tasks[user.id])
     (managed,) = by_skill.values()
     start = job_start(db, config, managed, CAP)
-    assert task_skill(db, config, tasks[managed["id"]]) == start["start_text"]
+    assert task_skill(db, config, tasks[managed.id]) == start["start_text"]
 
 
 def test_a_night_replays_at_most_its_val_and_test_caps_spread_over_groups() -> None:
