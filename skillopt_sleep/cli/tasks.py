@@ -94,30 +94,30 @@ def list_cmd(app: App, as_json: bool, show_all: bool) -> None:
       skillopt-sleep tasks list
       skillopt-sleep tasks list --json | jq '.clusters[] | select(.recurring) | .skill'
     """
-    from skillopt_sleep.mining import cluster_dicts
+    from skillopt_sleep.mining import load_clusters
 
     _fresh(app)
-    clusters = cluster_dicts(app.db)
+    clusters = load_clusters(app.db)
     if as_json:
         from skillopt_sleep.mining.printed import ClusterList
 
         echo_json(ClusterList(tuple(clusters)).to_json())
         return
-    shown = [c for c in clusters if c["recurring"] or show_all]
+    shown = [c for c in clusters if c.recurring or show_all]
     if not shown:
         n = len(clusters)
         click.echo(f"no recurring tasks yet ({n} one-off cluster(s); --all to list them)")
         return
     for c in shown:
-        mark = "*" if c["recurring"] else " "
-        splits = {s: sum(t["split"] == s for t in c["tasks"]) for s in ("train", "val", "test")}
+        mark = "*" if c.recurring else " "
+        splits = {s: sum(t.split == s for t in c.tasks) for s in ("train", "val", "test")}
         click.echo(
-            f"{mark} {c['id']}  {c['skill']:<32} turns {c['n_turns']:>4}  sessions "
-            f"{c['n_sessions']:>3}  days {c['n_days']:>3}  fail {c['failure_rate']:.0%}  "
+            f"{mark} {c.id}  {c.skill:<32} turns {c.n_turns:>4}  sessions "
+            f"{c.n_sessions:>3}  days {c.n_days:>3}  fail {c.failure_rate:.0%}  "
             f"tasks {splits['train']}/{splits['val']}/{splits['test']}"
         )
-        if c["sample_intents"]:
-            click.echo(f"    e.g. {c['sample_intents'][0][:90]}")
+        if c.sample_intents:
+            click.echo(f"    e.g. {c.sample_intents[0][:90]}")
     hidden = len(clusters) - len(shown)
     if hidden:
         click.echo(f"({hidden} one-off cluster(s) hidden; --all to list them)")
@@ -135,7 +135,7 @@ def show_cmd(app: App, ident: str, as_json: bool) -> None:
       skillopt-sleep tasks show c-1a2b3c4d5e
       skillopt-sleep tasks show t-0f1e2d3c4b5a --json
     """
-    from skillopt_sleep.mining import cluster_dicts
+    from skillopt_sleep.mining import load_clusters
     from skillopt_sleep.mining.printed import ShownCluster, ShownTask
     from skillopt_sleep.mining.query import all_tasks
 
@@ -162,7 +162,7 @@ def show_cmd(app: App, ident: str, as_json: bool) -> None:
             click.echo(f"  dropped: {d['reason']}: {d['kind']} {d['value']}{scope}  "
                        f"[{d.get('source', '')}]")  # fmt: skip
         return
-    cluster = next((c for c in cluster_dicts(app.db, include_inactive=True) if c["id"] == ident),
+    cluster = next((c for c in load_clusters(app.db, include_inactive=True) if c.id == ident),
                    None)  # fmt: skip
     if cluster is None:
         raise UserError(f"no cluster or task {ident!r}; see `skillopt-sleep tasks list --all`")
@@ -170,16 +170,15 @@ def show_cmd(app: App, ident: str, as_json: bool) -> None:
         echo_json(ShownCluster(cluster).to_json())
         return
     c = cluster
-    click.echo(f"cluster {c['id']}  skill {c['skill']}"
-               f"{' (managed)' if c['managed_skill'] else ''}  "
-               f"{'recurring' if c['recurring'] else 'one-off'}")  # fmt: skip
-    click.echo(c["description"])
-    click.echo(f"turns {c['n_turns']}  sessions {c['n_sessions']}  days {c['n_days']}  "
-               f"failure rate {c['failure_rate']:.0%}  last seen {c['last_seen']}")  # fmt: skip
-    for s in c["sample_intents"]:
+    click.echo(f"cluster {c.id}  skill {c.skill}{' (managed)' if c.managed_skill else ''}  "
+               f"{'recurring' if c.recurring else 'one-off'}")  # fmt: skip
+    click.echo(c.description)
+    click.echo(f"turns {c.n_turns}  sessions {c.n_sessions}  days {c.n_days}  "
+               f"failure rate {c.failure_rate:.0%}  last seen {c.last_seen}")  # fmt: skip
+    for s in c.sample_intents:
         click.echo(f"  - {s[:100]}")
-    for t in c["tasks"]:
-        click.echo(f"  {t['id']}  {t['split']:<5}  {len(t['judges'])} judges  {t['intent'][:60]}")
+    for t in c.tasks:
+        click.echo(f"  {t.id}  {t.split:<5}  {len(t.judges)} judges  {t.intent[:60]}")
 
 
 @tasks.command("export")

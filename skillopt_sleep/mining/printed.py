@@ -1,8 +1,8 @@
 """What ``tasks list``, ``tasks show`` and ``tasks mine`` print with ``--json``, each a
 versioned shape (trainer/shapes.py) read back through ``from_json``.
 
-A cluster stays the dict ``query.cluster_dicts`` makes (the night's planner and replay
-read it too); these objects give each printed shape its version and its one reader.
+A cluster is the typed ``query.Cluster`` the night's plan reads too; these objects give
+each printed shape its version and its one reader.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from skillopt_sleep.mining.pipeline import MiningResult
+from skillopt_sleep.mining.query import Cluster
 from trainer.shapes import CLUSTER, CLUSTERS, MINING, TASK, stamp, unstamped
 from trainer.tasks import Task
 
@@ -38,30 +39,30 @@ class MiningRun:
 
 @dataclass(frozen=True)
 class ClusterList:
-    """``tasks list --json``: every cluster, recurring first (``query.cluster_dicts``)."""
+    """``tasks list --json``: every cluster, recurring first (``query.load_clusters``)."""
 
-    clusters: tuple[JsonDict, ...]
+    clusters: tuple[Cluster, ...]
 
     def to_json(self) -> JsonDict:
-        return stamp(CLUSTERS, {"clusters": list(self.clusters)})
+        return stamp(CLUSTERS, {"clusters": [c.to_json() for c in self.clusters]})
 
     @classmethod
     def from_json(cls, stored: Any) -> ClusterList:
-        return cls(tuple(unstamped(CLUSTERS, stored)["clusters"]))
+        return cls(tuple(Cluster.from_json(c) for c in unstamped(CLUSTERS, stored)["clusters"]))
 
 
 @dataclass(frozen=True)
 class ShownCluster:
     """``tasks show c-… --json``: one cluster, as ``tasks list`` has it."""
 
-    cluster: JsonDict
+    cluster: Cluster
 
     def to_json(self) -> JsonDict:
-        return stamp(CLUSTER, self.cluster)
+        return stamp(CLUSTER, self.cluster.to_json())
 
     @classmethod
     def from_json(cls, stored: Any) -> ShownCluster:
-        return cls(unstamped(CLUSTER, stored))
+        return cls(Cluster.from_json(unstamped(CLUSTER, stored)))
 
 
 @dataclass(frozen=True)

@@ -113,8 +113,8 @@ def test_each_json_output_carries_its_version_and_round_trips(
         INGEST: lambda r: r.sessions == 30 and r.new_sessions == 0,
         DOCTOR: lambda c: {"config", "store", "permissions"} <= {x.what for x in c.checks},
         MINING: lambda m: m.result.n_recurring >= 1,
-        CLUSTERS: lambda c: ids["cluster"] in {x["id"] for x in c.clusters},
-        CLUSTER: lambda c: c.cluster["id"] == ids["cluster"],
+        CLUSTERS: lambda c: ids["cluster"] in {x.id for x in c.clusters},
+        CLUSTER: lambda c: c.cluster.id == ids["cluster"] and c.cluster.recurring,
         TASK: lambda t: t.task.id == ids["task"] and t.task.judges,
         CHECK: lambda c: c.task == ids["task"] and len(c.judges) >= 1,
     }
