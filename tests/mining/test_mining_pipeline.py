@@ -14,28 +14,26 @@ from skillopt_sleep.mining.verify import passes
 from trainer.tasks import Judge
 
 
-def _by_skill(db) -> dict:
-    return {c["skill"]: c for c in cluster_dicts(db)}
+def _by_skill(db) -> dict[str, Cluster]:
+    return {c.skill: c for c in load_clusters(db)}
 
 
 def test_recurring_kinds_found_one_offs_not(tmp_path: Path) -> None:
     db = store(tmp_path)
     seed(db)
     result = mine(db, CONFIG)
-    clusters = cluster_dicts(db)
-    recurring = [c for c in clusters if c["recurring"]]
+    clusters = load_clusters(db)
+    recurring = [c for c in clusters if c.recurring]
     assert len(recurring) == 2 and result.n_recurring == 2
-    commit = next(c for c in recurring if "commit" in c["skill"])
-    assert commit["n_turns"] == 9 and commit["n_sessions"] == 9 and commit["n_days"] == 9
-    assert commit["managed_skill"] is True
-    assert 0 < commit["failure_rate"] < 0.2  # one corrected turn of nine
+    commit = next(c for c in recurring if "commit" in c.skill)
+    assert commit.n_turns == 9 and commit.n_sessions == 9 and commit.n_days == 9
+    assert commit.managed_skill is True
+    assert 0 < commit.failure_rate < 0.2  # one corrected turn of nine
     # the correction turn was folded into the request, not clustered as a request
-    assert all("subject line" not in s for c in clusters for s in c["sample_intents"])
-    assert not any(c["recurring"] for c in clusters if c not in recurring)
-    for c in clusters:
-        assert {"id", "skill", "recurring", "n_turns", "n_sessions", "n_days", "failure_rate",
-                "members", "sample_intents", "tasks"} <= set(c)  # fmt: skip
-        assert all(set(m) == {"turn_id", "session_id"} for m in c["members"])
+    assert all("subject line" not in s for c in clusters for s in c.sample_intents)
+    assert not any(c.recurring for c in clusters if c not in recurring)
+    for c in clusters:  # every member a user's turn of a session
+        assert c.members and all(m.turn_id.startswith(f"{m.session_id}:") for m in c.members)
 
 
 def test_a_cluster_is_typed_and_prints_as_the_listing_has_it(tmp_path: Path) -> None:
@@ -62,7 +60,7 @@ def test_invoked_skill_owns_the_cluster(tmp_path: Path) -> None:
     seed(db)
     mine(db, CONFIG)
     reg = _by_skill(db)["regression-tests"]
-    assert reg["managed_skill"] is False and reg["recurring"]
+    assert reg.managed_skill is False and reg.recurring
 
 
 def test_one_stray_invocation_does_not_claim_a_cluster(tmp_path: Path) -> None:
@@ -72,8 +70,8 @@ def test_one_stray_invocation_does_not_claim_a_cluster(tmp_path: Path) -> None:
         add_turn(db, f"s{i}", 0, f"bump the requests dependency to version 2.{i}", 1 + i,
                  skills=skills)  # fmt: skip
     mine(db, CONFIG)
-    (cluster,) = [c for c in cluster_dicts(db) if c["recurring"]]
-    assert cluster["skill"] != "commit-message" and cluster["managed_skill"] is True
+    (cluster,) = [c for c in load_clusters(db) if c.recurring]
+    assert cluster.skill != "commit-message" and cluster.managed_skill is True
 
 
 def test_every_distinct_request_is_a_task_and_val_and_test_are_capped(tmp_path: Path) -> None:
@@ -89,8 +87,8 @@ def test_every_distinct_request_is_a_task_and_val_and_test_are_capped(tmp_path: 
     caps = {"max_val_tasks": 5, "max_test_tasks": 4}
     config = {"mining": {**CONFIG["mining"], **caps}}
     mine(db, config)
-    (cluster,) = [c for c in cluster_dicts(db) if c["recurring"]]
-    tasks = load_tasks(db, cluster_id=cluster["id"])
+    (cluster,) = [c for c in load_clusters(db) if c.recurring]
+    tasks = load_tasks(db, cluster_id=cluster.id)
     assert len(tasks) == 56  # the request asked twice is one task: its newest asking
     assert len({t.prompt for t in tasks}) == 56
     assert "s56:0" in {t.meta["turn_id"] for t in tasks} and "s0:0" not in {
@@ -128,8 +126,8 @@ def test_the_same_words_with_different_pasted_diffs_are_different_tasks(tmp_path
         add_turn(db, f"c{i}", 0, f"{ASK}\n\n{pasted_diff(i)}", 1 + i % 24, minute=i)
     add_turn(db, "c48", 0, f"{ASK}\n\n{pasted_diff(3)}", 25)  # the same paste again
     mine(db, CONFIG)
-    (cluster,) = [c for c in cluster_dicts(db) if c["recurring"]]
-    tasks = load_tasks(db, cluster_id=cluster["id"])
+    (cluster,) = [c for c in load_clusters(db) if c.recurring]
+    tasks = load_tasks(db, cluster_id=cluster.id)
     assert len(tasks) == 48
     for i in range(48):  # each diff is in exactly one task's prompt
         assert sum(f"total_{i}_0 " in t.prompt for t in tasks) == 1, i
@@ -140,7 +138,7 @@ def test_the_same_words_with_different_pasted_diffs_are_different_tasks(tmp_path
     for i in range(48, 60):
         add_turn(db, f"c{i + 1}", 0, f"{ASK}\n\n{pasted_diff(i)}", 26 + i % 3, minute=i)
     mine(db, CONFIG)
-    after = {t.id: t.split for t in load_tasks(db, cluster_id=cluster["id"])}
+    after = {t.id: t.split for t in load_tasks(db, cluster_id=cluster.id)}
     assert len(after) == 60
     assert all(after[tid] == split for tid, split in before.items())
 
@@ -167,8 +165,8 @@ def test_judges_from_corrections_with_provenance(tmp_path: Path) -> None:
     db = store(tmp_path)
     seed(db)
     mine(db, CONFIG)
-    commit = next(c for c in cluster_dicts(db) if "commit" in c["skill"])
-    judges = commit["tasks"][0]["judges"]
+    commit = next(c for c in load_clusters(db) if "commit" in c.skill)
+    judges = commit.tasks[0].judges
     kinds = {(j["kind"], j["value"], j["scope"]) for j in judges}
     assert ("max_chars", "50", "first_line") in kinds
     assert ("not_contains", "unittest", "answer") in kinds
@@ -191,23 +189,23 @@ def test_rerun_is_stable_and_new_sessions_keep_ids_and_splits(tmp_path: Path) ->
     db = store(tmp_path)
     seed(db, sessions=9)
     mine(db, CONFIG)
-    before = {c["id"]: c for c in cluster_dicts(db)}
+    before = {c.id: c for c in load_clusters(db)}
     splits_before = {t.id: t.split for t in load_tasks(db)}
     keys_before = {r["key"]: r["split"] for r in db.query("select * from split_keys")}
     assert not is_stale(db)
     mine(db, CONFIG)  # same input: same everything
-    assert {c["id"] for c in cluster_dicts(db)} == set(before)
+    assert {c.id for c in load_clusters(db)} == set(before)
     assert {t.id: t.split for t in load_tasks(db)} == splits_before
     seed(db, sessions=6, start_day=12)  # new nights of work
     add_turn(db, "sess-new", 0, "write a conventional commit message for the staged changes "
              "in parser.py", 20)  # fmt: skip
     assert is_stale(db)
     mine(db, CONFIG)
-    after = {c["id"]: c for c in cluster_dicts(db)}
+    after = {c.id: c for c in load_clusters(db)}
     for cid, c in before.items():
-        if c["recurring"]:
-            assert cid in after and after[cid]["skill"] == c["skill"]
-            assert after[cid]["n_turns"] > c["n_turns"]
+        if c.recurring:
+            assert cid in after and after[cid].skill == c.skill
+            assert after[cid].n_turns > c.n_turns
     keys_after = {r["key"]: r["split"] for r in db.query("select * from split_keys")}
     assert all(keys_after[k] == s for k, s in keys_before.items())
     for t in load_tasks(db):
@@ -221,7 +219,7 @@ def test_fresh_store_mines_the_same_ids(tmp_path: Path) -> None:
     seed(b)
     mine(a, CONFIG)
     mine(b, CONFIG)
-    assert [c["id"] for c in cluster_dicts(a)] == [c["id"] for c in cluster_dicts(b)]
+    assert [c.id for c in load_clusters(a)] == [c.id for c in load_clusters(b)]
 
 
 def test_splits_never_leak_a_near_duplicate_group(tmp_path: Path) -> None:
@@ -254,15 +252,15 @@ def test_small_cluster_reported_not_split(tmp_path: Path) -> None:
     for s in range(4):  # one phrasing only: a single near-duplicate group
         add_turn(db, f"s{s}", 0, "update the changelog for the release", s + 1)
     result = mine(db, CONFIG)
-    (c,) = [c for c in cluster_dicts(db) if c["recurring"]]
-    assert c["id"] in result.report["too_small_to_split"] and c["too_small_to_split"]
-    assert {t["split"] for t in c["tasks"]} == {"train"}
+    (c,) = [c for c in load_clusters(db) if c.recurring]
+    assert c.id in result.report["too_small_to_split"] and c.too_small_to_split
+    assert {t.split for t in c.tasks} == {"train"}
 
 
 def test_edge_inputs(tmp_path: Path) -> None:
     db = store(tmp_path)
     mine(db, CONFIG)  # empty store
-    assert cluster_dicts(db) == []
+    assert load_clusters(db) == []
     add_turn(db, "empty", 0, "", 1)  # no human text
     add_turn(db, "empty", 1, "<system-reminder>x</system-reminder>", 1)
     add_turn(db, "w1", 0, "continue", 1)
@@ -275,12 +273,12 @@ def test_edge_inputs(tmp_path: Path) -> None:
     result = mine(db, CONFIG)
     assert result.report["skipped_no_request"] == 2
     assert result.report["subagent_turns"] == 1
-    clusters = cluster_dicts(db)
-    one_word = next(c for c in clusters if c["sample_intents"] == ["continue"])
-    assert one_word["n_turns"] == 3
-    big = next(c for c in clusters if c["sample_intents"][0].startswith("please review"))
-    assert len(big["sample_intents"][0]) < 700
-    json.dumps(clusters)  # serializable
+    clusters = load_clusters(db)
+    one_word = next(c for c in clusters if c.sample_intents == ("continue",))
+    assert one_word.n_turns == 3
+    big = next(c for c in clusters if c.sample_intents[0].startswith("please review"))
+    assert len(big.sample_intents[0]) < 700
+    json.dumps([c.to_json() for c in clusters])  # serializable
 
 
 def test_judges_use_only_their_own_split_or_train(tmp_path: Path) -> None:
@@ -330,10 +328,10 @@ def test_a_one_off_asked_twice_and_a_neighbour_wait_for_more_evidence(tmp_path: 
     add_turn(db, "p2", 0, "announce the new font picker", 2)
     add_turn(db, "p3", 0, "announce the new seat picker", 3)
     mine(db, CONFIG)
-    (picker,) = [c for c in cluster_dicts(db) if "picker" in c["sample_intents"][0]]
-    assert (picker["n_turns"], picker["n_sessions"], picker["n_days"]) == (3, 3, 3)
-    assert not picker["recurring"]
+    (picker,) = [c for c in load_clusters(db) if "picker" in c.sample_intents[0]]
+    assert (picker.n_turns, picker.n_sessions, picker.n_days) == (3, 3, 3)
+    assert not picker.recurring
     add_turn(db, "p4", 0, "announce the new seat picker", 4)
     mine(db, CONFIG)
-    (picker,) = [c for c in cluster_dicts(db) if "picker" in c["sample_intents"][0]]
-    assert picker["n_turns"] == 4 and picker["recurring"]
+    (picker,) = [c for c in load_clusters(db) if "picker" in c.sample_intents[0]]
+    assert picker.n_turns == 4 and picker.recurring

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from skillopt_sleep.mining import cluster_dicts, load_tasks, mine
+from skillopt_sleep.mining import Cluster, load_clusters, load_tasks, mine
 from skillopt_sleep.mining.evidence import load
 from skillopt_sleep.mining.verify import passes
 from skillopt_sleep.settings import config as config_mod
@@ -34,27 +34,27 @@ def _mine_dirs(tmp_path: Path, claude: Path, codex: Path):
 
 def test_bundled_samples_give_three_recurring_kinds(tmp_path: Path) -> None:
     db, result = _mine_dirs(tmp_path, SAMPLES / "claude", SAMPLES / "codex")
-    recurring = [c for c in cluster_dicts(db) if c["recurring"]]
-    assert len(recurring) == 3, [c["sample_intents"] for c in recurring]
-    skills = {c["skill"] for c in recurring}
+    recurring = [c for c in load_clusters(db) if c.recurring]
+    assert len(recurring) == 3, [c.sample_intents for c in recurring]
+    skills = {c.skill for c in recurring}
     assert "commit-message" in skills  # the user's own Skill, invoked in those sessions
-    by_skill = {c["skill"]: c for c in recurring}
+    by_skill = {c.skill: c for c in recurring}
     commit = by_skill["commit-message"]
 
-    def judged(cluster: dict) -> set[tuple[str, str]]:
+    def judged(cluster: Cluster) -> set[tuple[str, str]]:
         # a rule reaches the tasks of the split it was said in, and of every split from train
-        return {(j["kind"], j["value"]) for t in cluster["tasks"] for j in t["judges"]}
+        return {(j["kind"], j["value"]) for t in cluster.tasks for j in t.judges}
 
     values = judged(commit)
     assert ("max_chars", "50") in values  # "too long, keep the subject under 50 chars"
     assert ("no", "past_tense") in values  # "imperative please: 'add', not 'added'"
     assert ("not_ends_with", ".") in values  # "no full stop at the end of the subject"
-    assert len(commit["tasks"]) == 46  # each request pasted its own diff: distinct tasks
+    assert len(commit.tasks) == 46  # each request pasted its own diff: distinct tasks
     # every task but those whose accepted message names nothing of its diff has its
     # content check
-    content = [t for t in commit["tasks"] if any(j["kind"] == "mentions_any" for j in t["judges"])]
+    content = [t for t in commit.tasks if any(j["kind"] == "mentions_any" for j in t.judges)]
     assert len(content) >= 40
-    regression = next(c for c in recurring if "regression" in c["skill"])
+    regression = next(c for c in recurring if "regression" in c.skill)
     rj = judged(regression)
     assert ("not_contains", "unittest") in rj  # "use pytest, not unittest" forbids unittest
     assert ("contains", "pytest") not in rj  # and requires nothing: a test need not say it
@@ -63,7 +63,7 @@ def test_bundled_samples_give_three_recurring_kinds(tmp_path: Path) -> None:
     # no one-off sample request is called recurring
     one_offs = ("accrual", "dependabot", "ascii", "german", "--verbose", "uvicorn")
     for c in recurring:
-        assert not any(w in s.lower() for s in c["sample_intents"] for w in one_offs)
+        assert not any(w in s.lower() for s in c.sample_intents for w in one_offs)
     assert {t.split for t in load_tasks(db)} == {"train", "val", "test"}
     assert result.report["follow_ups_folded"] >= 4
 
@@ -114,12 +114,12 @@ def _real_layout(tmp_path: Path) -> tuple[Path, Path]:
 def test_real_fixtures_mine_without_crashing(tmp_path: Path) -> None:
     db, result = _mine_dirs(tmp_path, *_real_layout(tmp_path))
     assert result.n_requests > 0
-    clusters = cluster_dicts(db)
-    assert sum(c["n_turns"] for c in clusters) == result.n_requests
+    clusters = load_clusters(db)
+    assert sum(c.n_turns for c in clusters) == result.n_requests
     for c in clusters:  # recurring needs 3 sessions on 2 days (and more: is_recurring)
-        assert not c["recurring"] or (c["n_sessions"] >= 3 and c["n_days"] >= 2)
+        assert not c.recurring or (c.n_sessions >= 3 and c.n_days >= 2)
     # fixture 06 is one session captured twice; with another it asks "show tools" thrice
     # (once as "show tools and store response in file", which says it and more)
-    recurring = [c for c in clusters if c["recurring"]]
-    assert [c["sample_intents"][0] for c in recurring] == ["show tools"]
+    recurring = [c for c in clusters if c.recurring]
+    assert [c.sample_intents[0] for c in recurring] == ["show tools"]
     assert result.report["subagent_turns"] > 0  # sidechains are not human requests

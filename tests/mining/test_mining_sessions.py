@@ -10,7 +10,7 @@ import pytest
 
 from benchmarks import mining_sessions
 from benchmarks.sessions.tuning_logs import Call, Session, Turn, new_id, write_claude, write_codex
-from skillopt_sleep.mining import cluster_dicts, load_tasks, mine
+from skillopt_sleep.mining import load_clusters, load_tasks, mine
 from skillopt_sleep.settings.logs import ingest_logs
 from skillopt_sleep.store import open_store
 
@@ -77,8 +77,8 @@ def test_requests_that_invoked_one_skill_are_its_task_set_whatever_their_wording
         _session(tmp_path, rng, day, [turn], codex=via == "dollar")
     _one_offs(tmp_path, rng)
     db = _mine(tmp_path)
-    recurring = [c for c in cluster_dicts(db) if c["recurring"]]
-    assert [(c["skill"], c["managed_skill"], c["n_turns"]) for c in recurring] == [
+    recurring = [c for c in load_clusters(db) if c.recurring]
+    assert [(c.skill, c.managed_skill, c.n_turns) for c in recurring] == [
         ("commit-message", False, 8)
     ]
 
@@ -102,12 +102,12 @@ def test_a_user_invoked_skill_is_a_request_and_its_correction_is_not(tmp_path: P
         _session(tmp_path, rng, day, turns)
     _one_offs(tmp_path, rng)
     db = _mine(tmp_path)
-    (cluster,) = [c for c in cluster_dicts(db) if c["recurring"]]
-    assert cluster["skill"] == "commit-message" and cluster["n_turns"] == 4
-    assert all(i.startswith("/commit-message for the") for i in cluster["sample_intents"])
+    (cluster,) = [c for c in load_clusters(db) if c.recurring]
+    assert cluster.skill == "commit-message" and cluster.n_turns == 4
+    assert all(i.startswith("/commit-message for the") for i in cluster.sample_intents)
     intents = {t.meta["intent"] for t in load_tasks(db)}
     assert not any("50 characters" in i or "init" in i for i in intents)
-    members = {m["turn_id"] for c in cluster_dicts(db) for m in c["members"]}
+    members = {m.turn_id for c in load_clusters(db) for m in c.members}
     assert len(members) == 4 + len(ONE_OFFS)  # neither the correction nor /init
     judged = [j for t in load_tasks(db) for j in t.judges
               if j.kind != "rubric" and any("50 characters" in q for q in j.quotes)]  # fmt: skip
@@ -124,8 +124,8 @@ def test_two_ways_of_asking_for_one_skill_are_one_cluster(tmp_path: Path) -> Non
         _session(tmp_path, rng, day, [Turn(text, [Call("bash", "ls")], "## 1.2", skill)])
     _one_offs(tmp_path, rng)
     db = _mine(tmp_path)
-    recurring = [c for c in cluster_dicts(db) if c["recurring"]]
-    assert [(c["skill"], c["n_turns"]) for c in recurring] == [("release-notes", 10)]
+    recurring = [c for c in load_clusters(db) if c.recurring]
+    assert [(c.skill, c.n_turns) for c in recurring] == [("release-notes", 10)]
 
 
 def test_one_stray_invocation_does_not_hand_a_small_cluster_to_a_skill(tmp_path: Path) -> None:
@@ -138,5 +138,5 @@ def test_one_stray_invocation_does_not_hand_a_small_cluster_to_a_skill(tmp_path:
         _session(tmp_path, rng, day, [turn])
     _one_offs(tmp_path, rng)
     db = _mine(tmp_path)
-    (cluster,) = [c for c in cluster_dicts(db) if c["recurring"]]
-    assert cluster["skill"] != "pr-writer" and cluster["managed_skill"] is True
+    (cluster,) = [c for c in load_clusters(db) if c.recurring]
+    assert cluster.skill != "pr-writer" and cluster.managed_skill is True
