@@ -33,7 +33,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.users.heldout import write  # noqa: E402
-from skillopt_sleep.mining import cluster_dicts, mine  # noqa: E402
+from skillopt_sleep.mining import load_clusters, mine  # noqa: E402
 from skillopt_sleep.mining.compiler import Compiler, judge_model  # noqa: E402
 from skillopt_sleep.mining.followups import classify  # noqa: E402
 from skillopt_sleep.mining.grammar import Check  # noqa: E402
@@ -87,16 +87,16 @@ def per_correction(turns: list[dict[str, Any]], compiler: Compiler) -> dict[str,
 
 def clusters(db: Any) -> list[dict[str, Any]]:
     out = []
-    for c in cluster_dicts(db):
-        if not c["recurring"]:
+    for c in load_clusters(db):
+        if not c.recurring:
             continue
-        tasks = c["tasks"]
+        tasks = c.tasks
         kept = Counter(f"{j['kind']} {j['value'][:40]} ({j['scope']})" for t in tasks
-                       for j in t["judges"] if j["kind"] != "rubric" and j["quotes"])  # fmt: skip
+                       for j in t.judges if j["kind"] != "rubric" and j["quotes"])  # fmt: skip
         dropped = Counter(f"{d['kind']} {d['value'][:40]} ({d['scope']}): {d['reason'][:40]}"
-                          for t in tasks for d in t.get("dropped_judges", []))  # fmt: skip
-        out.append({"skill": c["skill"], "turns": c["n_turns"],
-                    "tasks": dict(Counter(t["split"] for t in tasks)),
+                          for t in tasks for d in t.dropped_judges)  # fmt: skip
+        out.append({"skill": c.skill, "turns": c.n_turns,
+                    "tasks": dict(Counter(t.split for t in tasks)),
                     "judges_kept": dict(kept), "judges_dropped": dict(dropped)})  # fmt: skip
     return out
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what a type checker sees; at run time, __getattr__ below
     from skillopt_sleep.mining.pipeline import MiningResult, is_stale, mine, mine_if_stale
-    from skillopt_sleep.mining.query import Cluster, cluster_dicts, load_clusters, load_tasks
+    from skillopt_sleep.mining.query import Cluster, load_clusters, load_tasks
 
 # Lazy: ``skillopt_sleep.store`` imports ``mining.store`` for its migrations on every
 # command, and must not pay for scikit-learn's import when it does not mine.
@@ -31,7 +31,6 @@ _EXPORTS = {
     "mine": "pipeline",
     "mine_if_stale": "pipeline",
     "Cluster": "query",
-    "cluster_dicts": "query",
     "load_clusters": "query",
     "load_tasks": "query",
 }

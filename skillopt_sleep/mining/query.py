@@ -187,8 +187,3 @@ def load_clusters(db: sqlite_utils.Database, include_inactive: bool = False) -> 
         )
         for rank, c in enumerate(rows, 1)
     ]
-
-
-def cluster_dicts(db: sqlite_utils.Database, include_inactive: bool = False) -> list[JsonDict]:
-    """``load_clusters`` as ``tasks list --json`` prints them."""
-    return [c.to_json() for c in load_clusters(db, include_inactive)]
