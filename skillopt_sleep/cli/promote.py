@@ -125,14 +125,14 @@ def history(app: App, name: str | None, as_json: bool) -> None:
             promotion.check_name(name)
         rows = promotion.history(app.db, name)
     if as_json:
-        echo_json(rows)
+        echo_json([row.to_json() for row in rows])
         return
     if not rows:
         click.echo("no promotions yet")
     for row in rows:
-        version = f"v{row['version']}" if row["version"] else "-"
-        night = f"  night {row['night_id']}" if row["night_id"] else ""
+        version = f"v{row.version}" if row.version else "-"
+        night = f"  night {row.night_id}" if row.night_id else ""
         click.echo(
-            f"{row['at']}  {row['name']:<24} {row['event']:<11} {version:<4} {row['reason']}"
-            f"  [{row['target']}]{night}"
+            f"{row.at}  {row.name:<24} {row.event:<11} {version:<4} {row.reason}"
+            f"  [{row.target}]{night}"
         )

@@ -26,10 +26,17 @@ from skillopt_sleep.promotion.promote import (
     snapshot,
 )
 from skillopt_sleep.promotion.review import adopt, diff, reject, rollback
-from skillopt_sleep.promotion.versions import PromotionError, history, is_managed, pending
+from skillopt_sleep.promotion.versions import (
+    HistoryEvent,
+    PromotionError,
+    history,
+    is_managed,
+    pending,
+)
 
 __all__ = [
     "Facts",
+    "HistoryEvent",
     "PromotionError",
     "PromotionOutcome",
     "SkillPathError",

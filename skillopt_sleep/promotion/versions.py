@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
@@ -333,11 +334,36 @@ def note_previous(
         )
 
 
-def history(db: sqlite_utils.Database, name: str | None = None) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class HistoryEvent:
+    """One row of the promotion log, as ``history`` shows it and ``history --json`` prints
+    it. Not a versioned shape: its ``version`` key has always been the skill's version
+    (the number ``rollback --to`` takes), so a shape version cannot take that key."""
+
+    id: int
+    promotion_id: int | None
+    name: str
+    target: str
+    event: str  # one of EVENTS
+    version: int | None  # the skill's version (v1: the oldest text kept, the original)
+    night_id: str | None
+    reason: str | None
+    at: str
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> HistoryEvent:
+        return cls(**data)
+
+
+def history(db: sqlite_utils.Database, name: str | None = None) -> list[HistoryEvent]:
     """Every event, oldest first (for one skill or all): what happened, when, to which
     version, in which skill root, and why."""
     where, args = ("name = ?", [name]) if name else ("1 = 1", [])
-    return list(db["promotion_events"].rows_where(where, args, order_by="id"))
+    rows = db["promotion_events"].rows_where(where, args, order_by="id")
+    return [HistoryEvent.from_json(r) for r in rows]
 
 
 def pending(db: sqlite_utils.Database, name: str | None = None) -> list[dict[str, Any]]:

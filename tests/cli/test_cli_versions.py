@@ -24,6 +24,7 @@ from skillopt_sleep.health.status import ListedNight, Status
 from skillopt_sleep.mining.printed import ClusterList, MiningRun, ShownCluster, ShownTask
 from skillopt_sleep.night.model import DryRun, NightOutcome
 from skillopt_sleep.night.run import run_night
+from skillopt_sleep.promotion.versions import HistoryEvent
 from skillopt_sleep.report.document import NightSummary
 from skillopt_sleep.settings.logs import ListedSession, ingest_from_json, ingest_json
 from tests.cli_helpers import console_script
@@ -162,6 +163,19 @@ def test_the_error_a_failing_command_prints_carries_its_version_and_round_trips(
     assert result.stdout.count("\n") == 1  # one line
     read = _round_trips(json.loads(result.stdout), ERROR, PrintedError)
     assert read.code == code and said in read.error
+
+
+def test_history_items_read_back_typed_and_their_version_is_the_skills(
+    night: tuple[Path, dict[str, Any]],
+) -> None:
+    """``history --json`` is the one list whose items carry no shape version: their
+    ``version`` has always been the skill's, the number ``rollback --to`` takes."""
+    cfg, _ = night
+    printed = json.loads(_run(cfg, "history", "--json").stdout)
+    events = [HistoryEvent.from_json(item) for item in printed]
+    assert [e.to_json() for e in events] == printed
+    (staged,) = [e for e in events if e.event == "staged"]
+    assert staged.name == "commit-message" and staged.version == 2  # v1: the user's text
 
 
 def test_a_pending_review_is_in_status_and_reads_back(night: tuple[Path, dict[str, Any]]) -> None:

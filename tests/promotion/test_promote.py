@@ -91,9 +91,9 @@ def test_managed_skill_is_promoted_atomically_and_versioned(env) -> None:
     assert out.status == "promoted" and _skill(env).read_text() == V1
     assert sorted(os.listdir(_skill(env).parent)) == ["SKILL.md"]  # no temp file left
     (row,) = P.history(env["db"], "review")
-    assert row["event"] == "promoted" and row["night_id"] == "n1" and row["at"]
-    assert row["target"] == str(env["root"])
-    assert version_text(env["config"], "review", row["version"]) == V1
+    assert row.event == "promoted" and row.night_id == "n1" and row.at
+    assert row.target == str(env["root"])
+    assert version_text(env["config"], "review", row.version) == V1
     (decision,) = env["db"]["promotions"].rows
     assert decision["path"] == str(_skill(env)) and '"lift": 0.2' in decision["evidence"]
     assert P.is_managed(env["db"], "review", str(env["root"]))  # it created the skill
@@ -192,7 +192,7 @@ def test_every_version_kept_and_rollback_walks_back(env) -> None:
         P.rollback(env["db"], env["config"], "review")
     P.rollback(env["db"], env["config"], "review", to_version=3)
     assert _skill(env).read_text() == V3
-    events = [(e["event"], e["version"], e["reason"]) for e in P.history(env["db"], "review")]
+    events = [(e.event, e.version, e.reason) for e in P.history(env["db"], "review")]
     assert events == [
         ("promoted", 1, "gate accepted and the held-out test confirmed it"),
         ("promoted", 2, "gate accepted and the held-out test confirmed it"),
@@ -221,28 +221,28 @@ def test_history_tells_the_story_in_time_order(env) -> None:
     P.rollback(env["db"], env["config"], "review", to_version=1)
     assert _skill(env).read_text() == V1
     events = P.history(env["db"], "review")
-    assert [(e["event"], e["version"]) for e in events] == [
+    assert [(e.event, e.version) for e in events] == [
         ("staged", 2), ("adopted", 2), ("rolled_back", 1)
     ]  # fmt: skip
-    assert events[-1]["reason"] == "rolled back: restored v1"
-    assert [e["at"] for e in events] == sorted(e["at"] for e in events) and events[0]["at"]
+    assert events[-1].reason == "rolled back: restored v1"
+    assert [e.at for e in events] == sorted(e.at for e in events) and events[0].at
     assert version_text(env["config"], "review", 1) == V1
     assert version_text(env["config"], "review", 2) == V2
     # a rollback with nothing promoted any more is an event too, not a silent write
     P.rollback(env["db"], env["config"], "review", to_version=2)
-    assert P.history(env["db"], "review")[-1]["reason"] == "rolled back: restored v2"
+    assert P.history(env["db"], "review")[-1].reason == "rolled back: restored v2"
 
 
 def test_reject_and_superseded(env) -> None:
     _write(env, V1)
     _promote(env, V2, "n1", skilldirs.text_hash(V1), managed=False)
     _promote(env, V3, "n2", skilldirs.text_hash(V1), managed=False)
-    assert [(e["event"], e["night_id"]) for e in P.history(env["db"], "review")] == [
+    assert [(e.event, e.night_id) for e in P.history(env["db"], "review")] == [
         ("staged", "n1"), ("superseded", "n2"), ("staged", "n2")
     ]  # fmt: skip
     (row,) = P.reject(env["db"], env["config"], "review")
     assert row["status"] == "rejected" and _skill(env).read_text() == V1
-    assert P.history(env["db"], "review")[-1]["event"] == "rejected"
+    assert P.history(env["db"], "review")[-1].event == "rejected"
 
 
 def test_resumed_night_does_not_promote_twice(env) -> None:

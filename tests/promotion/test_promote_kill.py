@@ -166,7 +166,7 @@ def _check_history(world: World, at: str) -> None:
                     at,
                     row,
                 )
-            events = [e["event"] for e in P.history(db, NAME) if e["promotion_id"] == row["id"]]
+            events = [e.event for e in P.history(db, NAME) if e.promotion_id == row["id"]]
             assert events[-1] == row["status"] or (
                 row["status"] == "rejected" and events[-1] == "superseded"
             ), (at, row, events)

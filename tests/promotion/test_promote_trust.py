@@ -323,7 +323,7 @@ def test_a_store_from_before_the_event_log_is_migrated(tmp_path: Path) -> None:
         })  # fmt: skip
     db.close()
     db = open_store(state)
-    events = [(e["name"], e["event"], e["at"][:10]) for e in P.history(db)]
+    events = [(e.name, e.event, e.at[:10]) for e in P.history(db)]
     assert events == [
         ("a", "promoted", "2026-01-01"),
         ("b", "promoted", "2026-01-02"), ("b", "rolled_back", "2026-01-02"),
