@@ -18,6 +18,7 @@ import re
 
 from skillopt_sleep.mining import grammar
 from skillopt_sleep.mining.literals import LABELLED, required
+from skillopt_sleep.mining.narrow import narrowed
 from skillopt_sleep.mining.phrases import Check, respell
 from skillopt_sleep.mining.shapes import KEY_PATTERN, SHORTCODE, is_key, shape_candidates
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
@@ -250,7 +251,8 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
         if check and check not in out:
             out.append(check)
             covered.add(t.value.lower())
-    return _without_remedies(out, read, found, corrected, accepted)
+    kept_out = _without_remedies(out, read, found, corrected, accepted)
+    return narrowed(kept_out, said, corrected, accepted)
 
 
 def _without_remedies(

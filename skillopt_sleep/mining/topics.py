@@ -17,7 +17,6 @@ from skillopt_sleep.mining.literals import (
     SETUP_WORDS,
     SUBCOMMANDS,
     code_tokens,
-    is_identifier,
     literal,
 )
 from skillopt_sleep.mining.phrases import (
@@ -31,7 +30,7 @@ from skillopt_sleep.mining.phrases import (
     scope_for,
     sentences,
 )
-from skillopt_sleep.mining.shapes import SHORTCODE, shape_topics
+from skillopt_sleep.mining.shapes import SHORTCODE, is_identifier, shape_topics
 from skillopt_sleep.mining.shapes import START as _START
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
 from trainer.checks import FEATURES
