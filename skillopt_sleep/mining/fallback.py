@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from skillopt_sleep.mining.literals import SETUP_WORDS, code_tokens
-from skillopt_sleep.mining.phrases import QUOTED, Check
+from skillopt_sleep.mining.phrases import FINE_AFTER, QUOTED, Check
 from trainer.checks import passes
 
 # Characters that make a token code or markup rather than a word ("==", "{}", "%w", "$f").
@@ -36,7 +36,9 @@ def _marked_tokens(said: str) -> list[str]:
         starts = re.search(r"(?:^|[.!?:]\s+|\n)\W*$", said[: m.start()]) is not None
         if re.fullmatch(r"[A-Z][A-Za-z]+", word) and not starts and word not in SETUP_WORDS:
             out.append(word)
-    return [t for t in dict.fromkeys(out) if len(t) >= 2 and re.search(r"\S", t)]
+    allowed = {t for t in out if any(FINE_AFTER.match(said[m.end() :]) for m in
+                                     re.finditer(re.escape(t), said))}  # fmt: skip
+    return [t for t in dict.fromkeys(out) if len(t) >= 2 and t not in allowed]
 
 
 def _check_for(token: str, corrected: str) -> Check | None:

@@ -338,3 +338,11 @@ def respell(text: str, known: str = "") -> str:
         return near[0] if near and all(k[:5] == near[0][:5] for k in near) else word
 
     return re.sub(r"[A-Za-z]+", fix, text)
+
+
+# "dashes are fine"; "the Makefile target is fine" (a noun or two may name what of it)
+FINE_AFTER = re.compile(
+    r"\W*(?:(?:[\w-]+\s+){0,2}(?:is|are)\s+|(?:'s|'re)\s*)?"
+    r"(?:fine|ok|okay|good|allowed|great|welcome|all right)\b",
+    re.I,
+)

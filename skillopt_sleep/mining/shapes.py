@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from skillopt_sleep.mining.phrases import NEG_RX, PRONOUN_NEG, Check
+from skillopt_sleep.mining.phrases import FINE_AFTER, NEG_RX, PRONOUN_NEG, Check
 from skillopt_sleep.mining.topic import NAMED, NO, Topic
 from trainer.checks import identifier_pattern
 
@@ -160,6 +160,8 @@ def shape_topics(text: str) -> list[Topic]:
             continue
         neg = NEG_RX.search(text[: m.start()][-30:]) is not None
         if name in _FORBIDDEN:
+            if FINE_AFTER.match(text[m.end() :]):
+                continue  # "the && chain is fine": named as allowed
             if name in _NEEDS_REJECTION and not _REJECTS.search(text):
                 continue
             role = NO

@@ -20,6 +20,7 @@ from skillopt_sleep.mining.literals import (
     literal,
 )
 from skillopt_sleep.mining.phrases import (
+    FINE_AFTER,
     NEG_RX,
     PRONOUN_NEG,
     QUOTED,
@@ -142,9 +143,6 @@ _COMPLAINT_AFTER = re.compile(
     r"renders? (?:them )?literally|everywhere)\b",
     re.IGNORECASE,
 )
-_FINE_AFTER = re.compile(
-    r"\W*(?:is|are|'s|'re)?\s*(?:fine|ok|okay|good|allowed|great|welcome|all right)\b", re.I
-)
 _WANT_BEFORE = re.compile(
     r"\b(?:use|add|include|put|give|want|wanted|need|needs|(?:has|have) (?:a|an)|"
     r"make (?:it|them|this|that)(?: into)?|"
@@ -176,7 +174,7 @@ def _role(clause: str, start: int, end: int, pairs: list[tuple[int, int, str]]) 
         return NO
     if _COMPLAINT_AFTER.match(after):
         return NO
-    if _FINE_AFTER.match(after):
+    if FINE_AFTER.match(after):
         return KEEP  # "dashes are fine"
     if _WANT_BEFORE.search(before) or re.match(
         r"\W*(?:please|pls|first|only)\b(?!\W+(?:don'?t|do not|never|no|stop|avoid)\b)", after, re.I

@@ -4,6 +4,8 @@ forbidden; nothing is ever required this way, and plain or shouted words are no 
 
 from __future__ import annotations
 
+import pytest
+
 from skillopt_sleep.mining.contrast import compile_pair, separates
 from skillopt_sleep.mining.fallback import pair_fallback
 from trainer.checks import passes
@@ -55,3 +57,38 @@ def test_a_code_token_only_in_code_is_forbidden_in_code() -> None:
     checks = compile_pair("%v loses the chain, swap it", corrected, accepted)
     kept = [c for c in checks if separates(c, corrected, accepted)]
     assert kept and all(c.scope == "code" for c in kept)
+
+
+@pytest.mark.parametrize(
+    ("said", "corrected", "accepted", "allowed"),
+    [
+        # a name said to be fine, a sentence apart from the rule
+        (
+            "no sudo here. The Makefile target is fine",
+            "```sh\nsudo make install\n```\nSee the Makefile.",
+            "```sh\nmake install\n```",
+            "Run `make install` from the Makefile.",
+        ),
+        # a shape said to be fine
+        (
+            "no sudo here. && is fine",
+            "```sh\ncd src && sudo make install\n```",
+            "```sh\ncd src\nmake install\n```",
+            "```sh\ncd src && make install\n```",
+        ),
+        # a symbol said to be fine, read from the pair only
+        (
+            "<> is fine, it was the @@ that broke the parser",
+            "```sql\nselect @@version where a <> b\n```",
+            "```sql\nselect version() where a != b\n```",
+            "```sql\nselect 1 where a <> b\n```",
+        ),
+    ],
+)
+def test_what_the_user_calls_fine_is_never_forbidden(
+    said: str, corrected: str, accepted: str, allowed: str
+) -> None:
+    compiled = compile_pair(said, corrected, accepted)
+    checks = [c for c in compiled if separates(c, corrected, accepted)]
+    assert checks
+    assert holds(checks, allowed), checks
