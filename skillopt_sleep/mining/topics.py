@@ -87,7 +87,7 @@ FEATURE_CUES: list[tuple[str, str]] = [
     ("question", r"(?:a |with a |in a )?questions?"),
     ("diff_lines", r"diff lines|the diff|hunks|\+/- lines"),
     ("em_dash", r"em[- ]?dash(?:es)?"),  # the words: a user may write "—" themselves
-    ("checkbox", r"check ?box(?:es)?(?: lists?)?|task[- ]lists?|todo boxes"),
+    ("checkbox", r"check ?box(?:es)?(?:[- ]lists?)?|task[- ]lists?|todo boxes"),
     (
         "top_heading",
         r"h1s?|(?:top[- ]level|level[- ]one|big|large) [`'\"]?#?[`'\"]? ?(?:headings?|headers?|"
@@ -123,7 +123,9 @@ FEATURE_CUES: list[tuple[str, str]] = [
     ("mark:-", r"dashes|hyphens"),
 ]
 FEATURE_TOPIC_RX = [
-    (re.compile(rf"(?<![\w#`])(?:{p})(?![\w])", re.IGNORECASE), f) for f, p in FEATURE_CUES
+    # "task-list": a compound names its own feature, not the list its second half says
+    (re.compile(rf"(?<![\w#`-])(?:{p})(?![\w])", re.IGNORECASE), f)
+    for f, p in FEATURE_CUES
 ]
 # What an example the user quotes can show ('Certainly!' is a preamble, '## Summary' a
 # heading); a quoted example is read as the feature too.
