@@ -119,7 +119,8 @@ FEATURE_CUES: list[tuple[str, str]] = [
         r"en[-_]us|-iz(?:e|ation)",
     ),
     ("~glued_body", r"(?:blank|empty) line"),
-    ("mark:.", r"periods?|full stops?|dots?|(?:trailing )?punctuation"),
+    # "end with a point": the full stop as many non-native writers name it
+    ("mark:.", r"periods?|full stops?|dots?|(?:trailing )?punctuation|(?<=with )(?:a )?point"),
     ("mark:-", r"dashes|hyphens"),
 ]
 FEATURE_TOPIC_RX = [

@@ -1,5 +1,6 @@
 """A hyphenated compound names its own feature: "to-do-list boxes" and "task-list items" are
-checkboxes, so a plain list that follows the rule passes the judge."""
+checkboxes, so a plain list that follows the rule passes the judge; and a mark named the way
+many non-native writers name it ("end with a point") is that mark."""
 
 from __future__ import annotations
 
@@ -25,3 +26,13 @@ def test_a_task_list_compound_is_a_checkbox_not_a_list(said: str) -> None:
     assert checks
     plain_list = "Next:\n- rotate the keys\n- update the runbook"
     assert all(passes(c.kind, c.value, c.scope, plain_list) for c in checks), checks
+
+
+def test_a_point_at_the_end_is_the_full_stop() -> None:
+    corrected = "Release notes.\n\nThe importer is faster."
+    accepted = "Release notes\n\nThe importer is faster."
+    said = "title must not finish with a point"
+    checks = [
+        c for c in compile_pair(said, corrected, accepted) if separates(c, corrected, accepted)
+    ]
+    assert [(c.kind, c.value) for c in checks] == [("not_ends_with", ".")]
