@@ -1,4 +1,4 @@
-"""A hyphenated compound names its own feature: "to-do-list boxes" and "task-list items" are
+"""A hyphenated compound names its own feature: "task-list boxes" and "checkbox-list items" are
 checkboxes, so a plain list that follows the rule passes the judge; and a mark named the way
 many non-native writers name it ("end with a point") is that mark."""
 
