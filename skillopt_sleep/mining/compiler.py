@@ -31,7 +31,8 @@ import sqlite_utils
 from skillopt_sleep.mining import grammar
 from skillopt_sleep.mining.contrast import admissible, compile_pair
 from skillopt_sleep.mining.grammar import Check
-from skillopt_sleep.mining.literals import is_identifier, literal
+from skillopt_sleep.mining.literals import literal
+from skillopt_sleep.mining.shapes import is_identifier
 from trainer.backends.base import ChatBackend, InfraError
 from trainer.checks import (
     COUNT_KINDS,

@@ -17,7 +17,9 @@ from __future__ import annotations
 import re
 
 from skillopt_sleep.mining import grammar
+from skillopt_sleep.mining.fallback import pair_fallback
 from skillopt_sleep.mining.literals import LABELLED, required
+from skillopt_sleep.mining.narrow import narrowed
 from skillopt_sleep.mining.phrases import Check, respell
 from skillopt_sleep.mining.shapes import KEY_PATTERN, SHORTCODE, is_key, shape_candidates
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
@@ -250,7 +252,11 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
         if check and check not in out:
             out.append(check)
             covered.add(t.value.lower())
-    return _without_remedies(out, read, found, corrected, accepted)
+    out = narrowed(_without_remedies(out, read, found, corrected, accepted), said, corrected,
+                   accepted)  # fmt: skip
+    if not any(separates(c, corrected, accepted) for c in out):
+        out += [c for c in pair_fallback(said, corrected, accepted) if c not in out]
+    return out
 
 
 def _without_remedies(

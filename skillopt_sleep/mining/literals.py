@@ -23,6 +23,7 @@ from skillopt_sleep.mining.phrases import (
     scope_for,
     sentences,
 )
+from skillopt_sleep.mining.shapes import is_identifier
 from trainer.checks import identifier_pattern
 
 _STOP = {
@@ -242,17 +243,6 @@ _EXAMPLE = re.compile(
     r"\(([^)\s]{2,30})\)|,\s*(#\d+|[A-Z]+-\d+)\b|\s(#\d+)\b",
     re.IGNORECASE,
 )
-
-
-def is_identifier(example: str, loose: bool = True) -> bool:
-    """An identifier a user gives as an example: a ticket key (SEC-412), an issue (#318),
-    a date or version (2025-03-14), a word and an issue (Fixes #318). Outside "like …"
-    (``loose=False``) only the unmistakable shapes count."""
-    e = example.strip(" .,;:()'\"`")
-    strict = r"[A-Z]{2,}-\d+|#\d+|\d{4}-\d{2}-\d{2}"
-    if not loose:
-        return bool(re.fullmatch(strict, e))
-    return bool(re.fullmatch(rf"{strict}|[A-Za-z]+[-_]?\d+|\d+(?:[-/.]\d+)+|[A-Za-z]+ #\d+", e))
 
 
 def _forbids(sentence: str, example: str) -> bool:

@@ -122,7 +122,7 @@ WANT_RX = re.compile(
 # Form words -> the feature they name. Checked before any literal reading of the words.
 FEATURE_WORDS: list[tuple[str, str]] = [
     (r"emoji|emojis|emoticons|smileys", "emoji"),
-    (r"(?:task|check ?box) lists?|check ?box(?:es)?", "checkbox"),
+    (r"(?:task|check ?box)[- ]lists?(?: boxes)?|check ?box(?:es)?", "checkbox"),
     (
         r"h1s?|(?:top[- ]level|level[- ]one|big|large) [`'\"]?#?[`'\"]? ?"
         r"(?:headings?|headers?|titles?)",
@@ -146,7 +146,9 @@ FEATURE_WORDS: list[tuple[str, str]] = [
 
 
 FEATURE_RX = [
-    (re.compile(rf"(?<![\w#`])(?:{p})(?![\w])", re.IGNORECASE), f) for p, f in FEATURE_WORDS
+    # "task-list": a compound names its own feature, not the list its second half says
+    (re.compile(rf"(?<![\w#`-])(?:{p})(?![\w])", re.IGNORECASE), f)
+    for p, f in FEATURE_WORDS
 ]
 
 
@@ -338,3 +340,11 @@ def respell(text: str, known: str = "") -> str:
         return near[0] if near and all(k[:5] == near[0][:5] for k in near) else word
 
     return re.sub(r"[A-Za-z]+", fix, text)
+
+
+# "dashes are fine"; "the Makefile target is fine" (a noun or two may name what of it)
+FINE_AFTER = re.compile(
+    r"\W*(?:(?:[\w-]+\s+){0,2}(?:is|are)\s+|(?:'s|'re)\s*)?"
+    r"(?:fine|ok|okay|good|allowed|great|welcome|all right)\b",
+    re.I,
+)

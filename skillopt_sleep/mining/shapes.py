@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from skillopt_sleep.mining.phrases import NEG_RX, PRONOUN_NEG, Check
+from skillopt_sleep.mining.phrases import FINE_AFTER, NEG_RX, PRONOUN_NEG, Check
 from skillopt_sleep.mining.topic import NAMED, NO, Topic
 from trainer.checks import identifier_pattern
 
@@ -160,6 +160,8 @@ def shape_topics(text: str) -> list[Topic]:
             continue
         neg = NEG_RX.search(text[: m.start()][-30:]) is not None
         if name in _FORBIDDEN:
+            if FINE_AFTER.match(text[m.end() :]):
+                continue  # "the && chain is fine": named as allowed
             if name in _NEEDS_REJECTION and not _REJECTS.search(text):
                 continue
             role = NO
@@ -230,3 +232,16 @@ def shape_candidates(t: Topic, corrected: str, accepted: str) -> list[Check]:
         gone = {w for w in _NAME.findall(corrected) if not re.search(rf"\b{w}\b", accepted)}
         return [Check("not_contains", gone.pop(), "answer")] if len(gone) == 1 else []
     return []
+
+
+def is_identifier(example: str, loose: bool = True) -> bool:
+    """An identifier a user gives as an example: a ticket key (SEC-412), an issue (#318),
+    a date or version (2025-03-14), a word and an issue (Fixes #318). Outside "like …"
+    (``loose=False``) only the unmistakable shapes count."""
+    e = example.strip(" .,;:()'\"`")
+    strict = r"[A-Z]{2,}-\d+|#\d+|\d{4}-\d{2}-\d{2}"
+    if not loose:
+        return bool(re.fullmatch(strict, e))
+    # a version counts with its letter ("v2.0.3"): the shape asks for the letter too
+    loose_shapes = r"[A-Za-z]+[-_]?\d+|[A-Za-z]?\d+(?:[-/.]\d+)+|[A-Za-z]+ #\d+"
+    return bool(re.fullmatch(rf"{strict}|{loose_shapes}", e))

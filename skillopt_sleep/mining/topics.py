@@ -17,10 +17,10 @@ from skillopt_sleep.mining.literals import (
     SETUP_WORDS,
     SUBCOMMANDS,
     code_tokens,
-    is_identifier,
     literal,
 )
 from skillopt_sleep.mining.phrases import (
+    FINE_AFTER,
     NEG_RX,
     PRONOUN_NEG,
     QUOTED,
@@ -31,7 +31,7 @@ from skillopt_sleep.mining.phrases import (
     scope_for,
     sentences,
 )
-from skillopt_sleep.mining.shapes import SHORTCODE, shape_topics
+from skillopt_sleep.mining.shapes import SHORTCODE, is_identifier, shape_topics
 from skillopt_sleep.mining.shapes import START as _START
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
 from trainer.checks import FEATURES
@@ -87,7 +87,7 @@ FEATURE_CUES: list[tuple[str, str]] = [
     ("question", r"(?:a |with a |in a )?questions?"),
     ("diff_lines", r"diff lines|the diff|hunks|\+/- lines"),
     ("em_dash", r"em[- ]?dash(?:es)?"),  # the words: a user may write "—" themselves
-    ("checkbox", r"check ?box(?:es)?(?: lists?)?|task[- ]lists?|todo boxes"),
+    ("checkbox", r"check ?box(?:es)?(?:[- ]lists?)?|task[- ]lists?|todo boxes"),
     (
         "top_heading",
         r"h1s?|(?:top[- ]level|level[- ]one|big|large) [`'\"]?#?[`'\"]? ?(?:headings?|headers?|"
@@ -119,11 +119,14 @@ FEATURE_CUES: list[tuple[str, str]] = [
         r"en[-_]us|-iz(?:e|ation)",
     ),
     ("~glued_body", r"(?:blank|empty) line"),
-    ("mark:.", r"periods?|full stops?|dots?|(?:trailing )?punctuation"),
+    # "end with a point": the full stop as many non-native writers name it
+    ("mark:.", r"periods?|full stops?|dots?|(?:trailing )?punctuation|(?<=with )(?:a )?point"),
     ("mark:-", r"dashes|hyphens"),
 ]
 FEATURE_TOPIC_RX = [
-    (re.compile(rf"(?<![\w#`])(?:{p})(?![\w])", re.IGNORECASE), f) for f, p in FEATURE_CUES
+    # "task-list": a compound names its own feature, not the list its second half says
+    (re.compile(rf"(?<![\w#`-])(?:{p})(?![\w])", re.IGNORECASE), f)
+    for f, p in FEATURE_CUES
 ]
 # What an example the user quotes can show ('Certainly!' is a preamble, '## Summary' a
 # heading); a quoted example is read as the feature too.
@@ -142,9 +145,6 @@ _COMPLAINT_AFTER = re.compile(
     r"display|show|help|need)|\W*(?:break|breaks|broke|clutter|clutters|has to go|have to go|"
     r"renders? (?:them )?literally|everywhere)\b",
     re.IGNORECASE,
-)
-_FINE_AFTER = re.compile(
-    r"\W*(?:is|are|'s|'re)?\s*(?:fine|ok|okay|good|allowed|great|welcome|all right)\b", re.I
 )
 _WANT_BEFORE = re.compile(
     r"\b(?:use|add|include|put|give|want|wanted|need|needs|(?:has|have) (?:a|an)|"
@@ -177,7 +177,7 @@ def _role(clause: str, start: int, end: int, pairs: list[tuple[int, int, str]]) 
         return NO
     if _COMPLAINT_AFTER.match(after):
         return NO
-    if _FINE_AFTER.match(after):
+    if FINE_AFTER.match(after):
         return KEEP  # "dashes are fine"
     if _WANT_BEFORE.search(before) or re.match(
         r"\W*(?:please|pls|first|only)\b(?!\W+(?:don'?t|do not|never|no|stop|avoid)\b)", after, re.I

@@ -1,0 +1,76 @@
+"""Narrow a forbidden word to the use the user objected to, as the corrected answer shows it.
+
+A word forbidden anywhere is over-broad when the user meant a use of it: "no .then()" objects
+to the method call, not to "then" in a comment; "never rm -rf" to the command with that flag,
+not to ``rm -f`` or ``rmdir``. The narrower check is kept only where it still separates the
+two answers (the corrected one fails it, the accepted one passes), so narrowing never loses a
+rule the session shows; it only stops the judge from failing answers that follow the rule.
+"""
+
+from __future__ import annotations
+
+import re
+
+from skillopt_sleep.mining.literals import COMMANDS
+from skillopt_sleep.mining.phrases import Check
+from trainer.checks import passes
+
+_NAME = re.compile(r"\.?([A-Za-z_][\w.]*?)(?:\(\))?")
+# A command and the flag or subcommand the user wrote after it ("rm -rf", "git push").
+_COMMAND_PHRASE = re.compile(r"(?<![\w-])([a-z][\w-]*)(?=\s+(--?\w[\w-]*|[a-z][\w-]+))")
+
+
+def _separates(check: Check, corrected: str, accepted: str) -> bool:
+    return not passes(check.kind, check.value, check.scope, corrected) and passes(
+        check.kind, check.value, check.scope, accepted
+    )
+
+
+def _as_call(check: Check, said: str, corrected: str) -> Check | None:
+    """A forbidden name the corrected answer calls, forbidden as a call: a method (``.then(``)
+    when the user wrote it with its dot or the answer only calls it as one."""
+    m = _NAME.fullmatch(check.value)
+    if check.kind != "not_contains" or m is None:
+        return None
+    name = m.group(1)
+    method = rf"\.{re.escape(name)}\s*\("
+    call = rf"(?<![\w.]){re.escape(name)}\s*\("
+    called_as_method = re.search(method, corrected) is not None
+    called = re.search(call, corrected) is not None
+    if not (called or called_as_method):
+        return None
+    wrote_method = re.search(rf"\.{re.escape(name)}\b", said) is not None
+    if called_as_method and (wrote_method or not called):
+        return Check("not_regex", method, check.scope)
+    return Check("not_regex", rf"(?<![\w.]){re.escape(name)}\s*\(", check.scope)
+
+
+def _command_phrases(said: str) -> dict[str, str]:
+    """Each command the user wrote with a flag or subcommand after it, to that phrase."""
+    out: dict[str, str] = {}
+    for m in _COMMAND_PHRASE.finditer(said):
+        if m.group(1) in COMMANDS and m.group(1) not in out:
+            out[m.group(1)] = f"{m.group(1)} {m.group(2)}"
+    return out
+
+
+def narrowed(checks: list[Check], said: str, corrected: str, accepted: str) -> list[Check]:
+    """``checks`` with over-broad forbidden words narrowed to the use the user meant, where
+    the narrower check still separates the corrected answer from the accepted one."""
+    phrases = _command_phrases(said)
+    out: list[Check] = []
+    for check in checks:
+        better = None
+        if check.kind == "not_contains":
+            phrase = next(
+                (p for cmd, p in phrases.items() if check.value in (cmd, p.split()[1])), None
+            )
+            if phrase is not None and phrase != check.value:
+                better = Check("not_contains", phrase, check.scope)
+            else:
+                better = _as_call(check, said, corrected)
+        if better is not None and _separates(better, corrected, accepted):
+            check = better
+        if check not in out:
+            out.append(check)
+    return out
