@@ -6,6 +6,7 @@ words negate, which name a feature ("emojis", "headers"), and "X, not Y" pairs. 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -257,32 +258,35 @@ COUNT_PHRASE = re.compile(
 )
 
 
+# "X, not Y", "X instead of Y", "swap Y for X", "turn Y into X", "Y -> X", "s/Y/X/": each
+# pattern, whether its rejected half comes first, and a cheap test a clause must pass for
+# it to match (a pattern opening with ``(.+?)`` tries every start of a clause without its
+# cue: quadratic in the clause, and most clauses of a request have none).
+_NOT_CUE = re.compile(r"\s(?:not|rather than|instead of|over)\s", re.IGNORECASE)
+_PAIRS: tuple[tuple[str, bool, Callable[[str], object] | None], ...] = (
+    (r"(.+?)\s*,?\s+(?:not|rather than|instead of|over(?!\s+\d))\s+(.+)", False, _NOT_CUE.search),
+    (r"(?:rather|prefer)\s+(.+?)\s+than\s+(.+)", False, None),
+    (r"(?:swap|replace|switch|change|turn|convert)\s+(.+?)\s+(?:for|with|to|into)\s+(.+)", True,
+     None),
+    (r"(?:write|spell)\s+(.+?)\s+as\s+(.+)", True, None),
+    (r"(.+?)\s*(?:->|→)\s*(.+)", True, lambda clause: "->" in clause or "→" in clause),
+    (r"(?<![\w/])s/([^/\n]+)/([^/\n]*)/", True, lambda clause: "/" in clause),  # "s/a/b/"
+)  # fmt: skip
+_PAIRS_RX = [(re.compile(p, re.IGNORECASE), first, cue) for p, first, cue in _PAIRS]
+_STATEMENT_END = re.compile(
+    r"\b(?:is|are|was|were|do|does|did|should|must|can|could|will|would|has|have|need|"
+    r"needs|they'?re|it'?s|that'?s|we'?re|you'?re)\W*$",
+    re.IGNORECASE,
+)
+
+
 def pair_spans(clause: str) -> list[tuple[int, int, str]]:
     """Spans of the preferred (keep) and rejected (no) parts of "X, not Y", "X instead of
     Y", "swap Y for X", "turn Y into X", "Y -> X"."""
     spans: list[tuple[int, int, str]] = []
-    for pat, rejected_first in (
-        (r"(.+?)\s*,?\s+(?:not|rather than|instead of|over(?!\s+\d))\s+(.+)", False),
-        (r"(?:rather|prefer)\s+(.+?)\s+than\s+(.+)", False),
-        (
-            r"(?:swap|replace|switch|change|turn|convert)\s+(.+?)\s+(?:for|with|to|into)\s+(.+)",
-            True,
-        ),
-        (r"(?:write|spell)\s+(.+?)\s+as\s+(.+)", True),
-        (r"(.+?)\s*(?:->|→)\s*(.+)", True),
-        (r"(?<![\w/])s/([^/\n]+)/([^/\n]*)/", True),  # "s/utilize/use/": a reviewer's edit
-    ):
-        m = re.search(pat, clause, re.IGNORECASE)
-        if (
-            m
-            and not rejected_first
-            and re.search(
-                r"\b(?:is|are|was|were|do|does|did|should|must|can|could|will|would|has|have|need|"
-                r"needs|they'?re|it'?s|that'?s|we'?re|you'?re)\W*$",
-                m.group(1),
-                re.IGNORECASE,
-            )
-        ):
+    for pattern, rejected_first, cue in _PAIRS_RX:
+        m = pattern.search(clause) if cue is None or cue(clause) else None
+        if m and not rejected_first and _STATEMENT_END.search(m.group(1)):
             continue  # "X are not OK", "it should not …": a statement, not a preference
         if m:
             a, b = (m.span(1), m.span(2))
