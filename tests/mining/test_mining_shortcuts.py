@@ -1,7 +1,8 @@
-"""The grammar's shortcuts read what the patterns they stand for read: a cheap test before
-a dear pattern, and a corrected answer's code words read once instead of a pattern per
-word. Each is checked against the reading as first written, on generated text rich in what
-the patterns key on (cues in any case, hyphens, brackets, Unicode letters and spaces)."""
+"""Mining's shortcuts read what the work they stand for reads: a cheap test before a dear
+pattern, a corrected answer's code words read once instead of a pattern per word, a judge
+held to a kind's accepted answers once per rule instead of once per statement. Each is
+checked against the reading as first written, on generated input rich in what it keys on
+(cues in any case, hyphens, brackets, Unicode letters and spaces, repeated turns)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,15 @@ from hypothesis import strategies as st
 
 from skillopt_sleep.mining.phrases import pair_spans
 from skillopt_sleep.mining.topics import _code_words
+from skillopt_sleep.mining.verify import (
+    ACCEPTED_FAILS,
+    CORRECTED_PASSES,
+    NO_ACCEPTED,
+    Evidence,
+    passes,
+    verify,
+)
+from trainer.tasks import Judge
 
 _PAIR_PATTERNS = (
     (r"(.+?)\s*,?\s+(?:not|rather than|instead of|over(?!\s+\d))\s+(.+)", False),
@@ -92,3 +102,45 @@ def test_code_words_are_the_called_and_the_quoted() -> None:
     words = _code_words("call print() and log-level ( x) here; `ab_c` and\n```\nrun x\n```")
     assert {"print", "log-level", "level", "ab_c", "run", "x"} <= words
     assert "call" not in words and "here" not in words
+
+
+def _reason_as_written(judge: Judge, ev: Evidence, accepted: list[tuple[str, str]]) -> str:
+    """``verify``'s reason as first written: each judge held to every other accepted answer."""
+    if ev.corrected is not None and passes(judge, ev.corrected):
+        return CORRECTED_PASSES
+    if ev.accepted is not None and not passes(judge, ev.accepted):
+        return ACCEPTED_FAILS
+    others = [(tid, a) for tid, a in accepted if tid != ev.turn_id]
+    failing = next((tid for tid, a in others if not passes(judge, a)), None)
+    if failing is not None:
+        return f"the accepted answer of turn {failing} fails it"
+    if ev.accepted is None and not others:
+        return NO_ACCEPTED
+    return ""
+
+
+_ANSWERS = ["Fix parser crash", "fix parser crash 🚀", "Fixed the parser", "Add export",
+            "Fix login\n\nThe token expired.", "- one\n- two", "Fix", ""]  # fmt: skip
+_JUDGES = [Judge("max_words", "3", 1.0, "s"), Judge("no", "emoji", 1.0, "s"),
+           Judge("has", "capital_start", 1.0, "s", (), "first_line"),
+           Judge("not_contains", "parser", 1.0, "s"), Judge("contains", "Fix", 1.0, "t"),
+           Judge("no", "past_tense", 1.0, "s", (), "first_line")]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.lists(st.sampled_from(_JUDGES), max_size=3),
+                       st.sampled_from([None, *_ANSWERS]), st.sampled_from([None, *_ANSWERS]),
+                       st.integers(0, 5)), max_size=8),
+    st.lists(st.tuples(st.integers(0, 5), st.sampled_from(_ANSWERS)), max_size=7),
+)  # fmt: skip
+def test_a_judge_is_held_to_the_accepted_answers_as_one_by_one(
+    stated: list[tuple[list[Judge], str | None, str | None, int]],
+    accepted: list[tuple[int, str]],
+) -> None:
+    evidence = [Evidence(tuple(js), c, a, f"t{n}") for js, c, a, n in stated]
+    held = [(f"t{n}", a) for n, a in accepted]
+    kept, dropped = verify(evidence, held)
+    want = [(j, _reason_as_written(j, ev, held)) for ev in evidence for j in ev.judges]
+    assert kept == [j for j, reason in want if not reason]
+    assert [(d.judge, d.reason) for d in dropped] == [(j, r) for j, r in want if r]
