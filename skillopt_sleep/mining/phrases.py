@@ -183,8 +183,10 @@ def num(text: str) -> int:
     return int(text) if text.isdigit() else NUMBER_WORDS[text]
 
 
-def sentences(text: str) -> list[str]:
-    """Sentences, never split inside quotes or after "e.g."."""
+@lru_cache(maxsize=256)
+def sentences(text: str) -> tuple[str, ...]:
+    """Sentences, never split inside quotes or after "e.g."; kept once read (every reading
+    of a correction, the grammar's and the topics', splits the same text again)."""
     spans = [m.span() for m in QUOTED.finditer(text)]
     out, start = [], 0
     for m in re.finditer(r"(?<=[.!?;])\s+|\n+", text):
@@ -194,7 +196,7 @@ def sentences(text: str) -> list[str]:
             out.append(text[start : m.start()])
             start = m.end()
     out.append(text[start:])
-    return [x.strip() for x in out if x.strip()]
+    return tuple(x.strip() for x in out if x.strip())
 
 
 def clauses(sentence: str) -> list[str]:
@@ -331,14 +333,26 @@ def _near(a: str, b: str) -> bool:
 def respell(text: str, known: str = "") -> str:
     """``text`` with each word of five letters or more one edit away from a keyword spelt as
     the keyword, unless ``known`` (the answers) uses the word as written."""
-    seen = {w.lower() for w in re.findall(r"[A-Za-z]+", known)}
+    seen = _words_of(known)
 
     def fix(m: re.Match[str]) -> str:
         word = m.group(0)
         low = word.lower()
         if len(low) < 5 or low in KEYWORDS or low in seen:
             return word
-        near = [k for k in KEYWORDS if k[0] == low[0] and _near(low, k)]
-        return near[0] if near and all(k[:5] == near[0][:5] for k in near) else word
+        return _keyword_near(low) or word
 
     return re.sub(r"[A-Za-z]+", fix, text)
+
+
+@lru_cache(maxsize=1024)
+def _words_of(known: str) -> frozenset[str]:
+    """An answer's words, read once: the follow-ups after one answer are read against it."""
+    return frozenset(w.lower() for w in re.findall(r"[A-Za-z]+", known))
+
+
+@lru_cache(maxsize=8192)
+def _keyword_near(low: str) -> str | None:
+    """The keyword one slip away from ``low``, when all such keywords agree on it."""
+    near = [k for k in KEYWORDS if k[0] == low[0] and _near(low, k)]
+    return near[0] if near and all(k[:5] == near[0][:5] for k in near) else None
