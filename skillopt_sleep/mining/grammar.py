@@ -31,6 +31,7 @@ from skillopt_sleep.mining.literals import (
     word_checks,
 )
 from skillopt_sleep.mining.phrases import (
+    ANY_FEATURE,
     COUNT_PHRASE,
     FEATURE_RX,
     MAX_AFTER,
@@ -286,7 +287,8 @@ def _features(text: str) -> list[Check]:
                 clause = COUNT_PHRASE.sub(" ", clause)  # "no more than 3 bullets" is a count
             clause = _SCOPE_PHRASE.sub(" ", clause)  # "each bullet" says where, not what
             pairs = pair_spans(clause)
-            found = [(m, f) for rx, f in FEATURE_RX for m in rx.finditer(clause)]
+            found = ([(m, f) for rx, f in FEATURE_RX for m in rx.finditer(clause)]
+                     if ANY_FEATURE.search(clause) else [])  # fmt: skip
             for m, feature in found:
                 word = m.group(0).lower()
                 if any(m.end() < n.start() <= m.end() + 1 for n, _ in found):

@@ -126,6 +126,9 @@ FEATURE_CUES: list[tuple[str, str]] = [
 FEATURE_TOPIC_RX = [
     (re.compile(rf"(?<![\w#`])(?:{p})(?![\w])", re.IGNORECASE), f) for f, p in FEATURE_CUES
 ]
+_ANY_CUE = re.compile(  # one of them matches, in one pass (``phrases.ANY_FEATURE``)
+    r"(?<![\w#`])(?:" + "|".join(f"(?:{p})" for _, p in FEATURE_CUES) + r")(?![\w])", re.I
+)
 # What an example the user quotes can show ('Certainly!' is a preamble, '## Summary' a
 # heading); a quoted example is read as the feature too.
 EXAMPLE_FEATURES = (
@@ -224,7 +227,8 @@ def feature_topics(text: str) -> list[Topic]:
     pron = _pronoun_no(text)
     for at, clause in _clauses_at(text):
         pairs = _pairs(clause)
-        found = [(m, f) for rx, f in FEATURE_TOPIC_RX for m in rx.finditer(clause)]
+        found = ([(m, f) for rx, f in FEATURE_TOPIC_RX for m in rx.finditer(clause)]
+                 if _ANY_CUE.search(clause) else [])  # fmt: skip
         for m, cue in found:
             if any(n.start() <= m.start() and m.end() <= n.end() and n.span() != m.span()
                    for n, _ in found):  # fmt: skip
