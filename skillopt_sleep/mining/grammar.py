@@ -68,10 +68,12 @@ _FILLER = r"(?:is|are|the|absolute|hard|our|each|apiece|per \w+)"  # "15 words i
 def _counts(text: str) -> list[Check]:
     """``max_UNIT`` / ``min_UNIT`` from "under 50 chars", "15 words max", "one line" …"""
     out: list[Check] = []
+    text_scope = scope_for(text)
     for sentence in sentences(text):
-        scope = scope_for(sentence, scope_for(text))  # "subject's too long. 50 chars max"
+        scope = scope_for(sentence, text_scope)  # "subject's too long. 50 chars max"
         low = sentence.lower()
         found: list[tuple[str, int, str]] = []
+        counted = _COUNTED.search(low)  # a number with its unit: what each pattern below has
         pats = (
             ("max", rf"\b{MAX_BEFORE}\s+{NUM}[- ]?{UNIT}"),
             (
@@ -85,7 +87,7 @@ def _counts(text: str) -> list[Check]:
             ("min", rf"\b{MIN_BEFORE}\s+{NUM}[- ]?{UNIT}"),
             ("min", rf"{NUM}[- ]?{UNIT}\s*{MIN_AFTER}\b"),
         )
-        for bound, pat in pats:
+        for bound, pat in pats if counted else ():
             for m in re.finditer(pat, low):
                 question = re.match(r"\s*\?", low[m.end() :])
                 if not (question and re.match(r"(?:only|just)\b", m.group(0))):  # "only one?"
@@ -103,7 +105,7 @@ def _counts(text: str) -> list[Check]:
             ):
                 for m in re.finditer(pat, low):
                     found.append((bound, num(m.group(1)), unit))
-        longer = re.search(
+        longer = counted and re.search(
             rf"\bno (?:\w+ )?(?:line|bullet|sentence|subject|title)s? (?:longer|"
             rf"more) than\s+{NUM}[- ]?{UNIT}",
             low,
