@@ -361,11 +361,12 @@ def classify(text: str, answer: str = "") -> str:
     clauses = _clauses(text) or [text]
     if _is_new_request(clauses[0]) and not _INSTEAD.search(text):
         return REQUEST  # "write a commit message …, subject under 50 chars": new work
-    if _breaks_stated_rule(text, answer):
-        return CORRECTION
     if any(_REJECT.match(c) or _SHOULD_START.match(c) or _takes_out(c, answer) for c in clauses):
         return CORRECTION
     first = re.split(r"(?<=[.!?;])\s", text, maxsplit=1)[0]
-    if _QUESTION.search(first) and _WORK_QUESTION.match(first):
-        return REQUEST  # "why is the cache needed here?": a question about the work
-    return CORRECTION if _FORM.search(text) else REQUEST
+    # "why is the cache needed here?": a question about the work, unless it states a rule
+    # the answer breaks; the grammar's reading (the dearest test) is made only where it decides
+    question = _QUESTION.search(first) and _WORK_QUESTION.match(first)
+    if not question and _FORM.search(text):
+        return CORRECTION
+    return CORRECTION if _breaks_stated_rule(text, answer) else REQUEST

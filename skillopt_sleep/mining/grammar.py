@@ -31,6 +31,7 @@ from skillopt_sleep.mining.literals import (
     word_checks,
 )
 from skillopt_sleep.mining.phrases import (
+    ANY_FEATURE,
     COUNT_PHRASE,
     FEATURE_RX,
     MAX_AFTER,
@@ -67,10 +68,12 @@ _FILLER = r"(?:is|are|the|absolute|hard|our|each|apiece|per \w+)"  # "15 words i
 def _counts(text: str) -> list[Check]:
     """``max_UNIT`` / ``min_UNIT`` from "under 50 chars", "15 words max", "one line" …"""
     out: list[Check] = []
+    text_scope = scope_for(text)
     for sentence in sentences(text):
-        scope = scope_for(sentence, scope_for(text))  # "subject's too long. 50 chars max"
+        scope = scope_for(sentence, text_scope)  # "subject's too long. 50 chars max"
         low = sentence.lower()
         found: list[tuple[str, int, str]] = []
+        counted = _COUNTED.search(low)  # a number with its unit: what each pattern below has
         pats = (
             ("max", rf"\b{MAX_BEFORE}\s+{NUM}[- ]?{UNIT}"),
             (
@@ -84,7 +87,7 @@ def _counts(text: str) -> list[Check]:
             ("min", rf"\b{MIN_BEFORE}\s+{NUM}[- ]?{UNIT}"),
             ("min", rf"{NUM}[- ]?{UNIT}\s*{MIN_AFTER}\b"),
         )
-        for bound, pat in pats:
+        for bound, pat in pats if counted else ():
             for m in re.finditer(pat, low):
                 question = re.match(r"\s*\?", low[m.end() :])
                 if not (question and re.match(r"(?:only|just)\b", m.group(0))):  # "only one?"
@@ -102,7 +105,7 @@ def _counts(text: str) -> list[Check]:
             ):
                 for m in re.finditer(pat, low):
                     found.append((bound, num(m.group(1)), unit))
-        longer = re.search(
+        longer = counted and re.search(
             rf"\bno (?:\w+ )?(?:line|bullet|sentence|subject|title)s? (?:longer|"
             rf"more) than\s+{NUM}[- ]?{UNIT}",
             low,
@@ -257,6 +260,7 @@ def _start_check(value: str, scope: str, negated: bool) -> Check:
     return Check("starts_with", value, scope)
 
 
+_COUNTED = re.compile(rf"{NUM}[- ]?{UNIT}", re.IGNORECASE)
 # Where a count or a scope is named, not a feature: "no more than 3 bullets", "each bullet".
 _SCOPE_PHRASE = re.compile(r"\b(?:each|every|per) (?:bullet|item|point|line)s?\b", re.I)
 _HAS_FEATURES = ("bullet", "list", "numbered_list", "code_fence", "heading", "table")
@@ -267,8 +271,9 @@ def _features(text: str) -> list[Check]:
     out: list[Check] = []
     list_context = re.search(r"\b(?:list|steps|bullets?|dashes|items)\b", text, re.I)
     pronoun_neg = PRONOUN_NEG.search(text) is not None
+    unglossed = PLAIN.sub(" ", text)
     named_feature = any(
-        f not in ("markdown", "list") and rx.search(PLAIN.sub(" ", text)) for rx, f in FEATURE_RX
+        f not in ("markdown", "list") and rx.search(unglossed) for rx, f in FEATURE_RX
     )
     for sentence in sentences(text):
         for clause in clauses(sentence):
@@ -280,10 +285,12 @@ def _features(text: str) -> list[Check]:
                 out.append(Check("no", "markdown"))
             if re.search(r"\bunnumbered\b", clause, re.IGNORECASE):
                 out.append(Check("no", "numbered_list"))
-            clause = COUNT_PHRASE.sub(" ", clause)  # "no more than 3 bullets" is a count
+            if _COUNTED.search(clause):  # what every count phrase has, read cheaply first
+                clause = COUNT_PHRASE.sub(" ", clause)  # "no more than 3 bullets" is a count
             clause = _SCOPE_PHRASE.sub(" ", clause)  # "each bullet" says where, not what
             pairs = pair_spans(clause)
-            found = [(m, f) for rx, f in FEATURE_RX for m in rx.finditer(clause)]
+            found = ([(m, f) for rx, f in FEATURE_RX for m in rx.finditer(clause)]
+                     if ANY_FEATURE.search(clause) else [])  # fmt: skip
             for m, feature in found:
                 word = m.group(0).lower()
                 if any(m.end() < n.start() <= m.end() + 1 for n, _ in found):

@@ -365,8 +365,10 @@ def word_checks(text: str, corrected: str) -> list[Check]:
             if len(named) == 1:  # "os.system is flagged by our linter, can you replace it?"
                 out.append(Check("not_contains", named[0], _word_scope(named[0], corrected)))
         for zone in _TIMEZONES:
-            if re.search(rf"\b{zone}\b", sentence) and not re.search(
-                rf"(?:{NEG})[^,;.]*\b{zone}\b", sentence, re.IGNORECASE
+            if (
+                zone in sentence
+                and re.search(rf"\b{zone}\b", sentence)
+                and not re.search(rf"(?:{NEG})[^,;.]*\b{zone}\b", sentence, re.IGNORECASE)
             ):
                 out.append(Check("contains", zone, "answer"))
         if _DATE_TEMPLATE.search(sentence) or re.search(r"\biso\b.*\bdates?\b|\bdates?\b.*\biso\b",

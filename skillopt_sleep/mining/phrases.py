@@ -6,6 +6,7 @@ words negate, which name a feature ("emojis", "headers"), and "X, not Y" pairs. 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -150,6 +151,11 @@ FEATURE_RX = [
     (re.compile(rf"(?<![\w#`-])(?:{p})(?![\w])", re.IGNORECASE), f)
     for p, f in FEATURE_WORDS
 ]
+# Some form word or other: it matches where one of ``FEATURE_RX`` does, in one pass, so a
+# clause without any is not searched once per form.
+ANY_FEATURE = re.compile(
+    r"(?<![\w#`-])(?:" + "|".join(f"(?:{p})" for p, _ in FEATURE_WORDS) + r")(?![\w])", re.I
+)
 
 
 # Features that are layouts: "no lists" forbids them, but "a list" is not asked for by
@@ -184,8 +190,10 @@ def num(text: str) -> int:
     return int(text) if text.isdigit() else NUMBER_WORDS[text]
 
 
-def sentences(text: str) -> list[str]:
-    """Sentences, never split inside quotes or after "e.g."."""
+@lru_cache(maxsize=256)
+def sentences(text: str) -> tuple[str, ...]:
+    """Sentences, never split inside quotes or after "e.g."; kept once read (every reading
+    of a correction, the grammar's and the topics', splits the same text again)."""
     spans = [m.span() for m in QUOTED.finditer(text)]
     out, start = [], 0
     for m in re.finditer(r"(?<=[.!?;])\s+|\n+", text):
@@ -195,7 +203,7 @@ def sentences(text: str) -> list[str]:
             out.append(text[start : m.start()])
             start = m.end()
     out.append(text[start:])
-    return [x.strip() for x in out if x.strip()]
+    return tuple(x.strip() for x in out if x.strip())
 
 
 def clauses(sentence: str) -> list[str]:
@@ -228,8 +236,10 @@ def scope_for(text: str, default: str = "answer") -> str:
     return default
 
 
+@lru_cache(maxsize=256)
 def unit_of(text: str) -> str | None:
-    """The one unit a text names ("subject line" names where, not what is counted)."""
+    """The one unit a text names ("subject line" names where, not what is counted); kept
+    once read (``grammar`` asks it of the whole text once per sentence)."""
     text = re.sub(r"\b(?:subject|first|summary|title|each|every|per|one|single) lines?\b", " ",
                   text, flags=re.IGNORECASE)  # fmt: skip
     units = {UNITS[m.group(1).lower()] for m in re.finditer(UNIT, text, re.IGNORECASE)}
@@ -259,32 +269,35 @@ COUNT_PHRASE = re.compile(
 )
 
 
+# "X, not Y", "X instead of Y", "swap Y for X", "turn Y into X", "Y -> X", "s/Y/X/": each
+# pattern, whether its rejected half comes first, and a cheap test a clause must pass for
+# it to match (a pattern opening with ``(.+?)`` tries every start of a clause without its
+# cue: quadratic in the clause, and most clauses of a request have none).
+_NOT_CUE = re.compile(r"\s(?:not|rather than|instead of|over)\s", re.IGNORECASE)
+_PAIRS: tuple[tuple[str, bool, Callable[[str], object] | None], ...] = (
+    (r"(.+?)\s*,?\s+(?:not|rather than|instead of|over(?!\s+\d))\s+(.+)", False, _NOT_CUE.search),
+    (r"(?:rather|prefer)\s+(.+?)\s+than\s+(.+)", False, None),
+    (r"(?:swap|replace|switch|change|turn|convert)\s+(.+?)\s+(?:for|with|to|into)\s+(.+)", True,
+     None),
+    (r"(?:write|spell)\s+(.+?)\s+as\s+(.+)", True, None),
+    (r"(.+?)\s*(?:->|→)\s*(.+)", True, lambda clause: "->" in clause or "→" in clause),
+    (r"(?<![\w/])s/([^/\n]+)/([^/\n]*)/", True, lambda clause: "/" in clause),  # "s/a/b/"
+)  # fmt: skip
+_PAIRS_RX = [(re.compile(p, re.IGNORECASE), first, cue) for p, first, cue in _PAIRS]
+_STATEMENT_END = re.compile(
+    r"\b(?:is|are|was|were|do|does|did|should|must|can|could|will|would|has|have|need|"
+    r"needs|they'?re|it'?s|that'?s|we'?re|you'?re)\W*$",
+    re.IGNORECASE,
+)
+
+
 def pair_spans(clause: str) -> list[tuple[int, int, str]]:
     """Spans of the preferred (keep) and rejected (no) parts of "X, not Y", "X instead of
     Y", "swap Y for X", "turn Y into X", "Y -> X"."""
     spans: list[tuple[int, int, str]] = []
-    for pat, rejected_first in (
-        (r"(.+?)\s*,?\s+(?:not|rather than|instead of|over(?!\s+\d))\s+(.+)", False),
-        (r"(?:rather|prefer)\s+(.+?)\s+than\s+(.+)", False),
-        (
-            r"(?:swap|replace|switch|change|turn|convert)\s+(.+?)\s+(?:for|with|to|into)\s+(.+)",
-            True,
-        ),
-        (r"(?:write|spell)\s+(.+?)\s+as\s+(.+)", True),
-        (r"(.+?)\s*(?:->|→)\s*(.+)", True),
-        (r"(?<![\w/])s/([^/\n]+)/([^/\n]*)/", True),  # "s/utilize/use/": a reviewer's edit
-    ):
-        m = re.search(pat, clause, re.IGNORECASE)
-        if (
-            m
-            and not rejected_first
-            and re.search(
-                r"\b(?:is|are|was|were|do|does|did|should|must|can|could|will|would|has|have|need|"
-                r"needs|they'?re|it'?s|that'?s|we'?re|you'?re)\W*$",
-                m.group(1),
-                re.IGNORECASE,
-            )
-        ):
+    for pattern, rejected_first, cue in _PAIRS_RX:
+        m = pattern.search(clause) if cue is None or cue(clause) else None
+        if m and not rejected_first and _STATEMENT_END.search(m.group(1)):
             continue  # "X are not OK", "it should not …": a statement, not a preference
         if m:
             a, b = (m.span(1), m.span(2))
@@ -329,15 +342,14 @@ def _near(a: str, b: str) -> bool:
 def respell(text: str, known: str = "") -> str:
     """``text`` with each word of five letters or more one edit away from a keyword spelt as
     the keyword, unless ``known`` (the answers) uses the word as written."""
-    seen = {w.lower() for w in re.findall(r"[A-Za-z]+", known)}
+    seen = _words_of(known)
 
     def fix(m: re.Match[str]) -> str:
         word = m.group(0)
         low = word.lower()
         if len(low) < 5 or low in KEYWORDS or low in seen:
             return word
-        near = [k for k in KEYWORDS if k[0] == low[0] and _near(low, k)]
-        return near[0] if near and all(k[:5] == near[0][:5] for k in near) else word
+        return _keyword_near(low) or word
 
     return re.sub(r"[A-Za-z]+", fix, text)
 
@@ -348,3 +360,16 @@ FINE_AFTER = re.compile(
     r"(?:fine|ok|okay|good|allowed|great|welcome|all right)\b",
     re.I,
 )
+
+
+@lru_cache(maxsize=1024)
+def _words_of(known: str) -> frozenset[str]:
+    """An answer's words, read once: the follow-ups after one answer are read against it."""
+    return frozenset(w.lower() for w in re.findall(r"[A-Za-z]+", known))
+
+
+@lru_cache(maxsize=8192)
+def _keyword_near(low: str) -> str | None:
+    """The keyword one slip away from ``low``, when all such keywords agree on it."""
+    near = [k for k in KEYWORDS if k[0] == low[0] and _near(low, k)]
+    return near[0] if near and all(k[:5] == near[0][:5] for k in near) else None

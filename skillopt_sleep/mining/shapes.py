@@ -73,6 +73,8 @@ _SHAPES = {
     r"['\"`]?v['\"`]?(?: letter| prefix)",
 }
 _SHAPES_RX = {name: re.compile(pat, re.IGNORECASE) for name, pat in _SHAPES.items()}
+# Some shape or other, in one pass: most texts name none and are not searched once per shape.
+_ANY_SHAPE = re.compile("|".join(f"(?:{pat})" for pat in _SHAPES.values()), re.IGNORECASE)
 _FORBIDDEN = {
     "force_push", "pipe_to_shell", "git_add_all", "and_chaining", "star_import", "traceback",
     "version_prefix", "mass_mention", "self_narration", "sphinx_fields", "ai_trailer", "bare_pip",
@@ -153,7 +155,9 @@ def is_key(example: str) -> bool:
 
 def shape_topics(text: str) -> list[Topic]:
     """The shapes a correction names, each with the role its words give it."""
-    out = []
+    out: list[Topic] = []
+    if not _ANY_SHAPE.search(text):
+        return out
     for name, pat in _SHAPES_RX.items():
         m = pat.search(text)
         if not m:

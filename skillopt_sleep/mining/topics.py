@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from skillopt_sleep.mining.counts import count_topics
 from skillopt_sleep.mining.literals import (
@@ -128,6 +129,9 @@ FEATURE_TOPIC_RX = [
     (re.compile(rf"(?<![\w#`-])(?:{p})(?![\w])", re.IGNORECASE), f)
     for f, p in FEATURE_CUES
 ]
+_ANY_CUE = re.compile(  # one of them matches, in one pass (``phrases.ANY_FEATURE``)
+    r"(?<![\w#`-])(?:" + "|".join(f"(?:{p})" for _, p in FEATURE_CUES) + r")(?![\w])", re.I
+)
 # What an example the user quotes can show ('Certainly!' is a preamble, '## Summary' a
 # heading); a quoted example is read as the feature too.
 EXAMPLE_FEATURES = (
@@ -223,7 +227,8 @@ def feature_topics(text: str) -> list[Topic]:
     pron = _pronoun_no(text)
     for at, clause in _clauses_at(text):
         pairs = _pairs(clause)
-        found = [(m, f) for rx, f in FEATURE_TOPIC_RX for m in rx.finditer(clause)]
+        found = ([(m, f) for rx, f in FEATURE_TOPIC_RX for m in rx.finditer(clause)]
+                 if _ANY_CUE.search(clause) else [])  # fmt: skip
         for m, cue in found:
             if any(n.start() <= m.start() and m.end() <= n.end() and n.span() != m.span()
                    for n, _ in found):  # fmt: skip
@@ -320,8 +325,7 @@ def _named_spans(clause: str, corrected: str) -> list[_Span]:
         if not caps and word.lower() in _COMMON:
             continue
         at_start = not clause[: m.start()].strip(" \"'(")
-        in_answer = rx(rf"(?<!\w){re.escape(word.rstrip(':'))}(?!\w)").search(corrected)
-        if at_start and not in_answer and not caps:
+        if at_start and not caps and not _in_answer(word.rstrip(":"), corrected):
             continue  # a capital at the start of a clause is grammar, unless it is a name
         add(word, m.start(), m.end())
     for m in re.finditer(r"(?<![\w'-])([a-z][\w-]*)(?![\w'-])(?= ([a-z]+)\b)?", bare):
@@ -331,22 +335,32 @@ def _named_spans(clause: str, corrected: str) -> list[_Span]:
                 add(f"{word} {sub}", m.start(), m.end() + 1 + len(sub))
             else:
                 add(word, m.start(), m.end())
-        elif len(word) > 2 and word not in _COMMON and _is_code_word(word, corrected):
+        elif len(word) > 2 and word not in _COMMON and word in _code_words(corrected):
             add(word, m.start(), m.end())  # "we don't print in services"
     return spans
 
 
+def _in_answer(word: str, corrected: str) -> bool:
+    return rx(rf"(?<!\w){re.escape(word)}(?!\w)").search(corrected) is not None
+
+
 _CODE_PARTS = re.compile(r"```[^\n]*\n(.*?)```|`([^`\n]+)`", re.DOTALL)
+_RUN = re.compile(r"[\w-]+")
+_CALLED_RUN = re.compile(r"(?<![\w-])[\w-]+(?=\s*\()")
 
 
-def _is_code_word(word: str, corrected: str) -> bool:
-    """A plain word of the user's that the corrected answer uses as code: called, or in a
-    code block or `inline code`."""
+@lru_cache(maxsize=1024)
+def _code_words(corrected: str) -> frozenset[str]:
+    """The plain words (``[a-z][\\w-]*``) the corrected answer uses as code: called (a word
+    boundary, the word, "(" after spaces), or in a code block or `inline code` (a whole run
+    of word characters and hyphens there). Read once per answer, not once per word."""
+    out: set[str] = set()
+    for m in _CALLED_RUN.finditer(corrected):  # a called word ends a run: each start it may have
+        run = m.group(0)
+        out.update(run[i:] for i in range(len(run)) if i == 0 or run[i - 1] == "-")
     code = " ".join(a or b for a, b in _CODE_PARTS.findall(corrected))
-    return bool(
-        rx(rf"\b{re.escape(word)}\s*\(").search(corrected)
-        or rx(rf"(?<![\w-]){re.escape(word)}(?![\w-])").search(code)
-    )
+    out.update(_RUN.findall(code))
+    return frozenset(out)
 
 
 def _verb_objects(clause: str, corrected: str) -> list[_Span]:

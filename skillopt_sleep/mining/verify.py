@@ -56,9 +56,10 @@ def verify(
     some other accepted answer does), and no accepted answer given fails it."""
     kept: list[Judge] = []
     dropped: list[Dropped] = []
+    failures = _Failures(accepted)
     for ev in evidence:
         for judge in ev.judges:
-            reason = _reason(judge, ev, accepted)
+            reason = _reason(judge, ev, accepted, failures)
             if reason:
                 dropped.append(Dropped(judge, reason))
             else:
@@ -78,15 +79,42 @@ def distinct(dropped: Sequence[Dropped]) -> list[Dropped]:
     return list(newest.values())
 
 
-def _reason(judge: Judge, ev: Evidence, accepted: Sequence[tuple[str, str]]) -> str:
+class _Failures:
+    """The accepted answers that fail each judge, found in order and kept: a kind's
+    corrections state one rule in session after session, and each statement was held to
+    every accepted answer of the kind again (the judges times the answers)."""
+
+    def __init__(self, accepted: Sequence[tuple[str, str]]) -> None:
+        self._accepted = accepted
+        self._found: dict[tuple[str, str, str], list[str]] = {}  # failing turn ids so far
+        self._read: dict[tuple[str, str, str], int] = {}  # accepted answers read so far
+
+    def first(self, judge: Judge, other_than: str) -> str | None:
+        """The first accepted answer's turn, not ``other_than``'s, whose answer fails."""
+        key = (judge.kind, judge.value, judge.scope)  # all a chat answer's score reads
+        found = self._found.setdefault(key, [])
+        failing = next((tid for tid in found if tid != other_than), None)
+        at = self._read.get(key, 0)
+        while failing is None and at < len(self._accepted):
+            tid, answer = self._accepted[at]
+            at += 1
+            if not passes(judge, answer):
+                found.append(tid)
+                failing = tid if tid != other_than else None
+        self._read[key] = at
+        return failing
+
+
+def _reason(
+    judge: Judge, ev: Evidence, accepted: Sequence[tuple[str, str]], failures: _Failures
+) -> str:
     if ev.corrected is not None and passes(judge, ev.corrected):
         return CORRECTED_PASSES
     if ev.accepted is not None and not passes(judge, ev.accepted):
         return ACCEPTED_FAILS
-    others = [(tid, a) for tid, a in accepted if tid != ev.turn_id]
-    failing = next((tid for tid, a in others if not passes(judge, a)), None)
+    failing = failures.first(judge, ev.turn_id)
     if failing is not None:
         return f"the accepted answer of turn {failing} fails it"
-    if ev.accepted is None and not others:
+    if ev.accepted is None and not any(tid != ev.turn_id for tid, _ in accepted):
         return NO_ACCEPTED
     return ""
