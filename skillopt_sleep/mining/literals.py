@@ -59,7 +59,7 @@ _CUT = re.compile(
 )
 
 
-_TIMEZONES = {"UTC", "GMT"}  # what "use UTC" asks to see written in the answer
+_TIMEZONES = ("UTC", "GMT")  # what "use UTC" asks to see written; a tuple: checks in one order
 
 
 _DATE_TEMPLATE = re.compile(r"\b(?:YYYY|yyyy)[-/.](?:MM|mm)[-/.](?:DD|dd)\b")
