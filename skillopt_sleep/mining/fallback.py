@@ -27,6 +27,7 @@ _MAX = 3
 def _marked_tokens(said: str) -> list[str]:
     """What the user wrote that names a thing in an answer: quoted spans, code tokens,
     symbol runs, capitalised names that do not open a sentence."""
+    spans = [m.span() for m in QUOTED.finditer(said)]
     out = [next(g for g in m.groups() if g).strip() for m in QUOTED.finditer(said)]
     out += code_tokens(said)
     for m in re.finditer(r"\S+", said):
@@ -34,7 +35,13 @@ def _marked_tokens(said: str) -> list[str]:
         if any(c in _SYMBOLS for c in word) and len(word) <= 20:
             out.append(word)
         starts = re.search(r"(?:^|[.!?:]\s+|\n)\W*$", said[: m.start()]) is not None
-        if re.fullmatch(r"[A-Z][A-Za-z]+", word) and not starts and word not in SETUP_WORDS:
+        quoted = any(a < m.end() and m.start() < b for a, b in spans)
+        if (
+            re.fullmatch(r"[A-Z][A-Za-z]+", word)
+            and not starts
+            and not quoted  # a word of a quoted phrase is that phrase's, not a name
+            and word not in SETUP_WORDS
+        ):
             out.append(word)
     allowed = {t for t in out if any(FINE_AFTER.match(said[m.end() :]) for m in
                                      re.finditer(re.escape(t), said))}  # fmt: skip

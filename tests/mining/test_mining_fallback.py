@@ -92,3 +92,14 @@ def test_what_the_user_calls_fine_is_never_forbidden(
     checks = [c for c in compiled if separates(c, corrected, accepted)]
     assert checks
     assert holds(checks, allowed), checks
+
+
+def test_a_capitalised_word_of_a_quoted_phrase_is_the_phrase_not_a_name() -> None:
+    """The phrase the user quoted is forbidden, not each capitalised word of it: "Happy
+    Friday team!" must not make every answer with "Friday" in it fail."""
+    corrected = "Happy Friday team! The deploy went out at 16:00 and the queue drained."
+    accepted = "The deploy went out at 16:00 and the queue drained."
+    checks = pair_fallback('drop the "Happy Friday team!" opener, it is noise', corrected, accepted)
+    assert checks and all(separates(c, corrected, accepted) for c in checks)
+    assert holds(checks, "The Friday deploy is moved to Monday.")
+    assert not holds(checks, "Happy Friday team! Nothing shipped today.")
