@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -76,10 +76,7 @@ class ListedNight:
     headline: str | None
 
     def to_json(self) -> dict[str, Any]:
-        return stamp(LISTED_NIGHT, {"id": self.id, "status": self.status,
-                                    "started_at": self.started_at,
-                                    "finished_at": self.finished_at,
-                                    "headline": self.headline})  # fmt: skip
+        return stamp(LISTED_NIGHT, asdict(self))
 
     @classmethod
     def from_json(cls, stored: Any) -> ListedNight:
@@ -123,7 +120,7 @@ class Review:
     reason: str | None
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "night_id": self.night_id, "reason": self.reason}
+        return asdict(self)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Review:
