@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import sqlite_utils
@@ -69,7 +69,7 @@ class ClusterMember:
     session_id: str
 
     def to_json(self) -> JsonDict:
-        return {"turn_id": self.turn_id, "session_id": self.session_id}
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
