@@ -10,8 +10,8 @@ Shapes: the night's ``summary`` (``summary.json``, ``report.json``, every ``--js
 night), a night's step ``checkpoint``, an edit's ``ledger`` record, an incumbent's kept
 validation ``stream``, a promotion's ``evidence``, a training ``run``'s files, and what
 the CLI's ``--json`` prints (``dry_run``, ``status``, ``ingest``, ``doctor``, ``mining``,
-``clusters``, ``cluster``, ``task``, ``check``, ``replay``, the ``error`` of a failure, and
-each item of a printed list: ``listed_night``, ``listed_session``). docs/operations.md
+``clusters``, ``cluster``, ``task``, ``check``, ``replay``, ``history``, the ``error`` of a
+failure, and each item of a printed list: ``listed_night``, ``listed_session``). docs/operations.md
 lists them and what each version changed.
 """
 
@@ -40,11 +40,13 @@ CLUSTER = "cluster"  # tasks show c-… --json
 TASK = "task"  # tasks show t-… --json
 CHECK = "check"  # tasks check --json
 REPLAY = "replay"  # tasks replay --json
+HISTORY = "history"  # history --json: {"version", "events"} (an event's own "version" is
+# the skill's, the number `rollback --to` takes, so its events cannot carry a shape version)
 LISTED_NIGHT = "listed_night"  # each item of nights --json and report --list --json
 LISTED_SESSION = "listed_session"  # each item of sessions --json
 ERROR = "error"  # what any command given --json prints when it fails
 PRINTED = (DRY_RUN, STATUS, INGEST, DOCTOR, MINING, CLUSTERS, CLUSTER, TASK, CHECK, REPLAY,
-           LISTED_NIGHT, LISTED_SESSION, ERROR)  # fmt: skip
+           HISTORY, LISTED_NIGHT, LISTED_SESSION, ERROR)  # fmt: skip
 
 KEY = "version"
 

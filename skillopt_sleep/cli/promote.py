@@ -125,7 +125,7 @@ def history(app: App, name: str | None, as_json: bool) -> None:
             promotion.check_name(name)
         rows = promotion.history(app.db, name)
     if as_json:
-        echo_json([row.to_json() for row in rows])
+        echo_json(promotion.History(rows).to_json())
         return
     if not rows:
         click.echo("no promotions yet")

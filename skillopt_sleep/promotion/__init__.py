@@ -27,6 +27,7 @@ from skillopt_sleep.promotion.promote import (
 )
 from skillopt_sleep.promotion.review import adopt, diff, reject, rollback
 from skillopt_sleep.promotion.versions import (
+    History,
     HistoryEvent,
     PromotionError,
     history,
@@ -36,6 +37,7 @@ from skillopt_sleep.promotion.versions import (
 
 __all__ = [
     "Facts",
+    "History",
     "HistoryEvent",
     "PromotionError",
     "PromotionOutcome",

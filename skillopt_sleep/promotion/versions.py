@@ -28,7 +28,7 @@ from session_ingest.migrations import Step
 from skillopt_sleep import files
 from skillopt_sleep.promotion.dirs import SkillWriteError, check_name, describe, text_hash
 from skillopt_sleep.settings import config as config_mod
-from trainer.shapes import EVIDENCE, unstamped
+from trainer.shapes import EVIDENCE, HISTORY, stamp, unstamped
 
 STATUSES = ("promoted", "staged", "adopted", "rejected", "rolled_back")
 LIVE = ("promoted", "adopted")  # rows whose text is (or was last put) on disk
@@ -337,8 +337,8 @@ def note_previous(
 @dataclass(frozen=True)
 class HistoryEvent:
     """One row of the promotion log, as ``history`` shows it and ``history --json`` prints
-    it. Not a versioned shape: its ``version`` key has always been the skill's version
-    (the number ``rollback --to`` takes), so a shape version cannot take that key."""
+    it among its ``events``. Its ``version`` is the skill's (the number ``rollback --to``
+    takes); the shape's version is on the object that holds the events (`History`)."""
 
     id: int
     promotion_id: int | None
@@ -356,6 +356,23 @@ class HistoryEvent:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> HistoryEvent:
         return cls(**data)
+
+
+@dataclass(frozen=True)
+class History:
+    """What ``history --json`` prints: the events, oldest first, under the ``history``
+    shape's version. Release 0.1's bare list of events was replaced by this object (a
+    script reading ``.[-1].version`` fails loudly instead of reading a shape version)."""
+
+    events: list[HistoryEvent]
+
+    def to_json(self) -> dict[str, Any]:
+        return stamp(HISTORY, {"events": [event.to_json() for event in self.events]})
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> History:
+        stored = unstamped(HISTORY, data)
+        return cls([HistoryEvent.from_json(event) for event in stored["events"]])
 
 
 def history(db: sqlite_utils.Database, name: str | None = None) -> list[HistoryEvent]:

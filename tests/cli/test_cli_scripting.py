@@ -56,7 +56,7 @@ def test_every_listing_speaks_json(after_a_night: tuple[Path, str, NightSummary]
     assert _json(cfg, "tasks", "show", recurring["id"], "--json")["id"] == recurring["id"]
     task = recurring["tasks"][0]["id"]
     assert _json(cfg, "tasks", "show", task, "--json")["id"] == task
-    history = _json(cfg, "history", "--json")
+    history = _json(cfg, "history", "--json")["events"]
     assert history and history[0]["night_id"] == night
     checks = _json(cfg, "doctor", "--json")["checks"]
     assert {c["what"] for c in checks} >= {"config", "store", "permissions"}

@@ -24,7 +24,7 @@ from skillopt_sleep.health.status import ListedNight, Status
 from skillopt_sleep.mining.printed import ClusterList, MiningRun, ShownCluster, ShownTask
 from skillopt_sleep.night.model import DryRun, NightOutcome
 from skillopt_sleep.night.run import run_night
-from skillopt_sleep.promotion.versions import HistoryEvent
+from skillopt_sleep.promotion.versions import History
 from skillopt_sleep.report.document import NightSummary
 from skillopt_sleep.settings.logs import ListedSession, ingest_from_json, ingest_json
 from tests.cli_helpers import console_script
@@ -38,6 +38,7 @@ from trainer.shapes import (
     DOCTOR,
     DRY_RUN,
     ERROR,
+    HISTORY,
     INGEST,
     LISTED_NIGHT,
     LISTED_SESSION,
@@ -165,24 +166,24 @@ def test_the_error_a_failing_command_prints_carries_its_version_and_round_trips(
     assert read.code == code and said in read.error
 
 
-def test_history_items_read_back_typed_and_their_version_is_the_skills(
+def test_history_prints_its_events_under_a_version_and_each_keeps_the_skills_version(
     night: tuple[Path, dict[str, Any]],
 ) -> None:
-    """``history --json`` is the one list whose items carry no shape version: their
-    ``version`` has always been the skill's, the number ``rollback --to`` takes."""
+    """``history --json`` is one versioned object: its events' own ``version`` is the
+    skill's, the number ``rollback --to`` takes, so the shape's version sits above them."""
     cfg, _ = night
     printed = json.loads(_run(cfg, "history", "--json").stdout)
-    events = [HistoryEvent.from_json(item) for item in printed]
-    assert [e.to_json() for e in events] == printed
-    (staged,) = [e for e in events if e.event == "staged"]
+    read = _round_trips(printed, HISTORY, History)
+    (staged,) = [e for e in read.events if e.event == "staged"]
     assert staged.name == "commit-message" and staged.version == 2  # v1: the user's text
+    assert printed["events"][-1]["version"] == read.events[-1].version
 
 
 def test_a_pending_review_is_in_status_and_reads_back(night: tuple[Path, dict[str, Any]]) -> None:
     cfg, _ = night
     status = Status.from_json(json.loads(_run(cfg, "status", "--json").stdout))
-    history = json.loads(_run(cfg, "history", "--json").stdout)
-    staged = [h["name"] for h in history if h["event"] == "staged"]
+    history = History.from_json(json.loads(_run(cfg, "history", "--json").stdout))
+    staged = [e.name for e in history.events if e.event == "staged"]
     assert staged == ["commit-message"]  # the user's own skill waits for review
     assert [r.name for r in status.pending_reviews] == staged
 
