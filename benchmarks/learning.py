@@ -55,7 +55,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from trainer import MemoryLedger, TrainSettings, optimize  # noqa: E402
-from trainer.edits import Edit, apply_edits  # noqa: E402
+from trainer.edits import apply_edits  # noqa: E402
 from trainer.gate import Decision  # noqa: E402
 from trainer.sim import SimParams, SimWorld  # noqa: E402
 
@@ -92,7 +92,7 @@ def classify(world: SimWorld, r) -> list[str]:
     good = {x.id for x in world.rules}
     doc, kinds = r.start_skill, []
     for step in r.history:
-        new, _applied, _failed = apply_edits(doc, [Edit.from_dict(e) for e in step["edits"]])
+        new, _applied, _failed = apply_edits(doc, list(step.edits))
         before, after = (world.taught(world.target_text(d)) for d in (doc, new))
         gained, lost = after - before, before - after
         if gained - good:
@@ -161,7 +161,7 @@ def one(seed: int, nights: int = 1, paired_share: float = SimParams.paired_share
             "incumbent_sweeps_carried": sum(
                 r.counters.get("incumbent_sweeps_carried", 0) for r, *_ in per_night
             ),
-            "accepted_edits": sum(len(h["edits"]) for r, *_ in per_night for h in r.history),
+            "accepted_edits": sum(len(h.edits) for r, *_ in per_night for h in r.history),
             "accepted_steps": {k: kinds.count(k) for k in ("helpful", "neutral", "harmful")},
             "comparisons": sum(r.counters.get("comparisons", 0) for r, *_ in per_night) / nights,
             "rejected_at_gate": sum(

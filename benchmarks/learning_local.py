@@ -57,7 +57,6 @@ from learning_tasks import KINDS, SPLITS, Generated, generate, pasted  # noqa: E
 
 from skillopt_sleep.demo import DEMO_SETTINGS  # noqa: E402
 from skillopt_sleep.night.store import SqliteCache  # noqa: E402
-from skillopt_sleep.night.summary import origin  # noqa: E402
 from skillopt_sleep.settings import config as config_mod  # noqa: E402
 from skillopt_sleep.store import open_store  # noqa: E402
 from trainer import TrainSettings, optimize  # noqa: E402
@@ -190,8 +189,8 @@ def run_kind(
                 calls=r.counters.get("calls_to_learn", 0),
                 paid_calls=r.usage["live_calls"],
                 by_role={k: v.get("calls") for k, v in r.usage.get("by_role", {}).items()},
-                accepted=[{"origin": origin(h["edits"]), "edits": [e.get("text") or e.get("anchor")
-                           for e in h["edits"]]} for h in r.history],  # fmt: skip
+                accepted=[{"origin": h.origin, "edits": [e.text or e.anchor for e in h.edits]}
+                          for h in r.history],  # fmt: skip
                 rejected=len(r.rejected), pending=len(r.pending), stop=r.stop_reason,
                 counters=r.counters,
             )  # fmt: skip

@@ -28,7 +28,7 @@ from trainer.gate import Decision, Evidence, decide, sequential
 from trainer.ledger import LedgerRecord
 from trainer.measure import Measurer, test_calls
 from trainer.propose import Proposer
-from trainer.result import RunResult, TestLift
+from trainer.result import AcceptedEdits, RunResult, TestLift
 from trainer.rollout import ChatRollout, RolloutAdapter
 from trainer.scoring import Firewall
 from trainer.settings import TrainSettings
@@ -281,16 +281,16 @@ class _Run:
                 self.base = None
         if decision.verdict == "accept":
             self.state.accept(
-                {
-                    "where": where,
-                    "edits": [e.to_dict() for e in applied],
-                    "edit_hash": edit_hash,
-                    "evidence": decision.to_dict(),
-                    "from_hash": self.incumbent.hash,
-                    "to_hash": candidate.hash,
-                    "diff": self.incumbent.diff(candidate),
-                    "runs": runs,
-                }
+                AcceptedEdits(
+                    where=where,
+                    edits=tuple(applied),
+                    edit_hash=edit_hash,
+                    evidence=decision.to_dict(),
+                    from_hash=self.incumbent.hash,
+                    to_hash=candidate.hash,
+                    diff=self.incumbent.diff(candidate),
+                    runs=tuple(runs),
+                )
             )
             self.state.forget(edit_hash)  # if it was pending from an earlier night
             for entry in self.state.pending():

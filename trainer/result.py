@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from trainer.edits import Edit
 from trainer.shapes import RUN, stamp
 from trainer.skill import SkillDoc
 
@@ -55,6 +57,17 @@ class PassAll:
 
     def to_dict(self) -> dict[str, Any]:
         return {k: _json_number(v) for k, v in asdict(self).items()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PassAll:
+        return cls(
+            before=data.get("before"),
+            after=data.get("after"),
+            lift=_stored_number(data.get("lift")),
+            ci_low=_stored_number(data.get("ci_low")),
+            ci_high=_stored_number(data.get("ci_high")),
+            n_tasks=int(data.get("n_tasks") or 0),
+        )
 
 
 @dataclass(frozen=True)
@@ -118,10 +131,35 @@ class TestLift:
     def skipped(cls, reason: str) -> TestLift:
         return cls(None, None, math.nan, math.nan, math.nan, 0, f"not measured: {reason}")
 
+    @property
+    def measured(self) -> bool:
+        """Whether the test split was measured (some test task was scored on both sides)."""
+        return bool(self.n_tasks) and self.start_score is not None and not math.isnan(self.lift)
+
+    @property
+    def note(self) -> str:
+        """Why the test split was not measured (the trainer's words), else ''."""
+        return "" if self.measured else self.method.removeprefix("not measured: ")
+
     def to_dict(self) -> dict[str, Any]:
         out = {k: _json_number(getattr(self, k)) for k in TEST_FIELDS}
         out["pass_all"] = self.pass_all.to_dict() if self.pass_all else None
         return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TestLift:
+        """A stored `to_dict()` (JSON has no NaN: a figure not measured was written null)."""
+        pass_all = data.get("pass_all")
+        return cls(
+            start_score=data.get("start_score"),
+            best_score=data.get("best_score"),
+            lift=_stored_number(data.get("lift")),
+            ci_low=_stored_number(data.get("ci_low")),
+            ci_high=_stored_number(data.get("ci_high")),
+            n_tasks=int(data.get("n_tasks") or 0),
+            method=str(data.get("method") or ""),
+            pass_all=PassAll.from_dict(pass_all) if pass_all else None,
+        )
 
 
 TEST_FIELDS = ("start_score", "best_score", "lift", "ci_low", "ci_high", "n_tasks", "method")
@@ -131,11 +169,62 @@ def _json_number(v: Any) -> Any:
     return None if isinstance(v, float) and math.isnan(v) else v
 
 
+def _stored_number(v: Any) -> float:
+    return math.nan if v is None else float(v)
+
+
+@dataclass(frozen=True)
+class AcceptedEdits:
+    """One step the gate accepted: the edits (kept as `Edit`s through the night, so their
+    hashes and origins are read, not re-parsed), the incumbent they were made to and the
+    candidate they made, the diff, the gate's decision and the runs whose samples decided."""
+
+    where: str
+    edits: tuple[Edit, ...]
+    edit_hash: str
+    evidence: dict[str, Any]  # the gate's Decision.to_dict()
+    from_hash: str
+    to_hash: str
+    diff: str
+    runs: tuple[str, ...]
+
+    @property
+    def origin(self) -> str:
+        """Where the step's edits came from ("reflection", "example", "example+reflection");
+        edits recorded before they said are "unknown"."""
+        return "+".join(dict.fromkeys(e.origin or "unknown" for e in self.edits)) or "unknown"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "where": self.where,
+            "edits": [e.to_dict() for e in self.edits],
+            "edit_hash": self.edit_hash,
+            "evidence": self.evidence,
+            "from_hash": self.from_hash,
+            "to_hash": self.to_hash,
+            "diff": self.diff,
+            "runs": list(self.runs),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> AcceptedEdits:
+        return cls(
+            where=str(data.get("where") or ""),
+            edits=tuple(Edit.from_dict(e) for e in data["edits"]),
+            edit_hash=str(data.get("edit_hash") or ""),
+            evidence=dict(data.get("evidence") or {}),
+            from_hash=str(data.get("from_hash") or ""),
+            to_hash=str(data.get("to_hash") or ""),
+            diff=str(data.get("diff") or ""),
+            runs=tuple(data.get("runs") or ()),
+        )
+
+
 @dataclass
 class RunResult:
     start_skill: SkillDoc
     best_skill: SkillDoc
-    history: list[dict[str, Any]]  # accepted steps: edits, diff, gate evidence
+    history: list[AcceptedEdits]  # accepted steps
     rejected: list[dict[str, Any]]  # rejected edits with the reason (gate, anchor, firewall...)
     pending: list[dict[str, Any]]  # undecided edits carried to the next run, with evidence
     usage: dict[str, Any]  # calls (live/cached), tokens, cost, by role
@@ -178,7 +267,7 @@ class RunResult:
             )
         return {
             "best_skill.md": skill_text,
-            "history.json": _dump({**label, "accepted": self.history}),
+            "history.json": _dump({**label, "accepted": [h.to_dict() for h in self.history]}),
             "rejected.json": _dump({**label, "rejected": self.rejected}),
             "pending.json": _dump({**label, "pending": [_brief(p) for p in self.pending]}),
             "usage.json": _dump({**label, **self.usage}),

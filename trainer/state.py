@@ -16,6 +16,7 @@ from typing import Any
 from trainer.cache import Ledger
 from trainer.edits import Edit, edit_set_hash
 from trainer.ledger import PENDING, REJECTED, LedgerRecord
+from trainer.result import AcceptedEdits
 
 FIREWALL = "judge firewall"
 LENGTH_CAP = "length cap"
@@ -24,7 +25,7 @@ LENGTH_CAP = "length cap"
 @dataclass
 class RunState:
     ledger: Ledger
-    history: list[dict[str, Any]] = field(default_factory=list)
+    history: list[AcceptedEdits] = field(default_factory=list)
     rejected: list[dict[str, Any]] = field(default_factory=list)
     entries: dict[str, LedgerRecord] = field(default_factory=dict)  # for the ledger
     forgotten: set[str] = field(default_factory=set)  # earlier pending records to drop
@@ -87,7 +88,7 @@ class RunState:
             "reason": reason, "status": "dropped"})  # fmt: skip
         self.forget(record.edit_hash)
 
-    def accept(self, step: dict[str, Any]) -> None:
+    def accept(self, step: AcceptedEdits) -> None:
         self.history.append(step)
 
     def pending(self) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ from typing import Any
 
 from session_ingest.passes import IngestReport
 from skillopt_sleep.report.document import NightSummary, Promotion, Skip
+from trainer.result import AcceptedEdits, TestLift
 from trainer.shapes import DRY_RUN, SUMMARY, stamp, unstamped
 from trainer.sizing import Sizing
 from trainer.tasks import SPLITS, Task
@@ -115,10 +116,10 @@ class TrainedSkill:
     diff: str
     accepted: int
     stop_reason: str
-    test: dict[str, Any]  # trainer.TestLift.to_dict()
+    test: TestLift
     usage: dict[str, Any]
     counters: dict[str, int]
-    history: list[dict[str, Any]] = field(default_factory=list)  # accepted steps
+    history: tuple[AcceptedEdits, ...] = ()  # accepted steps
     rejected: list[dict[str, Any]] = field(default_factory=list)
     pending: list[dict[str, Any]] = field(default_factory=list)  # undecided, with evidence
     simulation: bool = False
@@ -126,28 +127,21 @@ class TrainedSkill:
     # where the tasks ran: {"tasks": {"claude-code": n, "chat": n}, "chat_reasons": {...}}
     replay: dict[str, Any] = field(default_factory=dict)
 
-    @property
-    def test_lift(self) -> float | None:
-        """The measured held-out lift; None when the test split was not measured (no
-        test task was scored on both sides, or the test was skipped)."""
-        lift = self.test.get("lift")
-        if lift is None or not self.test.get("n_tasks") or self.test.get("start_score") is None:
-            return None
-        return float(lift)
-
-    @property
-    def test_note(self) -> str:
-        """Why the held-out test was not measured (the trainer's words), else ''."""
-        if self.test_lift is not None:
-            return ""
-        return str(self.test.get("method") or "").removeprefix("not measured: ")
-
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """As a night's checkpoint stores it (the test and the steps as their own dicts)."""
+        out = asdict(self)
+        out.update(test=self.test.to_dict(), history=[h.to_dict() for h in self.history])
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TrainedSkill:
-        return cls(**data)
+        return cls(
+            **{
+                **data,
+                "test": TestLift.from_dict(data["test"]),
+                "history": tuple(AcceptedEdits.from_dict(h) for h in data.get("history") or ()),
+            }
+        )
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,6 @@ from trainer.backends.base import (
 from trainer.backends.factory import check_roles, describe_config
 from trainer.budget import BudgetLimits
 from trainer.calls import Stopped  # the night asked to stop (SIGTERM): work is checkpointed
-from trainer.edits import Edit
 from trainer.rollout import RolloutAdapter
 from trainer.sizing import Sizing, sized
 from trainer.tasks import Task
@@ -344,10 +343,10 @@ class _Night:
             diff=result.start_skill.diff(result.best_skill),
             accepted=result.accepted,
             stop_reason=result.stop_reason,
-            test=result.test.to_dict(),
+            test=result.test,
             usage=result.usage,
             counters=dict(result.counters),
-            history=result.history,
+            history=tuple(result.history),
             rejected=result.rejected,
             pending=[{k: v for k, v in p.items() if k != "scores"} for p in result.pending],
             simulation=result.simulation,
@@ -363,7 +362,7 @@ class _Night:
         if verdict.action == "keep":
             return Promotion("unchanged", verdict.reason)
         # the candidate's edits: a user's reject or rollback puts them into the ledger
-        edits = [{**e, "hash": Edit.from_dict(e).hash} for h in result.history for e in h["edits"]]
+        edits = [{**e.to_dict(), "hash": e.hash} for h in result.history for e in h.edits]
         try:
             outcome = promotion.promote(
                 self.db,
@@ -374,7 +373,11 @@ class _Night:
                 base_hash=job.base_hash,
                 managed=job.managed,
                 verdict=verdict,
-                evidence={"test": result.test, "accepted": result.accepted, "edits": edits},
+                evidence={
+                    "test": result.test.to_dict(),
+                    "accepted": result.accepted,
+                    "edits": edits,
+                },  # fmt: skip
             )
         except (PromotionError, SkillPathError, OSError, UnicodeDecodeError) as exc:
             # nothing half-written; the candidate stays in the night's outputs. OSError: the

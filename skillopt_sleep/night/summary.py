@@ -25,6 +25,7 @@ from skillopt_sleep.report.document import (
     SkillReport,
 )
 from trainer.gate import controls
+from trainer.result import PassAll as TrainerPassAll
 from trainer.skill import SkillDoc
 
 # Infra failures are counted by the trainer; these outcomes mean the user must act.
@@ -58,22 +59,21 @@ def verdict_of(result: TrainedSkill) -> Verdict:
         endpoint_failed=failed if infra else "",
         stop_reason=result.stop_reason,
         test=result.test,
-        test_note=result.test_note,
     )
 
 
-def _pass_all(measured: Mapping[str, Any] | None) -> PassAll | None:
+def _pass_all(measured: TrainerPassAll | None) -> PassAll | None:
     """The share of test answers that passed every rule judge, before and after, with the
     lift's 95% interval; None when no test task has a rule judge."""
-    if not measured or not measured.get("n_tasks"):
+    if not measured or not measured.n_tasks:
         return None
     return PassAll(
-        before=_num(measured.get("before")),
-        after=_num(measured.get("after")),
-        lift=_num(measured.get("lift")),
-        ci_low=_num(measured.get("ci_low")),
-        ci_high=_num(measured.get("ci_high")),
-        n_tasks=measured["n_tasks"],
+        before=_num(measured.before),
+        after=_num(measured.after),
+        lift=_num(measured.lift),
+        ci_low=_num(measured.ci_low),
+        ci_high=_num(measured.ci_high),
+        n_tasks=measured.n_tasks,
     )
 
 
@@ -98,7 +98,7 @@ def _edit_row(status: str, step: dict[str, Any], **extra: Any) -> EditRow:
 
 def _edits(result: TrainedSkill) -> tuple[EditRow, ...]:
     return (
-        *(_edit_row("accepted", h, nights=len(h.get("runs", ())) or 1) for h in result.history),
+        *(_edit_row("accepted", h.to_dict(), nights=len(h.runs) or 1) for h in result.history),
         *(_edit_row("rejected", r, reason=r.get("reason", "")) for r in result.rejected),
         *(_edit_row("pending", p, reason=p.get("reason", "")) for p in result.pending),
     )
@@ -108,15 +108,14 @@ def _accepted(result: TrainedSkill) -> tuple[AcceptedStep, ...]:
     """The accepted steps, each with where its edits came from and the edits themselves."""
     return tuple(
         AcceptedStep(
-            origin=origin(h["edits"]),
+            origin=h.origin,
             edits=tuple(
-                {k: e.get(k, "") for k in ACCEPTED_EDIT_KEYS}
-                | {"origin": e.get("origin") or "unknown"}
-                for e in h["edits"]
+                {k: getattr(e, k) for k in ACCEPTED_EDIT_KEYS} | {"origin": e.origin or "unknown"}
+                for e in h.edits
             ),
-            where=h.get("where", ""),
-            effect=(h.get("evidence") or {}).get("effect"),
-            nights=len(h.get("runs", ())) or 1,
+            where=h.where,
+            effect=h.evidence.get("effect"),
+            nights=len(h.runs) or 1,
         )
         for h in result.history
     )
@@ -163,9 +162,7 @@ def _pending(result: TrainedSkill) -> tuple[PendingCandidate, ...]:
 def skill_summary(job: Job, result: TrainedSkill, promotion: Promotion) -> SkillReport:
     verdict = verdict_of(result)
     test = result.test
-    measured = (
-        _num(test.get("start_score")) is not None and _num(test.get("best_score")) is not None
-    )
+    before, after = _num(test.start_score), _num(test.best_score)
     return SkillReport(
         name=job.skill,
         managed=job.managed,
@@ -176,16 +173,16 @@ def skill_summary(job: Job, result: TrainedSkill, promotion: Promotion) -> Skill
         action=verdict.action,
         metric=verdict.metric,
         test=HeldOut(
-            before=test["start_score"],
-            after=test["best_score"],
-            lift=_num(test.get("lift")),
-            ci_low=_num(test.get("ci_low")),
-            ci_high=_num(test.get("ci_high")),
-            n_tasks=test.get("n_tasks", 0),
-            method=test.get("method"),
-            pass_all=_pass_all(test.get("pass_all")),
+            before=before,
+            after=after,
+            lift=_num(test.lift),
+            ci_low=_num(test.ci_low),
+            ci_high=_num(test.ci_high),
+            n_tasks=test.n_tasks,
+            method=test.method,
+            pass_all=_pass_all(test.pass_all),
         )
-        if measured
+        if before is not None and after is not None
         else None,
         plan=job.sizing.to_dict() if job.sizing else None,
         edits=_edits(result),

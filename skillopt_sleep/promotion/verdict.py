@@ -26,9 +26,11 @@ as it is and stages nothing.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the verdict reads the trainer's result; importing it would load numpy
+    from trainer.result import TestLift
 
 ACTIONS = ("promote", "stage", "keep")
 MIN_TEST_TASKS = 2  # fewer test tasks give no interval: a skill needs them to be trained
@@ -53,8 +55,7 @@ def _num(x: Any) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
 
 
-def _interval(measured: Mapping[str, Any]) -> str:
-    low, high = _num(measured.get("ci_low")), _num(measured.get("ci_high"))
+def _interval(low: float | None, high: float | None) -> str:
     if low is None or high is None:
         return ""
     return f", 95% CI {low:+.2f} to {high:+.2f}"
@@ -66,13 +67,11 @@ def decide(
     undecided: int,
     endpoint_failed: str,
     stop_reason: str,
-    test: Mapping[str, Any],
-    test_note: str = "",
+    test: TestLift,
 ) -> Verdict:
     """The verdict for one skill's night. ``accepted``: edits the gate accepted;
     ``undecided``: candidates still pending with evidence; ``endpoint_failed``: why no call
-    succeeded ("" when some did); ``test``: `trainer.TestLift.to_dict()` (with `pass_all`);
-    ``test_note``: why the test was not measured, when it was not."""
+    succeeded ("" when some did); ``test``: the held-out test (with its pass-all)."""
     if endpoint_failed:
         return Verdict("error", "keep", endpoint_failed)
     if accepted == 0:
@@ -87,20 +86,22 @@ def decide(
                 "unchanged", "keep", f"training ended by {stop_reason} before an edit passed"
             )
         return Verdict("unchanged", "keep", "no edit passed the gate")
-    mean_lift = _num(test.get("lift"))
-    if mean_lift is None or not test.get("n_tasks") or test.get("start_score") is None:
-        why = test_note or "no test task was scored on both sides"
+    if not test.measured:
+        why = test.note or "no test task was scored on both sides"
         return Verdict(
             "not_measured", "stage",
             f"an edit passed the gate, but the held-out test was not measured ({why}): "
             "it waits for your review",
         )  # fmt: skip
-    pass_all = test.get("pass_all") or {}
-    lead = pass_all if pass_all.get("n_tasks") and _num(pass_all.get("lift")) is not None else test
-    metric = "pass-all" if lead is pass_all else "mean"
-    lift, low = _num(lead.get("lift")), _num(lead.get("ci_low"))
-    mean_high = _num(test.get("ci_high"))
-    assert lift is not None
+    mean_lift = test.lift
+    pass_all = test.pass_all
+    if pass_all and pass_all.n_tasks and _num(pass_all.lift) is not None:
+        metric, lift, n = "pass-all", pass_all.lift, pass_all.n_tasks
+        low, high = _num(pass_all.ci_low), _num(pass_all.ci_high)
+    else:
+        metric, lift, n = "mean", mean_lift, test.n_tasks
+        low, high = _num(test.ci_low), _num(test.ci_high)
+    mean_high = _num(test.ci_high)
     what = "answers passing every rule" if metric == "pass-all" else "held-out score"
     if lift < 0 or (mean_high is not None and mean_high < 0):
         worse = lift if lift < 0 else mean_lift
@@ -110,13 +111,12 @@ def decide(
             f"(lift {worse:+.2f}); the skill was left as it was",
             metric,
         )  # fmt: skip
-    n = int(lead.get("n_tasks") or 0)
     if low is not None and low > 0 and n >= MIN_TEST_TASKS:
         return Verdict("improved", "promote", "", metric)
     return Verdict(
         "unconfirmed", "promote",
         f"the gate accepted it on the val tasks and the test did not go down, but the "
         f"{what} on {n} test task(s) cannot confirm the gain on its own "
-        f"(lift {lift:+.2f}{_interval(lead)})",
+        f"(lift {lift:+.2f}{_interval(low, high)})",
         metric,
     )  # fmt: skip

@@ -10,22 +10,55 @@ from typing import Any
 
 import pytest
 
+from skillopt_sleep.night.model import NightOutcome, TrainedSkill
 from skillopt_sleep.night.run import run_night
 from skillopt_sleep.report.document import NightSummary, SkillReport
 from tests.ingest_helpers import query
 from tests.night.test_night import make_root
 from tests.sim_helpers import competent_roles
-from trainer.shapes import CURRENT, SUMMARY, ShapeError
+from trainer.edits import Edit
+from trainer.result import TestLift as Lift
+from trainer.shapes import CHECKPOINT, CURRENT, SUMMARY, ShapeError, unstamped
 
 
 @pytest.fixture(scope="module")
-def night(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A simulated night's summary as the store holds it, and its report.json."""
+def night_root(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, NightOutcome]:
+    """A simulated night's folder and outcome."""
     root = tmp_path_factory.mktemp("night")
     outcome = run_night(make_root(root), progress=lambda _m: None, roles_factory=competent_roles)
     assert outcome.status == "done"
+    return root, outcome
+
+
+@pytest.fixture(scope="module")
+def night(night_root: tuple[Path, NightOutcome]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A simulated night's summary as the store holds it, and its report.json."""
+    root, outcome = night_root
     ((text,),) = query(root, "SELECT summary FROM nights WHERE status = 'done'")
     return json.loads(text), json.loads(outcome.reports["json"].read_text())
+
+
+def test_a_trained_skill_stays_typed_through_its_checkpoint(
+    night_root: tuple[Path, NightOutcome],
+) -> None:
+    """What training did is checkpointed as JSON and read back as the same typed object:
+    the held-out test a `Lift`, each accepted step's edits `Edit`s whose hashes are the
+    ones promotion recorded (no dict is re-parsed into an edit to get its hash)."""
+    root, _ = night_root
+    rows = query(root, "SELECT result FROM night_steps WHERE step LIKE 'train:%'")
+    trained = [TrainedSkill.from_dict(unstamped(CHECKPOINT, json.loads(r))) for (r,) in rows]
+    steps = [h for t in trained for h in t.history]
+    assert steps and all(isinstance(e, Edit) for h in steps for e in h.edits)
+    for t in trained:
+        again = TrainedSkill.from_dict(json.loads(json.dumps(t.to_dict())))
+        assert again.history == t.history and again.test.to_dict() == t.test.to_dict()
+        assert isinstance(again.test, Lift) and again.test.measured == t.test.measured
+    recorded = {
+        e["hash"]
+        for (evidence,) in query(root, "SELECT evidence FROM promotions")
+        for e in json.loads(evidence)["edits"]
+    }
+    assert {e.hash for h in steps for e in h.edits} <= recorded
 
 
 def _renamed(data: Any) -> Any:

@@ -18,6 +18,7 @@ from skillopt_sleep.promotion.verdict import Verdict, decide
 from skillopt_sleep.promotion.versions import version_text
 from skillopt_sleep.settings import config as config_mod
 from skillopt_sleep.store import open_store
+from trainer.result import TestLift as Lift
 
 V1 = "---\nname: review\ndescription: Review a PR\n---\n# Steps\n- read the diff\n"
 V2 = V1 + "- run the tests\n"
@@ -133,11 +134,22 @@ def _facts(**kw: Any) -> P.Facts:
 
 
 def _verdict(lift: float | None, low: float = -0.05, note: str = "") -> Verdict:
-    test = {"n_tasks": 8, "start_score": 0.4, "lift": lift, "ci_low": low, "ci_high": 0.3}
-    if lift is None:
-        test = {"n_tasks": 0}
+    test = (
+        Lift.skipped(note)
+        if lift is None
+        else Lift.from_dict(
+            {
+                "n_tasks": 8,
+                "start_score": 0.4,
+                "best_score": 0.4 + lift,
+                "lift": lift,
+                "ci_low": low,
+                "ci_high": 0.3,
+            }
+        )  # fmt: skip
+    )
     return decide(accepted=1, undecided=0, endpoint_failed="", stop_reason="completed",
-                  test=test, test_note=note)  # fmt: skip
+                  test=test)  # fmt: skip
 
 
 def test_policy_follows_the_verdict_and_the_owner(env) -> None:

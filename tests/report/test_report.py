@@ -15,6 +15,7 @@ import pytest
 from skillopt_sleep.promotion.verdict import decide
 from skillopt_sleep.report import headline, render_html, render_md, write_reports
 from skillopt_sleep.report.document import NightSummary
+from trainer.result import TestLift as Lift
 
 
 def as_md(summary: dict[str, Any]) -> str:
@@ -245,9 +246,13 @@ def _decided(
     """A skill whose one accepted edit met this held-out test: its outcome and reason from
     the one function that decides them (`promotion.verdict.decide`), its promotion as
     promotion recorded it."""
-    measured = {"start_score": 0.4, **test} if test else {"n_tasks": 0}
+    measured = (
+        Lift.from_dict({"start_score": 0.4, "best_score": 0.4 + test["lift"], **test})
+        if test
+        else Lift.skipped(note)
+    )
     v = decide(accepted=1, undecided=0, endpoint_failed="", stop_reason="completed",
-               test=measured, test_note=note)  # fmt: skip
+               test=measured)  # fmt: skip
     staged = {"status": "staged", "reason": f"staged: {v.reason}"}
     accepted = [{"status": "accepted", "kind": "add", "summary": "x",
                  "gate": {"verdict": "accept", "effect": 0.3, "n_tasks": 16}}]  # fmt: skip
@@ -434,8 +439,12 @@ def test_every_accepted_edit_says_where_it_came_from_and_older_records_still_rea
         {"edits": [rule | {"text": "- Short."}, example], "where": "epoch 0 step 2 (on top)",
          "evidence": {"effect": 0.1}, "runs": ["n1"]},
     ]  # fmt: skip
-    trained = TrainedSkill("s", "a", "b", "", 3, "completed", {}, {}, {}, history=history,
-                           rejected=[{"edits": [example], "reason": "screen"}])  # fmt: skip
+    trained = TrainedSkill.from_dict(
+        {"skill": "s", "start_text": "a", "best_text": "b", "diff": "", "accepted": 3,
+         "stop_reason": "completed", "test": Lift.unchanged().to_dict(), "usage": {},
+         "counters": {}, "history": history,
+         "rejected": [{"edits": [example], "reason": "screen"}]}
+    )  # a night's checkpoint, as stored  # fmt: skip
     job = Job("s", True, ("c",), "a", {}, ())
     s = skill_summary(job, trained, Promotion("promoted", ""))
     assert [(a.origin, [e["origin"] for e in a.edits]) for a in s.accepted] == [

@@ -131,17 +131,17 @@ def test_the_corrections_are_the_first_candidate_and_win_the_gate_without_the_op
     silent = OptimizerRates(helpful=0.0, harmful=0.0, bad_anchor=0.0, malformed=0.0, garbage=1.0)
     world, result = run(world_tasks(), silent)
     first = result.history[0]
-    assert first["where"].startswith("epoch 0 step 0")
-    (e,) = first["edits"]
-    assert e["origin"] == "corrections"
+    assert first.where.startswith("epoch 0 step 0")
+    (e,) = first.edits
+    assert e.origin == "corrections"
     # the user's words pass the judge firewall, a long literal of theirs included
     assert (
-        e["text"] == "- No emojis in the message.\n- Always end the message with "
+        e.text == "- No emojis in the message.\n- Always end the message with "
         "Signed-off-by Dana Example."
     )
     assert result.counters["correction_candidates"] == 1
     assert "firewall_rejected" not in result.counters
-    assert first["evidence"]["verdict"] == "accept"
+    assert first.evidence["verdict"] == "accept"
     assert world.expected_pass_all(result.best_skill) > world.expected_pass_all(SKILL) + 0.3
     assert result.test.pass_all is not None and result.test.pass_all.ci_low > 0
 
@@ -156,4 +156,4 @@ def test_a_rejected_corrections_edit_is_in_the_ledger_and_never_compared_again()
     ledger.add(tried.hash, {"status": "rejected", "text": tried.text})
     _, again = run(ts, ledger=ledger)
     assert "correction_candidates" not in again.counters
-    assert all(e["origin"] != ORIGIN for x in again.history for e in x["edits"])
+    assert all(e.origin != ORIGIN for x in again.history for e in x.edits)

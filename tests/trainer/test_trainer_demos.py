@@ -93,10 +93,10 @@ def test_a_skill_without_an_example_gets_one_first_and_it_wins_the_gate() -> Non
     # three failed tasks answered, each answer passes its task: the screen keeps the first
     assert (result.counters["example_answers"], result.counters["worked_examples"]) == (3, 3)
     (step,) = result.history
-    first = step["edits"][0]["text"]
+    first = step.edits[0].text
     assert first.startswith(f"{MARKER}\n\n{CORRECTED} for train-")
-    assert step["edits"][0]["origin"] == "example"
-    assert step["evidence"]["verdict"] == "accept"
+    assert step.edits[0].origin == "example"
+    assert step.evidence["verdict"] == "accept"
     assert result.best_skill.body.rstrip().endswith(first)
     assert (result.test.start_score, result.test.best_score) == (0.0, 1.0)
     # the optimizer saw the task and what went wrong as requirements, not the failed answer
@@ -126,10 +126,10 @@ def test_the_answers_the_user_accepted_are_the_first_examples_and_cost_no_call()
     assert not any(p.startswith("Task:") for p in opt.prompts)  # the optimizer was not asked
     assert result.counters["accepted_examples"] == 3 and "example_answers" not in result.counters
     (step,) = result.history
-    (edit,) = step["edits"]
-    assert edit["text"].startswith(f"{MARKER}\n\nfix: trim header row in train-")
-    assert edit["origin"] == "example" and "accepted" in edit["rationale"]
-    assert step["evidence"]["verdict"] == "accept"
+    (edit,) = step.edits
+    assert edit.text.startswith(f"{MARKER}\n\nfix: trim header row in train-")
+    assert edit.origin == "example" and "accepted" in edit.rationale
+    assert step.evidence["verdict"] == "accept"
 
 
 def test_an_example_that_fails_its_judges_is_never_offered_and_rules_are_asked_next() -> None:
@@ -172,8 +172,8 @@ def test_of_several_worked_examples_the_screen_keeps_the_one_the_target_does_bes
 
     result = run(Scripted("optimizer", answer), Scripted("target", follow))
     (step,) = result.history
-    assert step["edits"][0]["text"] == f"{MARKER}\n\n{CORRECTED} for train-1"
-    assert step["evidence"]["verdict"] == "accept"
+    assert step.edits[0].text == f"{MARKER}\n\n{CORRECTED} for train-1"
+    assert step.evidence["verdict"] == "accept"
     (set_aside,) = result.rejected
     assert set_aside["edits"][0]["text"] == f"{MARKER}\n\ndocs/install.md train-0"
     assert (

@@ -133,8 +133,8 @@ def test_local_model_answers_parse_and_edits_reach_the_gate(local_server: LocalS
     assert len(rejected) + result.accepted + len(result.pending) == c["comparisons"]
     # what reached the gate is the model's own: the prompt shows no edit to copy, and an
     # edit made of the prompt's own words is dropped before the screen
-    gated = [Edit.from_dict(e) for r in [*result.history, *result.pending, *rejected]
-             for e in r["edits"]]  # fmt: skip
+    undecided = [Edit.from_dict(e) for r in [*result.pending, *rejected] for e in r["edits"]]
+    gated = [e for h in result.history for e in h.edits] + undecided
     assert gated and all(e.origin in ORIGINS and not copies_prompt(e) for e in gated), gated
     again = optimize(skill, tasks, roles, settings=settings, cache=cache)
     assert again.usage["live_calls"] == 0 and again.best_skill.hash == result.best_skill.hash

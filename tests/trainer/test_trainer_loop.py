@@ -81,7 +81,7 @@ def reflections(seen: list) -> list:
 def fingerprint(r) -> tuple:
     return (
         r.best_skill.hash,
-        json.dumps(r.history, sort_keys=True),
+        json.dumps([h.to_dict() for h in r.history], sort_keys=True),
         json.dumps(r.rejected, sort_keys=True),
         r.counters,
         r.stop_reason,
@@ -103,7 +103,7 @@ def test_short_sim_run_improves_test_score(baseline) -> None:
     assert WORLD.expected_score(result.best_skill) > WORLD.expected_score(WORLD.start_skill)
     assert result.test.lift > 0 and result.test.ci_low <= result.test.lift <= result.test.ci_high
     for step in result.history:
-        ev = step["evidence"]
+        ev = step.evidence
         assert ev["verdict"] == "accept" and ev["e_value"] >= 1 / ev["alpha"]
         assert ev["p_value"] <= ev["alpha"]
     # alpha accounting: every share (0.05 / 6 per step) is spent on a comparison that did not
@@ -155,9 +155,7 @@ def test_each_budget_ends_the_run_cleanly_and_is_named(limits, kind) -> None:
         WORLD.start_skill, WORLD.tasks, roles, settings=replace(SETTINGS, budget=limits)
     )
     assert result.stop_reason == f"budget: {kind}"
-    assert result.best_skill.hash in {WORLD.start_skill.hash} | {
-        h["to_hash"] for h in result.history
-    }
+    assert result.best_skill.hash in {WORLD.start_skill.hash} | {h.to_hash for h in result.history}
     if kind == "calls":
         assert result.usage["calls"] <= 150
     if kind == "deadline":
@@ -363,8 +361,10 @@ def test_the_user_s_own_words_pass_the_firewall_and_judge_internals_do_not() -> 
     assert walled == {f"- {scaffold}.", f"- Report it like: {accepted}"}
     assert r.counters["firewall_rejected"] == 2
     # the correction was judged on evidence (screen or gate), never walled off
-    judged = [x["edits"][0]["text"] for x in [*r.history, *r.pending]] + [
-        x["edits"][0]["text"] for x in r.rejected if not x["reason"].startswith("judge firewall")
+    judged = [h.edits[0].text for h in r.history] + [
+        x["edits"][0]["text"]
+        for x in [*r.pending, *r.rejected]
+        if not x["reason"].startswith("judge firewall")
     ]
     assert f"- {said}" in judged
 

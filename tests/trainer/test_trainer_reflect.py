@@ -141,7 +141,7 @@ def test_a_reflected_rule_is_one_edit_and_says_where_it_came_from() -> None:
     result = run(opt, steps=1)
     assert schemas and all(s["properties"]["edits"]["maxItems"] == 1 for s in schemas)
     (step,) = result.history
-    assert [(e["text"], e["origin"]) for e in step["edits"]] == [(RULE, "reflection")]
+    assert [(e.text, e.origin) for e in step.edits] == [(RULE, "reflection")]
     assert (result.test.start_score, result.test.best_score) == (0.5, 1.0)
 
 
