@@ -165,7 +165,7 @@ def one(seed: int, nights: int = 1, paired_share: float = SimParams.paired_share
             "accepted_steps": {k: kinds.count(k) for k in ("helpful", "neutral", "harmful")},
             "comparisons": sum(r.counters.get("comparisons", 0) for r, *_ in per_night) / nights,
             "rejected_at_gate": sum(
-                1 for r, *_ in per_night for x in r.rejected if x["reason"].startswith("gate")
+                1 for r, *_ in per_night for x in r.rejected if x.reason.startswith("gate")
             ),
             "pending_at_end": len(last.pending),
             "unparseable": sum(r.counters.get("unparseable_proposals", 0) for r, *_ in per_night),

@@ -183,23 +183,22 @@ class _Run:
         one that was pending against an incumbent accepted away tonight (re-applied to the
         new one, a new comparison). Spends samples where they can still decide."""
         near = [
-            (e["evidence"]["more_sweeps"], e["edit_hash"], e)
-            for e in self.state.pending()
-            if e["from_hash"] == self.incumbent.hash
-            and (e.get("evidence") or {}).get("more_sweeps") is not None
-            and e["evidence"]["more_sweeps"] <= self.s.max_samples
+            (more, rec.edit_hash, rec)
+            for rec in self.state.pending()
+            if rec.comparison["from_hash"] == self.incumbent.hash
+            and (more := _more_sweeps(rec)) is not None
+            and more <= self.s.max_samples
         ]
         if near:
-            entry = min(near, key=lambda x: x[:2])[2]
+            rec = min(near, key=lambda x: x[:2])[2]
+            c = rec.comparison
             self.counters["pending_continued"] += 1
             candidate, applied, _failed = apply_edits(
-                self.incumbent, [Edit.from_dict(e) for e in entry["edits"]]
+                self.incumbent, [Edit.from_dict(e) for e in rec.edits]
             )
-            evidence = Evidence.from_dict(entry["scores"])
-            decision, at = self._compare(
-                candidate, evidence, float(entry["alpha"]), self._unused(entry)
-            )
-            self._settle(candidate, applied, entry["where"], decision, evidence, entry["runs"], at)
+            evidence = Evidence.from_dict(c["scores"])
+            decision, at = self._compare(candidate, evidence, float(c["alpha"]), self._unused(c))
+            self._settle(candidate, applied, rec.where, decision, evidence, c["runs"], at)
             return
         while self.rebase:
             edits, origin = self.rebase.pop(0)
@@ -212,10 +211,10 @@ class _Run:
             self._new_comparison(candidate, applied, f"{where} (re-based from {origin})")
             return
 
-    def _unused(self, entry: dict[str, Any]) -> int:
+    def _unused(self, comparison: dict[str, Any]) -> int:
         """The first incumbent sweep a pending candidate may be paired with: past the ones
         it has been paired with, and not below the stream's floor."""
-        origin, at = entry.get("stream_at") or (None, 0)
+        origin, at = comparison.get("stream_at") or (None, 0)
         return max(int(at) if origin == self.stream.origin else 0, self.stream.floor)
 
     def _compare(
@@ -293,12 +292,13 @@ class _Run:
                 )
             )
             self.state.forget(edit_hash)  # if it was pending from an earlier night
-            for entry in self.state.pending():
-                if entry["from_hash"] == self.incumbent.hash and entry.get("scores"):
-                    if (entry["evidence"].get("effect") or 0.0) > 0:
-                        edits = [Edit.from_dict(e) for e in entry["edits"]]
-                        self.rebase.append((edits, entry["where"]))
-                    self.state.forget(entry["edit_hash"])
+            for rec in self.state.pending():
+                c = rec.comparison
+                if c["from_hash"] == self.incumbent.hash and c.get("scores"):
+                    if (c["evidence"].get("effect") or 0.0) > 0:
+                        edits = [Edit.from_dict(e) for e in rec.edits]
+                        self.rebase.append((edits, rec.where))
+                    self.state.forget(rec.edit_hash)
                     self.counters["pending_superseded"] += 1
             if self.incumbent.hash == self.start.hash and self.beaten is None:
                 self.beaten = self.stream.record(self.s.run_id, beaten=True)
@@ -453,3 +453,8 @@ class _Run:
         return self.measure.lift(
             self.incumbent, self.start, self.split["test"], tag, range(self.s.test_samples)
         )
+
+
+def _more_sweeps(rec: LedgerRecord) -> float | None:
+    """The sweeps a pending candidate's gate said it needs to decide, if it said."""
+    return (rec.comparison.get("evidence") or {}).get("more_sweeps")

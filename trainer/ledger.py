@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 REJECTED, PENDING = "rejected", "pending"
+DROPPED = "dropped"  # a pending edit given up without a verdict: reported, never stored
 
 
 @dataclass(frozen=True)
@@ -18,7 +19,7 @@ class LedgerRecord:
     run's rejections and pending edits (trainer/state.py), a user's reject or rollback in
     promotion; every ledger's ``recent`` and ``pending`` give it back."""
 
-    status: str  # rejected | pending
+    status: str  # rejected | pending (| dropped, in a run's rejected list only)
     where: str
     reason: str
     edits: tuple[dict[str, Any], ...]  # Edit.to_dict() of each edit of the set
@@ -43,6 +44,23 @@ class LedgerRecord:
         if self.verdict is not None:
             out["verdict"] = self.verdict
         return out | self.comparison
+
+    @property
+    def gate(self) -> dict[str, Any]:
+        """The gate's evidence: a rejection's, or a pending comparison's so far."""
+        return self.evidence or self.comparison.get("evidence") or {}
+
+    @property
+    def runs(self) -> tuple[str, ...]:
+        """The runs whose samples a pending comparison holds."""
+        return tuple(self.comparison.get("runs") or ())
+
+    def listed(self) -> dict[str, Any]:
+        """As a run's rejected list shows it: what was tried, where and why (a dropped
+        pending edit with its status and text, without its raw scores)."""
+        if self.status == REJECTED:
+            return self.tried()
+        return {k: v for k, v in self.to_dict().items() if k != "scores"}
 
     def to_dict(self) -> dict[str, Any]:
         """The record as the ledger stores it."""

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from trainer.edits import Edit
+from trainer.ledger import LedgerRecord
 from trainer.shapes import RUN, stamp
 from trainer.skill import SkillDoc
 
@@ -225,8 +226,8 @@ class RunResult:
     start_skill: SkillDoc
     best_skill: SkillDoc
     history: list[AcceptedEdits]  # accepted steps
-    rejected: list[dict[str, Any]]  # rejected edits with the reason (gate, anchor, firewall...)
-    pending: list[dict[str, Any]]  # undecided edits carried to the next run, with evidence
+    rejected: list[LedgerRecord]  # rejected (or dropped) edits, why (gate, anchor, firewall…)
+    pending: list[LedgerRecord]  # undecided edits carried to the next run, with evidence
     usage: dict[str, Any]  # calls (live/cached), tokens, cost, by role
     counters: dict[str, int]  # comparisons, unparseable answers, infra errors, skips...
     stop_reason: str  # "completed" | "budget: <kind>" | "no train or val tasks"
@@ -268,8 +269,8 @@ class RunResult:
         return {
             "best_skill.md": skill_text,
             "history.json": _dump({**label, "accepted": [h.to_dict() for h in self.history]}),
-            "rejected.json": _dump({**label, "rejected": self.rejected}),
-            "pending.json": _dump({**label, "pending": [_brief(p) for p in self.pending]}),
+            "rejected.json": _dump({**label, "rejected": [r.listed() for r in self.rejected]}),
+            "pending.json": _dump({**label, "pending": [p.listed() for p in self.pending]}),
             "usage.json": _dump({**label, **self.usage}),
             "summary.json": _dump(self.summary()),
         }
@@ -284,11 +285,6 @@ class RunResult:
             path.write_text(text)
             paths.append(path)
         return paths
-
-
-def _brief(pending: dict[str, Any]) -> dict[str, Any]:
-    """A pending record without its raw scores (those stay in the ledger)."""
-    return {k: v for k, v in pending.items() if k != "scores"}
 
 
 def _dump(obj: dict[str, Any]) -> str:

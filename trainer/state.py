@@ -10,12 +10,12 @@ tried"): the gate's level relies on the loop not telling them apart (see engine)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from trainer.cache import Ledger
 from trainer.edits import Edit, edit_set_hash
-from trainer.ledger import PENDING, REJECTED, LedgerRecord
+from trainer.ledger import DROPPED, PENDING, REJECTED, LedgerRecord
 from trainer.result import AcceptedEdits
 
 FIREWALL = "judge firewall"
@@ -26,7 +26,7 @@ LENGTH_CAP = "length cap"
 class RunState:
     ledger: Ledger
     history: list[AcceptedEdits] = field(default_factory=list)
-    rejected: list[dict[str, Any]] = field(default_factory=list)
+    rejected: list[LedgerRecord] = field(default_factory=list)  # and dropped, this run
     entries: dict[str, LedgerRecord] = field(default_factory=dict)  # for the ledger
     forgotten: set[str] = field(default_factory=set)  # earlier pending records to drop
 
@@ -56,7 +56,7 @@ class RunState:
         text = "" if reason.startswith(FIREWALL) else _text(edits)
         rec = LedgerRecord(REJECTED, where, reason, tuple(e.to_dict() for e in edits),
                            edit_set_hash(edits), text, skill_hash, evidence)  # fmt: skip
-        self.rejected.append(rec.tried())
+        self.rejected.append(rec)
         if ledger:
             self.entries[rec.edit_hash] = rec
 
@@ -84,15 +84,14 @@ class RunState:
 
     def drop(self, record: LedgerRecord, reason: str) -> None:
         """Give up on an earlier pending edit without a verdict: reported, not banned."""
-        self.rejected.append({k: v for k, v in record.to_dict().items() if k != "scores"} | {
-            "reason": reason, "status": "dropped"})  # fmt: skip
+        self.rejected.append(replace(record, status=DROPPED, reason=reason))
         self.forget(record.edit_hash)
 
     def accept(self, step: AcceptedEdits) -> None:
         self.history.append(step)
 
-    def pending(self) -> list[dict[str, Any]]:
-        return [e.to_dict() for e in self.entries.values() if e.status == PENDING]
+    def pending(self) -> list[LedgerRecord]:
+        return [e for e in self.entries.values() if e.status == PENDING]
 
     def flush(self, incumbent_hash: str) -> int:
         """Write this run's entries to the persistent ledger (at the end of the run).

@@ -17,6 +17,7 @@ from typing import Any
 
 from session_ingest.passes import IngestReport
 from skillopt_sleep.report.document import NightSummary, Promotion, Skip
+from trainer.ledger import LedgerRecord
 from trainer.result import AcceptedEdits, TestLift
 from trainer.shapes import DRY_RUN, SUMMARY, stamp, unstamped
 from trainer.sizing import Sizing
@@ -120,8 +121,8 @@ class TrainedSkill:
     usage: dict[str, Any]
     counters: dict[str, int]
     history: tuple[AcceptedEdits, ...] = ()  # accepted steps
-    rejected: list[dict[str, Any]] = field(default_factory=list)
-    pending: list[dict[str, Any]] = field(default_factory=list)  # undecided, with evidence
+    rejected: tuple[LedgerRecord, ...] = ()  # rejected or dropped edits, and why
+    pending: tuple[LedgerRecord, ...] = ()  # undecided, with evidence (without raw scores)
     simulation: bool = False
     outputs: str = ""  # the folder with the run's files
     # where the tasks ran: {"tasks": {"claude-code": n, "chat": n}, "chat_reasons": {...}}
@@ -130,16 +131,26 @@ class TrainedSkill:
     def to_dict(self) -> dict[str, Any]:
         """As a night's checkpoint stores it (the test and the steps as their own dicts)."""
         out = asdict(self)
-        out.update(test=self.test.to_dict(), history=[h.to_dict() for h in self.history])
+        out.update(
+            test=self.test.to_dict(),
+            history=[h.to_dict() for h in self.history],
+            rejected=[r.listed() for r in self.rejected],
+            pending=[p.listed() for p in self.pending],
+        )
         return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TrainedSkill:
+        def records(key: str) -> tuple[LedgerRecord, ...]:
+            return tuple(LedgerRecord.from_dict(r) for r in data.get(key) or ())
+
         return cls(
             **{
                 **data,
                 "test": TestLift.from_dict(data["test"]),
                 "history": tuple(AcceptedEdits.from_dict(h) for h in data.get("history") or ()),
+                "rejected": records("rejected"),
+                "pending": records("pending"),
             }
         )
 

@@ -347,8 +347,11 @@ class _Night:
             usage=result.usage,
             counters=dict(result.counters),
             history=tuple(result.history),
-            rejected=result.rejected,
-            pending=[{k: v for k, v in p.items() if k != "scores"} for p in result.pending],
+            rejected=tuple(result.rejected),
+            pending=tuple(
+                replace(p, comparison={k: v for k, v in p.comparison.items() if k != "scores"})
+                for p in result.pending
+            ),
             simulation=result.simulation,
             outputs=str(out),
             replay=routing(

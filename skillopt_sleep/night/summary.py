@@ -55,7 +55,7 @@ def verdict_of(result: TrainedSkill) -> Verdict:
     failed = f"the model endpoint failed every call ({infra} errors)" if none_ran else ""
     return decide(
         accepted=result.accepted,
-        undecided=sum(1 for p in result.pending if p.get("evidence")),
+        undecided=sum(1 for p in result.pending if p.gate),
         endpoint_failed=failed if infra else "",
         stop_reason=result.stop_reason,
         test=result.test,
@@ -99,8 +99,8 @@ def _edit_row(status: str, step: dict[str, Any], **extra: Any) -> EditRow:
 def _edits(result: TrainedSkill) -> tuple[EditRow, ...]:
     return (
         *(_edit_row("accepted", h.to_dict(), nights=len(h.runs) or 1) for h in result.history),
-        *(_edit_row("rejected", r, reason=r.get("reason", "")) for r in result.rejected),
-        *(_edit_row("pending", p, reason=p.get("reason", "")) for p in result.pending),
+        *(_edit_row("rejected", r.listed(), reason=r.reason) for r in result.rejected),
+        *(_edit_row("pending", p.listed(), reason=p.reason) for p in result.pending),
     )
 
 
@@ -140,12 +140,12 @@ def _pending(result: TrainedSkill) -> tuple[PendingCandidate, ...]:
     would decide them."""
     out = []
     for p in result.pending:
-        ev = p.get("evidence") or {}
+        ev = p.gate
         out.append(
             PendingCandidate(
-                summary=_edit_text(p["edits"]),
-                since=p.get("where", ""),
-                nights=len(p.get("runs", ())),
+                summary=_edit_text(list(p.edits)),
+                since=p.where,
+                nights=len(p.runs),
                 e_value=ev.get("e_value"),
                 e_needed=ev.get("e_needed"),
                 effect=ev.get("effect"),
@@ -153,7 +153,7 @@ def _pending(result: TrainedSkill) -> tuple[PendingCandidate, ...]:
                 sweeps=ev.get("sweeps"),
                 pairs=ev.get("pairs"),
                 n_tasks=ev.get("n_tasks"),
-                decides=ev.get("decides") or p.get("reason", ""),
+                decides=ev.get("decides") or p.reason,
             )
         )
     return tuple(out)

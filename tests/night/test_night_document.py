@@ -17,6 +17,7 @@ from tests.ingest_helpers import query
 from tests.night.test_night import make_root
 from tests.sim_helpers import competent_roles
 from trainer.edits import Edit
+from trainer.ledger import LedgerRecord
 from trainer.result import TestLift as Lift
 from trainer.shapes import CHECKPOINT, CURRENT, SUMMARY, ShapeError, unstamped
 
@@ -46,13 +47,14 @@ def test_a_trained_skill_stays_typed_through_its_checkpoint(
     ones promotion recorded (no dict is re-parsed into an edit to get its hash)."""
     root, _ = night_root
     rows = query(root, "SELECT result FROM night_steps WHERE step LIKE 'train:%'")
-    trained = [TrainedSkill.from_dict(unstamped(CHECKPOINT, json.loads(r))) for (r,) in rows]
+    stored = [unstamped(CHECKPOINT, json.loads(r)) for (r,) in rows]
+    trained = [TrainedSkill.from_dict(d) for d in stored]
+    assert [t.to_dict() for t in trained] == stored  # the checkpoint's JSON, unchanged
     steps = [h for t in trained for h in t.history]
     assert steps and all(isinstance(e, Edit) for h in steps for e in h.edits)
-    for t in trained:
-        again = TrainedSkill.from_dict(json.loads(json.dumps(t.to_dict())))
-        assert again.history == t.history and again.test.to_dict() == t.test.to_dict()
-        assert isinstance(again.test, Lift) and again.test.measured == t.test.measured
+    assert all(isinstance(t.test, Lift) for t in trained)
+    records = [r for t in trained for r in (*t.rejected, *t.pending)]
+    assert records and all(isinstance(r, LedgerRecord) for r in records)
     recorded = {
         e["hash"]
         for (evidence,) in query(root, "SELECT evidence FROM promotions")

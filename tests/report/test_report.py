@@ -443,7 +443,7 @@ def test_every_accepted_edit_says_where_it_came_from_and_older_records_still_rea
         {"skill": "s", "start_text": "a", "best_text": "b", "diff": "", "accepted": 3,
          "stop_reason": "completed", "test": Lift.unchanged().to_dict(), "usage": {},
          "counters": {}, "history": history,
-         "rejected": [{"edits": [example], "reason": "screen"}]}
+         "rejected": [{"edits": [example], "reason": "screen", "edit_hash": "e1"}]}
     )  # a night's checkpoint, as stored  # fmt: skip
     job = Job("s", True, ("c",), "a", {}, ())
     s = skill_summary(job, trained, Promotion("promoted", ""))

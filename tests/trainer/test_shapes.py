@@ -155,13 +155,16 @@ def test_a_run_s_ledger_records_are_one_typed_record_stored_as_the_ledger_shape(
     comparison = {"from_hash": "a", "to_hash": "b", "val_digest": "v", "alpha": 0.05,
                   "runs": ["night-1"], "evidence": NEW_GATE, "scores": {"pairs": []}}  # fmt: skip
     state.hold(held, "epoch 0 step 1", "gate: pending (e 3 of 20)", comparison)
-    assert state.rejected == [{"where": "epoch 0 step 0", "reason": "gate: reject (worse)",
-                               "edits": [rejected[0].to_dict()],
-                               "edit_hash": edit_set_hash(rejected), "skill_hash": "a",
-                               "evidence": NEW_GATE}]  # fmt: skip
+    listed = [r.listed() for r in state.rejected]
+    assert listed == [{"where": "epoch 0 step 0", "reason": "gate: reject (worse)",
+                       "edits": [rejected[0].to_dict()], "edit_hash": edit_set_hash(rejected),
+                       "skill_hash": "a", "evidence": NEW_GATE}]  # fmt: skip
     state.flush("a")
     stored = {r.status: r for r in ledger.recent(5)}
-    rejected_record = state.rejected[0] | {"status": "rejected", "text": "add: - Be brief."}
+    rejected_record = state.rejected[0].listed() | {
+        "status": "rejected",
+        "text": "add: - Be brief.",
+    }
     assert stored["rejected"].to_dict() == rejected_record
     # what is read back is the very record the run put together
     assert sorted(stored.values(), key=repr) == sorted(state.entries.values(), key=repr)

@@ -189,8 +189,8 @@ def test_a_base_continued_and_rejected_is_not_built_on(tmp_path: Path) -> None:
         gate=pending_then_reject,
     )
     assert r.counters["pending_continued"] == 1 and "built_on_pending" not in r.counters
-    (rejected,) = [x for x in r.rejected if x["reason"].startswith("gate")]
-    assert [e["text"] for e in rejected["edits"]] == [first]
+    (rejected,) = [x for x in r.rejected if x.reason.startswith("gate")]
+    assert [e["text"] for e in rejected.edits] == [first]
     (c,) = JsonLedger(path).pending()
     assert [e["text"] for e in c.edits] == [second] and c.where == "epoch 0 step 2"
     # past step 0's sweeps and its continuation

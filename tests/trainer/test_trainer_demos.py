@@ -147,7 +147,7 @@ def test_an_answer_that_copies_the_example_fails_its_task() -> None:
     # for each of the three examples
     assert result.counters["copied_examples"] == 9
     assert result.history == []
-    assert {r["reason"] for r in result.rejected} == {"screen: no gain on the train minibatch"}
+    assert {r.reason for r in result.rejected} == {"screen: no gain on the train minibatch"}
 
 
 def test_of_several_worked_examples_the_screen_keeps_the_one_the_target_does_best_with() -> None:
@@ -175,10 +175,8 @@ def test_of_several_worked_examples_the_screen_keeps_the_one_the_target_does_bes
     assert step.edits[0].text == f"{MARKER}\n\n{CORRECTED} for train-1"
     assert step.evidence["verdict"] == "accept"
     (set_aside,) = result.rejected
-    assert set_aside["edits"][0]["text"] == f"{MARKER}\n\ndocs/install.md train-0"
-    assert (
-        set_aside["reason"] == "screen: another worked example gained more on the train minibatch"
-    )
+    assert set_aside.edits[0]["text"] == f"{MARKER}\n\ndocs/install.md train-0"
+    assert set_aside.reason == "screen: another worked example gained more on the train minibatch"
     # neither example was screened on the task it answers
     assert not any("docs/install.md" in s and u.endswith("train-0") for s, u in rolled)
     assert not any(CORRECTED in s and u.endswith("train-1") for s, u in rolled)

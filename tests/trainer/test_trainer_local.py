@@ -129,11 +129,11 @@ def test_local_model_answers_parse_and_edits_reach_the_gate(local_server: LocalS
         assert total > 0 and ok / total >= 0.8, (kind, c)
     assert c.get("comparisons", 0) >= 1, (c, result.rejected)
     # every comparison ends in a verdict: accepted, rejected, or pending with its evidence
-    rejected = [r for r in result.rejected if r["reason"].startswith("gate:")]
+    rejected = [r for r in result.rejected if r.reason.startswith("gate:")]
     assert len(rejected) + result.accepted + len(result.pending) == c["comparisons"]
     # what reached the gate is the model's own: the prompt shows no edit to copy, and an
     # edit made of the prompt's own words is dropped before the screen
-    undecided = [Edit.from_dict(e) for r in [*result.pending, *rejected] for e in r["edits"]]
+    undecided = [Edit.from_dict(e) for r in [*result.pending, *rejected] for e in r.edits]
     gated = [e for h in result.history for e in h.edits] + undecided
     assert gated and all(e.origin in ORIGINS and not copies_prompt(e) for e in gated), gated
     again = optimize(skill, tasks, roles, settings=settings, cache=cache)

@@ -82,7 +82,7 @@ def fingerprint(r) -> tuple:
     return (
         r.best_skill.hash,
         json.dumps([h.to_dict() for h in r.history], sort_keys=True),
-        json.dumps(r.rejected, sort_keys=True),
+        json.dumps([x.listed() for x in r.rejected], sort_keys=True),
         r.counters,
         r.stop_reason,
         r.test.to_dict(),
@@ -109,8 +109,7 @@ def test_short_sim_run_improves_test_score(baseline) -> None:
     # alpha accounting: every share (0.05 / 6 per step) is spent on a comparison that did not
     # accept (rejected, or still pending), passed on after an accept, or left over; never
     # more than 0.05 in total.
-    spent = [r["evidence"]["alpha"] for r in [*result.rejected, *result.pending] if "alpha" in (
-        r.get("evidence") or {})]  # fmt: skip
+    spent = [r.gate["alpha"] for r in [*result.rejected, *result.pending] if "alpha" in r.gate]
     assert sum(spent) <= 0.05 + 1e-12 and all(a >= 0.05 / 6 - 1e-12 for a in spent)
 
 
@@ -180,9 +179,9 @@ def test_ledger_persists_and_judged_edits_are_never_compared_anew(tmp_path: Path
     assert first.counters["ledger_skipped"] == 5
     # a neutral line: undecided, so kept pending with its evidence, not banned
     (held,) = first.pending
-    assert first.rejected == [] and held["evidence"]["verdict"] == "pending"
+    assert first.rejected == [] and held.gate["verdict"] == "pending"
     reopened = JsonLedger(tmp_path / "ledger.json")
-    h = held["edit_hash"]
+    h = held.edit_hash
     assert h in reopened and reopened.recent(5)[0].text == "add: - Be kind to reviewers."
     assert reopened.pending()[0].comparison["runs"] == ["night-1"]
     opt = Scripted(same)
@@ -197,8 +196,8 @@ def test_ledger_persists_and_judged_edits_are_never_compared_anew(tmp_path: Path
     assert second.counters.get("comparisons", 0) == 0 and second.counters["ledger_skipped"] == 6
     assert second.counters["pending_continued"] >= 1
     again = JsonLedger(tmp_path / "ledger.json").pending()[0].comparison
-    assert again["runs"] == ["night-1", "night-2"] and again["alpha"] == held["alpha"]
-    assert (held["evidence"]["sweeps"], again["evidence"]["sweeps"]) == (1, 2)
+    assert again["runs"] == ["night-1", "night-2"] and again["alpha"] == held.comparison["alpha"]
+    assert (held.gate["sweeps"], again["evidence"]["sweeps"]) == (1, 2)
     reflection = reflections(opt.seen)[0][-1]["content"]
     assert "ALREADY TRIED" in reflection and "Be kind to reviewers" in reflection
     # the same run id again has nothing fresh to add: the evidence is left as it is
@@ -222,8 +221,8 @@ def test_ledger_persists_and_judged_edits_are_never_compared_anew(tmp_path: Path
         settings=replace(settings, run_id="night-9"),
         ledger=aged,
     )
-    (dropped,) = [r for r in fourth.rejected if r.get("status") == "dropped"]
-    assert dropped["reason"] == f"dropped undecided after {PENDING_NIGHTS} nights"
+    (dropped,) = [r for r in fourth.rejected if r.status == "dropped"]
+    assert dropped.reason == f"dropped undecided after {PENDING_NIGHTS} nights"
     assert fourth.counters["pending_dropped"] == 1 and fourth.counters["comparisons"] == 1
 
 
@@ -306,7 +305,7 @@ def test_judge_firewall_hides_and_blocks_judge_internals() -> None:
     assert regex not in shown and rubric not in shown
     assert "did not have the expected form" in shown
     assert r.counters["firewall_rejected"] >= 2 and r.counters.get("comparisons", 0) == 0
-    assert all("judge firewall" in x["reason"] for x in r.rejected)
+    assert all("judge firewall" in x.reason for x in r.rejected)
 
 
 class Cycles(Scripted):
@@ -357,14 +356,14 @@ def test_the_user_s_own_words_pass_the_firewall_and_judge_internals_do_not() -> 
     roles = world.roles()
     settings = replace(SETTINGS, epochs=1, steps_per_epoch=3)
     r = optimize(world.start_skill, tasks, Roles(opt, roles.target, roles.judge), settings=settings)
-    walled = {x["edits"][0]["text"] for x in r.rejected if x["reason"].startswith("judge firewall")}
+    walled = {x.edits[0]["text"] for x in r.rejected if x.reason.startswith("judge firewall")}
     assert walled == {f"- {scaffold}.", f"- Report it like: {accepted}"}
     assert r.counters["firewall_rejected"] == 2
     # the correction was judged on evidence (screen or gate), never walled off
     judged = [h.edits[0].text for h in r.history] + [
-        x["edits"][0]["text"]
+        x.edits[0]["text"]
         for x in [*r.pending, *r.rejected]
-        if not x["reason"].startswith("judge firewall")
+        if not x.reason.startswith("judge firewall")
     ]
     assert f"- {said}" in judged
 

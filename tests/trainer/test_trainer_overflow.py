@@ -108,6 +108,6 @@ def test_a_candidate_that_overflows_the_context_fails_its_tasks(endpoint: str) -
     assert r.usage["infra_errors"] == 0  # the endpoint answered every call
     assert r.counters["context_overflows"] > 0 and r.accepted == 0
     (rejected,) = r.rejected
-    ev = rejected["evidence"]
-    assert rejected["reason"].startswith("gate: reject")
+    ev = rejected.gate
+    assert rejected.reason.startswith("gate: reject")
     assert ev["effect"] < -0.1 and ev["pairs"] == ev["n_tasks"] * ev["sweeps"]  # none dropped
