@@ -135,11 +135,11 @@ def one(seed: int, nights: int = 1, paired_share: float = SimParams.paired_share
         kinds = [k for _r, _s, night_kinds, _p in per_night for k in night_kinds]
         learn = test_calls = calls_all = 0
         for night, (r, *_) in enumerate(per_night):
-            learned = r.counters.get("calls_to_learn", r.usage["calls"])
+            learned = r.counters.get("calls_to_learn", r.usage.calls)
             left_out = _unused_incumbent_calls(r, world, night == 0) if gate else 0
             learn += learned - left_out
-            calls_all += r.usage["calls"] - left_out
-            test_calls += r.usage["calls"] - learned
+            calls_all += r.usage.calls - left_out
+            test_calls += r.usage.calls - learned
         last = per_night[-1][0]
         out[name] = {
             "test_before": start,

@@ -187,8 +187,8 @@ def run_kind(
             finish(
                 arm, r.best_skill, t0, load0,
                 calls=r.counters.get("calls_to_learn", 0),
-                paid_calls=r.usage["live_calls"],
-                by_role={k: v.get("calls") for k, v in r.usage.get("by_role", {}).items()},
+                paid_calls=r.usage.live_calls,
+                by_role={k: v.get("calls") for k, v in r.usage.by_role.items()},
                 accepted=[{"origin": h.origin, "edits": [e.text or e.anchor for e in h.edits]}
                           for h in r.history],  # fmt: skip
                 rejected=len(r.rejected), pending=len(r.pending), stop=r.stop_reason,

@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Protocol
 
 BUDGET_KINDS = ("calls", "tokens", "cost", "deadline")
@@ -75,6 +76,17 @@ class Usage:
         d = asdict(self)
         d["cost_usd"] = round(self.cost_usd, 6)
         return d
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Usage:
+        """A stored `to_dict()`; what an older copy did not hold reads as none."""
+        known = {f.name for f in fields(cls)}
+        out = cls(**{k: v for k, v in data.items() if k in known})
+        return replace(out, by_role={r: dict(v) for r, v in out.by_role.items()})
+
+    def snapshot(self) -> Usage:
+        """A copy that the meter's later calls do not change."""
+        return Usage.from_dict(asdict(self))
 
 
 class Budget:

@@ -408,7 +408,7 @@ class _Run:
             history=self.state.history,
             rejected=self.state.rejected,
             pending=self.state.pending(),
-            usage=self.budget.usage.to_dict(),
+            usage=self.budget.usage.snapshot(),
             counters=dict(sorted(self.counters.items())),
             stop_reason=stop,
             test=test,

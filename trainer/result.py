@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from trainer.budget import Usage
 from trainer.edits import Edit
 from trainer.ledger import LedgerRecord
 from trainer.shapes import RUN, stamp
@@ -228,7 +229,7 @@ class RunResult:
     history: list[AcceptedEdits]  # accepted steps
     rejected: list[LedgerRecord]  # rejected (or dropped) edits, why (gate, anchor, firewall…)
     pending: list[LedgerRecord]  # undecided edits carried to the next run, with evidence
-    usage: dict[str, Any]  # calls (live/cached), tokens, cost, by role
+    usage: Usage  # calls (live/cached), tokens, cost, by role
     counters: dict[str, int]  # comparisons, unparseable answers, infra errors, skips...
     stop_reason: str  # "completed" | "budget: <kind>" | "no train or val tasks"
     test: TestLift
@@ -271,7 +272,7 @@ class RunResult:
             "history.json": _dump({**label, "accepted": [h.to_dict() for h in self.history]}),
             "rejected.json": _dump({**label, "rejected": [r.listed() for r in self.rejected]}),
             "pending.json": _dump({**label, "pending": [p.listed() for p in self.pending]}),
-            "usage.json": _dump({**label, **self.usage}),
+            "usage.json": _dump({**label, **self.usage.to_dict()}),
             "summary.json": _dump(self.summary()),
         }
 

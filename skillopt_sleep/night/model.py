@@ -17,6 +17,7 @@ from typing import Any
 
 from session_ingest.passes import IngestReport
 from skillopt_sleep.report.document import NightSummary, Promotion, Skip
+from trainer.budget import Usage
 from trainer.ledger import LedgerRecord
 from trainer.result import AcceptedEdits, TestLift
 from trainer.shapes import DRY_RUN, SUMMARY, stamp, unstamped
@@ -102,9 +103,9 @@ class Plan:
         )
 
 
-def infra_errors(usage: Mapping[str, Any], counters: Mapping[str, Any]) -> int:
+def infra_errors(usage: Usage, counters: Mapping[str, Any]) -> int:
     """Calls that failed after retries: the trainer counts them in its usage."""
-    return int(usage.get("infra_errors") or counters.get("infra_errors") or 0)
+    return int(usage.infra_errors or counters.get("infra_errors") or 0)
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,7 @@ class TrainedSkill:
     accepted: int
     stop_reason: str
     test: TestLift
-    usage: dict[str, Any]
+    usage: Usage
     counters: dict[str, int]
     history: tuple[AcceptedEdits, ...] = ()  # accepted steps
     rejected: tuple[LedgerRecord, ...] = ()  # rejected or dropped edits, and why
@@ -133,6 +134,7 @@ class TrainedSkill:
         out = asdict(self)
         out.update(
             test=self.test.to_dict(),
+            usage=self.usage.to_dict(),
             history=[h.to_dict() for h in self.history],
             rejected=[r.listed() for r in self.rejected],
             pending=[p.listed() for p in self.pending],
@@ -148,6 +150,7 @@ class TrainedSkill:
             **{
                 **data,
                 "test": TestLift.from_dict(data["test"]),
+                "usage": Usage.from_dict(data.get("usage") or {}),
                 "history": tuple(AcceptedEdits.from_dict(h) for h in data.get("history") or ()),
                 "rejected": records("rejected"),
                 "pending": records("pending"),

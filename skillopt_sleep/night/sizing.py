@@ -29,7 +29,7 @@ def measured_seconds(db: sqlite_utils.Database) -> dict[str, float]:
     for (text,) in rows:
         seconds: dict[str, list[float]] = {}
         for skill in NightSummary.from_json(json.loads(text)).skills:
-            for role, used in (skill.usage.get("by_role") or {}).items():
+            for role, used in skill.usage.by_role.items():
                 if used.get("timed_calls"):
                     got = seconds.setdefault(role, [0.0, 0.0])
                     got[0] += float(used.get("seconds", 0.0))

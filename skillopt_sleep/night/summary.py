@@ -37,10 +37,10 @@ def usage_total(results: Iterable[TrainedSkill]) -> dict[str, float]:
     total = {"calls": 0.0, "tokens": 0.0, "cost_usd": 0.0, "live_calls": 0.0}
     for r in results:
         u = r.usage
-        total["calls"] += u.get("calls", 0)
-        total["live_calls"] += u.get("live_calls", 0)
-        total["tokens"] += u.get("input_tokens", 0) + u.get("output_tokens", 0)
-        total["cost_usd"] += u.get("cost_usd", 0.0)
+        total["calls"] += u.calls
+        total["live_calls"] += u.live_calls
+        total["tokens"] += u.input_tokens + u.output_tokens
+        total["cost_usd"] += u.cost_usd
     return total
 
 
@@ -51,7 +51,7 @@ def _num(x: Any) -> float | None:
 def verdict_of(result: TrainedSkill) -> Verdict:
     """What tonight means for this skill (the one decision: `promotion.verdict`)."""
     infra = infra_errors(result.usage, result.counters)
-    none_ran = not result.usage.get("live_calls") and not result.usage.get("cached_calls")
+    none_ran = not result.usage.live_calls and not result.usage.cached_calls
     failed = f"the model endpoint failed every call ({infra} errors)" if none_ran else ""
     return decide(
         accepted=result.accepted,

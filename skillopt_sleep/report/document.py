@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from trainer.budget import Usage
 from trainer.shapes import SUMMARY, stamp, unstamped
 
 JsonDict = dict[str, Any]
@@ -271,7 +272,7 @@ class SkillReport:
     diff: str = ""
     stopped_by: str | None = None  # the budget that stopped training, if one did
     promotion: Promotion | None = None
-    usage: JsonDict = field(default_factory=dict)
+    usage: Usage = field(default_factory=Usage)
     counters: Mapping[str, int] = field(default_factory=dict)
     replay: JsonDict = field(default_factory=dict)  # where the tasks ran, rollouts per place
     outputs: str = ""  # the folder with the run's files
@@ -295,7 +296,7 @@ class SkillReport:
             "diff": self.diff,
             "stopped_by": self.stopped_by,
             "promotion": self.promotion.to_dict() if self.promotion else None,
-            "usage": self.usage,
+            "usage": self.usage.to_dict(),
             "counters": dict(self.counters),
             "replay": self.replay,
             "outputs": self.outputs,
@@ -326,7 +327,7 @@ class SkillReport:
             diff=str(data.get("diff") or ""),
             stopped_by=data.get("stopped_by"),
             promotion=Promotion.from_dict(promo) if promo else None,
-            usage=dict(data.get("usage") or {}),
+            usage=Usage.from_dict(data.get("usage") or {}),
             counters=dict(data.get("counters") or {}),
             replay=dict(data.get("replay") or {}),
             outputs=str(data.get("outputs") or ""),

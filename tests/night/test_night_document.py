@@ -16,6 +16,7 @@ from skillopt_sleep.report.document import NightSummary, SkillReport
 from tests.ingest_helpers import query
 from tests.night.test_night import make_root
 from tests.sim_helpers import competent_roles
+from trainer.budget import Usage
 from trainer.edits import Edit
 from trainer.ledger import LedgerRecord
 from trainer.result import TestLift as Lift
@@ -52,7 +53,7 @@ def test_a_trained_skill_stays_typed_through_its_checkpoint(
     assert [t.to_dict() for t in trained] == stored  # the checkpoint's JSON, unchanged
     steps = [h for t in trained for h in t.history]
     assert steps and all(isinstance(e, Edit) for h in steps for e in h.edits)
-    assert all(isinstance(t.test, Lift) for t in trained)
+    assert all(isinstance(t.test, Lift) and isinstance(t.usage, Usage) for t in trained)
     records = [r for t in trained for r in (*t.rejected, *t.pending)]
     assert records and all(isinstance(r, LedgerRecord) for r in records)
     recorded = {

@@ -122,7 +122,7 @@ def test_local_model_answers_parse_and_edits_reach_the_gate(local_server: LocalS
     cache, roles = MemoryCache(), local_roles(local_server, {})
     result = optimize(skill, tasks, roles, settings=settings, cache=cache)
     c = result.counters
-    assert result.stop_reason == "completed" and result.usage["infra_errors"] == 0
+    assert result.stop_reason == "completed" and result.usage.infra_errors == 0
     for kind in ("proposals", "judgments"):
         ok = c.get(f"parsed_{kind}", 0) + c.get(f"repaired_{kind}", 0)
         total = ok + c.get(f"unparseable_{kind}", 0)
@@ -137,4 +137,4 @@ def test_local_model_answers_parse_and_edits_reach_the_gate(local_server: LocalS
     gated = [e for h in result.history for e in h.edits] + undecided
     assert gated and all(e.origin in ORIGINS and not copies_prompt(e) for e in gated), gated
     again = optimize(skill, tasks, roles, settings=settings, cache=cache)
-    assert again.usage["live_calls"] == 0 and again.best_skill.hash == result.best_skill.hash
+    assert again.usage.live_calls == 0 and again.best_skill.hash == result.best_skill.hash

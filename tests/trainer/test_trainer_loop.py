@@ -86,7 +86,7 @@ def fingerprint(r) -> tuple:
         r.counters,
         r.stop_reason,
         r.test.to_dict(),
-        r.usage["calls"],
+        r.usage.calls,
     )
 
 
@@ -156,7 +156,7 @@ def test_each_budget_ends_the_run_cleanly_and_is_named(limits, kind) -> None:
     assert result.stop_reason == f"budget: {kind}"
     assert result.best_skill.hash in {WORLD.start_skill.hash} | {h.to_hash for h in result.history}
     if kind == "calls":
-        assert result.usage["calls"] <= 150
+        assert result.usage.calls <= 150
     if kind == "deadline":
         assert shared["count"] == 0 and result.best_skill == WORLD.start_skill
 
@@ -379,7 +379,7 @@ def test_infra_errors_are_skipped_not_scored() -> None:
     roles = WORLD.roles()
     r = optimize(WORLD.start_skill, WORLD.tasks, Roles(opt, Down(), roles.judge), settings=SETTINGS)
     assert opt.seen == []  # nothing looked like a failure: there was no answer to judge
-    assert r.usage["infra_errors"] > 0 and r.counters["skipped_samples"] > 0
+    assert r.usage.infra_errors > 0 and r.counters["skipped_samples"] > 0
     assert r.accepted == 0 and r.rejected == []
 
 
@@ -536,7 +536,7 @@ def test_a_skill_over_the_length_cap_is_not_trained_and_costs_nothing() -> None:
         f"length cap: the skill is {WORLD.start_skill.n_tokens} tokens, "
         f"over {WORLD.start_skill.n_tokens - 1}"
     )
-    assert shared["count"] == 0 and result.usage["calls"] == 0
+    assert shared["count"] == 0 and result.usage.calls == 0
     assert result.best_skill == WORLD.start_skill and result.test.method.startswith("unchanged")
 
 

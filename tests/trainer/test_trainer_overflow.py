@@ -105,7 +105,7 @@ def test_a_candidate_that_overflows_the_context_fails_its_tasks(endpoint: str) -
     roles = Roles(Proposes(), target, WORLD.roles().judge)
     settings = replace(TrainSettings(epochs=1, steps_per_epoch=1, seed=3), screen=False)
     r = optimize(WORLD.start_skill, WORLD.tasks, roles, settings=settings)
-    assert r.usage["infra_errors"] == 0  # the endpoint answered every call
+    assert r.usage.infra_errors == 0  # the endpoint answered every call
     assert r.counters["context_overflows"] > 0 and r.accepted == 0
     (rejected,) = r.rejected
     ev = rejected.gate

@@ -52,13 +52,13 @@ def test_a_token_or_cost_budget_leaves_room_for_the_test(full, kind: str) -> Non
     used = full.usage
     test_calls = 2 * SETTINGS.test_samples * sum(t.split == "test" for t in WORLD.tasks)
     if kind == "tokens":
-        target = used["by_role"]["target"]
+        target = used.by_role["target"]
         test = test_calls * target["tokens"] / target["calls"]  # test calls are rollouts
-        total = used["input_tokens"] + used["output_tokens"]
+        total = used.input_tokens + used.output_tokens
         limits = BudgetLimits(max_tokens=int(test + 0.75 * (total - test)))
     else:
         test = test_calls * COST
-        limits = BudgetLimits(max_cost_usd=test + 0.75 * (used["cost_usd"] - test))
+        limits = BudgetLimits(max_cost_usd=test + 0.75 * (used.cost_usd - test))
     roles, _ = wrapped(WORLD, cost=COST)
     result = optimize(
         WORLD.start_skill, WORLD.tasks, roles, settings=replace(SETTINGS, budget=limits)
@@ -72,9 +72,9 @@ def test_the_call_reserve_counts_the_judge_calls_of_the_test() -> None:
     """Each test rollout is also graded by the judge model: the reserve must hold both."""
     full, _ = _unlimited(JUDGED)
     rollouts = 2 * SETTINGS.test_samples * sum(t.split == "test" for t in JUDGED)
-    assert full.usage["calls"] > rollouts * 2  # training happened, and the test took 2×
+    assert full.usage.calls > rollouts * 2  # training happened, and the test took 2×
     roles, _ = wrapped(WORLD, cost=COST)
-    limits = BudgetLimits(max_calls=full.usage["calls"] - rollouts)  # half the test short
+    limits = BudgetLimits(max_calls=full.usage.calls - rollouts)  # half the test short
     result = optimize(WORLD.start_skill, JUDGED, roles, settings=replace(SETTINGS, budget=limits))
     assert _measured(result), result.test
     assert result.stop_reason == "budget: calls"
