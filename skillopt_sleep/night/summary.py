@@ -184,7 +184,7 @@ def skill_summary(job: Job, result: TrainedSkill, promotion: Promotion) -> Skill
         )
         if before is not None and after is not None
         else None,
-        plan=job.sizing.to_dict() if job.sizing else None,
+        plan=job.sizing,
         edits=_edits(result),
         accepted=_accepted(result),
         pending=_pending(result),

@@ -100,13 +100,12 @@ def for_skill(skill: SkillReport, failure: str | None = None) -> Advice | None:
             "nothing; tomorrow's night tries other edits (this one is remembered as tried).",
         )
     accepted = any(e.status == "accepted" for e in skill.edits)
-    plan = skill.plan or {}
-    if plan.get("warning") and not accepted:
-        warning = str(plan["warning"])
+    warning = skill.plan.warning() if skill.plan else ""
+    if warning and not accepted:
         return Advice(
             f"Tonight could not show what is worth having: {warning}.",
             _LATER
-            if plan.get("can_detect")
+            if skill.plan and skill.plan.can_detect
             else "nothing now: each recurring request adds val tasks; or give a night more "
             "sweeps (trainer.max_samples) and time, or accept smaller gains "
             "(night.worth_effect).",

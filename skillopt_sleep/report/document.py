@@ -3,9 +3,10 @@
 format, ``status`` and the daemon's log line read.
 
 ``night/summary.py`` builds a ``NightSummary`` once, from the night's steps; readers take
-it, never the dict. It lives here, not in ``night/``, so ``status`` reads it without loading
-the trainer; ``Promotion`` and ``Skip`` (night steps that are also parts of the summary)
-with it. ``to_json`` writes the current version of the ``summary`` shape
+it, never the dict. It lives here, not in ``night/``, so ``status`` reads it without the
+night's machinery (of the trainer it needs only the typed parts a skill's report holds: its
+``Usage`` and its plan's ``Sizing``); ``Promotion`` and ``Skip`` (night steps that are also
+parts of the summary) with it. ``to_json`` writes the current version of the ``summary`` shape
 (trainer/shapes.py); ``from_json`` reads any stored version through ``shapes.upgrade``. A
 summary an older release wrote may lack fields: they read as empty, as the readers used to
 default them, and such a copy is written back with them.
@@ -19,6 +20,7 @@ from typing import Any
 
 from trainer.budget import Usage
 from trainer.shapes import SUMMARY, stamp, unstamped
+from trainer.sizing import Sizing
 
 JsonDict = dict[str, Any]
 
@@ -265,7 +267,7 @@ class SkillReport:
     action: str = ""  # promote | stage | keep: what the evidence allowed
     metric: str = ""  # the lead figure the outcome read
     test: HeldOut | None = None  # None: not measured
-    plan: JsonDict | None = None  # trainer.sizing.Sizing.to_dict()
+    plan: Sizing | None = None  # the run's settings fitted to the night, and what they show
     edits: tuple[EditRow, ...] = ()
     accepted: tuple[AcceptedStep, ...] = ()
     pending: tuple[PendingCandidate, ...] = ()
@@ -289,7 +291,7 @@ class SkillReport:
             "action": self.action,
             "metric": self.metric,
             "test": self.test.to_json() if self.test else None,
-            "plan": self.plan,
+            "plan": self.plan.to_dict() if self.plan else None,
             "edits": [e.to_json() for e in self.edits],
             "accepted": [a.to_json() for a in self.accepted],
             "pending": [p.to_json() for p in self.pending],
@@ -320,7 +322,7 @@ class SkillReport:
             action=str(data.get("action") or ""),
             metric=str(data.get("metric") or ""),
             test=HeldOut.from_json(test) if test else None,
-            plan=data.get("plan"),
+            plan=Sizing.from_dict(data["plan"]) if data.get("plan") else None,
             edits=tuple(EditRow.from_json(e) for e in data.get("edits") or ()),
             accepted=tuple(AcceptedStep.from_json(a) for a in data.get("accepted") or ()),
             pending=tuple(PendingCandidate.from_json(p) for p in data.get("pending") or ()),

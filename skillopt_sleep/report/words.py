@@ -49,10 +49,11 @@ def plan_line(skill: SkillReport) -> str:
     plan = skill.plan
     if not plan:
         return ""
-    line = f"Plan: {plan['shows']}; about {sum(plan['calls'].values())} calls"
-    if plan.get("seconds") is not None:
-        line += f", {plan['seconds'] / 60:.1f} min"
-    return line + (f". Up front: {plan['warning']}." if plan.get("warning") else ".")
+    line = f"Plan: {plan.shows()}; about {plan.calls.total} calls"
+    if plan.seconds is not None:
+        line += f", {plan.seconds / 60:.1f} min"
+    warning = plan.warning()
+    return line + (f". Up front: {warning}." if warning else ".")
 
 
 def replay_line(replay: Mapping[str, Any]) -> str:
