@@ -62,14 +62,7 @@ class PassAll:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> PassAll:
-        return cls(
-            before=data.get("before"),
-            after=data.get("after"),
-            lift=_stored_number(data.get("lift")),
-            ci_low=_stored_number(data.get("ci_low")),
-            ci_high=_stored_number(data.get("ci_high")),
-            n_tasks=int(data.get("n_tasks") or 0),
-        )
+        return cls(before=data.get("before"), after=data.get("after"), **_stored_lift(data))
 
 
 @dataclass(frozen=True)
@@ -155,10 +148,7 @@ class TestLift:
         return cls(
             start_score=data.get("start_score"),
             best_score=data.get("best_score"),
-            lift=_stored_number(data.get("lift")),
-            ci_low=_stored_number(data.get("ci_low")),
-            ci_high=_stored_number(data.get("ci_high")),
-            n_tasks=int(data.get("n_tasks") or 0),
+            **_stored_lift(data),
             method=str(data.get("method") or ""),
             pass_all=PassAll.from_dict(pass_all) if pass_all else None,
         )
@@ -171,8 +161,13 @@ def _json_number(v: Any) -> Any:
     return None if isinstance(v, float) and math.isnan(v) else v
 
 
-def _stored_number(v: Any) -> float:
-    return math.nan if v is None else float(v)
+def _stored_lift(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored lift, its interval and its task count (JSON has no NaN: null is NaN)."""
+    nan = {k: math.nan if data.get(k) is None else float(data[k]) for k in LIFT_FIELDS}
+    return {**nan, "n_tasks": int(data.get("n_tasks") or 0)}
+
+
+LIFT_FIELDS = ("lift", "ci_low", "ci_high")
 
 
 @dataclass(frozen=True)
