@@ -32,7 +32,6 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from trainer.demos import TRIES
-from trainer.gate import decide
 from trainer.settings import TrainSettings
 
 ROLES = ("optimizer", "target", "judge")
@@ -91,6 +90,8 @@ def detectable_effect(
     """The smallest mean val effect the gate accepts on `n_val` tasks × `sweeps` sweeps at
     `alpha` (every paired difference equal to it; see the module docstring), to 0.001; None
     when not even a candidate that wins every pair by the whole score is accepted."""
+    # the gate (and numpy) only when a run is sized: `status` reads a stored plan without it
+    from trainer.gate import decide
 
     def accepts(effect: float) -> bool:
         cand = [[effect] * sweeps for _ in range(n_val)]

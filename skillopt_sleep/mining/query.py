@@ -16,7 +16,8 @@ from typing import Any
 import sqlite_utils
 
 from skillopt_sleep.mining.store import last_run, loads
-from trainer.tasks import Task
+from skillopt_sleep.mining.verify import Dropped
+from trainer.tasks import Judge, Task
 
 
 def _mined(db: sqlite_utils.Database) -> dict[str, Task]:
@@ -81,25 +82,26 @@ class ClusterTask:
     intent: str
     group: str
     reviewed: bool
-    judges: tuple[JsonDict, ...]  # each Judge.to_dict()
+    judges: tuple[Judge, ...]
     # judges the user's own sessions contradicted, each with the reason: never used
-    dropped_judges: tuple[JsonDict, ...]
+    dropped_judges: tuple[Dropped, ...]
 
     @classmethod
     def of(cls, task: Task, reviewed: bool) -> ClusterTask:
+        dropped = tuple(Dropped.from_dict(d) for d in task.meta.get("dropped_judges", []))
         return cls(task.id, task.split, task.meta.get("intent") or task.prompt[:300],
-                   task.group, reviewed, tuple(j.to_dict() for j in task.judges),
-                   tuple(task.meta.get("dropped_judges", [])))  # fmt: skip
+                   task.group, reviewed, task.judges, dropped)  # fmt: skip
 
     def to_json(self) -> JsonDict:
         return {"id": self.id, "split": self.split, "intent": self.intent, "group": self.group,
-                "reviewed": self.reviewed, "judges": list(self.judges),
-                "dropped_judges": list(self.dropped_judges)}  # fmt: skip
+                "reviewed": self.reviewed, "judges": [j.to_dict() for j in self.judges],
+                "dropped_judges": [d.to_dict() for d in self.dropped_judges]}  # fmt: skip
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> ClusterTask:
         return cls(d["id"], d["split"], d["intent"], d["group"], d["reviewed"],
-                   tuple(d["judges"]), tuple(d["dropped_judges"]))  # fmt: skip
+                   tuple(Judge.from_dict(j) for j in d["judges"]),
+                   tuple(Dropped.from_dict(x) for x in d["dropped_judges"]))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

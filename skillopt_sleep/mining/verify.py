@@ -10,8 +10,9 @@ an inverted or unsatisfiable judge can then never reach a night.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from trainer.rollout import Outcome
 from trainer.scoring import rule_score
@@ -34,6 +35,10 @@ class Dropped:
 
     def to_dict(self) -> dict[str, object]:
         return {**self.judge.to_dict(), "reason": self.reason}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Dropped:
+        return cls(Judge.from_dict(dict(data)), str(data.get("reason") or ""))
 
 
 @dataclass(frozen=True)

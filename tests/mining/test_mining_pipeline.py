@@ -11,7 +11,6 @@ from mining_helpers import ACCEPTED, CONFIG, CORRECTED, add_turn, seed, store
 from skillopt_sleep.mining import Cluster, is_stale, load_clusters, load_tasks, mine
 from skillopt_sleep.mining.splits import SplitParams, _near_dups, assign_cluster
 from skillopt_sleep.mining.verify import passes
-from trainer.tasks import Judge
 
 
 def _by_skill(db) -> dict[str, Cluster]:
@@ -166,22 +165,21 @@ def test_judges_from_corrections_with_provenance(tmp_path: Path) -> None:
     mine(db, CONFIG)
     commit = next(c for c in load_clusters(db) if "commit" in c.skill)
     judges = commit.tasks[0].judges
-    kinds = {(j["kind"], j["value"], j["scope"]) for j in judges}
+    kinds = {(j.kind, j.value, j.scope) for j in judges}
     assert ("max_chars", "50", "first_line") in kinds
     assert ("not_contains", "unittest", "answer") in kinds
-    assert not any(j["kind"] == "contains" and j["value"] == "pytest" for j in judges)
+    assert not any(j.kind == "contains" and j.value == "pytest" for j in judges)
     # the command run in every turn of the kind: context for the rubric of a chat replay
     # (the sessions' repository is not on this machine), never a word check on the answer
-    assert not any("git diff" in j["value"] for j in judges if j["kind"] != "rubric")
-    rules = [j for j in judges if j["kind"] in ("max_chars", "not_contains")]
-    for j in rules:  # never an inverted judge: the user's own answers decide
-        judge = Judge.from_dict(j)
+    assert not any("git diff" in j.value for j in judges if j.kind != "rubric")
+    rules = [j for j in judges if j.kind in ("max_chars", "not_contains")]
+    for judge in rules:  # never an inverted judge: the user's own answers decide
         assert not passes(judge, CORRECTED) and passes(judge, ACCEPTED)
-    rubric = next(j for j in judges if j["kind"] == "rubric")
-    assert "under 50 chars" in rubric["value"] and "`git diff`" in rubric["value"]
-    assert CORRECTED not in rubric["value"]  # the corrected answer is never "accepted"
-    assert all(j["source"] for j in judges)
-    assert any("user correction" in j["source"] and "sess-002:0" in j["source"] for j in judges)
+    rubric = next(j for j in judges if j.kind == "rubric")
+    assert "under 50 chars" in rubric.value and "`git diff`" in rubric.value
+    assert CORRECTED not in rubric.value  # the corrected answer is never "accepted"
+    assert all(j.source for j in judges)
+    assert any("user correction" in j.source and "sess-002:0" in j.source for j in judges)
 
 
 def test_rerun_is_stable_and_new_sessions_keep_ids_and_splits(tmp_path: Path) -> None:

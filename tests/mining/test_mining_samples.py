@@ -43,7 +43,7 @@ def test_bundled_samples_give_three_recurring_kinds(tmp_path: Path) -> None:
 
     def judged(cluster: Cluster) -> set[tuple[str, str]]:
         # a rule reaches the tasks of the split it was said in, and of every split from train
-        return {(j["kind"], j["value"]) for t in cluster.tasks for j in t.judges}
+        return {(j.kind, j.value) for t in cluster.tasks for j in t.judges}
 
     values = judged(commit)
     assert ("max_chars", "50") in values  # "too long, keep the subject under 50 chars"
@@ -52,7 +52,7 @@ def test_bundled_samples_give_three_recurring_kinds(tmp_path: Path) -> None:
     assert len(commit.tasks) == 46  # each request pasted its own diff: distinct tasks
     # every task but those whose accepted message names nothing of its diff has its
     # content check
-    content = [t for t in commit.tasks if any(j["kind"] == "mentions_any" for j in t.judges)]
+    content = [t for t in commit.tasks if any(j.kind == "mentions_any" for j in t.judges)]
     assert len(content) >= 40
     regression = next(c for c in recurring if "regression" in c.skill)
     rj = judged(regression)
