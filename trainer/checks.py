@@ -42,6 +42,8 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from trainer.text_classes import TEXT_CLASSES
+
 SCOPES = ("answer", "first_line", "lines", "bullets", "code", "prose", "code_lines")
 COUNT_UNITS = ("words", "chars", "lines", "sentences", "bullets")
 COUNT_KINDS = tuple(f"{m}_{u}" for u in COUNT_UNITS for m in ("max", "min"))
@@ -280,6 +282,7 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
         "a hype word (thrilled, game-changing, seamless)",
     ),
     "glued_body": (_glued_body, "a second line that is not blank: no blank line after the subject"),
+    **TEXT_CLASSES,
 }
 
 

@@ -47,7 +47,7 @@ from trainer.scoring import read_json
 
 log = logging.getLogger("skillopt_sleep.mining")
 
-PROMPT_VERSION = 3  # bump when the prompt or the reading of its answer changes
+PROMPT_VERSION = 4  # bump when the prompt or the reading of its answer changes
 CACHE_TABLE = "correction_checks"
 MAX_TOKENS = 160
 
@@ -114,7 +114,10 @@ kinds:
   trailing_punctuation, question, apology, preamble, closing_offer, contraction, past_tense,
   imperative, lowercase_start, capital_start, diff_lines, first_person, hashtag, at_mention,
   em_dash, checkbox, top_heading, shell_prompt, code_comment, bare_except, untyped_def,
-  camelcase_def, single_quoted, american_spelling, glued_body, hedging, hype
+  camelcase_def, single_quoted, american_spelling, glued_body, hedging, hype, curly_quote,
+  first_person_any,
+  ellipsis, horizontal_rule, blockquote, bare_url, number_word, long_number, glued_unit,
+  currency_symbol, short_flag, file_name
 - identifier_like: value is an example identifier the user gave (SEC-12, #40)
 scope: answer (whole), first_line (the subject), lines (each line), bullets (each list
 item), code (inside code blocks), prose (outside code blocks), code_lines (each line
@@ -183,6 +186,18 @@ _FEATURE_CUES: dict[str, str] = {
     "glued_body": r"blank line|empty line",
     "hedging": r"hedg|maybe|probabl|guess|speculat|perhaps|might",
     "hype": r"hype|buzz|marketing|superlative|salesy|thrilled|excit|seamless",
+    "curly_quote": r"smart|curly|straight|typographic",
+    "first_person_any": r"first person|\bwe\b|\bour\b|\bus\b",
+    "ellipsis": r"ellips|\.\.\.|\u2026|dots",
+    "horizontal_rule": r"horizontal|divider|separator|rule|---|\*\*\*|___",
+    "blockquote": r"quot|>",
+    "bare_url": r"url|link",
+    "number_word": r"numeral|digit|spell|number",
+    "long_number": r"thousand|separator|comma|big number|large number",
+    "glued_unit": r"unit",
+    "currency_symbol": r"currenc|symbol|sign|dollar|euro|pound|[\u20ac\u00a3\u00a5$]",
+    "short_flag": r"flag|option",
+    "file_name": r"file|path",
 }
 
 

@@ -24,18 +24,23 @@ from skillopt_sleep.mining.phrases import Check, respell
 from skillopt_sleep.mining.shapes import KEY_PATTERN, SHORTCODE, is_key, shape_candidates
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
 from skillopt_sleep.mining.topics import HAS_FEATURES, topics
-from trainer.checks import identifier_pattern, passes
+from trainer.checks import FEATURES, identifier_pattern, passes
+from trainer.text_classes import TEXT_CLASSES
 
 # Features read where the form shows: outside code, so a "# comment" in a shell block is
 # no heading and a "!" in `[ ! -f x ]` no exclamation. The rest read the whole answer.
 _PROSE_FEATURES = {
     "emoji", "heading", "bullet", "list", "numbered_list", "table", "bold", "link",
     "exclamation", "apology", "contraction", "first_person", "inline_code", "italic", "hashtag",
-    "at_mention", "em_dash", "checkbox", "top_heading", "american_spelling",
+    "at_mention", "em_dash", "checkbox", "top_heading", "american_spelling", "ellipsis",
+    "first_person_any",
+    "horizontal_rule", "blockquote", "bare_url", "number_word", "long_number", "glued_unit",
+    "currency_symbol",
 }  # fmt: skip
 # Features of code: read inside code blocks first ("drop the comments" means the code's).
 _CODE_FEATURES = {
     "shell_prompt", "code_comment", "bare_except", "untyped_def", "camelcase_def", "single_quoted",
+    "short_flag",
 }  # fmt: skip
 _SUBJECT_FEATURES = {"past_tense", "lowercase_start", "capital_start"}
 
@@ -51,8 +56,12 @@ def _feature_candidates(t: Topic) -> list[Check]:
     f = t.value
     if t.role == KEEP and f not in HAS_FEATURES:
         return []
+    if t.role == HAS and f in TEXT_CLASSES:
+        return []  # a kind of text asked for ("use file paths") is no rule against it
     if f in _SUBJECT_FEATURES:
         scopes = ["first_line"]
+    elif f == "file_name":  # "no file names" is said of a subject first, then of the prose
+        scopes = ["first_line", "prose", "answer"]
     elif f in _PROSE_FEATURES:
         scopes = ["prose", "answer"]
     elif f in _CODE_FEATURES:
@@ -156,6 +165,40 @@ def _literal_candidates(t: Topic, corrected: str) -> list[Check]:
     return out + [Check("contains", value, "answer")]
 
 
+# Classes a forbidden word stands for when it is nothing but one of their instances: "no
+# 'we'" is no first person, "no '…'" no ellipsis, not that very word. "I" is left to be
+# itself: "we, not I" is a team's voice, so only "we" stands for the first person at all.
+_INSTANCE_CLASSES = ("first_person_any", "ellipsis", "curly_quote", "em_dash", "emoji")
+
+
+def _instance_classes(value: str) -> list[Check]:
+    """The class checks for a forbidden literal that is one instance of a class, where the
+    class shows (prose first, as for the class named)."""
+    if len(value.split()) != 1 or FEATURES["first_person"][0](value):
+        return []
+    return [
+        c
+        for f in _INSTANCE_CLASSES
+        if FEATURES[f][0](value)
+        for c in _feature_candidates(Topic("feature", f, NO))
+    ]
+
+
+def _as_classes(checks: list[Check], corrected: str, accepted: str) -> list[Check]:
+    """Each forbidden word that is one instance of a class as the class, where the class
+    still separates the two answers."""
+    out: list[Check] = []
+    for check in checks:
+        if check.kind == "not_contains":
+            check = next(
+                (c for c in _instance_classes(check.value) if separates(c, corrected, accepted)),
+                check,
+            )
+        if check not in out:
+            out.append(check)
+    return out
+
+
 def _identifier_candidates(t: Topic) -> list[Check]:
     if t.role == NO and is_key(t.value):  # "no Jira keys like CORE-412": none of that shape
         return [Check("not_regex", KEY_PATTERN, "answer")]
@@ -254,6 +297,7 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
             covered.add(t.value.lower())
     out = narrowed(_without_remedies(out, read, found, corrected, accepted), said, corrected,
                    accepted)  # fmt: skip
+    out = _as_classes(out, corrected, accepted)
     if not any(separates(c, corrected, accepted) for c in out):
         out += [c for c in pair_fallback(said, corrected, accepted) if c not in out]
     return out

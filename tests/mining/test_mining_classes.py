@@ -1,0 +1,95 @@
+"""A correction that names a kind of text (smart quotes, file names, spelled-out numbers)
+or forbids one instance of it ("no 'we'") becomes a check on the whole kind, read where the
+pair shows it: the corrected answer fails it, the accepted one passes."""
+
+from __future__ import annotations
+
+import pytest
+
+from skillopt_sleep.mining.contrast import compile_pair, separates
+
+ENV_BAD = "```env\nGREETING=\u201chello\u201d\nMODE=\u2018fast\u2019\n```"
+ENV_GOOD = "```env\nGREETING=\"hello\"\nMODE='fast'\n```"
+
+
+def kept(said: str, corrected: str, accepted: str) -> set[tuple[str, str, str]]:
+    return {
+        (c.kind, c.value, c.scope)
+        for c in compile_pair(said, corrected, accepted)
+        if separates(c, corrected, accepted)
+    }
+
+
+@pytest.mark.parametrize(
+    ("said", "corrected", "accepted", "expected"),
+    [
+        (
+            "those typographic quotes will break dotenv, keep it ascii",
+            ENV_BAD,
+            ENV_GOOD,
+            ("no", "curly_quote", "answer"),
+        ),
+        (
+            "don't name the file paths in the title, say what it does",
+            "Touch src/billing/invoice.py and api.ts\n\nRounds totals half-up.",
+            "Round invoice totals half-up\n\nEdits src/billing/invoice.py.",
+            ("no", "file_name", "first_line"),
+        ),
+        (
+            "numerals please, it's a checklist",
+            "Restart three workers, then wait ten minutes.",
+            "Restart 3 workers, then wait 10 minutes.",
+            ("no", "number_word", "prose"),
+        ),
+        (
+            "the status page mangles raw links, give them proper link text",
+            "Details: https://status.test/incidents/41",
+            "Details: [incident 41](https://status.test/incidents/41)",
+            ("no", "bare_url", "prose"),
+        ),
+        (
+            "hard to read, group the digits with thousands separators",
+            "We processed 1048576 events from 37211 devices.",
+            "We processed 1,048,576 events from 37,211 devices.",
+            ("no", "long_number", "prose"),
+        ),
+        (
+            "prefer the spelled-out long options in shell scripts",
+            "```bash\ncurl -sS -o out.json https://api.test\n```",
+            "```bash\ncurl --silent --show-error --output out.json https://api.test\n```",
+            ("no", "short_flag", "code"),
+        ),
+        # one instance forbidden stands for its class: "our" is the first person too
+        (
+            "please no 'our' in release notes",
+            "Our importer now skips blank rows; we also log them.",
+            "The importer now skips blank rows and logs them.",
+            ("no", "first_person_any", "prose"),
+        ),
+    ],
+)
+def test_a_named_kind_of_text_becomes_a_check_on_the_kind(
+    said: str, corrected: str, accepted: str, expected: tuple[str, str, str]
+) -> None:
+    assert expected in kept(said, corrected, accepted)
+
+
+def test_a_forbidden_instance_becomes_its_class_not_the_word() -> None:
+    got = kept("lose the 'we' please", "We cache the token now.", "The token is now cached.")
+    assert got == {("no", "first_person_any", "prose")}
+
+
+def test_forbidding_i_keeps_the_team_voice() -> None:
+    # "I" stands for itself: a user who forbids it may want "we"
+    got = kept("no 'I' in team updates", "I moved the cron job.", "We moved the cron job.")
+    assert ("no", "first_person_any", "prose") not in got
+    assert got
+
+
+def test_a_kind_asked_for_is_no_rule_against_it() -> None:
+    got = kept(
+        "use file paths so I can click them",
+        "Changed the parser and the tests.",
+        "Changed src/parse.py and tests/test_parse.py.",
+    )
+    assert not any(v == "file_name" for _, v, _ in got)
