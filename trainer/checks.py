@@ -316,6 +316,8 @@ def word_pattern(value: str) -> re.Pattern[str]:
         body = r"(?<![\w])(?<!\w-)" + body
     if value[-1:].isalnum() or value[-1:] == "_":
         body += r"(?:e?s|'s)?(?![\w])(?!-\w)"
+    elif value.split()[-1] == ".":  # "git add ." is not in "git add ./charts/values.yaml"
+        body += r"(?![\w./])"
     return re.compile(body, 0 if sensitive else re.IGNORECASE)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from skillopt_sleep.mining import grammar
+from skillopt_sleep.mining.alternatives import alternative_check, alternative_groups
 from skillopt_sleep.mining.fallback import pair_fallback
 from skillopt_sleep.mining.literals import LABELLED, required
 from skillopt_sleep.mining.narrow import narrowed
@@ -24,7 +25,7 @@ from skillopt_sleep.mining.phrases import Check, respell
 from skillopt_sleep.mining.shapes import KEY_PATTERN, SHORTCODE, is_key, shape_candidates
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
 from skillopt_sleep.mining.topics import HAS_FEATURES, topics
-from trainer.checks import FEATURES, identifier_pattern, passes
+from trainer.checks import FEATURES, deliverable, identifier_pattern, passes
 from trainer.text_classes import TEXT_CLASSES
 
 # Features read where the form shows: outside code, so a "# comment" in a shell block is
@@ -113,7 +114,7 @@ def _count_candidates(t: Topic, corrected: str) -> list[Check]:
         for bound in [t.bound] if t.bound else ["max", "min"]:
             if bound == "min" and n == 0:
                 continue
-            if unit == "chars" and scopes[0] == "lines" and _long_in_code_only(n, corrected):
+            if unit == "chars" and "lines" in scopes and _long_in_code_only(n, corrected):
                 scopes = ["code_lines", *scopes]  # "keep lines under 80": the code's lines
             for scope in dict.fromkeys(scopes):
                 out.append(Check(f"{bound}_{unit}", str(n), scope))
@@ -182,6 +183,27 @@ def _instance_classes(value: str) -> list[Check]:
         if FEATURES[f][0](value)
         for c in _feature_candidates(Topic("feature", f, NO))
     ]
+
+
+def _to_code_lines(checks: list[Check], corrected: str, accepted: str) -> list[Check]:
+    """A check on every line that the corrected answer broke only inside code blocks reads
+    the code's lines, where that still separates the two answers: "past 80 cols" after a
+    long line of code says nothing of a long sentence around it. A message handed over in a
+    plain fence is no code (``deliverable``)."""
+    if "```" not in corrected or deliverable(corrected) != corrected:
+        return checks
+    prose = re.sub(r"(?ms)^\s*```.*?^\s*```[^\n]*$", "", corrected)
+    out = []
+    for check in checks:
+        narrow = Check(check.kind, check.value, "code_lines")
+        if (
+            check.scope == "lines"
+            and passes(check.kind, check.value, "lines", prose)
+            and separates(narrow, corrected, accepted)
+        ):
+            check = narrow
+        out.append(check)
+    return out
 
 
 def _as_classes(checks: list[Check], corrected: str, accepted: str) -> list[Check]:
@@ -276,6 +298,12 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
     kept = [c for c in read if separates(c, corrected, accepted)]
     covered = {c.value.lower() for c in kept}
     out = list(read)
+    for group in alternative_groups(found, " ".join(said.split())):
+        either, members = alternative_check(group), {t.value.lower() for t in group}
+        if separates(either, corrected, accepted):  # instead of a check on one of them
+            out = [c for c in out if not (c.kind in _ASKS and c.value.lower() in members)]
+            out.append(either)
+            covered |= members
     for t in found:
         if t.value.lower() in covered:
             continue
@@ -297,7 +325,7 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
             covered.add(t.value.lower())
     out = narrowed(_without_remedies(out, read, found, corrected, accepted), said, corrected,
                    accepted)  # fmt: skip
-    out = _as_classes(out, corrected, accepted)
+    out = _as_classes(_to_code_lines(out, corrected, accepted), corrected, accepted)
     if not any(separates(c, corrected, accepted) for c in out):
         out += [c for c in pair_fallback(said, corrected, accepted) if c not in out]
     return out
@@ -322,7 +350,7 @@ def _without_remedies(
         for c in checks
         if not (
             c.kind in _ASKS
-            and roles.get(c) == HAS
+            and (roles.get(c) == HAS or (c.kind == "has" and roles.get(c) == NAMED))
             and first is not None
             and first < orders[c]
             and (c not in read or c.kind == "has")
