@@ -19,6 +19,7 @@ import re
 from skillopt_sleep.mining import grammar
 from skillopt_sleep.mining.alternatives import alternative_check, alternative_groups
 from skillopt_sleep.mining.fallback import pair_fallback
+from skillopt_sleep.mining.instances import number_shape
 from skillopt_sleep.mining.literals import LABELLED, required
 from skillopt_sleep.mining.narrow import narrowed
 from skillopt_sleep.mining.phrases import Check, respell
@@ -206,9 +207,25 @@ def _to_code_lines(checks: list[Check], corrected: str, accepted: str) -> list[C
     return out
 
 
+def _where_it_was(check: Check, corrected: str) -> list[Check]:
+    """A check read on the whole answer, narrowed first to prose or to code when the
+    corrected answer broke it only there: a kind read from an instance in a sentence says
+    nothing of the code beside it (``$3`` in an awk program is no amount)."""
+    if check.scope != "answer":
+        return [check]
+    narrow = [
+        Check(check.kind, check.value, scope)
+        for scope, other in (("prose", "code"), ("code", "prose"))
+        if not passes(check.kind, check.value, scope, corrected)
+        and passes(check.kind, check.value, other, corrected)
+    ]
+    return [*narrow, check]
+
+
 def _as_classes(checks: list[Check], corrected: str, accepted: str) -> list[Check]:
-    """Each forbidden word that is one instance of a class as the class, where the class
-    still separates the two answers."""
+    """Each forbidden word that is one instance of a class as the class, and one whose
+    numbers are placeholders as their shape (``instances``), where that still separates
+    the two answers."""
     out: list[Check] = []
     for check in checks:
         if check.kind == "not_contains":
@@ -216,6 +233,10 @@ def _as_classes(checks: list[Check], corrected: str, accepted: str) -> list[Chec
                 (c for c in _instance_classes(check.value) if separates(c, corrected, accepted)),
                 check,
             )
+        shape = number_shape(check) if separates(check, corrected, accepted) else None
+        if shape is not None:  # "$12" stands for every amount written so, where it was
+            check = next((c for c in _where_it_was(shape, corrected)
+                          if separates(c, corrected, accepted)), check)  # fmt: skip
         if check not in out:
             out.append(check)
     return out
@@ -325,10 +346,10 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
             covered.add(t.value.lower())
     out = narrowed(_without_remedies(out, read, found, corrected, accepted), said, corrected,
                    accepted)  # fmt: skip
-    out = _as_classes(_to_code_lines(out, corrected, accepted), corrected, accepted)
+    out = _to_code_lines(out, corrected, accepted)
     if not any(separates(c, corrected, accepted) for c in out):
         out += [c for c in pair_fallback(said, corrected, accepted) if c not in out]
-    return out
+    return _as_classes(out, corrected, accepted)
 
 
 def _without_remedies(

@@ -57,3 +57,12 @@ def test_a_lone_dot_argument_is_not_found_inside_a_path() -> None:
     assert passes("not_contains", "docker build .", "code", "```\ndocker build ./svc/api\n```")
     assert not passes("not_contains", "docker build .", "code", "```\ndocker build . -t x\n```")
     assert not passes("not_contains", "git add .", "answer", "Run git add . now")
+
+
+def test_a_quoted_mark_is_forbidden_in_the_sentences_not_in_the_code() -> None:
+    from skillopt_sleep.mining.fallback import pair_fallback
+
+    code = "\n\n```bash\nnpm test -- --watch\n```"
+    got = pair_fallback('what is the "--" doing in the text', f"Ship it -- today.{code}",
+                        f"Ship it today.{code}")  # fmt: skip
+    assert [c.scope for c in got] == ["prose"]

@@ -93,3 +93,27 @@ def test_a_kind_asked_for_is_no_rule_against_it() -> None:
         "Changed src/parse.py and tests/test_parse.py.",
     )
     assert not any(v == "file_name" for _, v, _ in got)
+
+
+def test_a_forbidden_instance_frees_its_numbers() -> None:
+    # "5s" stands for every duration written that way, read in prose where it was
+    said = 'not "5s", spell the unit out: "5 seconds"'
+    got = compile_pair(
+        said,
+        "The job waits 5s between polls.\n\n```bash\nsleep 5\n```",
+        "The job waits 5 seconds between polls.\n\n```bash\nsleep 5\n```",
+    )
+    shape = [c for c in got if c.kind == "not_regex"]
+    assert shape and shape[0].scope == "prose"
+    check = shape[0]
+    from trainer.checks import passes
+
+    assert not passes(check.kind, check.value, check.scope, "Retries after 30s.")
+    assert passes(check.kind, check.value, check.scope, "Retries after 30 seconds, v1.5s ok")
+    assert passes(check.kind, check.value, check.scope, "```\nsleep 30s\n```")
+
+
+def test_a_bare_number_is_not_every_number() -> None:
+    said = '"250000" -> "250,000" please'
+    got = compile_pair(said, "Imported 250000 rows.", "Imported 250,000 rows.")
+    assert not any(c.kind == "not_regex" and "\\d+" in c.value for c in got)
