@@ -314,7 +314,7 @@ def word_pattern(value: str) -> re.Pattern[str]:
         body = f"(?i:{body[0]}){body[1:]}"  # "this PR" is "This PR" at a sentence's start
     if value[:1].isalnum() or value[:1] == "_":
         body = r"(?<![\w])(?<!\w-)" + body
-    if value[-1:].isalnum() or value[-1:] == "_":
+    if value[-1:].isalnum():  # a value ending in "_" is a prefix: "APP_" is in "APP_PORT"
         body += r"(?:e?s|'s)?(?![\w])(?!-\w)"
     elif value.split()[-1] == ".":  # "git add ." is not in "git add ./charts/values.yaml"
         body += r"(?![\w./])"

@@ -268,11 +268,17 @@ def _mark_candidates(t: Topic) -> list[Check]:
         return _feature_candidates(Topic("feature", "exclamation", NO, t.scope))
     if mark == "$":  # "drop the `$` prompts": a prompt opening a command line
         return _feature_candidates(Topic("feature", "shell_prompt", NO, t.scope))
+    ends: list[Check] = []
+    if mark in ".;" and (t.role == HAS or (t.role == NAMED and t.at == "end")):
+        # "semicolon at the end", "needs a full stop": asked for, where the pair shows
+        where = ["code", "answer"] if mark == ";" else ["first_line", "bullets", "lines"]
+        ends = [Check("ends_with", mark, s) for s in ([t.scope] if t.scope else where)]
     if mark == ";":
-        return [Check("not_regex", r"(?m);[ \t]*$", "code"), Check("not_contains", ";", "prose")]
-    if mark == "." and t.role != HAS:
+        forbid = [Check("not_regex", r"(?m);[ \t]*$", "code"), Check("not_contains", ";", "prose")]
+        return (forbid if t.role != HAS else []) + ends
+    if mark == ".":
         scopes = [t.scope] if t.scope else ["first_line", "bullets", "lines"]
-        return [Check("not_ends_with", ".", s) for s in scopes]
+        return ([Check("not_ends_with", ".", s) for s in scopes] if t.role != HAS else []) + ends
     return []
 
 

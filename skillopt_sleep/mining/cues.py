@@ -135,6 +135,7 @@ FEATURE_CUES: list[tuple[str, str]] = [
     # "end with a point": the full stop as many non-native writers name it
     ("mark:.", r"periods?|full stops?|dots?|(?:trailing )?punctuation|(?<=with )(?:a )?point"),
     ("mark:-", r"dashes|hyphens"),
+    ("mark:;", r"semi-?colons?"),
 ]
 FEATURE_TOPIC_RX = [
     # "task-list": a compound names its own feature, not the list its second half says

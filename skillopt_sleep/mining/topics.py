@@ -152,7 +152,7 @@ def feature_topics(text: str) -> list[Topic]:
                 role = HAS  # "number the steps please": the cue is the verb that asks
             scope = scope_for(clause, "") or None
             if cue.startswith("mark:"):
-                end = "end" if cue == "mark:." else None
+                end = "end" if cue == "mark:." or _END.search(clause) else None
                 out.append(Topic("mark", cue[5:], role, scope, at=end, order=at + m.start()))
                 continue
             if cue.startswith("~"):  # the opposite named: asked for, it forbids the feature

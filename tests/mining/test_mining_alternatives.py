@@ -66,3 +66,12 @@ def test_a_quoted_mark_is_forbidden_in_the_sentences_not_in_the_code() -> None:
     got = pair_fallback('what is the "--" doing in the text', f"Ship it -- today.{code}",
                         f"Ship it today.{code}")  # fmt: skip
     assert [c.scope for c in got] == ["prose"]
+
+
+def test_a_mark_asked_for_at_the_end_is_required_there() -> None:
+    said = "the statement needs a semicolon at the end or the runner hangs"
+    corrected = "```sql\nDELETE FROM sessions WHERE expires_at < now()\n```"
+    accepted = "```sql\nDELETE FROM sessions WHERE expires_at < now();\n```"
+    assert ("ends_with", ";", "code") in kept(said, corrected, accepted)
+    # the same words after an answer that ended every statement with one forbid nothing
+    assert ("not_regex", r"(?m);[ \t]*$", "code") not in kept(said, corrected, accepted)

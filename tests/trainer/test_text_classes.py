@@ -79,3 +79,9 @@ def test_first_person_alone_stays_singular() -> None:
     # "we, not I" is a team's voice: the first person singular does not forbid "we"
     assert passes("no", "first_person", "answer", "We moved the cron job.")
     assert not passes("no", "first_person_any", "answer", "We moved the cron job.")
+
+
+def test_a_word_ending_in_an_underscore_is_a_prefix() -> None:
+    assert passes("contains", "ACME_", "code", "```\nport = env['ACME_PORT']\n```")
+    assert not passes("contains", "ACME_", "code", "```\nport = env['PORT']\n```")
+    assert passes("not_contains", "tmp_", "answer", "write to a temp file")
