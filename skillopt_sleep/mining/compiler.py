@@ -30,6 +30,7 @@ import sqlite_utils
 
 from skillopt_sleep.mining import grammar
 from skillopt_sleep.mining.contrast import admissible, compile_pair
+from skillopt_sleep.mining.cues import GROUNDS as _FEATURE_CUES
 from skillopt_sleep.mining.grammar import Check
 from skillopt_sleep.mining.literals import literal
 from skillopt_sleep.mining.shapes import is_identifier
@@ -143,62 +144,6 @@ def _norm(text: str) -> str:
 
 
 _NUMBER_WORDS = {v: k for k, v in grammar.NUMBER_WORDS.items() if " " not in k}
-# Words that show the user named a feature; a model's feature without one is invented.
-_FEATURE_CUES: dict[str, str] = {
-    "emoji": r"emoji|emoticon|icon|smiley",
-    "heading": r"head|title|##|section",
-    "code_fence": r"fence|block|backtick|```",
-    "bullet": r"bullet|list|dash|point|prose|paragraph|item",
-    "list": r"bullet|list|dash|point|prose|paragraph|item|number|step",
-    "numbered_list": r"number",
-    "table": r"table|column",
-    "link": r"link|url|http",
-    "bold": r"bold|asterisk|\*\*|format|markdown",
-    "markdown": r"markdown|markup|format|plain|asterisk|hash",
-    "exclamation": r"exclam|!|bang|tone",
-    "trailing_punctuation": r"punctuat|period|dot|full stop",
-    "question": r"question|ask",
-    "apology": r"sorry|apolog",
-    "preamble": r"intro|preamble|sure|certainly|here'?s|straight|pleasantr|fluff|open",
-    "past_tense": r"tense|imperative|past|mood|command",
-    "lowercase_start": r"lower|capital|case",
-    "capital_start": r"capital|upper|case",
-    "diff_lines": r"diff|hunk|\+/-|patch|change|quote",
-    "first_person": r"first person|\bi\b|\bme\b|\bmy\b|\bwe\b",
-    "contraction": r"contraction|spell|expand|formal",
-    "closing_offer": r"let me know|hope|sign-?off|closing|offer|end",
-    "untagged_fence": r"language|lang|tag|highlight",
-    "inline_code": r"backtick|inline|code",
-    "imperative": r"imperative|command|tense|mood",
-    "italic": r"italic|emphasis",
-    "hashtag": r"hashtag",
-    "at_mention": r"mention|@|tag",
-    "em_dash": r"em[- ]?dash",
-    "checkbox": r"check ?box|task[- ]list",
-    "top_heading": r"h1|top[- ]level|level[- ]one|#",
-    "shell_prompt": r"dollar|\$|prompt",
-    "code_comment": r"comment",
-    "bare_except": r"except|catch",
-    "untyped_def": r"annotat|hint|return type|typed",
-    "camelcase_def": r"camel|snake",
-    "single_quoted": r"quot",
-    "american_spelling": r"british|american|spell|en-gb|en-us|\bu[ks]\b|-i[sz]e",
-    "glued_body": r"blank line|empty line",
-    "hedging": r"hedg|maybe|probabl|guess|speculat|perhaps|might",
-    "hype": r"hype|buzz|marketing|superlative|salesy|thrilled|excit|seamless",
-    "curly_quote": r"smart|curly|straight|typographic",
-    "first_person_any": r"first person|\bwe\b|\bour\b|\bus\b",
-    "ellipsis": r"ellips|\.\.\.|\u2026|dots",
-    "horizontal_rule": r"horizontal|divider|separator|rule|---|\*\*\*|___",
-    "blockquote": r"quot|>",
-    "bare_url": r"url|link",
-    "number_word": r"numeral|digit|spell|number",
-    "long_number": r"thousand|separator|comma|big number|large number",
-    "glued_unit": r"unit",
-    "currency_symbol": r"currenc|symbol|sign|dollar|euro|pound|[\u20ac\u00a3\u00a5$]",
-    "short_flag": r"flag|option",
-    "file_name": r"file|path",
-}
 
 
 def grounded(check: Check, said: str) -> bool:

@@ -18,6 +18,7 @@ import re
 
 from skillopt_sleep.mining import grammar
 from skillopt_sleep.mining.alternatives import alternative_check, alternative_groups
+from skillopt_sleep.mining.cues import GROUNDS
 from skillopt_sleep.mining.fallback import pair_fallback
 from skillopt_sleep.mining.instances import number_shape
 from skillopt_sleep.mining.literals import LABELLED, required
@@ -355,7 +356,30 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
     out = _to_code_lines(out, corrected, accepted)
     if not any(separates(c, corrected, accepted) for c in out):
         out += [c for c in pair_fallback(said, corrected, accepted) if c not in out]
+    if not any(separates(c, corrected, accepted) for c in out):
+        out += _enumerated(said, corrected, accepted)
     return _as_classes(out, corrected, accepted)
+
+
+# Classes the loose words cannot ground: "I", "my", "we" are how users speak, not names.
+_SPOKEN = {"first_person", "first_person_any"}
+
+
+def _enumerated(said: str, corrected: str, accepted: str) -> list[Check]:
+    """When nothing read holds on the pair: each feature only ever forbidden that the
+    user's words touch, even loosely (``cues.GROUNDS``: "a space befor the unit", "the page
+    title from front matter … start at ##"), forbidden where the pair shows the corrected
+    answer had it and the accepted one has not. At most two."""
+    low = said.lower()
+    out: list[Check] = []
+    for f, grounds in GROUNDS.items():
+        if f in HAS_FEATURES or f in _SPOKEN or not re.search(grounds, low):
+            continue
+        check = next((c for c in _feature_candidates(Topic("feature", f, NO))
+                      if separates(c, corrected, accepted)), None)  # fmt: skip
+        if check is not None:
+            out.append(check)
+    return out[:2]
 
 
 def _without_remedies(

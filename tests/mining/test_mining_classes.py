@@ -117,3 +117,16 @@ def test_a_bare_number_is_not_every_number() -> None:
     said = '"250000" -> "250,000" please'
     got = compile_pair(said, "Imported 250000 rows.", "Imported 250,000 rows.")
     assert not any(c.kind == "not_regex" and "\\d+" in c.value for c in got)
+
+
+def test_a_feature_the_words_touch_loosely_is_read_from_the_pair_when_nothing_else_is() -> None:
+    said = "the wiki makes its own page title, so begin the sections at ## please"
+    corrected = "# Rollback guide\n\n## Before you start\nCheck the tag."
+    accepted = "## Before you start\nCheck the tag."
+    assert ("no", "top_heading", "prose") in kept(said, corrected, accepted)
+
+
+def test_the_users_own_pronouns_ground_no_first_person_rule() -> None:
+    said = "I told you this yesterday, my build still breaks"
+    got = kept(said, "I think the build is fixed now.", "The build passes: 212 tests, 0 failures.")
+    assert not any(v.startswith("first_person") for _, v, _ in got)
