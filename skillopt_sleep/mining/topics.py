@@ -79,6 +79,8 @@ _REDUCE = re.compile(r"\b(?:fewer|less)\W*$", re.IGNORECASE)
 def _role(clause: str, start: int, end: int, pairs: list[tuple[int, int, str]]) -> str:
     for s, e, role in pairs:
         if s <= start and end <= e:
+            if role != "no" and re.search(r"\b(?:no|never|without)\W+$", clause[s:start], re.I):
+                return NO  # '"*soft*" -> no italics': the remedy is itself a rejection
             return NO if role == "no" else KEEP
     before, after = clause[:start], clause[end:]
     if re.search(r"\b(?:leave|keep|take)\b", before, re.I) and re.match(r"[\w\s-]*\bout\b", after):

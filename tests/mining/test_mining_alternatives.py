@@ -75,3 +75,9 @@ def test_a_mark_asked_for_at_the_end_is_required_there() -> None:
     assert ("ends_with", ";", "code") in kept(said, corrected, accepted)
     # the same words after an answer that ended every statement with one forbid nothing
     assert ("not_regex", r"(?m);[ \t]*$", "code") not in kept(said, corrected, accepted)
+
+
+def test_a_remedy_that_is_itself_a_rejection_forbids() -> None:
+    said = '"_draft_" -> no italics please, the CRM prints the underscores as they are'
+    got = kept(said, "This is a _draft_ reply.", "This is a draft reply.")
+    assert ("no", "italic", "prose") in got
