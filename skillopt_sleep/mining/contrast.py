@@ -36,9 +36,8 @@ _PROSE_FEATURES = {
     "emoji", "heading", "bullet", "list", "numbered_list", "table", "bold", "link",
     "exclamation", "apology", "contraction", "first_person", "inline_code", "italic", "hashtag",
     "at_mention", "em_dash", "checkbox", "top_heading", "american_spelling", "ellipsis",
-    "first_person_any",
-    "horizontal_rule", "blockquote", "bare_url", "number_word", "long_number", "glued_unit",
-    "currency_symbol",
+    "first_person_any", "horizontal_rule", "blockquote", "bare_url", "number_word",
+    "long_number", "glued_unit", "currency_symbol",
 }  # fmt: skip
 # Features of code: read inside code blocks first ("drop the comments" means the code's).
 _CODE_FEATURES = {
