@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from skillopt_sleep.mining.phrases import Check
-from skillopt_sleep.mining.topic import HAS, Topic
+from skillopt_sleep.mining.topic import HAS, KEEP, Topic
 from trainer.checks import case_sensitive
 
 # What stands between two alternatives: "or", "/", a comma, quotes around them.
@@ -20,7 +20,10 @@ def alternative_groups(found: list[Topic], text: str) -> list[list[Topic]]:
     other with "or", "/" or a comma between them (``text`` as the topics read it)."""
     groups: list[list[Topic]] = []
     run: list[Topic] = []
-    literals = [t for t in found if t.what == "literal" and t.role == HAS]
+    # at the start, the kept half of "X, not Y" is asked for too: "start with FAIL or PASS,
+    # not ❌" puts a word first, where "use pytest, not unittest" needs no word at all
+    literals = [t for t in found if t.what == "literal"
+                and (t.role == HAS or (t.role == KEEP and t.at == "start"))]  # fmt: skip
     for t in literals:
         last = run[-1] if run else None
         if last is not None and last.at == t.at:

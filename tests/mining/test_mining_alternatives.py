@@ -81,3 +81,11 @@ def test_a_remedy_that_is_itself_a_rejection_forbids() -> None:
     said = '"_draft_" -> no italics please, the CRM prints the underscores as they are'
     got = kept(said, "This is a _draft_ reply.", "This is a draft reply.")
     assert ("no", "italic", "prose") in got
+
+
+def test_words_put_first_are_asked_for_even_as_the_kept_half_of_a_contrast() -> None:
+    said = "begin with APPROVED or BLOCKED, not a thumbs-up emoji"
+    got = kept(said, "\U0001f44d looks good to me, APPROVED", "APPROVED: looks good to me")
+    either = [c for c in got if c[0] == "regex"]
+    assert len(either) == 1 and either[0][2] == "first_line"
+    assert passes("regex", either[0][1], "first_line", "BLOCKED: the migration drops a column")
