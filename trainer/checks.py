@@ -42,6 +42,8 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from trainer.text_classes import TEXT_CLASSES
+
 SCOPES = ("answer", "first_line", "lines", "bullets", "code", "prose", "code_lines")
 COUNT_UNITS = ("words", "chars", "lines", "sentences", "bullets")
 COUNT_KINDS = tuple(f"{m}_{u}" for u in COUNT_UNITS for m in ("max", "min"))
@@ -280,6 +282,7 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
         "a hype word (thrilled, game-changing, seamless)",
     ),
     "glued_body": (_glued_body, "a second line that is not blank: no blank line after the subject"),
+    **TEXT_CLASSES,
 }
 
 
@@ -311,8 +314,10 @@ def word_pattern(value: str) -> re.Pattern[str]:
         body = f"(?i:{body[0]}){body[1:]}"  # "this PR" is "This PR" at a sentence's start
     if value[:1].isalnum() or value[:1] == "_":
         body = r"(?<![\w])(?<!\w-)" + body
-    if value[-1:].isalnum() or value[-1:] == "_":
+    if value[-1:].isalnum():  # a value ending in "_" is a prefix: "APP_" is in "APP_PORT"
         body += r"(?:e?s|'s)?(?![\w])(?!-\w)"
+    elif value.split()[-1] == ".":  # "git add ." is not in "git add ./charts/values.yaml"
+        body += r"(?![\w./])"
     return re.compile(body, 0 if sensitive else re.IGNORECASE)
 
 

@@ -30,6 +30,7 @@ import sqlite_utils
 
 from skillopt_sleep.mining import grammar
 from skillopt_sleep.mining.contrast import admissible, compile_pair
+from skillopt_sleep.mining.cues import GROUNDS as _FEATURE_CUES
 from skillopt_sleep.mining.grammar import Check
 from skillopt_sleep.mining.literals import literal
 from skillopt_sleep.mining.shapes import is_identifier
@@ -47,7 +48,7 @@ from trainer.scoring import read_json
 
 log = logging.getLogger("skillopt_sleep.mining")
 
-PROMPT_VERSION = 3  # bump when the prompt or the reading of its answer changes
+PROMPT_VERSION = 4  # bump when the prompt or the reading of its answer changes
 CACHE_TABLE = "correction_checks"
 MAX_TOKENS = 160
 
@@ -114,7 +115,10 @@ kinds:
   trailing_punctuation, question, apology, preamble, closing_offer, contraction, past_tense,
   imperative, lowercase_start, capital_start, diff_lines, first_person, hashtag, at_mention,
   em_dash, checkbox, top_heading, shell_prompt, code_comment, bare_except, untyped_def,
-  camelcase_def, single_quoted, american_spelling, glued_body, hedging, hype
+  camelcase_def, single_quoted, american_spelling, glued_body, hedging, hype, curly_quote,
+  first_person_any,
+  ellipsis, horizontal_rule, blockquote, bare_url, number_word, long_number, glued_unit,
+  currency_symbol, short_flag, file_name
 - identifier_like: value is an example identifier the user gave (SEC-12, #40)
 scope: answer (whole), first_line (the subject), lines (each line), bullets (each list
 item), code (inside code blocks), prose (outside code blocks), code_lines (each line
@@ -140,50 +144,6 @@ def _norm(text: str) -> str:
 
 
 _NUMBER_WORDS = {v: k for k, v in grammar.NUMBER_WORDS.items() if " " not in k}
-# Words that show the user named a feature; a model's feature without one is invented.
-_FEATURE_CUES: dict[str, str] = {
-    "emoji": r"emoji|emoticon|icon|smiley",
-    "heading": r"head|title|##|section",
-    "code_fence": r"fence|block|backtick|```",
-    "bullet": r"bullet|list|dash|point|prose|paragraph|item",
-    "list": r"bullet|list|dash|point|prose|paragraph|item|number|step",
-    "numbered_list": r"number",
-    "table": r"table|column",
-    "link": r"link|url|http",
-    "bold": r"bold|asterisk|\*\*|format|markdown",
-    "markdown": r"markdown|markup|format|plain|asterisk|hash",
-    "exclamation": r"exclam|!|bang|tone",
-    "trailing_punctuation": r"punctuat|period|dot|full stop",
-    "question": r"question|ask",
-    "apology": r"sorry|apolog",
-    "preamble": r"intro|preamble|sure|certainly|here'?s|straight|pleasantr|fluff|open",
-    "past_tense": r"tense|imperative|past|mood|command",
-    "lowercase_start": r"lower|capital|case",
-    "capital_start": r"capital|upper|case",
-    "diff_lines": r"diff|hunk|\+/-|patch|change|quote",
-    "first_person": r"first person|\bi\b|\bme\b|\bmy\b|\bwe\b",
-    "contraction": r"contraction|spell|expand|formal",
-    "closing_offer": r"let me know|hope|sign-?off|closing|offer|end",
-    "untagged_fence": r"language|lang|tag|highlight",
-    "inline_code": r"backtick|inline|code",
-    "imperative": r"imperative|command|tense|mood",
-    "italic": r"italic|emphasis",
-    "hashtag": r"hashtag",
-    "at_mention": r"mention|@|tag",
-    "em_dash": r"em[- ]?dash",
-    "checkbox": r"check ?box|task[- ]list",
-    "top_heading": r"h1|top[- ]level|level[- ]one|#",
-    "shell_prompt": r"dollar|\$|prompt",
-    "code_comment": r"comment",
-    "bare_except": r"except|catch",
-    "untyped_def": r"annotat|hint|return type|typed",
-    "camelcase_def": r"camel|snake",
-    "single_quoted": r"quot",
-    "american_spelling": r"british|american|spell|en-gb|en-us|\bu[ks]\b|-i[sz]e",
-    "glued_body": r"blank line|empty line",
-    "hedging": r"hedg|maybe|probabl|guess|speculat|perhaps|might",
-    "hype": r"hype|buzz|marketing|superlative|salesy|thrilled|excit|seamless",
-}
 
 
 def grounded(check: Check, said: str) -> bool:

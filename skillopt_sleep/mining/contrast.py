@@ -17,25 +17,32 @@ from __future__ import annotations
 import re
 
 from skillopt_sleep.mining import grammar
+from skillopt_sleep.mining.alternatives import alternative_check, alternative_groups
+from skillopt_sleep.mining.cues import GROUNDS
 from skillopt_sleep.mining.fallback import pair_fallback
+from skillopt_sleep.mining.instances import number_shape
 from skillopt_sleep.mining.literals import LABELLED, required
 from skillopt_sleep.mining.narrow import narrowed
 from skillopt_sleep.mining.phrases import Check, respell
 from skillopt_sleep.mining.shapes import KEY_PATTERN, SHORTCODE, is_key, shape_candidates
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
 from skillopt_sleep.mining.topics import HAS_FEATURES, topics
-from trainer.checks import identifier_pattern, passes
+from trainer.checks import FEATURES, deliverable, identifier_pattern, passes
+from trainer.text_classes import TEXT_CLASSES
 
 # Features read where the form shows: outside code, so a "# comment" in a shell block is
 # no heading and a "!" in `[ ! -f x ]` no exclamation. The rest read the whole answer.
 _PROSE_FEATURES = {
     "emoji", "heading", "bullet", "list", "numbered_list", "table", "bold", "link",
     "exclamation", "apology", "contraction", "first_person", "inline_code", "italic", "hashtag",
-    "at_mention", "em_dash", "checkbox", "top_heading", "american_spelling",
+    "at_mention", "em_dash", "checkbox", "top_heading", "american_spelling", "ellipsis",
+    "first_person_any", "horizontal_rule", "blockquote", "bare_url", "number_word",
+    "long_number", "glued_unit", "currency_symbol",
 }  # fmt: skip
 # Features of code: read inside code blocks first ("drop the comments" means the code's).
 _CODE_FEATURES = {
     "shell_prompt", "code_comment", "bare_except", "untyped_def", "camelcase_def", "single_quoted",
+    "short_flag",
 }  # fmt: skip
 _SUBJECT_FEATURES = {"past_tense", "lowercase_start", "capital_start"}
 
@@ -51,8 +58,12 @@ def _feature_candidates(t: Topic) -> list[Check]:
     f = t.value
     if t.role == KEEP and f not in HAS_FEATURES:
         return []
+    if t.role == HAS and f in TEXT_CLASSES:
+        return []  # a kind of text asked for ("use file paths") is no rule against it
     if f in _SUBJECT_FEATURES:
         scopes = ["first_line"]
+    elif f == "file_name":  # "no file names" is said of a subject first, then of the prose
+        scopes = ["first_line", "prose", "answer"]
     elif f in _PROSE_FEATURES:
         scopes = ["prose", "answer"]
     elif f in _CODE_FEATURES:
@@ -104,7 +115,7 @@ def _count_candidates(t: Topic, corrected: str) -> list[Check]:
         for bound in [t.bound] if t.bound else ["max", "min"]:
             if bound == "min" and n == 0:
                 continue
-            if unit == "chars" and scopes[0] == "lines" and _long_in_code_only(n, corrected):
+            if unit == "chars" and "lines" in scopes and _long_in_code_only(n, corrected):
                 scopes = ["code_lines", *scopes]  # "keep lines under 80": the code's lines
             for scope in dict.fromkeys(scopes):
                 out.append(Check(f"{bound}_{unit}", str(n), scope))
@@ -156,6 +167,81 @@ def _literal_candidates(t: Topic, corrected: str) -> list[Check]:
     return out + [Check("contains", value, "answer")]
 
 
+# Classes a forbidden word stands for when it is nothing but one of their instances: "no
+# 'we'" is no first person, "no '…'" no ellipsis, not that very word. "I" is left to be
+# itself: "we, not I" is a team's voice, so only "we" stands for the first person at all.
+_INSTANCE_CLASSES = ("first_person_any", "ellipsis", "curly_quote", "em_dash", "emoji")
+
+
+def _instance_classes(value: str) -> list[Check]:
+    """The class checks for a forbidden literal that is one instance of a class, where the
+    class shows (prose first, as for the class named)."""
+    if len(value.split()) != 1 or FEATURES["first_person"][0](value):
+        return []
+    return [
+        c
+        for f in _INSTANCE_CLASSES
+        if FEATURES[f][0](value)
+        for c in _feature_candidates(Topic("feature", f, NO))
+    ]
+
+
+def _to_code_lines(checks: list[Check], corrected: str, accepted: str) -> list[Check]:
+    """A check on every line that the corrected answer broke only inside code blocks reads
+    the code's lines, where that still separates the two answers: "past 80 cols" after a
+    long line of code says nothing of a long sentence around it. A message handed over in a
+    plain fence is no code (``deliverable``)."""
+    if "```" not in corrected or deliverable(corrected) != corrected:
+        return checks
+    prose = re.sub(r"(?ms)^\s*```.*?^\s*```[^\n]*$", "", corrected)
+    out = []
+    for check in checks:
+        narrow = Check(check.kind, check.value, "code_lines")
+        if (
+            check.scope == "lines"
+            and passes(check.kind, check.value, "lines", prose)
+            and separates(narrow, corrected, accepted)
+        ):
+            check = narrow
+        out.append(check)
+    return out
+
+
+def _where_it_was(check: Check, corrected: str) -> list[Check]:
+    """A check read on the whole answer, narrowed first to prose or to code when the
+    corrected answer broke it only there: a kind read from an instance in a sentence says
+    nothing of the code beside it (``$3`` in an awk program is no amount)."""
+    if check.scope != "answer":
+        return [check]
+    narrow = [
+        Check(check.kind, check.value, scope)
+        for scope, other in (("prose", "code"), ("code", "prose"))
+        if not passes(check.kind, check.value, scope, corrected)
+        and passes(check.kind, check.value, other, corrected)
+    ]
+    return [*narrow, check]
+
+
+def _as_classes(checks: list[Check], corrected: str, accepted: str) -> list[Check]:
+    """Each forbidden word that is one instance of a class as the class, and one whose
+    numbers are placeholders as their shape (``instances``), where that still separates
+    the two answers."""
+    out: list[Check] = []
+    for check in checks:
+        if check.kind == "not_contains":
+            check = next(
+                (c for c in _instance_classes(check.value) if separates(c, corrected, accepted)),
+                check,
+            )
+        shape = number_shape(check) if separates(check, corrected, accepted) else None
+        if shape is not None:  # "$12" stands for every amount written so, where it was
+            check = next((c for c in _where_it_was(shape, corrected)
+                          if separates(c, corrected, accepted)), check)  # fmt: skip
+        if check not in out:
+            out.append(check)
+    return out
+
+
 def _identifier_candidates(t: Topic) -> list[Check]:
     if t.role == NO and is_key(t.value):  # "no Jira keys like CORE-412": none of that shape
         return [Check("not_regex", KEY_PATTERN, "answer")]
@@ -182,11 +268,17 @@ def _mark_candidates(t: Topic) -> list[Check]:
         return _feature_candidates(Topic("feature", "exclamation", NO, t.scope))
     if mark == "$":  # "drop the `$` prompts": a prompt opening a command line
         return _feature_candidates(Topic("feature", "shell_prompt", NO, t.scope))
+    ends: list[Check] = []
+    if mark in ".;" and (t.role == HAS or (t.role == NAMED and t.at == "end")):
+        # "semicolon at the end", "needs a full stop": asked for, where the pair shows
+        where = ["code", "answer"] if mark == ";" else ["first_line", "bullets", "lines"]
+        ends = [Check("ends_with", mark, s) for s in ([t.scope] if t.scope else where)]
     if mark == ";":
-        return [Check("not_regex", r"(?m);[ \t]*$", "code"), Check("not_contains", ";", "prose")]
-    if mark == "." and t.role != HAS:
+        forbid = [Check("not_regex", r"(?m);[ \t]*$", "code"), Check("not_contains", ";", "prose")]
+        return (forbid if t.role != HAS else []) + ends
+    if mark == ".":
         scopes = [t.scope] if t.scope else ["first_line", "bullets", "lines"]
-        return [Check("not_ends_with", ".", s) for s in scopes]
+        return ([Check("not_ends_with", ".", s) for s in scopes] if t.role != HAS else []) + ends
     return []
 
 
@@ -233,6 +325,12 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
     kept = [c for c in read if separates(c, corrected, accepted)]
     covered = {c.value.lower() for c in kept}
     out = list(read)
+    for group in alternative_groups(found, " ".join(said.split())):
+        either, members = alternative_check(group), {t.value.lower() for t in group}
+        if separates(either, corrected, accepted):  # instead of a check on one of them
+            out = [c for c in out if not (c.kind in _ASKS and c.value.lower() in members)]
+            out.append(either)
+            covered |= members
     for t in found:
         if t.value.lower() in covered:
             continue
@@ -254,9 +352,33 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
             covered.add(t.value.lower())
     out = narrowed(_without_remedies(out, read, found, corrected, accepted), said, corrected,
                    accepted)  # fmt: skip
+    out = _to_code_lines(out, corrected, accepted)
     if not any(separates(c, corrected, accepted) for c in out):
         out += [c for c in pair_fallback(said, corrected, accepted) if c not in out]
-    return out
+    if not any(separates(c, corrected, accepted) for c in out):
+        out += _enumerated(said, corrected, accepted)
+    return _as_classes(out, corrected, accepted)
+
+
+# Classes the loose words cannot ground: "I", "my", "we" are how users speak, not names.
+_SPOKEN = {"first_person", "first_person_any"}
+
+
+def _enumerated(said: str, corrected: str, accepted: str) -> list[Check]:
+    """When nothing read holds on the pair: each feature only ever forbidden that the
+    user's words touch, even loosely (``cues.GROUNDS``: "a space befor the unit", "the page
+    title from front matter … start at ##"), forbidden where the pair shows the corrected
+    answer had it and the accepted one has not. At most two."""
+    low = said.lower()
+    out: list[Check] = []
+    for f, grounds in GROUNDS.items():
+        if f in HAS_FEATURES or f in _SPOKEN or not re.search(grounds, low):
+            continue
+        check = next((c for c in _feature_candidates(Topic("feature", f, NO))
+                      if separates(c, corrected, accepted)), None)  # fmt: skip
+        if check is not None:
+            out.append(check)
+    return out[:2]
 
 
 def _without_remedies(
@@ -278,7 +400,7 @@ def _without_remedies(
         for c in checks
         if not (
             c.kind in _ASKS
-            and roles.get(c) == HAS
+            and (roles.get(c) == HAS or (c.kind == "has" and roles.get(c) == NAMED))
             and first is not None
             and first < orders[c]
             and (c not in read or c.kind == "has")

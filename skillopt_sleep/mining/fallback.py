@@ -22,6 +22,9 @@ _SYMBOLS = set("=<>{}[]%$*|&~^@#/\\!+")
 _SYMBOL_CLASS = r"[=<>{}\[\]%$*|&~^@#/\\!+]"
 _EDGE = " \t.,;:!?()\"'`"
 _MAX = 3
+# Punctuation of sentences, not operators of code: read in prose (a `main...feature` range
+# in a code block is no ellipsis).
+_MARKS = re.compile(r"[.,;:!?\u2026\u2014\u2013'\"\u201c\u201d\u2018\u2019-]+")
 
 
 def _marked_tokens(said: str) -> list[str]:
@@ -65,11 +68,13 @@ def _check_for(token: str, corrected: str) -> Check | None:
     return Check("not_regex", pattern, "answer")
 
 
-def _scoped(check: Check, corrected: str, accepted: str) -> Check | None:
+def _scoped(check: Check, token: str, corrected: str, accepted: str) -> Check | None:
     """The check where it separates the two answers: the whole answer, narrowed to code
     when the corrected answer had the token only there, else code alone (the prose may
     name what the code must not use)."""
     scopes = ["answer", "code"] if "```" in corrected else ["answer"]
+    if _MARKS.fullmatch(token):
+        scopes = ["prose", "answer"]  # "..." or "!!" in a sentence says nothing of code
     for scope in scopes:
         scoped = Check(check.kind, check.value, scope)
         if passes(scoped.kind, scoped.value, scope, corrected):
@@ -91,7 +96,7 @@ def pair_fallback(said: str, corrected: str, accepted: str) -> list[Check]:
     out: list[Check] = []
     for token in _marked_tokens(said):
         check = _check_for(token, corrected)
-        check = _scoped(check, corrected, accepted) if check else None
+        check = _scoped(check, token, corrected, accepted) if check else None
         if check is not None and check not in out:
             out.append(check)
         if len(out) == _MAX:

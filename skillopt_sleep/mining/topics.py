@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from skillopt_sleep.mining.counts import count_topics
+from skillopt_sleep.mining.cues import ANY_CUE, FEATURE_TOPIC_RX
 from skillopt_sleep.mining.literals import (
     COMMANDS,
     SETUP_WORDS,
@@ -37,101 +38,6 @@ from skillopt_sleep.mining.shapes import START as _START
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
 from trainer.checks import FEATURES
 
-# Words that name a feature of an answer (``trainer.checks.FEATURES``), loosely. A cue
-# marked "~" names the feature's opposite ("imperative" is no past tense, "a paragraph" no
-# list): asked for, it forbids the feature; rejected ("not a paragraph"), it asks for it.
-# "mark:" cues name a mark of a form: the final period, a bullet's dash.
-FEATURE_CUES: list[tuple[str, str]] = [
-    (
-        "emoji",
-        r"emojis?|emoticons?|smileys?|icons|[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF]",
-    ),
-    ("heading", r"(?:section )?head(?:ing|er)s?|##+\s?\w*|hashes|titles"),
-    ("code_fence", r"code ?blocks?|code fences?|fences?|fenced(?: blocks?)?|triple backticks|```"),
-    ("inline_code", r"backticks?|inline code|`code` formatting"),
-    (
-        "~untagged_fence",
-        r"(?:the |a |with (?:the |a )?)?(?:language|lang)(?: tag)?|"
-        r"tag(?:ged)?(?= (?:the|it|them|each|every)\b)",
-    ),
-    ("bullet", r"bullet(?:ed)?(?: points?| lists?)?"),
-    ("list", r"lists?|list form|slide ?deck"),
-    ("~list", r"paragraphs?|prose|flowing text|(?:normal|full|complete|plain) sentences"),
-    (
-        "numbered_list",
-        r"numbered(?: lists?| steps?)?|numbering|number (?:the|them|each|every)|"
-        r"numbers",
-    ),
-    ("table", r"tables?"),
-    ("link", r"links?|urls?|hyperlinks?"),
-    ("bold", r"bold(?:ing|ed)?|\*\*\w*\*\*"),
-    ("italic", r"italics?|italici[sz]\w*|emphasis"),
-    ("hashtag", r"hashtags?"),
-    ("at_mention", r"@-?mentions?|at-mentions?|tagging people|pinging people"),
-    ("markdown", r"markdown|markup|formatting"),
-    ("~markdown", r"plain text|plain-text"),
-    ("exclamation", r"exclamation(?: marks?| points?)?|bangs?|!{2,3}s?"),
-    ("apology", r"apolog\w*|sorry|sorrys|sorries|my bads?"),
-    ("hedging", r"hedg\w*|maybes|guess(?:es|ing|work)?|speculat\w*|wishy-washy|weasel words"),
-    (
-        "hype",
-        r"hype(?: words)?|hyperbole|buzzwords?|marketing (?:speak|language|fluff)|"
-        r"superlatives?|salesy",
-    ),
-    ("preamble", r"intro|introduction|preamble|pleasantries|opener|opening line"),
-    ("closing_offer", r"sign-?off(?: line)?|closing (?:offer|line)|outro|offer to help"),
-    ("contraction", r"contractions?"),
-    ("~contraction", r"spell (?:it |them |those |these )?out|expand them"),
-    ("past_tense", r"past[- ]tense"),
-    ("~past_tense", r"imperative(?: mood)?|as a command|present tense"),
-    ("first_person", r"first person"),
-    ("question", r"(?:a |with a |in a )?questions?"),
-    ("diff_lines", r"diff lines|the diff|hunks|\+/- lines"),
-    ("em_dash", r"em[- ]?dash(?:es)?"),  # the words: a user may write "—" themselves
-    ("checkbox", r"check ?box(?:es)?(?:[- ]lists?)?|task[- ]lists?|todo boxes"),
-    (
-        "top_heading",
-        r"h1s?|(?:top[- ]level|level[- ]one|big|large) [`'\"]?#?[`'\"]? ?(?:headings?|headers?|"
-        r"titles?)",
-    ),
-    ("shell_prompt", r"dollar(?:[- ]signs?| prompts?)?|\$ prompts?|shell prompts?"),
-    ("code_comment", r"(?:code |inline )?comments?"),
-    (
-        "bare_except",
-        r"(?:bare|naked|blanket|empty) [`'\"]?except\b:?[`'\"]?|`except:`|catch-?alls?",
-    ),
-    (
-        "~untyped_def",
-        r"(?:return )?type (?:hints?|annotations?)|return (?:types?|annotations?)|"
-        r"annotat\w*|(?:type-?)?hints",
-    ),
-    ("untyped_def", r"untyped (?:defs?|functions?)"),
-    ("~camelcase_def", r"snake[_ -]?case"),
-    ("camelcase_def", r"camel[_ -]?case"),
-    ("~single_quoted", r"double[- ]quot\w*|double quotes"),
-    ("single_quoted", r"single[- ]quot\w*|single quotes"),
-    (
-        "~american_spelling",
-        r"british(?: english| spellings?)?|uk (?:english|spellings?)|en[-_]gb|-is(?:e|ation)",
-    ),
-    (
-        "american_spelling",
-        r"american(?: english| spellings?)?|us (?:english|spellings?)|"
-        r"en[-_]us|-iz(?:e|ation)",
-    ),
-    ("~glued_body", r"(?:blank|empty) line"),
-    # "end with a point": the full stop as many non-native writers name it
-    ("mark:.", r"periods?|full stops?|dots?|(?:trailing )?punctuation|(?<=with )(?:a )?point"),
-    ("mark:-", r"dashes|hyphens"),
-]
-FEATURE_TOPIC_RX = [
-    # "task-list": a compound names its own feature, not the list its second half says
-    (re.compile(rf"(?<![\w#`-])(?:{p})(?![\w])", re.IGNORECASE), f)
-    for f, p in FEATURE_CUES
-]
-_ANY_CUE = re.compile(  # one of them matches, in one pass (``phrases.ANY_FEATURE``)
-    r"(?<![\w#`-])(?:" + "|".join(f"(?:{p})" for _, p in FEATURE_CUES) + r")(?![\w])", re.I
-)
 # What an example the user quotes can show ('Certainly!' is a preamble, '## Summary' a
 # heading); a quoted example is read as the feature too.
 EXAMPLE_FEATURES = (
@@ -173,6 +79,8 @@ _REDUCE = re.compile(r"\b(?:fewer|less)\W*$", re.IGNORECASE)
 def _role(clause: str, start: int, end: int, pairs: list[tuple[int, int, str]]) -> str:
     for s, e, role in pairs:
         if s <= start and end <= e:
+            if role != "no" and re.search(r"\b(?:no|never|without)\W+$", clause[s:start], re.I):
+                return NO  # '"*soft*" -> no italics': the remedy is itself a rejection
             return NO if role == "no" else KEEP
     before, after = clause[:start], clause[end:]
     if re.search(r"\b(?:leave|keep|take)\b", before, re.I) and re.match(r"[\w\s-]*\bout\b", after):
@@ -228,7 +136,7 @@ def feature_topics(text: str) -> list[Topic]:
     for at, clause in _clauses_at(text):
         pairs = _pairs(clause)
         found = ([(m, f) for rx, f in FEATURE_TOPIC_RX for m in rx.finditer(clause)]
-                 if _ANY_CUE.search(clause) else [])  # fmt: skip
+                 if ANY_CUE.search(clause) else [])  # fmt: skip
         for m, cue in found:
             if any(n.start() <= m.start() and m.end() <= n.end() and n.span() != m.span()
                    for n, _ in found):  # fmt: skip
@@ -246,7 +154,7 @@ def feature_topics(text: str) -> list[Topic]:
                 role = HAS  # "number the steps please": the cue is the verb that asks
             scope = scope_for(clause, "") or None
             if cue.startswith("mark:"):
-                end = "end" if cue == "mark:." else None
+                end = "end" if cue == "mark:." or _END.search(clause) else None
                 out.append(Topic("mark", cue[5:], role, scope, at=end, order=at + m.start()))
                 continue
             if cue.startswith("~"):  # the opposite named: asked for, it forbids the feature

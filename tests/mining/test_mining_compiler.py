@@ -31,8 +31,10 @@ from trainer.backends.openai_backend import OpenAIBackend
 from trainer.tasks import Judge
 
 ALL_TRAIN = {"mining": {**CONFIG["mining"], "min_groups_to_split": 100}}
-SAID = "I can see the changes already, don't quote them"  # the grammar reads nothing here
-DIFF = "Raise the timeout\n\n-timeout = 5\n+timeout = 30"
+# nothing reads a rule here without the model: "a block" names no feature the grammar or
+# the pair reads (a fence may be asked for, so the pair alone never forbids one)
+SAID = "no need to paste it back in a block, I have it open"
+DIFF = "Raise the timeout\n\n```\n-timeout = 5\n+timeout = 30\n```"
 
 
 def _sessions(db) -> None:
@@ -50,23 +52,23 @@ def _scripted(answer: dict) -> tuple[LazyModel, Scripted]:
 def test_the_model_compiles_once_and_the_next_mining_reads_the_cache(tmp_path: Path) -> None:
     db = store(tmp_path)
     _sessions(db)
-    model, backend = _scripted({"checks": [{"kind": "no", "value": "diff_lines",
+    model, backend = _scripted({"checks": [{"kind": "no", "value": "code_fence",
                                             "scope": "answer"}]})  # fmt: skip
     first = mine(db, ALL_TRAIN, model)
     assert len(backend.prompts) == 1 and SAID in backend.prompts[0]
     assert first.report["judges"]["model"] == 1
     assert first.report["judges"]["compiled_by"] == "grammar + judge model (scripted judge)"
     judged = {(j.kind, j.value) for t in load_tasks(db) for j in t.judges}
-    assert ("no", "diff_lines") in judged  # verified: the quoted diff fails, the fix passes
+    assert ("no", "code_fence") in judged  # verified: the fenced diff fails, the fix passes
     (row,) = list(db.query(f"select * from {CACHE_TABLE}"))
-    assert row["key"] == cache_key(SAID) and json.loads(row["checks"])[0]["value"] == "diff_lines"
+    assert row["key"] == cache_key(SAID) and json.loads(row["checks"])[0]["value"] == "code_fence"
     assert SAID not in json.dumps(row)  # the correction's text stays in the turns table
     model2, backend2 = _scripted({"checks": []})
     second = mine(db, ALL_TRAIN, model2)
     assert backend2.prompts == [] and second.report["judges"]["cached"] == 1
     third = mine(db, ALL_TRAIN)  # no model at all: the cache still serves
     assert third.report["judges"]["cached"] == 1
-    assert ("no", "diff_lines") in {(j.kind, j.value) for t in load_tasks(db) for j in t.judges}
+    assert ("no", "code_fence") in {(j.kind, j.value) for t in load_tasks(db) for j in t.judges}
 
 
 def test_a_model_that_cannot_start_leaves_mining_to_the_grammar(tmp_path: Path) -> None:
@@ -86,20 +88,24 @@ def test_a_model_that_cannot_start_leaves_mining_to_the_grammar(tmp_path: Path) 
 
 def test_the_model_is_asked_when_the_grammars_reading_fails_the_session(tmp_path: Path) -> None:
     """The grammar reads "no 'Certainly!'" as a word and the example as a preamble, but
-    the user corrected "Great idea! …": the session shows neither is what they meant, so
-    the model is asked too, and verification keeps what holds."""
+    the user corrected "Great idea! …": the session shows neither is what they meant. The
+    "!" their words touch is what the pair shows, so that is read without the model; where
+    the pair shows nothing either, the model is asked, and verification keeps what holds."""
     db = store(tmp_path)
     model, backend = _scripted({"checks": [{"kind": "no", "value": "exclamation",
                                             "scope": "answer"}]})  # fmt: skip
     compiler = Compiler(db, model)
     said, corrected, accepted = "get straight to it, no 'Certainly!'", "Great idea! ^a+$", "^a+$"
     checks = compiler.compile(said, corrected, "a regex for a's", accepted)
-    assert checks == [Check("not_contains", "Certainly!"), Check("no", "exclamation")]
-    assert len(backend.prompts) == 1
+    assert checks == [Check("not_contains", "Certainly!"), Check("no", "exclamation", "prose")]
+    assert backend.prompts == []
     judges = tuple(Judge(c.kind, c.value, scope=c.scope) for c in checks)
     kept, dropped = verify([Evidence(judges, corrected, accepted, "t:0")], [])
     assert [(j.kind, j.value) for j in kept] == [("no", "exclamation")]
     assert [d.reason for d in dropped] == ["the corrected answer passes it"]
+    # a reading that fails the session and nothing the pair shows: the model is asked
+    assert compiler.compile(SAID, DIFF, "raise the timeout", "Raise it to 30 s") == []
+    assert len(backend.prompts) == 1  # its "no exclamation" is not in these words: dropped
     # a reading that holds on the session asks no model
     assert compiler.compile("no emoji", "Done 🚀", "x", "Done") == [Check("no", "emoji")]
     assert len(backend.prompts) == 1

@@ -1,0 +1,91 @@
+"""Classes of text a user objects to as a kind rather than as one word: typography (curly
+quotes, an ellipsis, a rule line, a blockquote), numbers (spelled out, unseparated, a unit
+glued to its number, a currency symbol), a bare URL, a short command-line flag, a file name.
+
+They are features of the check vocabulary (``trainer.checks.FEATURES``): "no smart quotes"
+is every curly quote, not the one the answer had, and "no file names in the subject" every
+file name, not ``values.yaml``. Each is written to miss its look-alikes ("someone" has no
+number word, a port is no unseparated number, ``S3`` or ``5xx`` no unit, ``e.g.`` no file).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+
+def _has(pattern: str, flags: int = re.MULTILINE) -> Callable[[str], bool]:
+    rx = re.compile(pattern, flags)
+    return lambda text: rx.search(text) is not None
+
+
+# "one" is left out: it is a pronoun as often as a number ("the one above").
+_NUMBER_WORDS = (
+    "two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+    "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|"
+    "ninety|hundred|thousand"
+)
+_UNITS = (
+    "ms|us|µs|ns|s|sec|secs|min|mins|h|hr|hrs|KB|kB|MB|GB|TB|KiB|MiB|GiB|TiB|Kb|Mb|Gb|px|rem|"
+    "Hz|kHz|MHz|GHz|fps|rps|qps|km|kg|cm|mm"
+)
+_EXTENSIONS = (
+    "py|pyi|js|mjs|cjs|ts|tsx|jsx|go|rs|java|kt|rb|php|c|h|cc|cpp|hpp|cs|swift|sh|bash|zsh|"
+    "md|rst|txt|json|yaml|yml|toml|ini|cfg|conf|lock|sql|html|css|scss|env|xml|csv|proto|tf|"
+    "gradle|vue|svelte|mod|sum"
+)
+
+# Names of software that end like a file ("Node.js 22" names no file).
+_LIBRARIES = "(?:Node|Deno|Vue|Next|Nuxt|Express|Three|Chart|D3|Ember|Backbone|Angular|Alpine)"
+
+TEXT_CLASSES: dict[str, tuple[Callable[[str], bool], str]] = {
+    "first_person_any": (
+        _has(
+            r"\b(?:I|I'm|I've|I'll|I'd)\b|\b(?:[Mm]e|[Mm]y|[Mm]ine|[Ww]e|[Ww]e're|[Ww]e've|"
+            r"[Ww]e'll|[Ww]e'd|[Oo]ur|[Oo]urs|[Uu]s)\b"
+        ),
+        "the first person, singular or plural: I/me/my, we/us/our (not US)",
+    ),
+    "curly_quote": (
+        _has("[\u201c\u201d\u2018\u2019\u201e]"),
+        "a curly (smart) quote: \u201c \u201d \u2018 \u2019",
+    ),
+    "ellipsis": (_has(r"\.\.\.|\u2026"), "an ellipsis (... or \u2026)"),
+    "horizontal_rule": (
+        _has(r"^ {0,3}(?:-[ \t]*){3,}$|^ {0,3}(?:\*[ \t]*){3,}$|^ {0,3}(?:_[ \t]*){3,}$"),
+        "a horizontal rule line (---, ***, ___)",
+    ),
+    "blockquote": (_has(r"^ {0,3}>"), "a blockquote line (> …)"),
+    "bare_url": (
+        _has(r"(?<!\]\()(?<![\w/.-])(?:https?://|www\.)[^\s)>\]]"),
+        "a URL written out rather than as a [text](url) link (<https://…> counts)",
+    ),
+    "number_word": (
+        _has(rf"\b(?:{_NUMBER_WORDS})\b", re.IGNORECASE),
+        "a number spelled out (two … ninety, hundred, thousand; not 'one')",
+    ),
+    "long_number": (
+        _has(r"(?<![\w.,:/#-])\d{5,}(?![\w.,:/-]|,\d)"),
+        "a number of five or more digits without separators (18342)",
+    ),
+    "glued_unit": (
+        _has(rf"(?<![\w.])\d+(?:\.\d+)?(?:{_UNITS})\b(?!-)"),
+        "a unit glued to its number (410ms, 20MB)",
+    ),
+    "currency_symbol": (
+        _has(r"[$\u20ac\u00a3\u00a5]\s?\d"),
+        "a currency symbol before an amount ($12, \u20ac5)",
+    ),
+    "short_flag": (
+        _has(r"(?:^|[ \t])-[A-Za-z][A-Za-z0-9]*(?=[ \t]|$)"),
+        "a short command-line option (-q, -rf), not a --long one",
+    ),
+    "file_name": (
+        _has(
+            rf"(?<![\w/.@-])(?!{_LIBRARIES}\.js\b)(?:[\w-]+/)*[\w-]*[A-Za-z0-9_]\."
+            rf"(?:{_EXTENSIONS})(?![\w.-])|"
+            r"(?<![\w/.-])(?:Dockerfile|Makefile|Jenkinsfile|Gemfile|Procfile)(?![\w.-])"
+        ),
+        "a file name or path with its extension (values.yaml, src/export.py, Dockerfile)",
+    ),
+}
