@@ -466,8 +466,8 @@ def _tasks_for(
             {
                 "id": t.id, "cluster_id": cid, "turn_id": r.turn_id, "split": t.split,
                 "group_id": gid, "prompt": t.prompt,
-                "judges": json.dumps([j.to_dict() for j in t.judges]),
-                "meta": json.dumps(t.meta), "updated_at": t.meta["started_at"],
+                "judges": [j.to_dict() for j in t.judges],  # JSON in ``workspaces.attach``
+                "meta": t.meta, "updated_at": t.meta["started_at"],
             }
         )  # fmt: skip
     return out

@@ -147,22 +147,22 @@ def attach(
     reqs: dict[str, Request],
     commits: dict[str, str | None],
 ) -> None:
-    """Give each task row its workspace (JSON column) and, for an accepted request, the
-    `file_changed` judges of what its answer wrote. Rows are changed in place.
-    ``commits``: ``session_commits``."""
+    """Give each task row its workspace and, for an accepted request, the `file_changed`
+    judges of what its answer wrote; the row's ``judges`` (dicts) and ``meta`` come as
+    objects and leave as their JSON columns, written once (they were written, read back
+    here and written again). Rows are changed in place. ``commits``: ``session_commits``."""
     for row in task_rows:
         req = reqs[row["turn_id"]]
         ws, info = workspace_for(req, commits.get(req.session_id))
         row["workspace"] = json.dumps(ws) if ws else None
-        meta = json.loads(row["meta"])
-        meta.update(info)
-        row["meta"] = json.dumps(meta)
-        judges = json.loads(row["judges"])
+        row["meta"] = json.dumps({**row["meta"], **info})
+        judges = row["judges"]
         if ws is None or not info.get("repo_on_disk"):
             # replayed as a chat: no judge of what was run
             row["judges"] = json.dumps([j for j in judges if applies_in_chat(j)])
             continue
         if not req.accepted or req.failed:
+            row["judges"] = json.dumps(judges)
             continue
         calls = db.query(
             "select name, args_summary, is_error from tool_calls where turn_id = ? order by idx",
