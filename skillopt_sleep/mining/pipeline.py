@@ -215,11 +215,13 @@ def _kind_evidence(
 
 
 def _content_rule(
-    req: Request, kind: KindNames, prompt: str
+    req: Request, kind: KindNames, prompt: str, context_chars: int
 ) -> tuple[list[Judge], list[verify.Dropped]]:
     """The request's content check (``mining.content``: names the task's `prompt` shows),
-    checked against the answer the user accepted for it."""
-    judge = content_judge(req.text, kind, req.turn_id, seen=prompt)
+    checked against the answer the user accepted for it. A prompt that shows the whole
+    request shows every name of it: only a cut one is read for what it shows."""
+    whole = len(req.text.strip()) <= context_chars  # as ``_prompt`` cuts
+    judge = content_judge(req.text, kind, req.turn_id, seen=None if whole else prompt)
     if judge is None:
         return [], []
     return verify.verify([verify.Evidence((judge,), None, req.accepted, req.turn_id)], [])
@@ -230,7 +232,7 @@ def _task(
 ) -> Task:
     own, own_dropped = _own_rules(req)
     prompt = _prompt(req, ctx)
-    content, content_dropped = _content_rule(req, kind, prompt)
+    content, content_dropped = _content_rule(req, kind, prompt, ctx)
     corrections = ev.corrections
     rub = judges.rubric(req.intent, req.accepted or ev.accepted, corrections, ev.commands)
     # quoted verbatim in the rubric (a kind's later corrections are not in it)
@@ -452,8 +454,9 @@ def _tasks_for(
     }
     out = []
     # what sets a request apart is read against the requests its split may learn from
+    read: dict[str, list[str]] = {}
     kinds = {
-        split: KindNames([r.text for r in distinct if split_of[r.turn_id] in allowed])
+        split: KindNames([r.text for r in distinct if split_of[r.turn_id] in allowed], read)
         for split, allowed in EVIDENCE_SPLITS.items()
     }
     for r in distinct:
