@@ -2,7 +2,7 @@
 pattern, a corrected answer's code words read once instead of a pattern per word, a judge
 held to a kind's accepted answers once per rule instead of once per statement, a prompt
 showing its whole request not read again for its names, a follow-up ingest flagged read
-only for an acknowledgement. Each is
+only for an acknowledgement, a follow-up respelt once. Each is
 checked against the reading as first written, on generated input rich in what it keys on
 (cues in any case, hyphens, brackets, Unicode letters and spaces, repeated turns)."""
 
@@ -205,3 +205,21 @@ def test_a_flagged_follow_up_read_only_for_an_acknowledgement_is_read_as_classif
     as_load_reads = full if full != followups.REQUEST else followups.CORRECTION
     ack = followups.is_ack(text, after_answer=True)
     assert (followups.ACK if ack else followups.CORRECTION) == as_load_reads
+
+
+_SLIPS = ["insted", "Insted", "bulets", "heders", "emojs", "sentance", "perod", "markdwn",
+          "withuot", "subjet", "lowercse", "numberd", "instead", "bullets", "grep", "Grafana",
+          "colums", "columns", "ok", "e-mial", "pre-comit", "x9insted", "INSTED"]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_SLIPS), _GAPS), max_size=10),
+       st.lists(st.sampled_from(_SLIPS), max_size=3))  # fmt: skip
+def test_respelling_a_follow_up_again_changes_nothing(
+    parts: list[tuple[str, str]], answer_words: list[str]
+) -> None:
+    from skillopt_sleep.mining.phrases import respell
+
+    text, answer = "".join(p + g for p, g in parts), " ".join(answer_words)
+    once = respell(text, answer)
+    assert respell(once, answer) == once
