@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
@@ -352,10 +352,8 @@ def mine(
                 [r for r in rs if split_of[r.turn_id] == "train"], compiler
             )
             n_dropped += len(dropped)
-            task_rows = _tasks_for(
-                cid, rs, distinct, group_of, split_of, p, compiler, (rules, dropped)
-            )
-            workspaces.attach(db, task_rows, by_turn, commits)
+            made = _tasks_for(cid, rs, distinct, group_of, split_of, p, compiler, (rules, dropped))
+            task_rows = workspaces.attach(db, made, by_turn, commits)
             _replace(db, NEW_TASKS, task_rows)
             n_tasks += len(task_rows)
         cluster_rows.append(
@@ -437,7 +435,7 @@ def _tasks_for(
     p: dict[str, Any],
     compiler: Compiler,
     train_rules: tuple[list[Judge], list[verify.Dropped]],
-) -> list[dict]:
+) -> Iterator[dict]:
     """One task per distinct request that has a split (a request whose words bridge
     groups in two splits has none). Nothing is dropped here: a night's cost is bounded by
     how many val and test tasks it replays (``mining.max_val_tasks`` / ``max_test_tasks``:
@@ -452,7 +450,6 @@ def _tasks_for(
         )
         for split, allowed in EVIDENCE_SPLITS.items()
     }
-    out = []
     # what sets a request apart is read against the requests its split may learn from
     read: dict[str, list[str]] = {}
     kinds = {
@@ -465,12 +462,9 @@ def _tasks_for(
             continue
         gid = group_of[r.turn_id]
         t = _task(r, cid, split, gid, evidence[split], p["context_chars"], kinds[split])
-        out.append(
-            {
-                "id": t.id, "cluster_id": cid, "turn_id": r.turn_id, "split": t.split,
-                "group_id": gid, "prompt": t.prompt,
-                "judges": [j.to_dict() for j in t.judges],  # JSON in ``workspaces.attach``
-                "meta": t.meta, "updated_at": t.meta["started_at"],
-            }
-        )  # fmt: skip
-    return out
+        yield {
+            "id": t.id, "cluster_id": cid, "turn_id": r.turn_id, "split": t.split,
+            "group_id": gid, "prompt": t.prompt,
+            "judges": [j.to_dict() for j in t.judges],  # JSON in ``workspaces.attach``
+            "meta": t.meta, "updated_at": t.meta["started_at"],
+        }  # fmt: skip
