@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
+from threadpoolctl import threadpool_limits
 
 from skillopt_sleep.mining import procedure
 from skillopt_sleep.mining.linkage import best_match, prune, tight
@@ -128,8 +129,18 @@ def cluster_texts(
     prints: Sequence[Iterable[str]] | None = None,
 ) -> np.ndarray:
     """Cluster labels for normalized intents and, when given, each request's fingerprint
-    units (``fingerprint``); identical texts always share a label."""
-    params = params or ClusterParams()
+    units (``fingerprint``); identical texts always share a label.
+
+    On one BLAS / OpenMP thread: on two cores shared with other work the second thread
+    mostly waited (clustering at 20,000 sessions 5.7 -> 3.3 CPU seconds, labels the same),
+    and the labels do not hang on how a machine's threads split the sums."""
+    with threadpool_limits(limits=1):
+        return _cluster_texts(texts, params or ClusterParams(), prints)
+
+
+def _cluster_texts(
+    texts: list[str], params: ClusterParams, prints: Sequence[Iterable[str]] | None
+) -> np.ndarray:
     if not texts:
         return np.zeros(0, dtype=np.int64)
     uniq, inverse, counts = np.unique(

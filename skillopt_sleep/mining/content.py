@@ -73,12 +73,13 @@ class KindNames:
     """The names of a kind's requests (``kind``, a list: a text asked twice counts twice),
     read once. ``content_terms`` reads a request against every other of its kind, and
     reading each of them again per request was quadratic in the kind (a kind of thousands
-    of requests at 100,000 sessions)."""
+    of requests at 100,000 sessions). ``read``: the names of texts already read, shared by
+    the kinds of one cluster's splits (train's requests are in all three)."""
 
-    def __init__(self, kind: Sequence[str]) -> None:
+    def __init__(self, kind: Sequence[str], read: dict[str, list[str]] | None = None) -> None:
         self.size = len(kind)
         self.asked = Counter(kind)
-        self._names: dict[str, list[str]] = {}
+        self._names: dict[str, list[str]] = {} if read is None else read
         self.holding: Counter[str] = Counter()  # name -> requests of the kind that hold it
         for text, times in self.asked.items():
             for name in self.names(text):

@@ -412,7 +412,12 @@ def broken_by(said: str, answer: str) -> bool:
     """Whether ``said`` states a rule ``answer`` breaks, by its words alone: the grammar's
     reading, or a topic whose words say which way (forbidden, asked for) and whose first
     check of that polarity the answer fails."""
-    said = respell(said, answer)
+    return broken_by_respelt(respell(said, answer), answer)
+
+
+def broken_by_respelt(said: str, answer: str) -> bool:
+    """``broken_by`` of words already respelt against ``answer`` (``respell``: a follow-up
+    is, before it is read at all; respelling again changes nothing)."""
     for c in grammar.compile_text(said, answer):
         if c.kind not in ("contains", "identifier_like") and not passes(
             c.kind, c.value, c.scope, answer

@@ -98,6 +98,8 @@ def load(db: sqlite_utils.Database, skills: frozenset[str] = frozenset()) -> Evi
     classify = functools.lru_cache(maxsize=CLASSIFIED)(followups.classify)
     # an answer kept (accepted, corrected) is held once however often it was given
     answers: dict[str, str] = {}
+    # a request's cleaning read once per text: requests are asked again word for word
+    cleaned_of: dict[str, tuple[str, str]] = {}
     requests: list[Request] = []
     skipped = follow_ups = subagent = not_human = acks = 0
     current: Request | None = None
@@ -117,12 +119,19 @@ def load(db: sqlite_utils.Database, skills: frozenset[str] = frozenset()) -> Evi
             continue
         raw = (t["command"] if skill else t["user_text"]) or ""
         text = raw.strip()
-        kind = classify(text, last_answer) if current is not None else None
         flagged = bool(prev_kinds & FOLLOW_UP_KINDS)
-        if flagged and kind == followups.REQUEST and not followups.is_new_work(text):
-            kind = followups.CORRECTION  # ingest saw the user react to the answer
         if skill is not None:
             kind = followups.REQUEST  # the user asked for one of their skills' task
+        elif current is None:
+            kind = None
+        elif flagged and not followups.is_new_work(text):
+            # ingest saw the user react to the answer: a correction unless it only
+            # acknowledges it (the one thing ``classify`` would decide here, so its
+            # dearer readings are not made)
+            ack = followups.is_ack(text, after_answer=True)
+            kind = followups.ACK if ack else followups.CORRECTION
+        else:
+            kind = classify(text, last_answer)
         prev_kinds = kinds
         if current is not None and kind == followups.ACK:
             acks += 1
@@ -144,7 +153,9 @@ def load(db: sqlite_utils.Database, skills: frozenset[str] = frozenset()) -> Evi
         if current is None and followups.is_ack(text):
             acks += 1
             continue
-        cleaned, norm = intent(raw)
+        if raw not in cleaned_of:
+            cleaned_of[raw] = intent(raw)
+        cleaned, norm = cleaned_of[raw]
         if not norm:
             skipped += 1
             current = None

@@ -234,9 +234,9 @@ def _breaks_stated_rule(text: str, answer: str) -> bool:
     """The turn states a rule the answer just given breaks: it forbids something the
     answer has or asks for something it lacks ("number the steps please", "code only.",
     "keep Brightwater out of it")."""
-    from skillopt_sleep.mining.contrast import broken_by
+    from skillopt_sleep.mining.contrast import broken_by_respelt
 
-    return bool(answer) and broken_by(text, answer)
+    return bool(answer) and broken_by_respelt(text, answer)  # ``classify`` respelt it
 
 
 _ACK_PHRASE = re.compile(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
@@ -215,11 +215,13 @@ def _kind_evidence(
 
 
 def _content_rule(
-    req: Request, kind: KindNames, prompt: str
+    req: Request, kind: KindNames, prompt: str, context_chars: int
 ) -> tuple[list[Judge], list[verify.Dropped]]:
     """The request's content check (``mining.content``: names the task's `prompt` shows),
-    checked against the answer the user accepted for it."""
-    judge = content_judge(req.text, kind, req.turn_id, seen=prompt)
+    checked against the answer the user accepted for it. A prompt that shows the whole
+    request shows every name of it: only a cut one is read for what it shows."""
+    whole = len(req.text.strip()) <= context_chars  # as ``_prompt`` cuts
+    judge = content_judge(req.text, kind, req.turn_id, seen=None if whole else prompt)
     if judge is None:
         return [], []
     return verify.verify([verify.Evidence((judge,), None, req.accepted, req.turn_id)], [])
@@ -230,7 +232,7 @@ def _task(
 ) -> Task:
     own, own_dropped = _own_rules(req)
     prompt = _prompt(req, ctx)
-    content, content_dropped = _content_rule(req, kind, prompt)
+    content, content_dropped = _content_rule(req, kind, prompt, ctx)
     corrections = ev.corrections
     rub = judges.rubric(req.intent, req.accepted or ev.accepted, corrections, ev.commands)
     # quoted verbatim in the rubric (a kind's later corrections are not in it)
@@ -350,10 +352,8 @@ def mine(
                 [r for r in rs if split_of[r.turn_id] == "train"], compiler
             )
             n_dropped += len(dropped)
-            task_rows = _tasks_for(
-                cid, rs, distinct, group_of, split_of, p, compiler, (rules, dropped)
-            )
-            workspaces.attach(db, task_rows, by_turn, commits)
+            made = _tasks_for(cid, rs, distinct, group_of, split_of, p, compiler, (rules, dropped))
+            task_rows = workspaces.attach(db, made, by_turn, commits)
             _replace(db, NEW_TASKS, task_rows)
             n_tasks += len(task_rows)
         cluster_rows.append(
@@ -435,7 +435,7 @@ def _tasks_for(
     p: dict[str, Any],
     compiler: Compiler,
     train_rules: tuple[list[Judge], list[verify.Dropped]],
-) -> list[dict]:
+) -> Iterator[dict]:
     """One task per distinct request that has a split (a request whose words bridge
     groups in two splits has none). Nothing is dropped here: a night's cost is bounded by
     how many val and test tasks it replays (``mining.max_val_tasks`` / ``max_test_tasks``:
@@ -450,10 +450,10 @@ def _tasks_for(
         )
         for split, allowed in EVIDENCE_SPLITS.items()
     }
-    out = []
     # what sets a request apart is read against the requests its split may learn from
+    read: dict[str, list[str]] = {}
     kinds = {
-        split: KindNames([r.text for r in distinct if split_of[r.turn_id] in allowed])
+        split: KindNames([r.text for r in distinct if split_of[r.turn_id] in allowed], read)
         for split, allowed in EVIDENCE_SPLITS.items()
     }
     for r in distinct:
@@ -462,12 +462,9 @@ def _tasks_for(
             continue
         gid = group_of[r.turn_id]
         t = _task(r, cid, split, gid, evidence[split], p["context_chars"], kinds[split])
-        out.append(
-            {
-                "id": t.id, "cluster_id": cid, "turn_id": r.turn_id, "split": t.split,
-                "group_id": gid, "prompt": t.prompt,
-                "judges": json.dumps([j.to_dict() for j in t.judges]),
-                "meta": json.dumps(t.meta), "updated_at": t.meta["started_at"],
-            }
-        )  # fmt: skip
-    return out
+        yield {
+            "id": t.id, "cluster_id": cid, "turn_id": r.turn_id, "split": t.split,
+            "group_id": gid, "prompt": t.prompt,
+            "judges": [j.to_dict() for j in t.judges],  # JSON in ``workspaces.attach``
+            "meta": t.meta, "updated_at": t.meta["started_at"],
+        }  # fmt: skip

@@ -143,35 +143,44 @@ def session_commits(db: sqlite_utils.Database) -> dict[str, str | None]:
 
 def attach(
     db: sqlite_utils.Database,
-    task_rows: list[dict],
+    task_rows: Iterable[dict],
     reqs: dict[str, Request],
     commits: dict[str, str | None],
-) -> None:
-    """Give each task row its workspace (JSON column) and, for an accepted request, the
-    `file_changed` judges of what its answer wrote. Rows are changed in place.
+) -> list[dict]:
+    """The task rows, each given its workspace and, for an accepted request, the
+    `file_changed` judges of what its answer wrote. A row's ``judges`` (dicts) and ``meta``
+    come as objects and leave as their JSON columns, written once (they were written, read
+    back here and written again); rows are taken one at a time, so only the JSON of a
+    cluster's tasks is held (as objects they were a third more at 100,000 sessions).
     ``commits``: ``session_commits``."""
+    out = []
     for row in task_rows:
-        req = reqs[row["turn_id"]]
-        ws, info = workspace_for(req, commits.get(req.session_id))
-        row["workspace"] = json.dumps(ws) if ws else None
-        meta = json.loads(row["meta"])
-        meta.update(info)
-        row["meta"] = json.dumps(meta)
-        judges = json.loads(row["judges"])
-        if ws is None or not info.get("repo_on_disk"):
-            # replayed as a chat: no judge of what was run
-            row["judges"] = json.dumps([j for j in judges if applies_in_chat(j)])
-            continue
-        if not req.accepted or req.failed:
-            continue
-        calls = db.query(
-            "select name, args_summary, is_error from tool_calls where turn_id = ? order by idx",
-            [req.turn_id],
-        )
-        files = written_files(calls, req.project, ws["repo"])[:MAX_FILE_JUDGES]
-        source = f"turn {req.turn_id}: the accepted answer changed it"
-        judges += [
-            Judge("file_changed", glob_literal(f), FILE_JUDGE_WEIGHT, source).to_dict()
-            for f in files
-        ]
+        _attach(db, row, reqs[row["turn_id"]], commits)
+        out.append(row)
+    return out
+
+
+def _attach(
+    db: sqlite_utils.Database, row: dict, req: Request, commits: dict[str, str | None]
+) -> None:
+    ws, info = workspace_for(req, commits.get(req.session_id))
+    row["workspace"] = json.dumps(ws) if ws else None
+    row["meta"] = json.dumps({**row["meta"], **info})
+    judges = row["judges"]
+    if ws is None or not info.get("repo_on_disk"):
+        # replayed as a chat: no judge of what was run
+        row["judges"] = json.dumps([j for j in judges if applies_in_chat(j)])
+        return
+    if not req.accepted or req.failed:
         row["judges"] = json.dumps(judges)
+        return
+    calls = db.query(
+        "select name, args_summary, is_error from tool_calls where turn_id = ? order by idx",
+        [req.turn_id],
+    )
+    files = written_files(calls, req.project, ws["repo"])[:MAX_FILE_JUDGES]
+    source = f"turn {req.turn_id}: the accepted answer changed it"
+    judges += [
+        Judge("file_changed", glob_literal(f), FILE_JUDGE_WEIGHT, source).to_dict() for f in files
+    ]
+    row["judges"] = json.dumps(judges)

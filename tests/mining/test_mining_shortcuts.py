@@ -1,6 +1,8 @@
 """Mining's shortcuts read what the work they stand for reads: a cheap test before a dear
 pattern, a corrected answer's code words read once instead of a pattern per word, a judge
-held to a kind's accepted answers once per rule instead of once per statement. Each is
+held to a kind's accepted answers once per rule instead of once per statement, a prompt
+showing its whole request not read again for its names, a follow-up ingest flagged read
+only for an acknowledgement, a follow-up respelt once. Each is
 checked against the reading as first written, on generated input rich in what it keys on
 (cues in any case, hyphens, brackets, Unicode letters and spaces, repeated turns)."""
 
@@ -8,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from skillopt_sleep.mining.phrases import pair_spans
@@ -144,3 +146,80 @@ def test_a_judge_is_held_to_the_accepted_answers_as_one_by_one(
     want = [(j, _reason_as_written(j, ev, held)) for ev in evidence for j in ev.judges]
     assert kept == [j for j, reason in want if not reason]
     assert [(d.judge, d.reason) for d in dropped] == [(j, r) for j, r in want if r]
+
+
+_NAME_TOKENS = ["src/tide_pool/chart.py", "README.md", "datumClamp", "FEET_PER_METRE", "x.y",
+                "gauge", "a/b/", "./run.sh", "v2.1", "the", "redacted", "[REDACTED]", "1234",
+                "é", "naïve", "--force", "(", ")", "```", "fooBar.tsx", "_", ".", "/", "-",
+                "```diff\n-old_datum = 1\n+new_datum = 2\n```", "Traceback (most recent call"
+                " last):\n  File \"harbour.py\", line 3\nKeyError: 'anchor'"]  # fmt: skip
+_GAPS = st.sampled_from([" ", "\n", "\n\n", "\t", "", ", ", ": ", "  \n"])
+
+
+@st.composite
+def _requests(draw: st.DrawFn) -> str:
+    parts = draw(st.lists(st.tuples(st.sampled_from(_NAME_TOKENS), _GAPS), max_size=14))
+    return draw(_GAPS) + "".join(tok + gap for tok, gap in parts)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_requests(), st.lists(_requests(), max_size=4), st.sampled_from(["", "/w/tide_pool"]),
+       st.sampled_from(["", "feat/datumClamp"]), st.integers(5, 400))  # fmt: skip
+def test_a_task_shown_its_whole_request_gets_the_content_check_it_got_when_the_prompt_was_read(
+    text: str, others: list[str], project: str, branch: str, context_chars: int
+) -> None:
+    from skillopt_sleep.mining.content import KindNames, content_judge
+    from skillopt_sleep.mining.evidence import Request
+    from skillopt_sleep.mining.intents import intent
+    from skillopt_sleep.mining.pipeline import _content_rule, _prompt
+
+    cleaned, norm = intent(text)
+    req = Request("t1", "s1", "2026-01-01", text, cleaned, norm, [], project, branch)
+    kind = KindNames([text, *others])
+    prompt = _prompt(req, context_chars)
+    got = _content_rule(req, kind, prompt, context_chars)
+    read = content_judge(text, kind, "t1", seen=prompt)  # the prompt read for its names
+    assert got[0] + [d.judge for d in got[1]] == ([read] if read else [])
+
+
+_FOLLOW_UPS = ["thanks", "perfect", "👍", "go ahead", "no", "shorter", "no emoji", "why?",
+               "now the changelog", "also add a test", "too long, 50 chars max", "looks good",
+               "great, thanks!", "drop the headers", "use rg instead of grep", "", "ok", "?",
+               "that's it", "keep going", "what about the docs",
+               "number the steps please"]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(_FOLLOW_UPS), _GAPS), min_size=1, max_size=3),
+    st.sampled_from(["", "Here is the summary:\n- one\n- two", "Done. 🎉 All tests pass."]),
+)
+def test_a_flagged_follow_up_read_only_for_an_acknowledgement_is_read_as_classify_reads_it(
+    parts: list[tuple[str, str]], answer: str
+) -> None:
+    from skillopt_sleep.mining import followups
+
+    text = "".join(p + g for p, g in parts).strip()
+    assume(not followups.is_new_work(text))  # new work is classified in full (evidence.load)
+    full = followups.classify(text, answer)
+    as_load_reads = full if full != followups.REQUEST else followups.CORRECTION
+    ack = followups.is_ack(text, after_answer=True)
+    assert (followups.ACK if ack else followups.CORRECTION) == as_load_reads
+
+
+_SLIPS = ["insted", "Insted", "bulets", "heders", "emojs", "sentance", "perod", "markdwn",
+          "withuot", "subjet", "lowercse", "numberd", "instead", "bullets", "grep", "Grafana",
+          "colums", "columns", "ok", "e-mial", "pre-comit", "x9insted", "INSTED"]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_SLIPS), _GAPS), max_size=10),
+       st.lists(st.sampled_from(_SLIPS), max_size=3))  # fmt: skip
+def test_respelling_a_follow_up_again_changes_nothing(
+    parts: list[tuple[str, str]], answer_words: list[str]
+) -> None:
+    from skillopt_sleep.mining.phrases import respell
+
+    text, answer = "".join(p + g for p, g in parts), " ".join(answer_words)
+    once = respell(text, answer)
+    assert respell(once, answer) == once
