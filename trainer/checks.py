@@ -16,7 +16,8 @@ Each check reads one *scope* of the answer and is exact, so a night scores it fo
   forbidden word is never found inside another one.
 * patterns: ``regex`` / ``not_regex`` (Python regular expressions, multi-line).
 * ends: ``starts_with`` / ``not_starts_with`` / ``ends_with`` / ``not_ends_with`` a
-  literal (outer spaces ignored; trailing punctuation ignored after a word).
+  literal (outer spaces ignored; trailing punctuation ignored after a word; bold or italic
+  marks before a start ignored: "**TL;DR**" starts with "TL;DR").
 * counts: ``max_UNIT`` / ``min_UNIT`` for UNIT in words, chars, lines, sentences, bullets.
 * features: ``has`` / ``no`` one of ``FEATURES`` (emoji, heading, code_fence, …).
 * ``identifier_like``: an identifier shaped like the user's example ("PROJ-123" asks for
@@ -415,7 +416,8 @@ def _literal_match(text: str, value: str, at: str) -> bool:
     lit = re.escape(value.strip())
     if at == "start":  # a word at the start is a whole word: "Here" does not open "Hereford"
         word_end = r"(?!\w)" if value.strip()[-1:].isalnum() else ""
-        return _compiled(r"\s*" + lit + word_end, flags).match(text) is not None
+        # emphasis is formatting, not text: "**TL;DR**" starts with "TL;DR"
+        return _compiled(r"\s*(?:[*_]{1,3}(?=\S))?" + lit + word_end, flags).match(text) is not None
     tail = r"[\s.!?,;:…]*\Z" if value.strip()[-1:].isalnum() else r"\s*\Z"
     return _compiled(lit + tail, flags).search(text) is not None
 
