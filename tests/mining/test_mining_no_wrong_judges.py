@@ -58,3 +58,12 @@ def test_a_type_quoted_beside_the_family_asks_for_the_family() -> None:
     exact = compile_text("give it the docs: prefix")
     assert holds(exact, "docs: explain the retry policy")
     assert not holds(exact, "fix(cache): evict stale entries")
+
+
+def test_in_code_a_forbidden_word_is_that_token_not_its_plural() -> None:
+    snippet = "```py\nfor item in items:\n    pass\n```"
+    assert passes("not_contains", "item", "code", "```py\nitems = load()\n```")
+    assert not passes("not_contains", "item", "code", snippet)
+    assert not passes("not_contains", "item", "code_lines", snippet)
+    # in prose a plural is still the word: "no emojis" is broken by "emojis"
+    assert not passes("not_contains", "emoji", "prose", "I added emojis to the title.")
