@@ -22,7 +22,7 @@ from skillopt_sleep.mining.cues import GROUNDS
 from skillopt_sleep.mining.fallback import pair_fallback
 from skillopt_sleep.mining.instances import number_shape
 from skillopt_sleep.mining.literals import LABELLED, required
-from skillopt_sleep.mining.narrow import narrowed
+from skillopt_sleep.mining.narrow import narrowed, within_named
 from skillopt_sleep.mining.phrases import Check, respell
 from skillopt_sleep.mining.shapes import KEY_PATTERN, SHORTCODE, is_key, shape_candidates
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
@@ -357,7 +357,7 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
         out += [c for c in pair_fallback(said, corrected, accepted) if c not in out]
     if not any(separates(c, corrected, accepted) for c in out):
         out += _enumerated(said, corrected, accepted)
-    return _as_classes(out, corrected, accepted)
+    return within_named(_as_classes(out, corrected, accepted), said)
 
 
 # Classes the loose words cannot ground: "I", "my", "we" are how users speak, not names.

@@ -67,3 +67,14 @@ def test_in_code_a_forbidden_word_is_that_token_not_its_plural() -> None:
     assert not passes("not_contains", "item", "code_lines", snippet)
     # in prose a plural is still the word: "no emojis" is broken by "emojis"
     assert not passes("not_contains", "emoji", "prose", "I added emojis to the title.")
+
+
+def test_marker_comments_forbid_those_comments_not_every_comment(tmp_path: Path) -> None:
+    corrected = "```py\nclass Todo:\n    # todo: persist these\n    items: list[str]\n```"
+    accepted = "```py\nclass Todo:\n    items: list[str]\n```"
+    said = "no todo comments in there, finish the thing"
+    checks = compiled(tmp_path, said, corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    # another comment, and a class named after the word, obey what was said
+    assert holds(checks, "```py\n# the queue is bounded on purpose\nclass Todo: ...\n```")
+    assert not holds(checks, "```js\n// TODO wire this up\nrun()\n```")
