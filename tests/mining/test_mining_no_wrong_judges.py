@@ -78,3 +78,13 @@ def test_marker_comments_forbid_those_comments_not_every_comment(tmp_path: Path)
     # another comment, and a class named after the word, obey what was said
     assert holds(checks, "```py\n# the queue is bounded on purpose\nclass Todo: ...\n```")
     assert not holds(checks, "```js\n// TODO wire this up\nrun()\n```")
+
+
+def test_a_markup_mark_is_forbidden_where_it_renders(tmp_path: Path) -> None:
+    corrected = "Heads up: the deploy is **done**, tokens rotate at noon."
+    accepted = "Heads up: the deploy is done, tokens rotate at noon."
+    said = "teams prints the ** as-is, get rid of it"
+    checks = compiled(tmp_path, said, corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "Call `run(**opts)` to pass them through.")
+    assert not holds(checks, "**Heads up** the deploy is done.")
