@@ -364,6 +364,12 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
 _SPOKEN = {"first_person", "first_person_any"}
 
 
+# Marks of markdown a user can touch by name ("asterisks" make bold): markdown as a whole
+# only when its own words are said.
+_MARKDOWN_PARTS = {"bold", "italic", "heading", "top_heading", "table", "link", "blockquote"}
+_NAMES_MARKDOWN = re.compile(r"markdown|markup|format|plain")
+
+
 def _enumerated(said: str, corrected: str, accepted: str) -> list[Check]:
     """When nothing read holds on the pair: each feature only ever forbidden that the
     user's words touch, even loosely (``cues.GROUNDS``: "a space befor the unit", "the page
@@ -378,6 +384,10 @@ def _enumerated(said: str, corrected: str, accepted: str) -> list[Check]:
                       if separates(c, corrected, accepted)), None)  # fmt: skip
         if check is not None:
             out.append(check)
+    if not _NAMES_MARKDOWN.search(low) and any(
+        c.value in _MARKDOWN_PARTS for c in out
+    ):  # "the double asterisks": the bold they make, not every other mark of markdown
+        out = [c for c in out if c.value != "markdown"]
     return out[:2]
 
 

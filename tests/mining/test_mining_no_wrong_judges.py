@@ -88,3 +88,13 @@ def test_a_markup_mark_is_forbidden_where_it_renders(tmp_path: Path) -> None:
     assert checks and not holds(checks, corrected) and holds(checks, accepted)
     assert holds(checks, "Call `run(**opts)` to pass them through.")
     assert not holds(checks, "**Heads up** the deploy is done.")
+
+
+def test_asterisks_touch_the_bold_they_make_not_all_markdown(tmp_path: Path) -> None:
+    corrected = "**Status:** the queue drained overnight, **no action needed**."
+    accepted = "Status: the queue drained overnight, no action needed."
+    said = "what are all these asterisks for? the pager shows them raw"
+    checks = compiled(tmp_path, said, corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "_Status_ drained. Run `make check` to see it.")
+    assert not holds(checks, "**Status** drained.")
