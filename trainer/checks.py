@@ -12,11 +12,13 @@ Each check reads one *scope* of the answer and is exact, so a night scores it fo
   a fenced commit message, or a blank line and the message) is read from the deliverable by
   ``first_line`` and ``lines``: the subject is the message's first line, not the lead-in.
 * words: ``contains`` / ``not_contains`` a word or phrase, matched on word boundaries
-  ("print" is not in "fingerprint"; a plural "s" or "'s" after it still counts), so a
+  ("print" is not in "fingerprint"; a plural "s" or "'s" after it still counts, but not in
+  code, where ``vars`` is another name than ``var``), so a
   forbidden word is never found inside another one.
 * patterns: ``regex`` / ``not_regex`` (Python regular expressions, multi-line).
 * ends: ``starts_with`` / ``not_starts_with`` / ``ends_with`` / ``not_ends_with`` a
-  literal (outer spaces ignored; trailing punctuation ignored after a word).
+  literal (outer spaces ignored; trailing punctuation ignored after a word; bold or italic
+  marks before a start ignored: "**TL;DR**" starts with "TL;DR").
 * counts: ``max_UNIT`` / ``min_UNIT`` for UNIT in words, chars, lines, sentences, bullets.
 * features: ``has`` / ``no`` one of ``FEATURES`` (emoji, heading, code_fence, …).
 * ``identifier_like``: an identifier shaped like the user's example ("PROJ-123" asks for
@@ -302,10 +304,11 @@ def _compiled(pattern: str, flags: int) -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=4096)
-def word_pattern(value: str) -> re.Pattern[str]:
+def word_pattern(value: str, token: bool = False) -> re.Pattern[str]:
     """``value`` as a word or phrase: word boundaries where it begins or ends with a word
     character (a hyphen joined to a word continues it: "--force" is not in
-    "--force-with-lease"), any run of spaces for a space, an optional plural after it.
+    "--force-with-lease"), any run of spaces for a space, an optional plural after it
+    unless it is a ``token`` of code (``vars`` is another name than ``var``).
     Kept once built: verifying a kind's judges asks for the same words thousands of times,
     and each new pattern pushes the grammar's out of ``re``'s small cache."""
     body = r"\s+".join(re.escape(part) for part in value.split())
@@ -315,7 +318,7 @@ def word_pattern(value: str) -> re.Pattern[str]:
     if value[:1].isalnum() or value[:1] == "_":
         body = r"(?<![\w])(?<!\w-)" + body
     if value[-1:].isalnum():  # a value ending in "_" is a prefix: "APP_" is in "APP_PORT"
-        body += r"(?:e?s|'s)?(?![\w])(?!-\w)"
+        body += r"(?![\w])(?!-\w)" if token else r"(?:e?s|'s)?(?![\w])(?!-\w)"
     elif value.split()[-1] == ".":  # "git add ." is not in "git add ./charts/values.yaml"
         body += r"(?![\w./])"
     return re.compile(body, 0 if sensitive else re.IGNORECASE)
@@ -415,14 +418,15 @@ def _literal_match(text: str, value: str, at: str) -> bool:
     lit = re.escape(value.strip())
     if at == "start":  # a word at the start is a whole word: "Here" does not open "Hereford"
         word_end = r"(?!\w)" if value.strip()[-1:].isalnum() else ""
-        return _compiled(r"\s*" + lit + word_end, flags).match(text) is not None
+        # emphasis is formatting, not text: "**TL;DR**" starts with "TL;DR"
+        return _compiled(r"\s*(?:[*_]{1,3}(?=\S))?" + lit + word_end, flags).match(text) is not None
     tail = r"[\s.!?,;:…]*\Z" if value.strip()[-1:].isalnum() else r"\s*\Z"
     return _compiled(lit + tail, flags).search(text) is not None
 
 
-def _holds(kind: str, value: str, text: str) -> bool:
+def _holds(kind: str, value: str, text: str, code: bool = False) -> bool:
     if kind in WORD_KINDS:
-        found = word_pattern(value).search(text) is not None
+        found = word_pattern(value, code).search(text) is not None
         return found if kind == "contains" else not found
     if kind in PATTERN_KINDS:
         try:
@@ -457,7 +461,8 @@ def terms(value: str) -> list[str]:
 
 def passes(kind: str, value: str, scope: str, answer: str) -> bool:
     """Whether ``answer`` passes the check: on every unit of ``scope``."""
-    return all(_holds(kind, value, text) for text in units(answer, scope))
+    code = scope in ("code", "code_lines")
+    return all(_holds(kind, value, text, code) for text in units(answer, scope))
 
 
 def value_error(kind: str, value: str) -> str | None:

@@ -22,7 +22,7 @@ from skillopt_sleep.mining.cues import GROUNDS
 from skillopt_sleep.mining.fallback import pair_fallback
 from skillopt_sleep.mining.instances import number_shape
 from skillopt_sleep.mining.literals import LABELLED, required
-from skillopt_sleep.mining.narrow import narrowed
+from skillopt_sleep.mining.narrow import narrowed, within_named
 from skillopt_sleep.mining.phrases import Check, respell
 from skillopt_sleep.mining.shapes import KEY_PATTERN, SHORTCODE, is_key, shape_candidates
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
@@ -357,11 +357,17 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
         out += [c for c in pair_fallback(said, corrected, accepted) if c not in out]
     if not any(separates(c, corrected, accepted) for c in out):
         out += _enumerated(said, corrected, accepted)
-    return _as_classes(out, corrected, accepted)
+    return within_named(_as_classes(out, corrected, accepted), said)
 
 
 # Classes the loose words cannot ground: "I", "my", "we" are how users speak, not names.
 _SPOKEN = {"first_person", "first_person_any"}
+
+
+# Marks of markdown a user can touch by name ("asterisks" make bold): markdown as a whole
+# only when its own words are said.
+_MARKDOWN_PARTS = {"bold", "italic", "heading", "top_heading", "table", "link", "blockquote"}
+_NAMES_MARKDOWN = re.compile(r"markdown|markup|format|plain")
 
 
 def _enumerated(said: str, corrected: str, accepted: str) -> list[Check]:
@@ -378,6 +384,10 @@ def _enumerated(said: str, corrected: str, accepted: str) -> list[Check]:
                       if separates(c, corrected, accepted)), None)  # fmt: skip
         if check is not None:
             out.append(check)
+    if not _NAMES_MARKDOWN.search(low) and any(
+        c.value in _MARKDOWN_PARTS for c in out
+    ):  # "the double asterisks": the bold they make, not every other mark of markdown
+        out = [c for c in out if c.value != "markdown"]
     return out[:2]
 
 

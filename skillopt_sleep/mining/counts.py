@@ -80,6 +80,12 @@ _WRAP = re.compile(r"\b(?:un)?(?:hard-?)?wrap(?:ped|ping|s)?\b", re.IGNORECASE)
 _LINES_UNDER = re.compile(r"\blines? (?:\w+ )?(?:under|below|within|at most|max|over|<)", re.I)
 
 
+# A plural noun right after a number that is no unit ("3 headings", "two tests"): what it counts.
+_COUNTS_OTHER = re.compile(
+    r"[- ]?(?![a-z]*(?:ss|us|is)\b)(?!(?:tops|plus|max|thanks|please|pls)\b)[a-z]{3,}s\b", re.I
+)
+
+
 def count_topics(text: str) -> list[Topic]:
     out: list[Topic] = []
     whole_scope = scope_for(text, "") or None
@@ -102,6 +108,8 @@ def count_topics(text: str) -> list[Topic]:
             after = sentence[m.end() :]
             unit, rest = _unit_after(after)
             line_width = False
+            if not unit and _COUNTS_OTHER.match(after):
+                continue  # "three headings": the number counts those, not the sentence's unit
             if not unit and _WRAP.search(text):
                 unit = "chars"  # "body's not wrapped. 72.": a wrap is a width
             elif not unit:

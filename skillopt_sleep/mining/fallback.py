@@ -25,6 +25,9 @@ _MAX = 3
 # Punctuation of sentences, not operators of code: read in prose (a `main...feature` range
 # in a code block is no ellipsis).
 _MARKS = re.compile(r"[.,;:!?\u2026\u2014\u2013'\"\u201c\u201d\u2018\u2019-]+")
+# Marks of markdown formatting ("**", "__", "##"): formatting is read in prose, where it
+# renders (``fn(**kwargs)`` in code is no bold).
+_MARKUP = re.compile(r"\*{1,3}|_{2,3}|~~|#{1,6}")
 
 
 def _marked_tokens(said: str) -> list[str]:
@@ -71,9 +74,9 @@ def _check_for(token: str, corrected: str) -> Check | None:
 def _scoped(check: Check, token: str, corrected: str, accepted: str) -> Check | None:
     """The check where it separates the two answers: the whole answer, narrowed to code
     when the corrected answer had the token only there, else code alone (the prose may
-    name what the code must not use)."""
+    name what the code must not use); punctuation and markup in prose first."""
     scopes = ["answer", "code"] if "```" in corrected else ["answer"]
-    if _MARKS.fullmatch(token):
+    if _MARKS.fullmatch(token) or _MARKUP.fullmatch(token):
         scopes = ["prose", "answer"]  # "..." or "!!" in a sentence says nothing of code
     for scope in scopes:
         scoped = Check(check.kind, check.value, scope)

@@ -223,6 +223,8 @@ def _ends(text: str) -> list[Check]:
     )
     if front and not any(c.kind in ("starts_with", "regex") for c in out):
         out.append(_start_check(next(g for g in front.groups() if g), first, negated=False))
+    if _TYPE_FAMILY.search(text):  # "the ci: prefix, conventional commits": any type of it
+        out = [Check("regex", _ANY_TYPE, c.scope) if _TYPE_START.match(c.value) else c for c in out]
     opener = (
         r"(?:" + QUOTED.pattern + r")\s+(?:opener|intro|opening|greeting|in front|at the start|"
         r"at the beginning)\b"
@@ -244,6 +246,12 @@ def _ends(text: str) -> list[Check]:
             neg = NEG_RX.search(text[: signed.start()])  # "don't end sentences with '!'": a feature
             out.append(Check("not_ends_with" if neg else "ends_with", value, "answer"))
     return out
+
+
+# The family of commit types named as such: a type the user quotes beside it is an example.
+_TYPE_FAMILY = re.compile(r"\bconven\w*[- ]?commits?\b|\b(?:commit|change) types?\b", re.I)
+_TYPE_START = re.compile(r"\(\?i\)\\A\\W\*[a-z]+\(")
+_ANY_TYPE = r"\A\W*[a-z]+(?:\([^)\n]*\))?!?:\s"
 
 
 def _start_check(value: str, scope: str, negated: bool) -> Check:

@@ -54,6 +54,28 @@ def _command_phrases(said: str) -> dict[str, str]:
     return out
 
 
+# The markers a comment of a kind opens with: "todo comments" are those, not every comment.
+_MARKER = re.compile(r"(?i)(?:todo|fixme|xxx|hack)")
+_MARKER_COMMENTS = re.compile(r"(?i)\b(?:todo|fixme|xxx|hack)s?[- ]comments?\b")
+
+
+def _as_marker(check: Check) -> Check | None:
+    """A comment marker forbidden as a word ("todo" is also the class ``Todo``), forbidden
+    where it marks a comment."""
+    if check.kind != "not_contains" or not _MARKER.fullmatch(check.value):
+        return None
+    marker = rf"(?i)(?:#|//|/\*|<!--|--|;|\*)\s*{check.value}\b"
+    return Check("not_regex", marker, check.scope)
+
+
+def within_named(checks: list[Check], said: str) -> list[Check]:
+    """``checks`` without a class broader than the thing the user named: "no todo comments"
+    forbids those comments, not every comment."""
+    if not _MARKER_COMMENTS.search(said):
+        return checks
+    return [c for c in checks if c != Check("no", "code_comment", c.scope)]
+
+
 def narrowed(checks: list[Check], said: str, corrected: str, accepted: str) -> list[Check]:
     """``checks`` with over-broad forbidden words narrowed to the use the user meant, where
     the narrower check still separates the corrected answer from the accepted one."""
@@ -61,7 +83,9 @@ def narrowed(checks: list[Check], said: str, corrected: str, accepted: str) -> l
     out: list[Check] = []
     for check in checks:
         better = None
-        if check.kind == "not_contains":
+        if _as_marker(check) is not None:
+            better = _as_marker(check)
+        elif check.kind == "not_contains":
             phrase = next(
                 (p for cmd, p in phrases.items() if check.value in (cmd, p.split()[1])), None
             )

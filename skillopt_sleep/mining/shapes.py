@@ -86,6 +86,11 @@ _REJECTS = re.compile(
     NEG_RX.pattern + r"|\b(?:just|only)\b|\bleave\b.*\bout\b|\bkeep\b.*\bout\b", re.IGNORECASE
 )
 
+# A trailer crediting a tool, not a person: a human co-author is no AI attribution.
+AI_TRAILER = (
+    r"(?im)^.*(?:co-authored-by:.*(?:\b(?:claude|codex|copilot|chatgpt|gpt|gemini|cursor|ai|bot|"
+    r"assistant|agent|anthropic|openai|llm)\b|\[bot\])|generated (?:with|by) )"
+)
 _CHECKS: dict[str, list[Check]] = {
     "force_push": [
         Check("not_regex", r"(?m)^.*\bgit\s+push\b.*(?<![\w-])(?:--force|-f)(?![\w-])", "code"),
@@ -112,9 +117,7 @@ _CHECKS: dict[str, list[Check]] = {
         Check("not_regex", r"(?m)^\s*:(?:param|type|returns?|rtype|raises?)\b", "code"),
         Check("not_regex", r"(?m)^\s*:(?:param|type|returns?|rtype|raises?)\b", "answer"),
     ],
-    "ai_trailer": [
-        Check("not_regex", r"(?im)^.*(?:co-authored-by:|generated (?:with|by) )", "answer")
-    ],
+    "ai_trailer": [Check("not_regex", AI_TRAILER, "answer")],
     "bare_pip": [Check("not_regex", r"(?m)(?<!-m )(?<![\w./-])pip3?\s+install\b", "answer")],
     "npm_install": [
         Check("not_regex", r"(?m)\bnpm\s+(?:install|i)(?:\s+--?[\w-]+)*\s*(?:$|&&|;|\|)", "answer")
