@@ -183,8 +183,8 @@ def main() -> None:
     ap.add_argument(
         "--corpus",
         default="tuning",
-        help="tuning | tuning2 | selfheld | heldout2 | heldout3 | heldout4 | heldout5 (all tuning now): a "
-        "corpus in tests/fixtures/corrections",
+        help="tuning | tuning2 | selfheld | heldout2 | heldout3 | heldout4 | heldout5 (all "
+        "tuning now): a corpus in tests/fixtures/corrections",
     )
     ap.add_argument("--model", action="store_true", help="also the embedded judge model")
     ap.add_argument("--threads", type=int, help="llama.cpp threads (default: measured)")

@@ -6,8 +6,15 @@ when the ones before it come to nothing (none to make, already tried, nothing ap
 no gain on the minibatch):
 
 1. the user's corrections (`trainer.corrections`): the rules the train tasks' verified
-   judges quote, in the user's words, one edit, no optimizer call. It is tried until the
-   gate has judged it (then the ledger knows it) or the screen has turned it down twice;
+   judges quote, in the user's words, one edit, no optimizer call. On a skill without a
+   worked example it goes with an answer the user accepted for one of the step's failed
+   train tasks (the pair the target gains most with on the minibatch), so one comparison
+   carries all that the user said and showed: each of the two, gated apart, costs a
+   comparison of its own, and on the embedded models the night's budget ran out before
+   the second one was decided (benchmarks/results/learning_local.json, runs 4 and 5).
+   When no pair fits the step's learning rate or passes the screen, the corrections go
+   alone. They are tried until the gate has judged them (then the ledger knows them) or
+   the screen has turned them down twice;
 2. the optimizer's reflection — one rule against one problem of the step's failed answers
    (`trainer.reflect`; the problem asked about least often in this run, then the one most
    answers failed);
@@ -120,12 +127,29 @@ class Proposer:
             ]
             return self._best(incumbent, [f for f in found if f is not None], where)
 
+        def with_accepted(edit: Edit) -> Screened | None:
+            """The corrections with one of the user's accepted answers as the skill's first
+            worked example: the pair that gains most on the minibatch, or None."""
+            if demos.examples(incumbent):
+                return None
+            found = [
+                self._screened(incumbent, [edit, example], lr, where, jobs, scored, own=task.id)
+                for task, example in self._accepted(incumbent, [r[0] for r in _worst(rows)], rnd)
+                if not lr.select([edit, example])[1]  # both fit the step's learning rate
+            ]
+            best = self._best(incumbent, [f for f in found if f is not None], where)
+            if best is not None:
+                self.counters["corrections_with_example"] += 1
+            return best
+
         def by_corrections() -> Screened | None:
             edit = corrections.edit(incumbent, self.train, lr.max_changed_tokens)
             if edit is None or self.state.known(edit.hash) or self.screened_out[edit.hash] >= 2:
                 return None
             self.counters["correction_candidates"] += 1
-            found = self._screened(incumbent, [edit], lr, where, jobs, scored)
+            found = with_accepted(edit)
+            if found is None:
+                found = self._screened(incumbent, [edit], lr, where, jobs, scored)
             if found is None:
                 self.screened_out[edit.hash] += 1
             return found
@@ -199,14 +223,7 @@ class Proposer:
         every judge of its task; when none is left to try, the optimizer's answers to them
         under what went wrong, kept only if they pass every judge of a task that has a
         content check."""
-        fixable = sorted(
-            (r for r in rows if r[2].score < 1.0 and demos.can_demonstrate(r[0])),
-            key=lambda r: (r[2].score, r[0].id, r[1]),
-        )
-        first: dict[str, tuple[Task, str, Scored, str]] = {}
-        for r in fixable:
-            first.setdefault(r[0].id, r)  # a task's worst sample
-        worst = list(first.values())
+        worst = _worst(rows)
         accepted = self._accepted(incumbent, [r[0] for r in worst], rnd)
         if accepted:
             return accepted
@@ -369,3 +386,15 @@ class Proposer:
         ]
         gain = sum(c - i for c, i in pairs)
         return gain if pairs and gain > 0 else None
+
+
+def _worst(rows: list[tuple[Task, str, Scored, str]]) -> list[tuple[Task, str, Scored, str]]:
+    """The failed tasks an answer alone can fix, worst first, each by its worst sample."""
+    fixable = sorted(
+        (r for r in rows if r[2].score < 1.0 and demos.can_demonstrate(r[0])),
+        key=lambda r: (r[2].score, r[0].id, r[1]),
+    )
+    first: dict[str, tuple[Task, str, Scored, str]] = {}
+    for r in fixable:
+        first.setdefault(r[0].id, r)  # a task's worst sample
+    return list(first.values())

@@ -69,7 +69,9 @@ def test_the_night_tries_the_users_own_corrections_first_and_only_from_train(
         (world,) = worlds
         start = SkillDoc.parse(result["start_text"])
         for step in result["history"]:
-            if [e.get("origin") for e in step["edits"]] != ["corrections"]:
+            origins = [e.get("origin") for e in step["edits"]]
+            # alone, or with an answer the user accepted as the skill's first example
+            if origins not in (["corrections"], ["corrections", "example"]):
                 continue
             carried += 1
             new, _applied, failed = apply_edits(start, [Edit.from_dict(e) for e in step["edits"]])
@@ -78,9 +80,10 @@ def test_the_night_tries_the_users_own_corrections_first_and_only_from_train(
             taught = world.taught(world.target_text(new)) - world.taught(world.target_text(start))
             assert taught and not taught & {r.id for r in world.harmful}
             assert world.expected_pass_all(new, "test") > world.expected_pass_all(start, "test")
-            listed = [a for a in skill["accepted"] if a["origin"] == "corrections"]
+            listed = [a for a in skill["accepted"] if a["origin"] == "+".join(origins)]
             assert listed and listed[0]["edits"][0]["text"] == step["edits"][0]["text"]
-            assert "| accepted | add | corrections |" in md
+            kinds = ",".join(e["kind"] for e in step["edits"])
+            assert f"| accepted | {kinds} | {'+'.join(origins)} |" in md
     assert carried >= 1  # the corpus's users say rules a night can carry
 
 

@@ -7,9 +7,14 @@ as mining makes them; tests/night/test_night_corrections.py runs whole nights on
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
+from scripted_helpers import Scripted
+from scripted_helpers import tasks as commit_tasks
 
 from trainer import TrainSettings, optimize
+from trainer.backends.base import Roles
 from trainer.cache import MemoryLedger
 from trainer.corrections import ORIGIN, clauses, edit, lines
 from trainer.demos import MARKER, examples
@@ -157,3 +162,77 @@ def test_a_rejected_corrections_edit_is_in_the_ledger_and_never_compared_again()
     _, again = run(ts, ledger=ledger)
     assert "correction_candidates" not in again.counters
     assert all(e.origin != ORIGIN for x in again.history for e in x.edits)
+
+
+# -- the corrections with an answer the user accepted: one candidate --------------------------
+
+SHORT = "keep it under 8 words"
+PREFIX = "start with fix: please"
+
+
+def scripted_run(target_answer, steps: int = 1):
+    """Commit-message tasks whose judges quote the user's two corrections, each train task
+    with the answer the user accepted for it; the target answers from what its skill says
+    (`target_answer(system, task_id)`), the optimizer is never needed."""
+    rules = (said("max_words", "8", SHORT), said("regex", "^fix: ", PREFIX, "b"))
+    ts = [
+        replace(
+            t,
+            judges=(*rules, Judge("mentions_any", t.id)),
+            meta={"accepted": f"fix: trim header row in {t.id}"} if t.split == "train" else {},
+        )
+        for t in commit_tasks(rules)
+    ]
+    opt = Scripted("optimizer", lambda s, u: "I would make the skill clearer.")
+    tgt = Scripted("target", lambda system, user: target_answer(system, user.split()[-1]))
+    roles = Roles(opt, tgt, Scripted("judge", lambda s, u: '{"grade": 10, "reason": "ok"}'))
+    settings = TrainSettings(epochs=1, steps_per_epoch=steps, minibatch=4, train_samples=1,
+                             max_samples=2, test_samples=1)  # fmt: skip
+    return opt, optimize(SKILL, ts, roles, settings=settings)
+
+
+def follows(system: str, task_id: str) -> str:
+    """A small target: the user's length rule shortens its answer, an example gives it the
+    example's form; it needs both to meet every rule."""
+    text = (
+        f"update {task_id}"
+        if "under 8 words" in system
+        else (f"this change updates many files across the code base, see {task_id} for the details")
+    )
+    return f"fix: {text}" if MARKER in system else text
+
+
+def test_one_comparison_carries_the_user_s_rules_and_their_accepted_answer() -> None:
+    """Gated apart, the rules and the user's example cost two comparisons; on a night with
+    room for one, the target then still misses a rule. Offered together they are one."""
+    opt, result = scripted_run(follows)
+    assert opt.prompts == []  # no optimizer call: all of it is the user's
+    assert result.counters["comparisons"] == 1
+    (step,) = result.history
+    assert [e.origin for e in step.edits] == ["corrections", "example"]
+    rules, example = (e.text for e in step.edits)
+    assert rules == "- Keep it under 8 words.\n- Start with fix:"
+    assert example.startswith(f"{MARKER}\n\nfix: trim header row in train-")
+    assert step.evidence["verdict"] == "accept"
+    assert result.test.pass_all is not None
+    assert (result.test.pass_all.before, result.test.pass_all.after) == (0.0, 1.0)
+    # the next step finds nothing of the user's left to add
+    _, longer = scripted_run(follows, steps=2)
+    assert longer.counters["correction_candidates"] == 1 and len(longer.history) == 1
+
+
+def test_when_the_pair_does_worse_on_the_minibatch_the_rules_go_alone() -> None:
+    """A target that copies a skill's example instead of answering is hurt by the pair: the
+    screen turns the pairs down (not banned) and the corrections alone are compared."""
+
+    def copies(system: str, task_id: str) -> str:
+        if MARKER in system:
+            return system.split(MARKER, 1)[1].strip().splitlines()[0]
+        return follows(system, task_id)
+
+    _, result = scripted_run(copies)
+    assert result.counters["screened_out"] >= 1
+    assert "corrections_with_example" not in result.counters
+    (step,) = result.history
+    assert [e.origin for e in step.edits] == ["corrections"]
+    assert all(r.reason.startswith("screen:") for r in result.rejected)
