@@ -44,7 +44,7 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
-from trainer.text_classes import TEXT_CLASSES
+from trainer.text_classes import TEXT_CLASSES, has_match
 
 SCOPES = ("answer", "first_line", "lines", "bullets", "code", "prose", "code_lines")
 COUNT_UNITS = ("words", "chars", "lines", "sentences", "bullets")
@@ -142,11 +142,6 @@ def _closing_offer(text: str) -> bool:
     return bool(lines) and _CLOSING_OFFER.search(lines[-1]) is not None
 
 
-def _has(pattern: str, flags: int = re.MULTILINE) -> Callable[[str], bool]:
-    rx = re.compile(pattern, flags)
-    return lambda text: rx.search(text) is not None
-
-
 def _glued_body(text: str) -> bool:
     lines = deliverable(text).strip().split("\n")
     return len(lines) > 1 and bool(lines[1].strip())
@@ -180,36 +175,36 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
         "an emoji character, or a shortcode rendered as one (:sparkles:)",
     ),
     "heading": (
-        _has(r"^\s{0,3}#{1,6}\s+\S|^[^\n]*\w[^\n]*\n\s*={3,}\s*$"),
+        has_match(r"^\s{0,3}#{1,6}\s+\S|^[^\n]*\w[^\n]*\n\s*={3,}\s*$"),
         "a Markdown heading line (# …, or a line underlined with ===)",
     ),
-    "code_fence": (_has(r"^\s*(```|~~~)"), "a fenced code block (```)"),
+    "code_fence": (has_match(r"^\s*(```|~~~)"), "a fenced code block (```)"),
     "bullet": (lambda t: _BULLET.search(t) is not None, "a bullet (- * + • item)"),
     "list": (lambda t: any(_ITEM.match(x) for x in t.split("\n")), "a bullet or numbered item"),
-    "numbered_list": (_has(r"^\s*\d{1,3}[.)]\s+\S"), "a numbered list item"),
+    "numbered_list": (has_match(r"^\s*\d{1,3}[.)]\s+\S"), "a numbered list item"),
     "table": (
-        _has(r"^\s*\|.*\|\s*$|^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$"),
+        has_match(r"^\s*\|.*\|\s*$|^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$"),
         "a Markdown table (a |-row, or a --- | --- rule)",
     ),
-    "link": (_has(r"https?://\S|\bwww\.\S|\[[^\]\n]+\]\([^)\n]+\)"), "a URL or link"),
-    "bold": (_has(r"\*\*\S[^*\n]*\*\*|__\S[^_\n]*__"), "bold text (**…**)"),
+    "link": (has_match(r"https?://\S|\bwww\.\S|\[[^\]\n]+\]\([^)\n]+\)"), "a URL or link"),
+    "bold": (has_match(r"\*\*\S[^*\n]*\*\*|__\S[^_\n]*__"), "bold text (**…**)"),
     "markdown": (
-        _has(
+        has_match(
             r"^\s{0,3}#{1,6}\s+\S|^\s*(```|~~~)|\*\*\S[^*\n]*\*\*|__\S[^_\n]*__|"
             r"\[[^\]\n]+\]\([^)\n]+\)|^\s*\|.*\|\s*$|`[^`\n]+`|^\s*>\s"
         ),
         "Markdown syntax: headings, fences, bold, links, tables, inline code, quotes "
         "(plain '-' lists are not counted)",
     ),
-    "exclamation": (_has(r"!(?!=)"), "an exclamation mark"),
+    "exclamation": (has_match(r"!(?!=)"), "an exclamation mark"),
     "trailing_punctuation": (
         lambda t: bool(t.strip()) and t.rstrip()[-1] in ".!?;:,…",
         "ends with a punctuation mark",
     ),
     "question": (lambda t: t.rstrip().endswith("?"), "ends with a question mark"),
-    "apology": (_has(r"\b(?:sorry|apologi[sz]\w*|apologies)\b", re.IGNORECASE), "an apology"),
+    "apology": (has_match(r"\b(?:sorry|apologi[sz]\w*|apologies)\b", re.IGNORECASE), "an apology"),
     "preamble": (
-        _has(
+        has_match(
             r"\A\W*(?:sure|certainly|of course|absolutely|here(?:'s| is| are)|great question|"
             r"happy to|i'?d be happy|no problem|okay|ok)\b",
             re.IGNORECASE,
@@ -221,17 +216,17 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
     "lowercase_start": (lambda t: _first_letter(t).islower(), "the first letter is lower case"),
     "capital_start": (lambda t: _first_letter(t).isupper(), "the first letter is a capital"),
     "diff_lines": (
-        _has(r"^(?:diff --git |@@ -\d|\+\+\+ [ab/]|--- [ab/]|[+-](?![\s+-])\S)"),
+        has_match(r"^(?:diff --git |@@ -\d|\+\+\+ [ab/]|--- [ab/]|[+-](?![\s+-])\S)"),
         "lines of a diff (+/- lines, @@ hunks)",
     ),
     "italic": (
-        _has(
+        has_match(
             r"(?<![*\w])\*(?![\s*])[^*\n]+(?<![\s*])\*(?![*\w])|(?<![_\w])_(?![\s_])[^_\n]+(?<![\s_])_(?![_\w])"
         ),
         "italic text (*…* or _…_)",
     ),
-    "hashtag": (_has(r"(?<![\w&#/])#[A-Za-z]\w*"), "a hashtag (#launch)"),
-    "at_mention": (_has(r"(?<![\w.])@[A-Za-z][\w-]*"), "an @mention"),
+    "hashtag": (has_match(r"(?<![\w&#/])#[A-Za-z]\w*"), "a hashtag (#launch)"),
+    "at_mention": (has_match(r"(?<![\w.])@[A-Za-z][\w-]*"), "an @mention"),
     "inline_code": (
         lambda t: _INLINE_CODE.search(_FENCED.sub("", t)) is not None,
         "`inline code` outside code blocks",
@@ -239,26 +234,32 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
     "contraction": (lambda t: _CONTRACTION.search(t) is not None, "a contraction (don't, it's)"),
     "closing_offer": (_closing_offer, "ends with an offer (Let me know if …, Hope this helps)"),
     "untagged_fence": (_untagged_fence, "a code fence opened without a language"),
-    "first_person": (_has(r"\b(?:I|I'm|I've|I'll|I'd)\b|\b(?:[Mm]e|[Mm]y|[Mm]ine)\b"), "I/me/my"),
-    "em_dash": (_has("\u2014"), "an em dash (\u2014)"),
-    "checkbox": (_has(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+\[[ xX]\]"), "a task-list checkbox (- [ ] …)"),
-    "top_heading": (_has(r"^\s{0,3}#[ \t]+\S"), "a top-level heading (# Title)"),
-    "shell_prompt": (_has(r"^\s*[$%>][ \t]+\S"), "a command line opened with a prompt ($ …)"),
+    "first_person": (
+        has_match(r"\b(?:I|I'm|I've|I'll|I'd)\b|\b(?:[Mm]e|[Mm]y|[Mm]ine)\b"),
+        "I/me/my",
+    ),
+    "em_dash": (has_match("\u2014"), "an em dash (\u2014)"),
+    "checkbox": (
+        has_match(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+\[[ xX]\]"),
+        "a task-list checkbox (- [ ] …)",
+    ),
+    "top_heading": (has_match(r"^\s{0,3}#[ \t]+\S"), "a top-level heading (# Title)"),
+    "shell_prompt": (has_match(r"^\s*[$%>][ \t]+\S"), "a command line opened with a prompt ($ …)"),
     "code_comment": (
-        _has(r"(?:^|[ \t])(?:#|//)(?=[ \t]|$)(?![ \t]*(?:type|noqa|pragma|fmt)\b)"),
+        has_match(r"(?:^|[ \t])(?:#|//)(?=[ \t]|$)(?![ \t]*(?:type|noqa|pragma|fmt)\b)"),
         "a comment (# … or // …, not a shebang, pragma or #123)",
     ),
-    "bare_except": (_has(r"^\s*except\s*:"), "a bare `except:`"),
+    "bare_except": (has_match(r"^\s*except\s*:"), "a bare `except:`"),
     "untyped_def": (
-        _has(r"^\s*(?:async\s+)?def\s+\w+\s*\((?:[^()]|\([^()]*\))*\)\s*:"),
+        has_match(r"^\s*(?:async\s+)?def\s+\w+\s*\((?:[^()]|\([^()]*\))*\)\s*:"),
         "a Python def without a return annotation (-> …)",
     ),
     "camelcase_def": (
-        _has(r"^\s*(?:async\s+)?def\s+_*[a-z][a-z0-9]*_?[A-Z]\w*\s*\("),
+        has_match(r"^\s*(?:async\s+)?def\s+_*[a-z][a-z0-9]*_?[A-Z]\w*\s*\("),
         "a Python def named in camelCase (testParsesDate)",
     ),
     "single_quoted": (
-        _has(r"^(?:[^\"'#\n]|\"[^\"\n]*\")*'"),
+        has_match(r"^(?:[^\"'#\n]|\"[^\"\n]*\")*'"),
         "a single-quoted string (an apostrophe in a double-quoted one or a comment is not)",
     ),
     "american_spelling": (
@@ -266,7 +267,7 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
         "an American spelling (color, behavior, -ize/-yze: organize, analyze)",
     ),
     "hedging": (
-        _has(
+        has_match(
             r"\b(?:maybe|perhaps|probably|possibly|likely|might|may (?:be|have)|could be|"
             r"seems?|appears? to|I think|I guess|I suspect|not sure)\b",
             re.IGNORECASE,
@@ -274,7 +275,7 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
         "a hedge (maybe, probably, might, I think)",
     ),
     "hype": (
-        _has(
+        has_match(
             r"\b(?:thrilled|excited|exciting|delighted|game-?changing|game-?changer|seamless\w*|"
             r"revolutionary|cutting-edge|world-class|best-in-class|next-level|supercharge\w*|"
             r"unleash\w*|blazing(?:ly)?|incredible|amazing|awesome|powerful|stunning|"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -68,6 +68,12 @@ class Edit:
         if self.kind == "replace":
             return count_tokens(self.anchor) + count_tokens(self.text)
         return count_tokens(self.text)
+
+
+def joined_origin(origins: Iterable[str]) -> str:
+    """Where a set of edits came from, each origin once in order ("corrections+example");
+    an edit recorded before edits said is "unknown"."""
+    return "+".join(dict.fromkeys(o or "unknown" for o in origins)) or "unknown"
 
 
 def normalized(text: str) -> str:

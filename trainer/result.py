@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from trainer.budget import Usage
-from trainer.edits import Edit
+from trainer.edits import Edit, joined_origin
 from trainer.ledger import LedgerRecord
 from trainer.shapes import RUN, stamp
 from trainer.skill import SkillDoc
@@ -189,7 +189,7 @@ class AcceptedEdits:
     def origin(self) -> str:
         """Where the step's edits came from ("reflection", "example", "example+reflection");
         edits recorded before they said are "unknown"."""
-        return "+".join(dict.fromkeys(e.origin or "unknown" for e in self.edits)) or "unknown"
+        return joined_origin(e.origin for e in self.edits)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -14,7 +14,9 @@ import re
 from collections.abc import Callable
 
 
-def _has(pattern: str, flags: int = re.MULTILINE) -> Callable[[str], bool]:
+def has_match(pattern: str, flags: int = re.MULTILINE) -> Callable[[str], bool]:
+    """A feature test: whether a text has a match of ``pattern`` (every pattern feature of
+    ``trainer.checks`` is one)."""
     rx = re.compile(pattern, flags)
     return lambda text: rx.search(text) is not None
 
@@ -40,48 +42,48 @@ _LIBRARIES = "(?:Node|Deno|Vue|Next|Nuxt|Express|Three|Chart|D3|Ember|Backbone|A
 
 TEXT_CLASSES: dict[str, tuple[Callable[[str], bool], str]] = {
     "first_person_any": (
-        _has(
+        has_match(
             r"\b(?:I|I'm|I've|I'll|I'd)\b|\b(?:[Mm]e|[Mm]y|[Mm]ine|[Ww]e|[Ww]e're|[Ww]e've|"
             r"[Ww]e'll|[Ww]e'd|[Oo]ur|[Oo]urs|[Uu]s)\b"
         ),
         "the first person, singular or plural: I/me/my, we/us/our (not US)",
     ),
     "curly_quote": (
-        _has("[\u201c\u201d\u2018\u2019\u201e]"),
+        has_match("[\u201c\u201d\u2018\u2019\u201e]"),
         "a curly (smart) quote: \u201c \u201d \u2018 \u2019",
     ),
-    "ellipsis": (_has(r"\.\.\.|\u2026"), "an ellipsis (... or \u2026)"),
+    "ellipsis": (has_match(r"\.\.\.|\u2026"), "an ellipsis (... or \u2026)"),
     "horizontal_rule": (
-        _has(r"^ {0,3}(?:-[ \t]*){3,}$|^ {0,3}(?:\*[ \t]*){3,}$|^ {0,3}(?:_[ \t]*){3,}$"),
+        has_match(r"^ {0,3}(?:-[ \t]*){3,}$|^ {0,3}(?:\*[ \t]*){3,}$|^ {0,3}(?:_[ \t]*){3,}$"),
         "a horizontal rule line (---, ***, ___)",
     ),
-    "blockquote": (_has(r"^ {0,3}>"), "a blockquote line (> …)"),
+    "blockquote": (has_match(r"^ {0,3}>"), "a blockquote line (> …)"),
     "bare_url": (
-        _has(r"(?<!\]\()(?<![\w/.-])(?:https?://|www\.)[^\s)>\]]"),
+        has_match(r"(?<!\]\()(?<![\w/.-])(?:https?://|www\.)[^\s)>\]]"),
         "a URL written out rather than as a [text](url) link (<https://…> counts)",
     ),
     "number_word": (
-        _has(rf"\b(?:{_NUMBER_WORDS})\b", re.IGNORECASE),
+        has_match(rf"\b(?:{_NUMBER_WORDS})\b", re.IGNORECASE),
         "a number spelled out (two … ninety, hundred, thousand; not 'one')",
     ),
     "long_number": (
-        _has(r"(?<![\w.,:/#-])\d{5,}(?![\w.,:/-]|,\d)"),
+        has_match(r"(?<![\w.,:/#-])\d{5,}(?![\w.,:/-]|,\d)"),
         "a number of five or more digits without separators (18342)",
     ),
     "glued_unit": (
-        _has(rf"(?<![\w.])\d+(?:\.\d+)?(?:{_UNITS})\b(?!-)"),
+        has_match(rf"(?<![\w.])\d+(?:\.\d+)?(?:{_UNITS})\b(?!-)"),
         "a unit glued to its number (410ms, 20MB)",
     ),
     "currency_symbol": (
-        _has(r"[$\u20ac\u00a3\u00a5]\s?\d"),
+        has_match(r"[$\u20ac\u00a3\u00a5]\s?\d"),
         "a currency symbol before an amount ($12, \u20ac5)",
     ),
     "short_flag": (
-        _has(r"(?:^|[ \t])-[A-Za-z][A-Za-z0-9]*(?=[ \t]|$)"),
+        has_match(r"(?:^|[ \t])-[A-Za-z][A-Za-z0-9]*(?=[ \t]|$)"),
         "a short command-line option (-q, -rf), not a --long one",
     ),
     "file_name": (
-        _has(
+        has_match(
             rf"(?<![\w/.@-])(?!{_LIBRARIES}\.js\b)(?:[\w-]+/)*[\w-]*[A-Za-z0-9_]\."
             rf"(?:{_EXTENSIONS})(?![\w.-])|"
             r"(?<![\w/.-])(?:Dockerfile|Makefile|Jenkinsfile|Gemfile|Procfile)(?![\w.-])"

@@ -24,6 +24,7 @@ from skillopt_sleep.report.document import (
     PendingCandidate,
     SkillReport,
 )
+from trainer.edits import joined_origin
 from trainer.gate import controls
 from trainer.result import PassAll as TrainerPassAll
 from trainer.skill import SkillDoc
@@ -64,17 +65,8 @@ def verdict_of(result: TrainedSkill) -> Verdict:
 
 def _pass_all(measured: TrainerPassAll | None) -> PassAll | None:
     """The share of test answers that passed every rule judge, before and after, with the
-    lift's 95% interval; None when no test task has a rule judge."""
-    if not measured or not measured.n_tasks:
-        return None
-    return PassAll(
-        before=_num(measured.before),
-        after=_num(measured.after),
-        lift=_num(measured.lift),
-        ci_low=_num(measured.ci_low),
-        ci_high=_num(measured.ci_high),
-        n_tasks=measured.n_tasks,
-    )
+    lift's 95% interval, as the report holds it; None when no test task has a rule judge."""
+    return PassAll.from_json(measured.to_dict()) if measured and measured.n_tasks else None
 
 
 def _edit_text(edits: list[dict[str, Any]]) -> str:
@@ -84,15 +76,10 @@ def _edit_text(edits: list[dict[str, Any]]) -> str:
     return "; ".join(textwrap.shorten(t, width=300, placeholder=" …") for t in texts if t)
 
 
-def origin(edits: list[dict[str, Any]]) -> str:
-    """Where a step's edits came from ("reflection", "example", "example+reflection"); edits
-    recorded before they said are "unknown"."""
-    return "+".join(dict.fromkeys(e.get("origin") or "unknown" for e in edits)) or "unknown"
-
-
 def _edit_row(status: str, step: dict[str, Any], **extra: Any) -> EditRow:
     edits = step["edits"]
-    return EditRow(status, ",".join(e["kind"] for e in edits), origin(edits),
+    origin = joined_origin(e.get("origin") for e in edits)
+    return EditRow(status, ",".join(e["kind"] for e in edits), origin,
                    _edit_text(edits), step.get("evidence"), **extra)  # fmt: skip
 
 

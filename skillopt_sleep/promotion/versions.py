@@ -361,7 +361,7 @@ class HistoryEvent:
 @dataclass(frozen=True)
 class History:
     """What ``history --json`` prints: the events, oldest first, under the ``history``
-    shape's version. Release 0.1's bare list of events was replaced by this object (a
+    shape's version. It replaced a bare list of the events (so a
     script reading ``.[-1].version`` fails loudly instead of reading a shape version)."""
 
     events: list[HistoryEvent]
