@@ -52,6 +52,30 @@ def _model_too_weak(skill: SkillReport) -> bool:
     return sum(map(flat, looks)) * 2 > len(looks)
 
 
+def _slower_than_planned(skill: SkillReport) -> str:
+    """Why the deadline came when the models answered too slowly for the plan to fit: the
+    seconds per call measured tonight, and the time the plan's calls need at that pace (the
+    roles measured so far only, so a lower bound), or '' when the plan fitted at that pace.
+    A busy machine does this: the plan assumed the configured or last night's pace."""
+    plan = skill.plan
+    if plan is None or not plan.available_seconds:
+        return ""
+    pace = {
+        role: float(used["seconds"]) / float(used["timed_calls"])
+        for role, used in skill.usage.by_role.items()
+        if used.get("timed_calls") and hasattr(plan.calls, role)
+    }
+    need = sum(getattr(plan.calls, role) * s for role, s in pace.items())
+    if need <= plan.available_seconds:
+        return ""
+    each = ", ".join(f"{role} {s:.1f} s" for role, s in sorted(pace.items()))
+    return (
+        f"the models took {each} per call tonight, and at that pace the plan's "
+        f"{plan.calls.total} calls need at least {need / 60:.0f} minutes of the "
+        f"{plan.available_seconds / 60:.0f} it had"
+    )
+
+
 def consequence(skill: SkillReport) -> str:
     """What promotion did with a candidate the held-out test did not confirm, in the words
     the promotion line agrees with."""
@@ -112,6 +136,12 @@ def for_skill(skill: SkillReport, failure: str | None = None) -> Advice | None:
         )
     if stopped.startswith("budget") and not accepted:
         kind = stopped.split(":", 1)[-1].strip() or "budget"
+        if kind == "deadline" and (slow := _slower_than_planned(skill)):
+            return Advice(
+                f"The night's deadline came before an edit could pass the gate: {slow}.",
+                "run the night when the machine is less busy, or give it more time "
+                "(daemon.deadline / budget.deadline; the demo: --minutes).",
+            )
         if kind == "deadline":
             return Advice("The night's deadline came before an edit could pass the gate.", _LATER)
         key = {"calls": "budget.max_calls", "tokens": "budget.max_tokens"}.get(

@@ -15,7 +15,9 @@ import pytest
 from skillopt_sleep.promotion.verdict import decide
 from skillopt_sleep.report import headline, render_html, render_md, write_reports
 from skillopt_sleep.report.document import NightSummary
+from trainer import TrainSettings
 from trainer.result import TestLift as Lift
+from trainer.sizing import size
 
 
 def as_md(summary: dict[str, Any]) -> str:
@@ -320,6 +322,37 @@ def test_an_undecided_night_says_why_and_what_to_do(
         assert why in answer, answer
         action = text.split("What to do")[1].split("Cost")[0]
         assert todo in action, action
+
+
+def _deadline_night(target_seconds: float) -> dict[str, Any]:
+    """A skill whose night was planned at 4 s per target call in 25 minutes and stopped by
+    the deadline after 8 target calls took `target_seconds` each."""
+    settings = TrainSettings(epochs=1, steps_per_epoch=1, minibatch=4, max_samples=4)
+    plan = size(settings, {"train": 4, "val": 16, "test": 16}, worth=0.1,
+                per_call={"optimizer": 28.0, "target": 4.0}, available_seconds=1500.0)  # fmt: skip
+    assert plan.fits
+    usage = {"calls": 8, "by_role": {"target": {"calls": 8, "seconds": 8 * target_seconds,
+                                                "timed_calls": 8}}}  # fmt: skip
+    return _skill(stopped_by="budget: deadline", plan=plan.to_dict(), usage=usage)
+
+
+def test_a_deadline_on_a_busy_machine_says_how_slow_the_calls_were() -> None:
+    """The plan fitted at its assumed pace; the deadline came because the calls were slower
+    tonight. The advice gives the pace measured and the time the plan needs at it, instead
+    of telling the user to start nights earlier."""
+    slow = _deadline_night(12.0)
+    plan = slow["plan"]
+    need = plan["calls"]["target"] * 12.0 / 60
+    calls = sum(plan["calls"].values())
+    s = summary(skills=[slow], not_trained=[])
+    for text in (as_md(s), unescape(as_html(s))):
+        answer = text.split("Did my skills get better?")[1].split("What to do")[0]
+        assert "the models took target 12.0 s per call tonight" in answer, answer
+        assert f"the plan's {calls} calls need at least {need:.0f} minutes of the 25" in answer
+        assert "less busy" in text.split("What to do")[1]
+    # at the planned pace the deadline is the plain one: start nights earlier
+    steady = as_md(summary(skills=[_deadline_night(4.0)], not_trained=[]))
+    assert "s per call tonight" not in steady and "daemon.schedule" in steady
 
 
 def test_what_to_do_names_the_review_commands_and_groups_the_same_advice() -> None:
