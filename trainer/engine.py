@@ -398,7 +398,9 @@ class _Run:
 
     # -- the incumbent's stream across runs -------------------------------------------
     def _stream_key(self, doc: SkillDoc) -> str:
-        return f"{doc.hash}:{self.val_digest}"
+        """The skill on these val tasks as they are judged: sweeps scored by other judges
+        are no sample of tonight's incumbent."""
+        return f"{doc.hash}:{self.val_digest}:{self.judges_digest}"
 
     def _carry_stream(self) -> None:
         """Start from the val sweeps an earlier run kept for this skill and val set."""

@@ -15,8 +15,8 @@ the same judges, and fresh draws (sample ids carry the run, so no answer is repl
 any of those changed, the kept samples measure another question: they are discarded, with
 the reason in the report, and the edit may be compared afresh.
 
-A look cut short by the budget keeps only the sweeps drawn whole: the part of a sweep left
-unused is discarded for a reason (the budget) that does not depend on its scores.
+A comparison cut short keeps the looks (of `samples` sweeps each) drawn whole; the look in
+progress is let go, for a reason (the budget) that does not depend on its scores.
 """
 
 from __future__ import annotations

@@ -165,6 +165,9 @@ def test_a_changed_skill_or_task_set_discards_the_kept_samples(
     assert gone.reason == f"kept evidence discarded: {why}"
     assert later.counters["pending_discarded"] == 1 and later.counters["comparisons"] == 1
     assert "pending_continued" not in later.counters
+    # nor are the incumbent's kept sweeps paired with anything: they were of another skill,
+    # or scored on other tasks or by other judges
+    assert "incumbent_sweeps_carried" not in later.counters
     # compared afresh tonight: whatever it holds now, none of it is night-1's
     for rec in kept(tmp_path / "later"):
         assert rec["runs"] == ["night-2"]
