@@ -112,13 +112,17 @@ def for_skill(skill: SkillReport, failure: str | None = None) -> Advice | None:
         )
     if stopped.startswith("budget") and not accepted:
         kind = stopped.split(":", 1)[-1].strip() or "budget"
+        cut = next((p for p in skill.pending if p.cut_by and p.pairs), None)
+        kept = f" ({cut.pairs} paired samples of the comparison it cut are kept)" if cut else ""
         if kind == "deadline":
-            return Advice("The night's deadline came before an edit could pass the gate.", _LATER)
+            return Advice(
+                f"The night's deadline came before an edit could pass the gate{kept}.", _LATER
+            )
         key = {"calls": "budget.max_calls", "tokens": "budget.max_tokens"}.get(
             kind, "budget.max_cost_usd"
         )
         return Advice(
-            f"The night's {kind} budget ran out before an edit could pass the gate.",
+            f"The night's {kind} budget ran out before an edit could pass the gate{kept}.",
             f"raise {key}, or train fewer skills per night (night.max_skills).",
         )
     if m := _VAL_TASKS.search(reason):

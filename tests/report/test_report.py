@@ -294,6 +294,13 @@ def _flat_gate() -> dict[str, Any]:
         (_skill(stopped_by="budget: calls", reason="training ended by budget: calls"), {},
          "calls budget ran out", "Raise budget.max_calls"),
         (_skill(stopped_by="budget: deadline"), {}, "deadline came before", "daemon.schedule"),
+        # the comparison it cut keeps its samples, and the advice says so
+        (_skill(stopped_by="budget: deadline",
+                pending=[{"summary": "x", "nights": 1, "e_value": 2.0, "e_needed": 20.0,
+                          "effect": 0.05, "sweeps": 3, "pairs": 48, "n_tasks": 16,
+                          "cut_by": "deadline"}]), {},
+         "deadline came before an edit could pass the gate (48 paired samples of the "
+         "comparison it cut are kept)", "daemon.schedule"),
         # an edit passed the gate before the deadline; the held-out test found no time
         (_decided(None, "budget: deadline", stopped_by="budget: deadline"), {},
          "the held-out test was not measured (budget: deadline): it waits for your review",
