@@ -190,3 +190,26 @@ def test_a_night_killed_while_it_resumes_ends_as_an_uninterrupted_one(cut, tmp_p
     assert dying["count"] + rest["count"] == whole["count"]
     assert [h.to_dict() for h in again.history] == [h.to_dict() for h in uninterrupted.history]
     assert again.counters == uninterrupted.counters and again.best_skill == uninterrupted.best_skill
+
+
+def test_a_record_an_older_release_kept_is_read_and_discarded_not_resumed(
+    cut, tmp_path: Path
+) -> None:
+    """A version-2 ledger record names no judges: its samples may have been scored by other
+    judges, so they are let go (once), with the reason."""
+    state = copy_of(cut[0], tmp_path / "older")
+    db = open_store(state)
+    ((edit_hash, text),) = db.execute("SELECT hash, record FROM edits WHERE kind = 'pending'")
+    record = json.loads(text)
+    del record["judges_digest"], record["cut_by"]
+    with db.conn:
+        db.execute("UPDATE edits SET record = ? WHERE hash = ?",
+                   [json.dumps({**record, "version": 2}), edit_hash])  # fmt: skip
+    db.close()
+    later = night(state, "night-2")
+    (gone,) = [r for r in later.rejected if r.status == "dropped"]
+    assert gone.edit_hash == edit_hash
+    assert gone.reason == (
+        "kept evidence discarded: it was kept without its judges named (an older release)"
+    )
+    assert later.counters["comparisons"] == 1 and "pending_continued" not in later.counters
