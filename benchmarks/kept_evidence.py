@@ -32,8 +32,15 @@ from trainer.result import RunResult  # noqa: E402
 from trainer.sim import SimWorld  # noqa: E402
 
 LABEL = "SIMULATION: trainer.sim worlds, a scripted optimizer proposing one helpful rule."
+# one step a night, the gate looking after every sweep, at a level that needs several sweeps
+# of a helpful rule: a small call budget ends the first night mid-comparison
 SETTINGS = TrainSettings(epochs=1, steps_per_epoch=1, minibatch=6, seed=1, screen=False,
                          samples=1, max_samples=40, alpha=1e-6)  # fmt: skip
+
+
+def proposal(line: str) -> str:
+    """The optimizer's answer that adds `line` to the skill."""
+    return json.dumps({"edits": [{"kind": "add", "text": f"- {line}"}]})
 
 
 class Proposes:
@@ -42,20 +49,24 @@ class Proposes:
     simulation, concurrency, identity = True, 1, "proposes-one-rule"
 
     def __init__(self, line: str) -> None:
-        self.text = json.dumps({"edits": [{"kind": "add", "text": f"- {line}"}]})
+        self.text = proposal(line)
 
     def complete(self, messages: Any, **kwargs: Any) -> Completion:
         return Completion(self.text, 10, 10)
 
 
-def _night(world: SimWorld, ledger: Path, run_id: str, limits: BudgetLimits) -> RunResult:
+def helpful_rule(world: SimWorld) -> str:
+    """A rule of the world that its start skill does not teach: an edit that helps."""
     taught = world.taught(world.start_skill.render())
-    line = next(r for r in world.rules if r.id not in taught).paraphrases[0]
+    return next(r for r in world.rules if r.id not in taught).paraphrases[0]
+
+
+def _night(world: SimWorld, ledger: Path, run_id: str, limits: BudgetLimits) -> RunResult:
     roles = world.roles()
     return optimize(
         world.start_skill,
         world.tasks,
-        Roles(Proposes(line), roles.target, roles.judge),
+        Roles(Proposes(helpful_rule(world)), roles.target, roles.judge),
         settings=replace(SETTINGS, run_id=run_id, budget=limits),
         ledger=JsonLedger(ledger),
     )

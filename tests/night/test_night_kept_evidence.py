@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.kept_evidence import SETTINGS, helpful_rule, proposal
 from skillopt_sleep.night.store import SqliteCache, SqliteLedger
 from skillopt_sleep.store import db_path, open_store
 from tests.trainer.test_trainer_loop import Killed, Scripted, Wrap
-from trainer import TrainSettings, optimize
+from trainer import optimize
 from trainer.backends.base import Roles
 from trainer.budget import BudgetLimits
 from trainer.result import RunResult
@@ -26,22 +27,11 @@ from trainer.sim import SimWorld
 from trainer.skill import SkillDoc
 from trainer.tasks import Judge, Task
 
+# the benchmark's scenario (benchmarks/kept_evidence.py), one of its worlds, on SQLite
 WORLD = SimWorld.generate(3, n_rules=4, n_harmful=2, n_train=12, n_val=30, n_test=20)
-# one step a night, the gate looking after every sweep, at a level that needs a dozen sweeps
-# of this world's helpful rule: a small call budget ends the night mid-comparison
-SETTINGS = TrainSettings(epochs=1, steps_per_epoch=1, minibatch=6, seed=1, screen=False,
-                         samples=1, max_samples=40, alpha=1e-6)  # fmt: skip
 SHORT = BudgetLimits(max_calls=480)  # 160 of them kept for the held-out test
 SKILL = "conventions"
-
-
-def helpful_rule(world: SimWorld) -> str:
-    """A rule of the world that its start skill does not teach: an edit that helps."""
-    taught = world.taught(world.start_skill.render())
-    return next(r for r in world.rules if r.id not in taught).paraphrases[0]
-
-
-PROPOSAL = json.dumps({"edits": [{"kind": "add", "text": f"- {helpful_rule(WORLD)}"}]})
+PROPOSAL = proposal(helpful_rule(WORLD))
 
 
 def night(
