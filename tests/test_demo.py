@@ -23,6 +23,7 @@ import pytest
 
 from tests.cli_helpers import console_script
 from trainer.backends.models import QWEN_05B, QWEN_15B, installed
+from trainer.edits import ORIGINS
 
 pytestmark = [pytest.mark.local_model, pytest.mark.slow, pytest.mark.timeout(2400)]
 
@@ -66,7 +67,7 @@ def test_demo_runs_a_real_night_and_reports_the_held_out_result(tmp_path: Path) 
     # every edit that reached the gate says where it came from; the first is the user's
     # own corrections (the train tasks' verified judges carry them)
     origins = [e["origin"] for e in skill["edits"] if e.get("gate")]
-    assert all(o in {"corrections", "reflection", "example"} or "+" in o for o in origins)
+    assert all(o in ORIGINS or "+" in o for o in origins)
     if skill["counters"].get("calls_to_learn", 0) > skill["n_tasks"]["train"]:
         assert skill["counters"].get("correction_candidates", 0) >= 1, skill["counters"]
     md = Path(report.group(1)).with_name("report.md").read_text()

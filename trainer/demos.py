@@ -83,7 +83,8 @@ def example_edit(answer: str, accepted: bool = False) -> Edit:
         if accepted
         else "a worked example: the answer to a failed task that meets its judges"
     )
-    return Edit("add", text=f"{MARKER}\n\n{answer}", rationale=why, origin="example")
+    origin = "accepted_answer" if accepted else "example"
+    return Edit("add", text=f"{MARKER}\n\n{answer}", rationale=why, origin=origin)
 
 
 def examples(skill: SkillDoc) -> list[str]:

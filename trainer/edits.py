@@ -20,9 +20,10 @@ from trainer.skill import MAX_DESCRIPTION_CHARS, SkillDoc, count_tokens
 
 EDIT_KINDS = ("add", "replace", "delete", "description")
 # Where an edit came from, recorded with it through the ledger and the report: the user's own
-# corrections in their words (trainer.corrections), the optimizer's reflection on failures, or
-# a worked example checked by its task's judges (trainer.demos).
-ORIGINS = ("corrections", "reflection", "example")
+# corrections in their words (trainer.corrections), the optimizer's reflection on failures, a
+# worked example the optimizer wrote and its task's judges passed, or one of the answers the
+# user accepted, as an example (trainer.demos): the report must not credit the optimizer with it.
+ORIGINS = ("corrections", "reflection", "example", "accepted_answer")
 
 
 class EditError(ValueError):

@@ -11,7 +11,6 @@ comparison's level: docs/gate.md, "Statistical hygiene of a run".
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import random
 import threading
@@ -29,6 +28,7 @@ from trainer.ledger import LedgerRecord
 from trainer.measure import Measurer, test_calls
 from trainer.propose import Proposer
 from trainer.result import AcceptedEdits, RunResult, TestLift
+from trainer.resume import discarded, judges_digest, stale, val_digest
 from trainer.rollout import ChatRollout, RolloutAdapter
 from trainer.scoring import Firewall
 from trainer.settings import TrainSettings
@@ -121,8 +121,10 @@ class _Run:
             for sp in ("train", "val", "test")
         }
         self.state = RunState(ledger)
-        val_ids = "\n".join(t.id for t in self.split["val"])
-        self.val_digest = hashlib.sha256(val_ids.encode()).hexdigest()[:16]
+        self.val_digest = val_digest(self.split["val"])
+        self.judges_digest = judges_digest(self.split["val"])
+        # the budget that cut a comparison short: raised again once its samples are kept
+        self.cut: BudgetExhausted | None = None
         self.budget = Budget(settings.budget)
         self.caller = Caller(roles, cache, self.budget, stop)
         self.counters: Counter[str] = Counter()
@@ -246,15 +248,25 @@ class _Run:
             inc = [[sweeps[k][i] for k in ks] for i in range(len(self.split["val"]))]
             return per[0], inc
 
-        decision = sequential(
-            draw,
-            evidence,
-            looks=-(-max(1, self.s.max_samples) // look),
-            alpha=alpha,
-            min_effect=self.s.min_effect,
-            no_regression=self.s.no_regression,
-            verdict=self.gate,
-        )
+        def judged(looks: int) -> Decision:
+            return sequential(
+                draw,
+                evidence,
+                looks=looks,
+                alpha=alpha,
+                min_effect=self.s.min_effect,
+                no_regression=self.s.no_regression,
+                verdict=self.gate,
+            )
+
+        try:
+            decision = judged(-(-max(1, self.s.max_samples) // look))
+        except BudgetExhausted as err:
+            if evidence.sweeps == before:
+                raise  # nothing drawn tonight: a kept record stays as it was
+            # the sweeps drawn whole are kept pending (trainer.resume); _settle raises again
+            self.cut = err
+            decision = judged(0)  # the verdict on them, drawing nothing more
         self.counters[f"gate_{decision.verdict}"] += 1
         return decision, start + evidence.sweeps - before
 
@@ -321,6 +333,8 @@ class _Run:
                     "from_hash": self.incumbent.hash,
                     "to_hash": candidate.hash,
                     "val_digest": self.val_digest,
+                    "judges_digest": self.judges_digest,
+                    "cut_by": self.cut.kind if self.cut else None,
                     "alpha": decision.alpha,
                     "runs": runs,
                     "stream_at": [self.stream.origin, at],
@@ -329,25 +343,30 @@ class _Run:
                 },
             )
             log.info("%s: %s", where, decision.reason)
+        if self.cut is not None:
+            raise self.cut
 
     def _continue_pending(self) -> None:
-        """Candidates left pending by earlier runs against this very skill and val set get
-        more sweeps first, at the alpha they were given; the others no longer apply."""
+        """Candidates left pending by earlier runs against this very skill, val set and
+        judges get more sweeps first, at the alpha they were given; the others' samples are
+        discarded, with the reason (trainer.resume)."""
         carried = []
         for rec in self.state.ledger.pending():
             c = rec.comparison
-            same = c.get("from_hash") == self.incumbent.hash
             if self.s.run_id in c.get("runs", ()):
                 continue  # this run's samples are already in its evidence: nothing fresh
             if len(c.get("runs", ())) >= PENDING_NIGHTS:
                 self.state.drop(rec, f"dropped undecided after {PENDING_NIGHTS} nights")
                 self.counters["pending_dropped"] += 1
-                continue
-            if same and c.get("val_digest") == self.val_digest and c.get("scores"):
+            elif not c.get("scores"):  # held by the length cap: no evidence to keep
+                if c.get("from_hash") != self.incumbent.hash or self._fits(rec):
+                    self.state.forget(rec.edit_hash)
+                    self.counters["pending_superseded"] += 1
+            elif why := stale(c, self.incumbent.hash, self.val_digest, self.judges_digest):
+                self.state.drop(rec, discarded(why))
+                self.counters["pending_discarded"] += 1
+            else:
                 carried.append(rec)
-            elif not same or c.get("scores") or self._fits(rec):
-                self.state.forget(rec.edit_hash)
-                self.counters["pending_superseded"] += 1
         carried.sort(key=lambda r: (-float(r.comparison["evidence"]["e_value"]), r.edit_hash))
         for rec in carried:
             c = rec.comparison
@@ -359,7 +378,8 @@ class _Run:
                 self.incumbent, [Edit.from_dict(e) for e in rec.edits]
             )
             if failed or candidate.hash != c["to_hash"]:
-                self.state.forget(rec.edit_hash)
+                self.state.drop(rec, discarded("its edits no longer make the same candidate"))
+                self.counters["pending_discarded"] += 1
                 continue
             self.counters["pending_continued"] += 1
             evidence = Evidence.from_dict(c["scores"])
@@ -378,7 +398,9 @@ class _Run:
 
     # -- the incumbent's stream across runs -------------------------------------------
     def _stream_key(self, doc: SkillDoc) -> str:
-        return f"{doc.hash}:{self.val_digest}"
+        """The skill on these val tasks as they are judged: sweeps scored by other judges
+        are no sample of tonight's incumbent."""
+        return f"{doc.hash}:{self.val_digest}:{self.judges_digest}"
 
     def _carry_stream(self) -> None:
         """Start from the val sweeps an earlier run kept for this skill and val set."""

@@ -28,8 +28,9 @@ class LedgerRecord:
     skill_hash: str | None = None  # the skill the edits were made to, when the run knows it
     evidence: dict[str, Any] | None = None  # a rejection's gate evidence
     verdict: str | None = None  # a user's verdict ("user rejected")
-    # a pending edit's comparison: from_hash, to_hash, val_digest, alpha, runs, stream_at,
-    # evidence, scores (what the next run needs to go on with it)
+    # a pending edit's comparison: from_hash, to_hash, val_digest, judges_digest, cut_by,
+    # alpha, runs, stream_at, evidence, scores (what the next run needs to go on with it,
+    # and to tell whether it still may: trainer.resume)
     comparison: dict[str, Any] = field(default_factory=dict)
 
     def tried(self) -> dict[str, Any]:

@@ -69,12 +69,21 @@ def _gate_counts_differing_tasks(data: Any) -> Any:
     return data
 
 
+def _keys_added(data: Any) -> Any:
+    """Version 3: an undecided comparison's record names the judges of its val tasks
+    (``judges_digest``) and the budget that cut it (``cut_by``); a report's pending
+    candidate says what was kept (``kept``); an edit made of the user's accepted answer has
+    origin ``accepted_answer``. A version-2 copy reads as it was: its pending comparisons,
+    not naming their judges, are discarded rather than resumed (trainer.resume)."""
+    return data
+
+
 # shape -> the steps from version 1 on: STEPS[shape][v - 1] turns version v into v + 1
 Step = Callable[[Any], Any]
 STEPS: dict[str, tuple[Step, ...]] = {
-    SUMMARY: (_gate_counts_differing_tasks,),
-    CHECKPOINT: (_gate_counts_differing_tasks,),
-    LEDGER: (_gate_counts_differing_tasks,),
+    SUMMARY: (_gate_counts_differing_tasks, _keys_added),
+    CHECKPOINT: (_gate_counts_differing_tasks, _keys_added),
+    LEDGER: (_gate_counts_differing_tasks, _keys_added),
     EVIDENCE: (_gate_counts_differing_tasks,),
     STREAM: (),
     RUN: (),

@@ -86,7 +86,7 @@ def _edit_row(status: str, step: dict[str, Any], **extra: Any) -> EditRow:
 def _edits(result: TrainedSkill) -> tuple[EditRow, ...]:
     return (
         *(_edit_row("accepted", h.to_dict(), nights=len(h.runs) or 1) for h in result.history),
-        *(_edit_row("rejected", r.listed(), reason=r.reason) for r in result.rejected),
+        *(_edit_row(r.status, r.listed(), reason=r.reason) for r in result.rejected),
         *(_edit_row("pending", p.listed(), reason=p.reason) for p in result.pending),
     )
 
@@ -141,6 +141,7 @@ def _pending(result: TrainedSkill) -> tuple[PendingCandidate, ...]:
                 pairs=ev.get("pairs"),
                 n_tasks=ev.get("n_tasks"),
                 decides=ev.get("decides") or p.reason,
+                cut_by=p.comparison.get("cut_by"),
             )
         )
     return tuple(out)

@@ -136,19 +136,23 @@ def for_skill(skill: SkillReport, failure: str | None = None) -> Advice | None:
         )
     if stopped.startswith("budget") and not accepted:
         kind = stopped.split(":", 1)[-1].strip() or "budget"
+        cut = next((p for p in skill.pending if p.cut_by and p.pairs), None)
+        kept = f" ({cut.pairs} paired samples of the comparison it cut are kept)" if cut else ""
         if kind == "deadline" and (slow := _slower_than_planned(skill)):
             return Advice(
-                f"The night's deadline came before an edit could pass the gate: {slow}.",
+                f"The night's deadline came before an edit could pass the gate{kept}: {slow}.",
                 "run the night when the machine is less busy, or give it more time "
                 "(daemon.deadline / budget.deadline; the demo: --minutes).",
             )
         if kind == "deadline":
-            return Advice("The night's deadline came before an edit could pass the gate.", _LATER)
+            return Advice(
+                f"The night's deadline came before an edit could pass the gate{kept}.", _LATER
+            )
         key = {"calls": "budget.max_calls", "tokens": "budget.max_tokens"}.get(
             kind, "budget.max_cost_usd"
         )
         return Advice(
-            f"The night's {kind} budget ran out before an edit could pass the gate.",
+            f"The night's {kind} budget ran out before an edit could pass the gate{kept}.",
             f"raise {key}, or train fewer skills per night (night.max_skills).",
         )
     if m := _VAL_TASKS.search(reason):

@@ -151,9 +151,9 @@ class EditRow:
     nights an accepted edit's evidence grew; ``reason``: why a rejected or pending edit is
     where it is (each is absent from the other kind's JSON)."""
 
-    status: str  # accepted | rejected | pending
+    status: str  # accepted | rejected | pending | dropped (undecided, its samples let go)
     kind: str
-    origin: str  # reflection | example | corrections | a "+" of them | unknown
+    origin: str  # corrections | reflection | example | accepted_answer | a "+" of them | unknown
     summary: str
     gate: JsonDict | None  # the gate's evidence (trainer.gate), as stored
     nights: int | None = None
@@ -187,7 +187,7 @@ class AcceptedStep:
     """A step the gate accepted: its edits (kind, text, anchor, section, origin each),
     where they came from, where in the run, their effect, and over how many nights."""
 
-    origin: str  # reflection | example | corrections | a "+" of them | unknown
+    origin: str  # corrections | reflection | example | accepted_answer | a "+" of them | unknown
     edits: tuple[JsonDict, ...]
     where: str = ""
     effect: float | None = None
@@ -220,6 +220,14 @@ class PendingCandidate:
     pairs: int | None = None
     n_tasks: int | None = None
     decides: str = ""
+    cut_by: str | None = None  # the budget that ended tonight's sweeps (calls, deadline, …)
+
+    @property
+    def kept(self) -> str:
+        """What the next night starts from, in words ("" without gate evidence)."""
+        if not self.pairs:
+            return ""
+        return f"still undecided: {self.pairs} paired samples kept for the next night"
 
     def to_json(self) -> JsonDict:
         return {
@@ -234,10 +242,13 @@ class PendingCandidate:
             "pairs": self.pairs,
             "n_tasks": self.n_tasks,
             "decides": self.decides,
+            "cut_by": self.cut_by,
+            "kept": self.kept,
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PendingCandidate:
+        """A stored candidate (``kept`` is derived, so not read back)."""
         return cls(
             summary=str(data.get("summary") or ""),
             since=str(data.get("since") or ""),
@@ -250,6 +261,7 @@ class PendingCandidate:
             pairs=data.get("pairs"),
             n_tasks=data.get("n_tasks"),
             decides=str(data.get("decides") or ""),
+            cut_by=data.get("cut_by"),
         )
 
 

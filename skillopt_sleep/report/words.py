@@ -103,6 +103,7 @@ ORIGIN_WORDS = {
     "corrections": "your own corrections",
     "reflection": "the optimizer's reflection on failed answers",
     "example": "a worked example",
+    "accepted_answer": "one of your accepted answers",
 }
 
 
@@ -241,6 +242,8 @@ def _verdict(edit: EditRow) -> str:
     """The gate's verdict with its reason ("underpowered: only 2 of 9 tasks differ"), or
     why the edit never reached the gate."""
     gate = edit.gate or {}
+    if edit.status == "dropped":  # its gate evidence is what was let go, not a verdict
+        return edit.reason or "dropped"
     verdict, reason = gate.get("verdict"), gate.get("reason") or edit.reason or ""
     if verdict and reason and verdict != "accept":
         return f"{verdict}: {reason}"
@@ -280,11 +283,13 @@ def pending_lines(skill: SkillReport) -> list[str]:
             out.append(f"{p.summary[:80]} — {p.decides}")
             continue
         se = f" ± {p.se:.3f}" if p.se is not None else ""
-        out.append(
-            f"{p.summary[:80]} — effect {_pct(p.effect)}{se}, e {p.e_value:.3g} of "
-            f"{p.e_needed:.3g} after {p.sweeps} sweep(s) of {p.n_tasks} val tasks "
-            f"over {p.nights} night(s); {p.decides}"
+        cut = f"the {p.cut_by} budget ended tonight's sweeps" if p.cut_by else ""
+        evidence = (
+            f"effect {_pct(p.effect)}{se}, e {p.e_value:.3g} of {p.e_needed:.3g} after "
+            f"{p.sweeps} sweep(s) of {p.n_tasks} val tasks over {p.nights} night(s)"
         )
+        said = "; ".join(x for x in (p.kept, cut, evidence, p.decides) if x)
+        out.append(f"{p.summary[:80]} — {said}")
     return out
 
 

@@ -71,7 +71,7 @@ def test_the_night_tries_the_users_own_corrections_first_and_only_from_train(
         for step in result["history"]:
             origins = [e.get("origin") for e in step["edits"]]
             # alone, or with an answer the user accepted as the skill's first example
-            if origins not in (["corrections"], ["corrections", "example"]):
+            if origins not in (["corrections"], ["corrections", "accepted_answer"]):
                 continue
             carried += 1
             new, _applied, failed = apply_edits(start, [Edit.from_dict(e) for e in step["edits"]])

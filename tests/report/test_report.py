@@ -157,6 +157,28 @@ def test_the_lead_names_each_edit_that_won_and_where_it_came_from() -> None:
     assert "the edit that won" not in as_md(summary(skills=[summary()["skills"][1]]))
 
 
+def test_the_user_s_own_accepted_answer_is_called_theirs_not_a_worked_example() -> None:
+    from trainer.demos import example_edit
+
+    corrections = {"kind": "add", "text": "- Start with fix:", "origin": "corrections"}
+    theirs = example_edit("fix: trim the header row", accepted=True).to_dict()
+    s = summary()
+    s["skills"][0]["accepted"] = [
+        {"origin": "corrections+accepted_answer", "edits": [corrections, theirs]}
+    ]
+    s["skills"][0]["edits"][0]["origin"] = "corrections+accepted_answer"
+    won = (
+        "the edit that won (your own corrections and one of your accepted answers): “- Start "
+        "with fix:; Example of a good answer: fix: trim the header row”"
+    )
+    md, html = as_md(s), as_html(s)
+    assert won in md and escape(won, quote=False) in html
+    assert "worked example" not in md and "worked example" not in html
+    assert "| accepted | add | corrections+accepted_answer |" in md
+    written = NightSummary.from_json(s).to_json()["skills"][0]["accepted"][0]
+    assert [e["origin"] for e in written["edits"]] == ["corrections", "accepted_answer"]
+
+
 def test_a_report_without_pass_all_still_reads() -> None:
     """Nights before pass-all existed, and test splits without a rule judge, say the mean."""
     s = summary()
@@ -274,6 +296,13 @@ def _flat_gate() -> dict[str, Any]:
         (_skill(stopped_by="budget: calls", reason="training ended by budget: calls"), {},
          "calls budget ran out", "Raise budget.max_calls"),
         (_skill(stopped_by="budget: deadline"), {}, "deadline came before", "daemon.schedule"),
+        # the comparison it cut keeps its samples, and the advice says so
+        (_skill(stopped_by="budget: deadline",
+                pending=[{"summary": "x", "nights": 1, "e_value": 2.0, "e_needed": 20.0,
+                          "effect": 0.05, "sweeps": 3, "pairs": 48, "n_tasks": 16,
+                          "cut_by": "deadline"}]), {},
+         "deadline came before an edit could pass the gate (48 paired samples of the "
+         "comparison it cut are kept)", "daemon.schedule"),
         # an edit passed the gate before the deadline; the held-out test found no time
         (_decided(None, "budget: deadline", stopped_by="budget: deadline"), {},
          "the held-out test was not measured (budget: deadline): it waits for your review",
@@ -424,11 +453,14 @@ def test_pending_candidates_are_listed_with_their_evidence_and_what_decides_them
             "pairs": 120,
             "n_tasks": 10,
             "decides": "accepted when its e-value reaches 80 (now 3.1); about 9 more sweep(s)",
+            "cut_by": "deadline",
         }
     ]
     line = (
-        "- - Run the linter before committing. — effect +0.04 ± 0.020, e 3.1 of 80 after 12 "
-        "sweep(s) of 10 val tasks over 2 night(s); accepted when its e-value reaches 80"
+        "- - Run the linter before committing. — still undecided: 120 paired samples kept for "
+        "the next night; the deadline budget ended tonight's sweeps; effect +0.04 ± 0.020, e "
+        "3.1 of 80 after 12 sweep(s) of 10 val tasks over 2 night(s); accepted when its "
+        "e-value reaches 80"
     )
     md = as_md(s)
     section = md.split("## ci-log-summary")[1]
@@ -446,6 +478,10 @@ def test_pending_candidates_are_listed_with_their_evidence_and_what_decides_them
     html = as_html(s)
     assert "Pending (undecided, carried to the next night):" in html
     assert "e 3.1 of 80 after 12 sweep(s) of 10 val tasks over 2 night(s)" in html
+    assert "still undecided: 120 paired samples kept for the next night" in html
+    (held,) = NightSummary.from_json(s).to_json()["skills"][1]["pending"]
+    assert held["kept"] == "still undecided: 120 paired samples kept for the next night"
+    assert held["cut_by"] == "deadline"
 
 
 def test_the_report_says_what_the_gate_controls_and_at_which_level() -> None:

@@ -97,8 +97,11 @@ def test_the_next_step_builds_on_a_promising_candidate_with_samples_it_did_not_s
     assert b.where == "epoch 0 step 1 (on top of epoch 0 step 0)"
     assert b.comparison["from_hash"] == WORLD.start_skill.hash
     # it pairs with the incumbent sweeps after the ones that made its base look promising,
-    # and so does every later comparison of the epoch (step 2 is not built on step 1's)
-    stream = JsonLedger(path).stream(f"{WORLD.start_skill.hash}:{a.comparison['val_digest']}")
+    # and so does every later comparison of the epoch (step 2 is not built on step 1's);
+    # the stream is kept for the skill on these val tasks as they are judged
+    measured = a.comparison
+    key = f"{WORLD.start_skill.hash}:{measured['val_digest']}:{measured['judges_digest']}"
+    stream = JsonLedger(path).stream(key)
     # then step 2's is a base too
     promising = Evidence.from_dict(c.comparison["scores"]).promising()
     assert stream["floor"] == (2 if promising else 1) * SWEEPS
@@ -111,7 +114,7 @@ def test_the_next_step_builds_on_a_promising_candidate_with_samples_it_did_not_s
     # the floor outlives the night: the next one goes on with all three past it
     again = night(path, first, first, first, run_id="night-2")
     assert again.counters["pending_continued"] == 3
-    kept = JsonLedger(path).stream(f"{WORLD.start_skill.hash}:{a.comparison['val_digest']}")
+    kept = JsonLedger(path).stream(key)
     floor = stream["floor"]
     assert kept["floor"] == floor and kept["sweeps"][:floor] == stream["sweeps"][:floor]
     for record in JsonLedger(path).pending():

@@ -209,7 +209,7 @@ def test_one_comparison_carries_the_user_s_rules_and_their_accepted_answer() -> 
     assert opt.prompts == []  # no optimizer call: all of it is the user's
     assert result.counters["comparisons"] == 1
     (step,) = result.history
-    assert [e.origin for e in step.edits] == ["corrections", "example"]
+    assert [e.origin for e in step.edits] == ["corrections", "accepted_answer"]
     rules, example = (e.text for e in step.edits)
     assert rules == "- Keep it under 8 words.\n- Start with fix:"
     assert example.startswith(f"{MARKER}\n\nfix: trim header row in train-")

@@ -128,7 +128,7 @@ def test_the_answers_the_user_accepted_are_the_first_examples_and_cost_no_call()
     (step,) = result.history
     (edit,) = step.edits
     assert edit.text.startswith(f"{MARKER}\n\nfix: trim header row in train-")
-    assert edit.origin == "example" and "accepted" in edit.rationale
+    assert edit.origin == "accepted_answer" and "accepted" in edit.rationale
     assert step.evidence["verdict"] == "accept"
 
 

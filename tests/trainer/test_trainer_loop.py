@@ -242,8 +242,11 @@ def test_pending_evidence_lapses_when_the_skill_changed(tmp_path: Path) -> None:
         settings=replace(settings, run_id="night-2"),
         ledger=ledger,
     )
-    # its evidence was about another incumbent: dropped, and the edit is compared afresh
-    assert later.counters["pending_superseded"] >= 1 and later.counters["comparisons"] == 1
+    # its evidence was about another incumbent: discarded, said why, and compared afresh
+    assert later.counters["pending_discarded"] == 1 and later.counters["comparisons"] == 1
+    (gone,) = [r for r in later.rejected if r.status == "dropped"]
+    assert gone.edit_hash == held.edit_hash
+    assert gone.reason == "kept evidence discarded: the skill it was measured against has changed"
     assert all(p.comparison["from_hash"] == changed.hash for p in ledger.pending())
 
 
