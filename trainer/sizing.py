@@ -133,15 +133,23 @@ class Sizing:
         return self.detectable is not None and self.detectable <= self.worth + 1e-9
 
     @property
+    def short_of_time(self) -> bool:
+        """The plan needs more time than is left (unknown seconds per call cannot say so)."""
+        return (
+            self.available_seconds is not None
+            and self.seconds is not None
+            and self.seconds > self.available_seconds
+        )
+
+    @property
+    def short_of_calls(self) -> bool:
+        """The plan needs more calls than the call budget leaves it."""
+        return self.available_calls is not None and self.calls.total > self.available_calls
+
+    @property
     def fits(self) -> bool:
         """Within the time and calls available (when known)."""
-        time_ok = (
-            self.available_seconds is None
-            or self.seconds is None  # no figure yet: the time cannot size the night
-            or self.seconds <= self.available_seconds
-        )
-        calls_ok = self.available_calls is None or self.calls.total <= self.available_calls
-        return time_ok and calls_ok
+        return not (self.short_of_time or self.short_of_calls)
 
     def apply(self, settings: TrainSettings) -> TrainSettings:
         return replace(
@@ -178,11 +186,11 @@ class Sizing:
             )
         if not self.fits:
             need = []
-            if self.available_seconds is not None:
+            if self.short_of_time:
                 need.append(
                     f"about {_minutes(self.seconds)} of the {_minutes(self.available_seconds)} left"
                 )
-            if self.available_calls is not None and self.calls.total > self.available_calls:
+            if self.short_of_calls:
                 need.append(f"{self.calls.total} calls of the {self.available_calls} left")
             out.append(
                 "tonight's plan needs " + " and ".join(need) + ": training stops before "

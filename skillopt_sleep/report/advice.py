@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from skillopt_sleep.report.document import SkillReport, Skip
+    from trainer.sizing import Sizing
 
 _VAL_TASKS = re.compile(r"(\d+) val tasks")
 
@@ -76,6 +77,20 @@ def _slower_than_planned(skill: SkillReport) -> str:
     )
 
 
+def _short(plan: Sizing) -> str:
+    """What to do about a plan that cannot show a gain worth having tonight: more time or
+    calls when those were short, else more tasks, sweeps or a smaller gain worth having."""
+    if not plan.can_detect:
+        return (
+            "nothing now: each recurring request adds val tasks; or give a night more "
+            "sweeps (trainer.max_samples) and time, or accept smaller gains "
+            "(night.worth_effect)."
+        )
+    if plan.short_of_calls and not plan.short_of_time:
+        return "raise budget.max_calls, or train fewer skills per night (night.max_skills)."
+    return _LATER
+
+
 def consequence(skill: SkillReport) -> str:
     """What promotion did with a candidate the held-out test did not confirm, in the words
     the promotion line agrees with."""
@@ -125,14 +140,9 @@ def for_skill(skill: SkillReport, failure: str | None = None) -> Advice | None:
         )
     accepted = any(e.status == "accepted" for e in skill.edits)
     warning = skill.plan.warning() if skill.plan else ""
-    if warning and not accepted:
+    if warning and not accepted and skill.plan:
         return Advice(
-            f"Tonight could not show what is worth having: {warning}.",
-            _LATER
-            if skill.plan and skill.plan.can_detect
-            else "nothing now: each recurring request adds val tasks; or give a night more "
-            "sweeps (trainer.max_samples) and time, or accept smaller gains "
-            "(night.worth_effect).",
+            f"Tonight could not show what is worth having: {warning}.", _short(skill.plan)
         )
     if stopped.startswith("budget") and not accepted:
         kind = stopped.split(":", 1)[-1].strip() or "budget"

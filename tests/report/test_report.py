@@ -384,6 +384,23 @@ def test_a_deadline_on_a_busy_machine_says_how_slow_the_calls_were() -> None:
     assert "s per call tonight" not in steady and "daemon.schedule" in steady
 
 
+@pytest.mark.parametrize(
+    ("seconds", "calls", "todo"),
+    [(600.0, None, "daemon.schedule"), (None, 40, "Raise budget.max_calls")],
+)
+def test_a_plan_that_cannot_fit_says_which_limit_to_raise(
+    seconds: float | None, calls: int | None, todo: str
+) -> None:
+    settings = TrainSettings(epochs=1, steps_per_epoch=1, minibatch=4, max_samples=4)
+    plan = size(settings, {"train": 4, "val": 16, "test": 16}, worth=0.1,
+                per_call={"optimizer": 28.0, "target": 4.0}, available_seconds=seconds,
+                available_calls=calls)  # fmt: skip
+    assert plan.can_detect and not plan.fits
+    md = as_md(summary(skills=[_skill(plan=plan.to_dict())], not_trained=[]))
+    assert "tonight could not show what is worth having: tonight's plan needs" in md
+    assert todo in md.split("What to do")[1].split("## Cost")[0], md
+
+
 def test_what_to_do_names_the_review_commands_and_groups_the_same_advice() -> None:
     staged = _skill(name="commit-message", outcome="improved", reason="",
                     test={"before": 0.4, "after": 0.7, "lift": 0.3, "ci_low": 0.1,

@@ -88,6 +88,12 @@ def test_a_plan_too_long_for_the_night_cuts_comparisons_then_sweeps_to_a_floor()
     assert calls.comparisons < 4 and calls.calls.total <= full.calls.total // 2
     unknown = size(s, TASKS, worth=0.1, per_call={"target": 2.0}, available_seconds=60)
     assert unknown.seconds is None and unknown.fits and unknown.comparisons == 4
+    # short of calls with time to spare: the warning names the calls, not the time
+    few = size(s, TASKS, worth=0.1, per_call=per_call, available_seconds=full.seconds * 2,
+               available_calls=none.calls.total - 1)  # fmt: skip
+    assert few.short_of_calls and not few.short_of_time and not few.fits
+    assert f"needs {few.calls.total} calls of the {none.calls.total - 1} left" in few.warning()
+    assert "min left" not in few.warning()
 
 
 def test_the_planned_calls_grow_with_what_a_run_does() -> None:
