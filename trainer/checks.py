@@ -19,7 +19,8 @@ Each check reads one *scope* of the answer and is exact, so a night scores it fo
 * ends: ``starts_with`` / ``not_starts_with`` / ``ends_with`` / ``not_ends_with`` a
   literal (outer spaces ignored; trailing punctuation ignored after a word; bold or italic
   marks before a start ignored: "**TL;DR**" starts with "TL;DR").
-* counts: ``max_UNIT`` / ``min_UNIT`` for UNIT in words, chars, lines, sentences, bullets.
+* counts: ``max_UNIT`` / ``min_UNIT`` for UNIT in words, chars, lines, sentences, bullets,
+  paragraphs (blocks of prose between blank lines).
 * features: ``has`` / ``no`` one of ``FEATURES`` (emoji, heading, code_fence, …).
 * ``identifier_like``: an identifier shaped like the user's example ("PROJ-123" asks for
   ``[A-Z]+-\\d+``: capitals, a dash, digits).
@@ -44,10 +45,11 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from trainer.spelling import has_american, has_british
 from trainer.text_classes import TEXT_CLASSES, has_match
 
 SCOPES = ("answer", "first_line", "lines", "bullets", "code", "prose", "code_lines")
-COUNT_UNITS = ("words", "chars", "lines", "sentences", "bullets")
+COUNT_UNITS = ("words", "chars", "lines", "sentences", "bullets", "paragraphs")
 COUNT_KINDS = tuple(f"{m}_{u}" for u in COUNT_UNITS for m in ("max", "min"))
 WORD_KINDS = ("contains", "not_contains")
 PATTERN_KINDS = ("regex", "not_regex")
@@ -147,25 +149,6 @@ def _glued_body(text: str) -> bool:
     return len(lines) > 1 and bool(lines[1].strip())
 
 
-# American spellings a British house style changes: -or words, -er words, -ize/-yze verbs
-# (not "size", "prize", "seize" and their compounds, which both spellings share).
-_US_WORDS = {
-    "color", "colors", "colored", "behavior", "behaviors", "favorite", "favorites", "honor",
-    "labor", "neighbor", "flavor", "humor", "rumor", "harbor", "endeavor", "center", "centers",
-    "centered", "theater", "fiber", "catalog", "catalogs", "gray", "canceled", "canceling",
-    "traveled", "modeling", "modeled", "labeled", "labeling", "defense", "offense", "fulfill",
-}  # fmt: skip
-_US_SUFFIX = re.compile(r"(?:[a-z]{2,}(?:iz|yz)(?:e|es|ed|ing|ation|ations|er|ers))")
-_SHARED_IZE = re.compile(r"(?:size|prize|seize|capsize|citize)[a-z]*")
-
-
-def _american(word: str) -> bool:
-    low = word.lower()
-    if low in _US_WORDS:
-        return True
-    return bool(_US_SUFFIX.fullmatch(low)) and not _SHARED_IZE.search(low)
-
-
 # Named features for ``has`` / ``no``: what users forbid or ask for that is a kind of
 # character or layout rather than a word ("no emojis" forbids the characters; an answer
 # saying "no emojis here" is fine).
@@ -263,8 +246,12 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
         "a single-quoted string (an apostrophe in a double-quoted one or a comment is not)",
     ),
     "american_spelling": (
-        lambda t: any(_american(w) for w in re.findall(r"[A-Za-z]+", t)),
+        has_american,
         "an American spelling (color, behavior, -ize/-yze: organize, analyze)",
+    ),
+    "british_spelling": (
+        has_british,
+        "a British spelling (colour, behaviour, -ise/-yse: organise, analyse)",
     ),
     "hedging": (
         has_match(
@@ -411,6 +398,8 @@ def count(text: str, unit: str) -> int:
         return sum(1 for s in _SENTENCE_END.split(text) if re.search(r"\w", s))
     if unit == "bullets":
         return sum(1 for x in text.split("\n") if _ITEM.match(x))
+    if unit == "paragraphs":  # blocks of prose between blank lines; a code block is none
+        return sum(1 for b in re.split(r"\n\s*\n", _FENCED.sub("\n\n", text)) if b.strip())
     raise ValueError(f"unknown unit {unit!r}")
 
 

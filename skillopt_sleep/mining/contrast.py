@@ -35,8 +35,8 @@ from trainer.text_classes import TEXT_CLASSES
 _PROSE_FEATURES = {
     "emoji", "heading", "bullet", "list", "numbered_list", "table", "bold", "link",
     "exclamation", "apology", "contraction", "first_person", "inline_code", "italic", "hashtag",
-    "at_mention", "em_dash", "checkbox", "top_heading", "american_spelling", "ellipsis",
-    "first_person_any", "horizontal_rule", "blockquote", "bare_url", "number_word",
+    "at_mention", "em_dash", "checkbox", "top_heading", "american_spelling", "british_spelling",
+    "ellipsis", "first_person_any", "horizontal_rule", "blockquote", "bare_url", "number_word",
     "long_number", "glued_unit", "currency_symbol",
 }  # fmt: skip
 # Features of code: read inside code blocks first ("drop the comments" means the code's).
@@ -88,6 +88,8 @@ def _feature_candidates(t: Topic) -> list[Check]:
 
 
 def _units(t: Topic, corrected: str) -> list[str]:
+    if t.unit == "paragraphs" and t.value == "1":
+        return ["paragraphs", "lines"]  # "one paragraph" of a chat message: no line breaks
     if t.unit:
         return [t.unit]
     if t.scope == "first_line":
@@ -109,7 +111,7 @@ def _count_candidates(t: Topic, corrected: str) -> list[Check]:
             scopes = ["answer", "first_line", "lines" if unit == "chars" else "bullets"]
         else:
             scopes = ["answer"]
-        if unit in ("lines", "bullets", "sentences"):
+        if unit in ("lines", "bullets", "sentences", "paragraphs"):
             scopes = [s if s in ("answer", "bullets") and unit == "sentences" else "answer"
                       for s in scopes]  # fmt: skip
         for bound in [t.bound] if t.bound else ["max", "min"]:

@@ -85,7 +85,7 @@ FEATURE_CUES: list[tuple[str, str]] = [
         r"british(?: english| spellings?)?|uk (?:english|spellings?)|en[-_]gb|-is(?:e|ation)",
     ),
     (
-        "american_spelling",
+        "~british_spelling",
         r"american(?: english| spellings?)?|us (?:english|spellings?)|"
         r"en[-_]us|-iz(?:e|ation)",
     ),
@@ -186,7 +186,9 @@ GROUNDS: dict[str, str] = {
     "untyped_def": r"annotat|hint|return type|typed",
     "camelcase_def": r"camel|snake",
     "single_quoted": r"quot",
-    "american_spelling": r"british|american|spell|en-gb|en-us|\bu[ks]\b|-i[sz]e",
+    # the spelling asked for touches only the other one: "British" never forbids British
+    "american_spelling": r"british|en-gb|\buk\b|-ise",
+    "british_spelling": r"american|en-us|\bus\b|-ize",
     "glued_body": r"blank line|empty line",
     "hedging": r"hedg|maybe|probabl|guess|speculat|perhaps|might",
     "hype": r"hype|buzz|marketing|superlative|salesy|thrilled|excit|seamless",

@@ -82,6 +82,32 @@ def kept(said: str, corrected: str, accepted: str) -> list[tuple[str, str, str]]
             "Add retries\n\nBody.",
             [("not_ends_with", ".", "first_line")],
         ),  # fmt: skip
+        # a house spelling asked for forbids the other one, wherever the answer had it
+        (
+            "US spelling please",
+            "We normalised the export and kept the old behaviour.",
+            "We normalized the export and kept the old behavior.",
+            [("no", "british_spelling", "prose")],
+        ),
+        # paragraphs counted: "one paragraph" of a chat message is no line break either
+        (
+            "2 paragraphs max.",
+            "Spend fell.\n\nSpot saved most.\n\nStorage grew.",
+            "Spend fell, mostly from spot.\n\nStorage grew.",
+            [("max_paragraphs", "2", "answer")],
+        ),
+        (
+            "could you make it a single paragraph?",
+            "Deploy moves to Thursday.\n\nThe freeze runs until Wednesday.",
+            "Deploy moves to Thursday because the freeze runs until Wednesday.",
+            [("max_paragraphs", "1", "answer")],
+        ),
+        (
+            "one para pls no line breaks",
+            "VPN is down.\nUse the backup gateway.",
+            "VPN is down, use the backup gateway.",
+            [("max_lines", "1", "answer")],
+        ),
         (
             "swap the • for hyphens",
             "• a\n• b",
@@ -106,6 +132,18 @@ def test_a_rule_that_does_not_change_between_the_answers_is_not_read() -> None:
         ("max_words", "50", "answer")
     ]
     assert kept("no emoji", "Done.", "Done, really.") == []
+
+
+def test_a_house_spelling_or_a_paragraph_count_is_read_only_where_the_pair_shows_it() -> None:
+    """ "US spelling" after an answer the user accepted in British spelling, or "two
+    paragraphs max" where neither answer has more than one, compiles nothing; "British
+    spelling" still forbids the American one, never the British."""
+    uk = "We normalised the export and kept the old behaviour."
+    assert kept("US spelling please", uk, uk + " Done.") == []
+    assert kept("2 paragraphs max.", "Spend fell. Spot saved most.", "Spend fell.") == []
+    us = "We normalized the export and kept the old behavior."
+    assert kept("British spelling please", us, uk) == [("no", "american_spelling", "prose")]
+    assert kept("British spelling please", uk, us) == []
 
 
 @pytest.mark.parametrize(

@@ -72,6 +72,10 @@ def test_scopes_read_the_right_part_of_the_answer() -> None:
         ("max_bullets", "2", "answer", "- a\n- b", "- a\n- b\n- c"),
         ("max_bullets", "0", "answer", "A paragraph with - a dash.", "- a"),
         ("min_bullets", "3", "answer", "- a\n- b\n- c", "- a\n- b"),
+        # paragraphs: blocks between blank lines; a list or a code block is no extra one
+        ("max_paragraphs", "1", "answer", "Deploy moves.\nFreeze ends Wed.", "Deploy.\n\nWhy."),
+        ("max_paragraphs", "2", "answer", "A.\n\nB:\n```\nx\n\ny\n```", "A.\n\nB.\n\nC."),
+        ("min_paragraphs", "2", "answer", "A.\n\n- b\n- c", "A. B. C."),
         # features
         ("no", "emoji", "answer", "Release 4.2, no emojis", "Release 4.2 🚀"),
         ("no", "heading", "answer", "Adds a cache. #42", "## Summary\nAdds a cache."),
