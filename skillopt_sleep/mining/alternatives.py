@@ -40,6 +40,48 @@ def alternative_groups(found: list[Topic], text: str) -> list[list[Topic]]:
     return groups
 
 
+# One alternative as people write it in running text: a word ("yes", "PASS", "TL;DR") or an
+# emoji ("🟢"); what stands between two of them; the forms that put them first ("begin the
+# answer with Yes or No", "first line: PASS or FAIL", "yes or no first").
+_ALT = (
+    r"(?:[A-Za-z][\w;:!'-]{0,15}(?<![:;,!'-])|"
+    r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF]\uFE0F?)"
+)
+_ALTS = rf"({_ALT}(?:(?:\s*,\s*(?:or\s+)?|\s*/\s*|\s+or\s+){_ALT})+)"
+_OPENINGS = (
+    re.compile(
+        r"\b(?:start|begin|lead|open)s?(?:\s+(?:the|your|each|every)\s+\w+)?\s+with\s+"
+        rf"((?:the|a|an|either)\s+)?(?:(?:literal|plain)\s+)?(?:words?\s+)?{_ALTS}(?![\w/])",
+        re.IGNORECASE,
+    ),
+    re.compile(rf"\bfirst\s+(?:line|word)\s*(?::|is|should be|must be)\s*(){_ALTS}(?![\w/])", re.I),
+    re.compile(rf"(?:^|[.!?]\s+)(){_ALTS}\s+(?:first|up front|at the (?:start|top))\b", re.I),
+)
+_SPLIT = re.compile(r"\s*,\s*(?:or\s+)?|\s*/\s*|\s+or\s+", re.IGNORECASE)
+# Words that end a run of alternatives ("Yes or No, then the explanation").
+_NOT_ALTERNATIVE = {"the", "a", "an", "it", "this", "that", "them", "one", "not", "and", "then"}
+
+
+def spoken_openings(text: str) -> list[list[Topic]]:
+    """Words the user offers as alternatives for the answer's first word without quoting
+    them ("just start with yes or no pls", "first line: PASS or FAIL", "lead with the
+    🟢/🟡/🔴"): groups read as ``alternative_groups`` reads quoted ones. After an article
+    the words name a kind of opening ("begin with a summary or overview"), not the words
+    themselves: then only marked ones (a capital, a mark, an emoji) are read."""
+    groups = []
+    for rx in _OPENINGS:
+        for m in rx.finditer(text):
+            values = []
+            for v in _SPLIT.split(m.group(2)):
+                if v.lower() in _NOT_ALTERNATIVE:
+                    break
+                values.append(v)
+            marked = all(not v.isalpha() or not v.islower() for v in values)
+            if len(values) > 1 and (marked or not m.group(1)):
+                groups.append([Topic("literal", v, HAS, at="start") for v in values])
+    return groups
+
+
 def alternative_check(group: list[Topic]) -> Check:
     """Any of the alternatives, where the user put them: at the start of the subject, at
     the end of the answer, or anywhere, each as a word."""

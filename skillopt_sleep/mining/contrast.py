@@ -17,7 +17,11 @@ from __future__ import annotations
 import re
 
 from skillopt_sleep.mining import grammar
-from skillopt_sleep.mining.alternatives import alternative_check, alternative_groups
+from skillopt_sleep.mining.alternatives import (
+    alternative_check,
+    alternative_groups,
+    spoken_openings,
+)
 from skillopt_sleep.mining.cues import GROUNDS
 from skillopt_sleep.mining.fallback import pair_fallback
 from skillopt_sleep.mining.instances import number_shape
@@ -327,7 +331,8 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
     kept = [c for c in read if separates(c, corrected, accepted)]
     covered = {c.value.lower() for c in kept}
     out = list(read)
-    for group in alternative_groups(found, " ".join(said.split())):
+    text = " ".join(said.split())
+    for group in [*alternative_groups(found, text), *spoken_openings(text)]:
         either, members = alternative_check(group), {t.value.lower() for t in group}
         if separates(either, corrected, accepted):  # instead of a check on one of them
             out = [c for c in out if not (c.kind in _ASKS and c.value.lower() in members)]

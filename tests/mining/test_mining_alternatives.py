@@ -89,3 +89,34 @@ def test_words_put_first_are_asked_for_even_as_the_kept_half_of_a_contrast() -> 
     either = [c for c in got if c[0] == "regex"]
     assert len(either) == 1 and either[0][2] == "first_line"
     assert passes("regex", either[0][1], "first_line", "BLOCKED: the migration drops a column")
+
+
+def test_unquoted_words_offered_for_the_opening_are_met_by_either() -> None:
+    """ "start with yes or no", "first line: PASS or FAIL", "lead with the 🟢/🟡/🔴": words
+    or emoji the user did not quote, offered for the answer's first word."""
+    cases = [
+        ("just start with yes or no pls then details", "It depends: yes.", "Yes. It depends.",
+         "No, because the cache is cold.", "Probably not."),
+        ("please begin the answer with Yes or No, then the explanation", "It is safe. Yes.",
+         "Yes, it is safe.", "No: the lock is held.", "Maybe, the lock is held."),
+        ("first line: PASS or FAIL. then details.", "All 212 tests ran.\nPASS",
+         "PASS\nAll 212 tests ran.", "FAIL: 3 tests", "Tests: PASS"),
+        ("lead with the 🟢/🟡/🔴.", "Payments are healthy 🟢", "🟢 Payments are healthy",
+         "🔴 Payments are down", "Payments 🟡"),
+    ]  # fmt: skip
+    for said, corrected, accepted, obeys, violates in cases:
+        got = kept(said, corrected, accepted)
+        assert len(got) == 1 and got[0][0] == "regex" and got[0][2] == "first_line", said
+        assert passes(got[0][0], got[0][1], got[0][2], obeys), said
+        assert not passes(got[0][0], got[0][1], got[0][2], violates), said
+
+
+def test_a_kind_of_opening_named_with_an_article_is_not_its_words() -> None:
+    """ "begin with a summary or overview" names a kind of opening, not the words "summary"
+    and "overview"; "start with the summary or the diff" names parts of the answer."""
+    corrected = "The cache was cold.\n\nSummary: warm it at boot."
+    accepted = "Summary: warm the cache at boot.\n\nIt was cold."
+    assert not any(c[0] == "regex" for c in kept("begin with a summary or overview",
+                                                 corrected, accepted))  # fmt: skip
+    assert not any(c[0] == "regex" for c in kept("start with the summary or the diff",
+                                                 corrected, accepted))  # fmt: skip
