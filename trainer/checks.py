@@ -20,7 +20,8 @@ Each check reads one *scope* of the answer and is exact, so a night scores it fo
   literal (outer spaces ignored; trailing punctuation ignored after a word; bold or italic
   marks before a start ignored: "**TL;DR**" starts with "TL;DR").
 * counts: ``max_UNIT`` / ``min_UNIT`` for UNIT in words, chars, lines, sentences, bullets,
-  paragraphs (blocks of prose between blank lines).
+  paragraphs (blocks of prose between blank lines), indent (the widest step, in spaces, by
+  which a line is indented past the line before: "2-space indent" is ``max_indent: 2``).
 * features: ``has`` / ``no`` one of ``FEATURES`` (emoji, heading, code_fence, …).
 * ``identifier_like``: an identifier shaped like the user's example ("PROJ-123" asks for
   ``[A-Z]+-\\d+``: capitals, a dash, digits).
@@ -49,7 +50,7 @@ from trainer.spelling import has_american, has_british
 from trainer.text_classes import TEXT_CLASSES, has_match
 
 SCOPES = ("answer", "first_line", "lines", "bullets", "code", "prose", "code_lines")
-COUNT_UNITS = ("words", "chars", "lines", "sentences", "bullets", "paragraphs")
+COUNT_UNITS = ("words", "chars", "lines", "sentences", "bullets", "paragraphs", "indent")
 COUNT_KINDS = tuple(f"{m}_{u}" for u in COUNT_UNITS for m in ("max", "min"))
 WORD_KINDS = ("contains", "not_contains")
 PATTERN_KINDS = ("regex", "not_regex")
@@ -400,6 +401,9 @@ def count(text: str, unit: str) -> int:
         return sum(1 for x in text.split("\n") if _ITEM.match(x))
     if unit == "paragraphs":  # blocks of prose between blank lines; a code block is none
         return sum(1 for b in re.split(r"\n\s*\n", _FENCED.sub("\n\n", text)) if b.strip())
+    if unit == "indent":  # the widest step a line is indented past the one before (tab: 8)
+        widths = [len(x) - len(x.lstrip()) for x in text.expandtabs(8).split("\n") if x.strip()]
+        return max((b - a for a, b in zip(widths, widths[1:], strict=False)), default=0)
     raise ValueError(f"unknown unit {unit!r}")
 
 

@@ -109,7 +109,8 @@ kinds:
 - contains / not_contains: a word or phrase the answer must / must not contain
 - starts_with / not_starts_with / ends_with / not_ends_with: literal text at the start / end
 - max_words, min_words, max_chars, min_chars, max_lines, min_lines, max_sentences,
-  min_sentences, max_bullets, min_bullets, max_paragraphs, min_paragraphs: value is a number
+  min_sentences, max_bullets, min_bullets, max_paragraphs, min_paragraphs, max_indent,
+  min_indent (the widest step of indentation, in spaces): value is a number
 - has / no: value is a feature: emoji, heading, code_fence, untagged_fence, inline_code,
   bullet, numbered_list, list, table, link, bold, italic, markdown, exclamation,
   trailing_punctuation, question, apology, preamble, closing_offer, contraction, past_tense,

@@ -111,6 +111,8 @@ def _count_candidates(t: Topic, corrected: str) -> list[Check]:
     for unit in _units(t, corrected):
         if t.scope and not (t.scope == "bullets" and unit == "bullets"):
             scopes = [t.scope]
+        elif unit == "indent":
+            scopes = ["code", "answer"]  # "2-space indent": the code's, where it has some
         elif unit in ("chars", "words"):
             scopes = ["answer", "first_line", "lines" if unit == "chars" else "bullets"]
         else:

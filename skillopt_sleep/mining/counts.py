@@ -13,7 +13,7 @@ from skillopt_sleep.mining.topic import NAMED, Topic
 _NUMBER = (
     r"(?<![\w#./:$-])(\d{1,4}|"
     + "|".join(w for w in sorted(NUMBER_WORDS, key=len, reverse=True) if " " not in w)
-    + r")(?![\w/:%$]|[.,]\d|-\w)"
+    + r")(?![\w/:%$]|[.,]\d|-(?!spaces?\b)\w)"  # "2-space indent" counts; "2-step" not
 )
 _UNIT_WORDS = (
     ("chars", r"char\w*|col\w*|letters"),
@@ -21,6 +21,7 @@ _UNIT_WORDS = (
     ("lines", r"lines?|liners?"),
     ("sentences", r"sent\w*"),
     ("paragraphs", r"paragraphs?|paras?"),
+    ("indent", r"spaces?|indent\w*"),
     ("bullets", r"bullet\w*|points?|items?|options?|alternatives?|choices|ideas|steps|"
                 r"suggestions|examples|nits"),
 )  # fmt: skip

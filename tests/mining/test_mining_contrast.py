@@ -108,6 +108,19 @@ def kept(said: str, corrected: str, accepted: str) -> list[tuple[str, str, str]]
             "VPN is down, use the backup gateway.",
             [("max_lines", "1", "answer")],
         ),
+        # "2-space indent": the widest step of the code's indentation
+        (
+            "2-space indent",
+            "```yaml\njobs:\n    test:\n        runs-on: ubuntu\n```",
+            "```yaml\njobs:\n  test:\n    runs-on: ubuntu\n```",
+            [("max_indent", "2", "code")],
+        ),
+        (
+            "I said two spaces for yaml",
+            "```yaml\non:\n    push:\n```",
+            "```yaml\non:\n  push:\n```",
+            [("max_indent", "2", "code")],
+        ),
         (
             "swap the • for hyphens",
             "• a\n• b",
@@ -141,6 +154,9 @@ def test_a_house_spelling_or_a_paragraph_count_is_read_only_where_the_pair_shows
     uk = "We normalised the export and kept the old behaviour."
     assert kept("US spelling please", uk, uk + " Done.") == []
     assert kept("2 paragraphs max.", "Spend fell. Spot saved most.", "Spend fell.") == []
+    flat = "```yaml\non: push\n```"
+    assert kept("2-space indent", flat, flat + "\nDone.") == []
+    assert kept("a 2-step rollout please", "```\na:\n    b\n```", "```\na:\n  b\n```") == []
     us = "We normalized the export and kept the old behavior."
     assert kept("British spelling please", us, uk) == [("no", "american_spelling", "prose")]
     assert kept("British spelling please", uk, us) == []

@@ -76,6 +76,10 @@ def test_scopes_read_the_right_part_of_the_answer() -> None:
         ("max_paragraphs", "1", "answer", "Deploy moves.\nFreeze ends Wed.", "Deploy.\n\nWhy."),
         ("max_paragraphs", "2", "answer", "A.\n\nB:\n```\nx\n\ny\n```", "A.\n\nB.\n\nC."),
         ("min_paragraphs", "2", "answer", "A.\n\n- b\n- c", "A. B. C."),
+        # indent: the widest step past the line before (a tab is 8); back out is no step
+        ("max_indent", "2", "code", "```\na:\n  b:\n    c: 1\nd: 2\n```", "```\na:\n    b: 1\n```"),
+        ("max_indent", "4", "code", "```\ndef f():\n    return 1\n```", "```\nif x:\n\tgo()\n```"),
+        ("min_indent", "2", "code", '```json\n{\n  "a": 1\n}\n```', '```json\n{"a": 1}\n```'),
         # features
         ("no", "emoji", "answer", "Release 4.2, no emojis", "Release 4.2 🚀"),
         ("no", "heading", "answer", "Adds a cache. #42", "## Summary\nAdds a cache."),
