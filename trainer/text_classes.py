@@ -84,8 +84,8 @@ TEXT_CLASSES: dict[str, tuple[Callable[[str], bool], str]] = {
     ),
     "file_name": (
         has_match(
-            rf"(?<![\w/.@-])(?!{_LIBRARIES}\.js\b)(?:[\w-]+/)*[\w-]*[A-Za-z0-9_]\."
-            rf"(?:{_EXTENSIONS})(?![\w.-])|"
+            rf"(?<![\w/.@-])(?!{_LIBRARIES}\.js\b)(?:[\w-]+/)*(?:[\w-]+\.)*[\w-]*[A-Za-z0-9_]\."
+            rf"(?:{_EXTENSIONS})(?![\w-]|\.\w)|"
             r"(?<![\w/.-])(?:Dockerfile|Makefile|Jenkinsfile|Gemfile|Procfile)(?![\w.-])"
         ),
         "a file name or path with its extension (values.yaml, src/export.py, Dockerfile)",

@@ -400,12 +400,16 @@ def _enumerated(said: str, corrected: str, accepted: str) -> list[Check]:
     return out[:2]
 
 
+_NO_PROSE = Check("max_words", "0", "prose")
+
+
 def _without_remedies(
     checks: list[Check], read: list[Check], found: list[Topic], corrected: str, accepted: str
 ) -> list[Check]:
     """Asks named after a forbidden topic, but the grammar's own words (it never requires
     the kept half of "X, not Y", and "use UTC" after "don't use PT" is the rule) except a
-    layout ("use a plain list")."""
+    layout ("use a plain list"); "just the code" after a forbidden word is its remedy too,
+    not a ban on every word of prose."""
     orders = {c: t.order for c in checks if (t := _topic_of(c, found))}
     roles = {c: t.role for c in checks if (t := _topic_of(c, found))}
     forbidden = [
@@ -414,6 +418,9 @@ def _without_remedies(
         if c.kind not in _ASKS and c in orders and separates(c, corrected, accepted)
     ]
     first = min(forbidden, default=None)
+    code_only = next((t.order for t in found if t.value == "code_only"), None)
+    if first is not None and code_only is not None and first < code_only:
+        checks = [c for c in checks if c != _NO_PROSE]  # "skip 'here's', just the command"
     return [
         c
         for c in checks

@@ -379,3 +379,18 @@ def test_names_places_and_examples(
     said: str, corrected: str, accepted: str, expected: list[tuple[str, str, str]]
 ) -> None:
     assert kept(said, corrected, accepted) == expected
+
+
+def test_just_the_code_after_a_forbidden_word_is_its_remedy() -> None:
+    """ "skip 'here's', just the command" forbids the lead-in, not every word of prose (a
+    "Heredoc form, so the quotes survive:" note still passes); "just the command" alone, or
+    after "no explanation", is the code and nothing else."""
+    block = "```sh\nwc -l x\n```"
+    corrected = "Here's a one-liner:\n\n" + block
+    got = kept('skip "here\'s", just the command', corrected, block)
+    assert ("not_contains", "here's", "answer") in got
+    assert ("max_words", "0", "prose") not in got
+    assert kept("just the command pls", corrected, block) == [("max_words", "0", "prose")]
+    assert ("max_words", "0", "prose") in kept(
+        "no explanation, just the command", "This counts lines.\n\n" + block, block
+    )

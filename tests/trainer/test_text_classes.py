@@ -58,6 +58,9 @@ from trainer.checks import FEATURES, passes
             "Bump limits in values.yaml",
         ),
         ("file_name", "first_line", "Use e.g. smaller pages", "Fix Dockerfile cache"),
+        # a name at a sentence's end, or with dots inside, is a file name too
+        ("file_name", "prose", "It runs on Node.js 22. Done.", "It is in app/routes.ts."),
+        ("file_name", "prose", "Edit `app.config.json` first.", "It reads app.config.json."),
         (
             "first_person_any",
             "prose",
