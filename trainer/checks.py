@@ -145,6 +145,18 @@ def _closing_offer(text: str) -> bool:
     return bool(lines) and _CLOSING_OFFER.search(lines[-1]) is not None
 
 
+def _unsorted(text: str) -> bool:
+    """A code block (or, without one, the text) whose lines are out of alphabetical order,
+    comment lines left out: a requirements file with ``uvicorn`` before ``structlog``."""
+    blocks = [m.group(2) for m in _FENCED.finditer(text)] or [text]
+    for block in blocks:
+        keys = [x.strip().lower() for x in block.split("\n")
+                if x.strip() and not re.match(r"\s*(?:#|//|--|;)", x)]  # fmt: skip
+        if keys != sorted(keys):
+            return True
+    return False
+
+
 def _glued_body(text: str) -> bool:
     lines = deliverable(text).strip().split("\n")
     return len(lines) > 1 and bool(lines[1].strip())
@@ -273,6 +285,7 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
         "a hype word (thrilled, game-changing, seamless)",
     ),
     "glued_body": (_glued_body, "a second line that is not blank: no blank line after the subject"),
+    "unsorted": (_unsorted, "lines of a code block out of alphabetical order (comments aside)"),
     **TEXT_CLASSES,
 }
 

@@ -90,6 +90,7 @@ FEATURE_CUES: list[tuple[str, str]] = [
         r"en[-_]us|-iz(?:e|ation)",
     ),
     ("~glued_body", r"(?:blank|empty) line"),
+    ("~unsorted", r"alphabetic\w*|a-z(?!\])|sort(?:ed)?(?: them| it)? (?:alphabetically|a-z)"),
     # classes of text (``trainer.text_classes``): what users call them
     (
         "curly_quote",
@@ -190,6 +191,7 @@ GROUNDS: dict[str, str] = {
     "american_spelling": r"british|en-gb|\buk\b|-ise",
     "british_spelling": r"american|en-us|\bus\b|-ize",
     "glued_body": r"blank line|empty line",
+    "unsorted": r"alphabetic|\ba-z\b|sorted",
     "hedging": r"hedg|maybe|probabl|guess|speculat|perhaps|might",
     "hype": r"hype|buzz|marketing|superlative|salesy|thrilled|excit|seamless",
     "curly_quote": r"smart|curly|straight|typographic",

@@ -121,6 +121,13 @@ def kept(said: str, corrected: str, accepted: str) -> list[tuple[str, str, str]]
             "```yaml\non:\n  push:\n```",
             [("max_indent", "2", "code")],
         ),
+        # "alphabetical": the lines of the code block in order
+        (
+            "could you sort them alphabetically?",
+            "```\nfastapi==0.1\nuvicorn==0.3\nstructlog==24\n```",
+            "```\nfastapi==0.1\nstructlog==24\nuvicorn==0.3\n```",
+            [("no", "unsorted", "code")],
+        ),
         (
             "swap the • for hyphens",
             "• a\n• b",
@@ -149,11 +156,18 @@ def test_a_rule_that_does_not_change_between_the_answers_is_not_read() -> None:
 
 def test_a_house_spelling_or_a_paragraph_count_is_read_only_where_the_pair_shows_it() -> None:
     """ "US spelling" after an answer the user accepted in British spelling, or "two
-    paragraphs max" where neither answer has more than one, compiles nothing; "British
+    paragraphs max" where neither answer has more than one, "alphabetical" when the accepted
+    answer is a program (its lines are no list), or "2-space indent" on flat code, compiles
+    nothing; "British
     spelling" still forbids the American one, never the British."""
     uk = "We normalised the export and kept the old behaviour."
     assert kept("US spelling please", uk, uk + " Done.") == []
     assert kept("2 paragraphs max.", "Spend fell. Spot saved most.", "Spend fell.") == []
+    program = "```python\nimport os\nimport sys\n\nprint(sys.argv)\nos.abort()\n```"
+    assert (
+        kept("keep the imports alphabetical", "```python\nimport sys\nimport os\n```", program)
+        == []
+    )
     flat = "```yaml\non: push\n```"
     assert kept("2-space indent", flat, flat + "\nDone.") == []
     assert kept("a 2-step rollout please", "```\na:\n    b\n```", "```\na:\n  b\n```") == []

@@ -117,6 +117,13 @@ def test_scopes_read_the_right_part_of_the_answer() -> None:
             "Done.\n\nLet me know if you need anything else!",
         ),  # fmt: skip
         ("no", "untagged_fence", "answer", "```bash\nls\n```", "```\nls\n```"),
+        (
+            "no",
+            "unsorted",
+            "code",
+            "```\nattrs\n# test\nHttpx\npytest\n```",
+            "```\nrich\nboto3\n```",
+        ),
         ("no", "italic", "prose", "2 * 3 * 4 and snake_case_name", "This is *really* fast"),
         ("no", "hashtag", "answer", "Fixes #318; see a.html#top", "Ship day! #launch"),
         ("no", "at_mention", "answer", "mail ops@example.com", "thanks @dana-k"),
