@@ -9,7 +9,7 @@ import re
 
 from skillopt_sleep.mining.phrases import Check
 from skillopt_sleep.mining.topic import HAS, KEEP, Topic
-from trainer.checks import case_sensitive
+from trainer.checks import case_sensitive, passes
 
 # What stands between two alternatives: "or", "/", a comma, quotes around them.
 _BETWEEN = re.compile(r"[\s\"'`]*(?:,\s*)?(?:or|/|,)[\s\"'`]*", re.IGNORECASE)
@@ -101,3 +101,38 @@ def _word(value: str) -> str:
     left = r"\b" if value[:1].isalnum() else ""
     right = r"\b" if value[-1:].isalnum() else ""
     return left + body + right
+
+
+# "leverage/utilize", "'just'/'easily'", "uh-oh / oops": words forbidden as alternatives.
+_SLASHED = re.compile(r"[\"'`]?[A-Za-z][\w'-]*[\"'`]?(?:\s*/\s*[\"'`]?[A-Za-z][\w'-]*[\"'`]?)+")
+
+
+def slashed_alternatives(check: Check, corrected: str) -> list[Check]:
+    """A forbidden "A/B" the corrected answer never wrote as such read as the words each
+    forbidden: one check, so that the pair, which shows one of them, confirms both ("no
+    leverage/utilize" after "we leverage"); in the code first ("true/false, not yes/no"
+    forbids the YAML's, not every "no" of the sentences). A path the answer had
+    ("origin/main") stays the literal."""
+    value = check.value
+    if check.kind != "not_contains" or not _SLASHED.fullmatch(value):
+        return []
+    if re.search(rf"(?<![\w/]){re.escape(value)}(?![\w/])", corrected, re.IGNORECASE):
+        return []
+    words = [w.strip(" \"'`") for w in value.split("/")]
+    either = f"(?i)(?:{'|'.join(_word(w) for w in words)})"
+    return [Check("not_regex", either, s) for s in dict.fromkeys(("code", check.scope))]
+
+
+def with_slashed_alternatives(checks: list[Check], corrected: str, accepted: str) -> list[Check]:
+    """``checks`` and, for each forbidden "A/B", its words each forbidden where the pair
+    shows it (``slashed_alternatives``)."""
+    out = list(checks)
+    for check in checks:
+        for alt in slashed_alternatives(check, corrected):
+            if not passes(alt.kind, alt.value, alt.scope, corrected) and passes(
+                alt.kind, alt.value, alt.scope, accepted
+            ):
+                if alt not in out:
+                    out.append(alt)
+                break
+    return out

@@ -21,6 +21,7 @@ from skillopt_sleep.mining.alternatives import (
     alternative_check,
     alternative_groups,
     spoken_openings,
+    with_slashed_alternatives,
 )
 from skillopt_sleep.mining.cues import GROUNDS
 from skillopt_sleep.mining.fallback import pair_fallback
@@ -366,6 +367,7 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
         out += [c for c in pair_fallback(said, corrected, accepted) if c not in out]
     if not any(separates(c, corrected, accepted) for c in out):
         out += _enumerated(said, corrected, accepted)
+    out = with_slashed_alternatives(out, corrected, accepted)  # "no leverage/utilize"
     return within_named(_as_classes(out, corrected, accepted), said)
 
 

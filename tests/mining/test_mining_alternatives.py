@@ -120,3 +120,25 @@ def test_a_kind_of_opening_named_with_an_article_is_not_its_words() -> None:
                                                  corrected, accepted))  # fmt: skip
     assert not any(c[0] == "regex" for c in kept("start with the summary or the diff",
                                                  corrected, accepted))  # fmt: skip
+
+
+def test_words_forbidden_with_a_slash_between_are_each_forbidden() -> None:
+    """ "no leverage/utilize" after an answer that said "leverage" forbids "utilize" too (one
+    check, which the pair confirms); "true/false, not yes/no" reads the YAML, where the answer
+    had them, not every "no" of its sentences."""
+    got = kept("plain english pls. no leverage/utilize", "We leverage the cache.",
+               "We use the cache.")  # fmt: skip
+    alt = next(c for c in got if c[0] == "not_regex")
+    assert not passes(alt[0], alt[1], alt[2], "We utilize the cache.")
+    assert passes(alt[0], alt[1], alt[2], "We use the cache; leverages are levers.")
+    yaml = kept("true/false, not yes/no.", "```yaml\ndebug: yes\n```\nNo other change.",
+                "```yaml\ndebug: true\n```\nNo other change.")  # fmt: skip
+    assert ("not_regex", r"(?i)(?:\byes\b|\bno\b)", "code") in yaml
+
+
+def test_a_path_the_answer_wrote_stays_one_literal() -> None:
+    """ "don't push to origin/main" after an answer that pushed to origin/main forbids that
+    path, not every "main" or "origin"."""
+    got = kept("don't push to origin/main", "git push origin/main", "git push upstream feature")
+    assert got
+    assert all(passes(k, v, s, "git switch main") for k, v, s in got), got
