@@ -269,10 +269,11 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
     "hedging": (
         has_match(
             r"\b(?:maybe|perhaps|probably|possibly|likely|might|may (?:be|have)|could be|"
-            r"seems?|appears? to|I think|I guess|I suspect|not sure)\b",
+            r"seems?|appears? to|I think|I guess|I suspect|not sure|should (?:still |now )?"
+            r"(?:work|be (?:fine|ok(?:ay)?|good)|do the trick|fix it))\b",
             re.IGNORECASE,
         ),
-        "a hedge (maybe, probably, might, I think)",
+        "a hedge (maybe, probably, might, I think, should work)",
     ),
     "hype": (
         has_match(

@@ -1,6 +1,7 @@
 """Classes of text a user objects to as a kind rather than as one word: typography (curly
 quotes, an ellipsis, a rule line, a blockquote), numbers (spelled out, unseparated, a unit
-glued to its number, a currency symbol), a bare URL, a short command-line flag, a file name.
+glued to its number, a currency symbol), a bare URL, a short command-line flag, a file name,
+flattery ("good catch", "great question").
 
 They are features of the check vocabulary (``trainer.checks.FEATURES``): "no smart quotes"
 is every curly quote, not the one the answer had, and "no file names in the subject" every
@@ -81,6 +82,16 @@ TEXT_CLASSES: dict[str, tuple[Callable[[str], bool], str]] = {
     "short_flag": (
         has_match(r"(?:^|[ \t])-[A-Za-z][A-Za-z0-9]*(?=[ \t]|$)"),
         "a short command-line option (-q, -rf), not a --long one",
+    ),
+    "flattery": (
+        has_match(
+            r"\b(?:good|great|nice|excellent|awesome|fantastic|brilliant|sharp) (?:catch|question|"
+            r"point|call|spot|find)\b|\byou(?:'re| are) (?:absolutely |totally |completely |"
+            r"exactly |so )?right(?=\s*[!,.;:\u2014-]|\s*$)|\bwhat a great\b",
+            re.IGNORECASE,
+        ),
+        'flattery of the reader (good catch, great question, "You\'re absolutely right!"; not'
+        ' "you\'re right to worry")',
     ),
     "file_name": (
         has_match(

@@ -43,6 +43,11 @@ FEATURE_CUES: list[tuple[str, str]] = [
     ("apology", r"apolog\w*|sorry|sorrys|sorries|my bads?"),
     ("hedging", r"hedg\w*|maybes|guess(?:es|ing|work)?|speculat\w*|wishy-washy|weasel words"),
     (
+        "flattery",
+        r"flattery|flatter\w*|sycophan\w*|compliments?|butter(?:ing)? (?:me )?up|"
+        r"tell(?:ing)? me (?:I'?m|I am) right",
+    ),
+    (
         "hype",
         r"hype(?: words)?|hyperbole|buzzwords?|marketing (?:speak|language|fluff)|"
         r"superlatives?|salesy",
@@ -194,6 +199,7 @@ GROUNDS: dict[str, str] = {
     "unsorted": r"alphabetic|\ba-z\b|sorted",
     "hedging": r"hedg|maybe|probabl|guess|speculat|perhaps|might",
     "hype": r"hype|buzz|marketing|superlative|salesy|thrilled|excit|seamless",
+    "flattery": r"flatter|sycophan|compliment|\bcatch\b|great question|\bright\b",
     "curly_quote": r"smart|curly|straight|typographic",
     "first_person_any": r"first person|\bwe\b|\bour\b|\bus\b",
     "ellipsis": r"ellips|\.\.\.|\u2026|dots",

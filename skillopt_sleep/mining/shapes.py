@@ -89,24 +89,29 @@ _REJECTS = re.compile(
     NEG_RX.pattern + r"|\b(?:just|only)\b|\bleave\b.*\bout\b|\bkeep\b.*\bout\b", re.IGNORECASE
 )
 
+# Staging everything: `git add -A`, `--all`, `.`, `*`, `-u`, or a commit with `-a` / `-am`.
+ADD_ALL = (
+    r"\bgit\s+add\s+(?:-A|--all|\.|\*|-u|--update)(?=\s|$|;|&|`)|"
+    r"\bgit\s+commit\s+(?:-[a-zA-Z]*a[a-zA-Z]*|--all)(?=\s|$|;|&|`)"
+)
+
 # A trailer crediting a tool, not a person: a human co-author is no AI attribution.
 AI_TRAILER = (
     r"(?im)^.*(?:co-authored-by:.*(?:\b(?:claude|codex|copilot|chatgpt|gpt|gemini|cursor|ai|bot|"
     r"assistant|agent|anthropic|openai|llm)\b|\[bot\])|generated (?:with|by) )"
 )
 _CHECKS: dict[str, list[Check]] = {
+    # commands: in the whole answer first (`git push -f` in a sentence runs as well), in
+    # the code blocks where the accepted answer names the command in its prose
     "force_push": [
-        Check("not_regex", r"(?m)^.*\bgit\s+push\b.*(?<![\w-])(?:--force|-f)(?![\w-])", "code"),
         Check("not_regex", r"(?m)^.*\bgit\s+push\b.*(?<![\w-])(?:--force|-f)(?![\w-])", "answer"),
+        Check("not_regex", r"(?m)^.*\bgit\s+push\b.*(?<![\w-])(?:--force|-f)(?![\w-])", "code"),
     ],
     "pipe_to_shell": [
         Check("not_regex", r"\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b", "code"),
         Check("not_regex", r"\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b", "answer"),
     ],
-    "git_add_all": [
-        Check("not_regex", r"\bgit\s+add\s+(?:-A|--all|\.|\*)(?=\s|$|;|&)", "code"),
-        Check("not_regex", r"\bgit\s+add\s+(?:-A|--all|\.|\*)(?=\s|$|;|&)", "answer"),
-    ],
+    "git_add_all": [Check("not_regex", ADD_ALL, "answer"), Check("not_regex", ADD_ALL, "code")],
     "and_chaining": [Check("not_contains", "&&", "code"), Check("not_contains", "&&", "answer")],
     "star_import": [
         Check("not_regex", r"(?m)^\s*from\s+\S+\s+import\s+\*", "code"),

@@ -121,6 +121,19 @@ def kept(said: str, corrected: str, accepted: str) -> list[tuple[str, str, str]]
             "```yaml\non:\n  push:\n```",
             [("max_indent", "2", "code")],
         ),
+        # a quoted instance of flattery or of a hedge is read as the kind too
+        (
+            'no "nice catch" stuff, straight to the fix',
+            "Nice catch! The handler now rethrows.",
+            "The handler now rethrows.",
+            [("not_contains", "nice catch", "answer"), ("no", "flattery", "prose")],
+        ),
+        (
+            '"should be fine" means you did not check',
+            "Restarted the worker; it should be fine.",
+            "Restarted the worker; the queue drained in 40 s.",
+            [("not_contains", "should be fine", "answer"), ("no", "hedging", "answer")],
+        ),
         # "alphabetical": the lines of the code block in order
         (
             "could you sort them alphabetically?",

@@ -119,6 +119,13 @@ def test_scopes_read_the_right_part_of_the_answer() -> None:
         ("no", "untagged_fence", "answer", "```bash\nls\n```", "```\nls\n```"),
         (
             "no",
+            "hedging",
+            "answer",
+            "It works: I ran it and the job finished.",
+            "It should work now.",
+        ),
+        (
+            "no",
             "unsorted",
             "code",
             "```\nattrs\n# test\nHttpx\npytest\n```",
