@@ -360,6 +360,8 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
         if check and check not in out:
             out.append(check)
             covered.add(t.value.lower())
+    if _IMPERATIVE.search(said) and Check("no", "past_tense", "first_line") in out:
+        out += [c for c in [_HAS_IMPERATIVE] if c not in out and separates(c, corrected, accepted)]
     out = narrowed(_without_remedies(out, read, found, corrected, accepted), said, corrected,
                    accepted)  # fmt: skip
     out = _to_code_lines(out, corrected, accepted)
@@ -403,6 +405,9 @@ def _enumerated(said: str, corrected: str, accepted: str) -> list[Check]:
 
 
 _NO_PROSE = Check("max_words", "0", "prose")
+# "imperative mood", "as a command": the subject's first word a command, not only no "-ed"
+_IMPERATIVE = re.compile(r"\bimperative\b|\bas (?:a command|an order)\b|\blike an order\b", re.I)
+_HAS_IMPERATIVE = Check("has", "imperative", "first_line")
 
 
 def _without_remedies(

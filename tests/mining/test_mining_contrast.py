@@ -121,6 +121,19 @@ def kept(said: str, corrected: str, accepted: str) -> list[tuple[str, str, str]]
             "```yaml\non:\n  push:\n```",
             [("max_indent", "2", "code")],
         ),
+        # "imperative" asks for a command first ("Adds" fails it too); "no past tense" not
+        (
+            "imperative mood",
+            "Allowed retries on timeout",
+            "Allow retries on timeout",
+            [("no", "past_tense", "first_line"), ("has", "imperative", "first_line")],
+        ),
+        (
+            "no past tense in the subject",
+            "Allowed retries on timeout",
+            "Allow retries on timeout",
+            [("no", "past_tense", "first_line")],
+        ),
         # a quoted instance of flattery or of a hedge is read as the kind too
         (
             'no "nice catch" stuff, straight to the fix',
