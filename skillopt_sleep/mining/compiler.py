@@ -118,7 +118,8 @@ kinds:
   em_dash, checkbox, top_heading, shell_prompt, code_comment, bare_except, untyped_def,
   camelcase_def, single_quoted, american_spelling, british_spelling, glued_body, unsorted,
   hedging, hype, curly_quote, first_person_any, ellipsis, horizontal_rule, blockquote, bare_url,
-  number_word, long_number, glued_unit, currency_symbol, short_flag, file_name, flattery
+  number_word, long_number, glued_unit, currency_symbol, short_flag, file_name, flattery,
+  recap
 - identifier_like: value is an example identifier the user gave (SEC-12, #40)
 scope: answer (whole), first_line (the subject), lines (each line), bullets (each list
 item), code (inside code blocks), prose (outside code blocks), code_lines (each line

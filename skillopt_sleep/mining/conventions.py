@@ -61,6 +61,20 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"(?: image)?(?: tags?| versions?| images?)\b|\buntagged\b|:latest\b|\bno latest\b",
         r"(?im)^\s*(?:FROM\s+|-?\s*image:\s*)[\w./-]+(?::latest)?(?:\s+AS\s+\w+)?\s*$",
     ),
+    "lazy_logging": (
+        r"\blazy (?:%|formatting|logging|log)\w*|\bW1203\b|\bf-?str\w*\b.{0,30}\blog\w*|"
+        r"\blog(?:ger|ging)?\b.{0,30}\bf-?str\w*|\bvalues as arguments\b",
+        r"\b\w*log\w*\.(?:debug|info|warning|warn|error|exception|critical|log)\(\s*"
+        r"(?:f[\"']|[\"'][^\"'\n]*[\"']\s*(?:%|\.format\())",
+    ),
+    "go_error_strings": (
+        r"\berror (?:strings?|messages?)\b|\bST1005\b",
+        r"\b(?:errors\.New|fmt\.Errorf)\(\s*\"(?:[A-Z][a-z]|[^\"\n]*[.!?]\")",
+    ),
+    "rm_recursive_force": (
+        r"\brm -(?:rf|fr|Rf|fR|r -f)\b",
+        r"\brm\b(?=[^\n;&|]*\s-[a-zA-Z]*[rR])(?=[^\n;&|]*\s-[a-zA-Z]*f)",
+    ),
     "select_star": (
         r"\bselect\s*\*|\bstar selects?\b|\bselect star\b",
         r"(?i)\bselect\s+(?:distinct\s+)?(?:\w+\.)?\*|,\s*\w+\.\*",
@@ -80,6 +94,11 @@ _NAMED_BY_WHAT_IS_OUT = re.compile(
 )
 
 
-def names_what_is_out(matched: str) -> bool:
+# Conventions whose every name says what is out ("no f-strings in log calls", "never rm -rf",
+# "error strings shouldn't be capitalized"): a negation is the rule itself.
+_ALWAYS_OUT = {"lazy_logging", "go_error_strings", "rm_recursive_force"}
+
+
+def names_what_is_out(name: str, matched: str) -> bool:
     """Whether the words matched name the construct ruled out rather than the remedy."""
-    return _NAMED_BY_WHAT_IS_OUT.fullmatch(matched.strip()) is not None
+    return name in _ALWAYS_OUT or _NAMED_BY_WHAT_IS_OUT.fullmatch(matched.strip()) is not None

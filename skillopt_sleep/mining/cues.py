@@ -47,6 +47,7 @@ FEATURE_CUES: list[tuple[str, str]] = [
         r"flattery|flatter\w*|sycophan\w*|compliments?|butter(?:ing)? (?:me )?up|"
         r"tell(?:ing)? me (?:I'?m|I am) right",
     ),
+    ("recap", r"recaps?|(?:closing |final )?summary at the end|wrap-?ups?|summing up"),
     (
         "hype",
         r"hype(?: words)?|hyperbole|buzzwords?|marketing (?:speak|language|fluff)|"
@@ -200,6 +201,7 @@ GROUNDS: dict[str, str] = {
     "hedging": r"hedg|maybe|probabl|guess|speculat|perhaps|might",
     "hype": r"hype|buzz|marketing|superlative|salesy|thrilled|excit|seamless",
     "flattery": r"flatter|sycophan|compliment|\bcatch\b|great question|\bright\b",
+    "recap": r"recap|summar|conclusion|wrap-?up",
     "curly_quote": r"smart|curly|straight|typographic",
     "first_person_any": r"first person|\bwe\b|\bour\b|\bus\b",
     "ellipsis": r"ellips|\.\.\.|\u2026|dots",

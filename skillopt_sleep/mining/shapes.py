@@ -175,7 +175,7 @@ def shape_topics(text: str) -> list[Topic]:
         if not m:
             continue
         neg = NEG_RX.search(text[: m.start()][-30:]) is not None
-        if name in CONVENTION_CUES and neg and not names_what_is_out(m.group(0)):
+        if name in CONVENTION_CUES and neg and not names_what_is_out(name, m.group(0)):
             continue  # "no f-strings in log calls": a remedy refused names no convention
         if name in _FORBIDDEN:
             if FINE_AFTER.match(text[m.end() :]):

@@ -42,7 +42,7 @@ from trainer.checks import FEATURES
 # heading); a quoted example is read as the feature too.
 EXAMPLE_FEATURES = (
     "preamble", "closing_offer", "heading", "emoji", "bold", "apology", "hedging", "hype",
-    "flattery",
+    "flattery", "recap",
 )  # fmt: skip
 # Layouts the user may ask for; every other feature is only ever forbidden.
 HAS_FEATURES = ("bullet", "list", "numbered_list", "code_fence", "heading", "table", "question")

@@ -54,6 +54,13 @@ def fenced(code: str, lang: str = "") -> str:
          "from halyard.sync.retry import backoff", "import os", "from ..utils import x"),
         ("named exports pls", "export default { f }", "export const f = 1;",
          "export function g() {}", "export default g;"),
+        ("no f-strings in log calls", 'log.info(f"{n} rows")', 'log.info("%s rows", n)',
+         'msg = f"{n} rows"', 'logger.debug("{} rows".format(n))'),
+        ("error strings start lowercase", 'return errors.New("Card expired")',
+         'return errors.New("card expired")', 'return fmt.Errorf("parse TOML: %w", err)',
+         'return errors.New("order not found.")'),
+        ("never rm -rf in scripts", "rm -rf ./tmp", "find ./tmp -delete",
+         "rm -f ./tmp/lock", "rm -fr ./build"),
         ("we use await everywhere", "return get(u).then(r => r.json());",
          "const r = await get(u);", "await run();", "p.then(done);"),
     ],
@@ -74,6 +81,7 @@ def test_a_remedy_refused_names_no_convention() -> None:
     assert not any(t.value == "f_string" for t in shape_topics("no f-strings in log calls"))
     assert not any(t.value == "clock_24h" for t in shape_topics("retry 24h later"))
     assert any(t.value == "select_star" for t in shape_topics("no select * please"))
+    assert any(t.value == "lazy_logging" for t in shape_topics("no f-strings in log calls"))
     # a pair that switched from .format() to an f-string after "no f-strings" is no
     # evidence for the f-string convention: nothing rules .format() out
     got = kept("no f-strings in log calls", fenced('m = "{} rows".format(n)'), fenced('m = f"{n}"'))

@@ -66,6 +66,13 @@ from trainer.checks import FEATURES, passes
             "Excellent catch! The catch block rethrows.",
         ),
         ("flattery", "prose", "Yes: the lock is per tenant.", "You're absolutely right, it is."),
+        # a recap opens a sentence; "overall cost" or "a short summary" is none
+        (
+            "recap",
+            "prose",
+            "Overall cost is lower. A short summary goes first.",
+            "Both work. To summarize: reserved is cheaper.",
+        ),
         # a name at a sentence's end, or with dots inside, is a file name too
         ("file_name", "prose", "It runs on Node.js 22. Done.", "It is in app/routes.ts."),
         ("file_name", "prose", "Edit `app.config.json` first.", "It reads app.config.json."),
