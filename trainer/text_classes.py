@@ -1,7 +1,7 @@
 """Classes of text a user objects to as a kind rather than as one word: typography (curly
 quotes, an ellipsis, a rule line, a blockquote), numbers (spelled out, unseparated, a unit
 glued to its number, a currency symbol), a bare URL, a short command-line flag, a file name,
-flattery ("good catch", "great question"), a recap ("In summary, …").
+flattery ("good catch", "great question"), a recap ("In summary, …"), a sub-bullet.
 
 They are features of the check vocabulary (``trainer.checks.FEATURES``): "no smart quotes"
 is every curly quote, not the one the answer had, and "no file names in the subject" every
@@ -92,6 +92,10 @@ TEXT_CLASSES: dict[str, tuple[Callable[[str], bool], str]] = {
         ),
         'flattery of the reader (good catch, great question, "You\'re absolutely right!"; not'
         ' "you\'re right to worry")',
+    ),
+    "nested_list": (
+        has_match(r"^(?: {2,}|\t)(?:[-*+\u2022]|\d{1,3}[.)])\s+\S"),
+        "a list item indented under another (a sub-bullet)",
     ),
     "recap": (
         has_match(

@@ -119,7 +119,7 @@ kinds:
   camelcase_def, single_quoted, american_spelling, british_spelling, glued_body, unsorted,
   hedging, hype, curly_quote, first_person_any, ellipsis, horizontal_rule, blockquote, bare_url,
   number_word, long_number, glued_unit, currency_symbol, short_flag, file_name, flattery,
-  recap
+  recap, nested_list
 - identifier_like: value is an example identifier the user gave (SEC-12, #40)
 scope: answer (whole), first_line (the subject), lines (each line), bullets (each list
 item), code (inside code blocks), prose (outside code blocks), code_lines (each line

@@ -43,6 +43,7 @@ _PROSE_FEATURES = {
     "at_mention", "em_dash", "checkbox", "top_heading", "american_spelling", "british_spelling",
     "ellipsis", "first_person_any", "horizontal_rule", "blockquote", "bare_url", "number_word",
     "long_number", "glued_unit", "currency_symbol", "flattery", "recap",
+    "nested_list",
 }  # fmt: skip
 # Features of code: read inside code blocks first ("drop the comments" means the code's).
 _CODE_FEATURES = {

@@ -47,6 +47,12 @@ FEATURE_CUES: list[tuple[str, str]] = [
         r"flattery|flatter\w*|sycophan\w*|compliments?|butter(?:ing)? (?:me )?up|"
         r"tell(?:ing)? me (?:I'?m|I am) right",
     ),
+    (
+        "nested_list",
+        r"nested (?:lists?|bullets?|items?)|sub-?(?:bullets?|points?|items?|lists?)|"
+        r"indented (?:sub[- ]?)?(?:bullets?|points?|items?)",
+    ),
+    ("~nested_list", r"flat (?:lists?|bullets?)|(?:one|single) level|flatten(?: it| them)?"),
     ("recap", r"recaps?|(?:closing |final )?summary at the end|wrap-?ups?|summing up"),
     (
         "hype",
@@ -202,6 +208,7 @@ GROUNDS: dict[str, str] = {
     "hype": r"hype|buzz|marketing|superlative|salesy|thrilled|excit|seamless",
     "flattery": r"flatter|sycophan|compliment|\bcatch\b|great question|\bright\b",
     "recap": r"recap|summar|conclusion|wrap-?up",
+    "nested_list": r"nest|sub-?(?:bullet|point|item|list)|flat|level|indent",
     "curly_quote": r"smart|curly|straight|typographic",
     "first_person_any": r"first person|\bwe\b|\bour\b|\bus\b",
     "ellipsis": r"ellips|\.\.\.|\u2026|dots",

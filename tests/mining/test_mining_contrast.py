@@ -147,6 +147,13 @@ def kept(said: str, corrected: str, accepted: str) -> list[tuple[str, str, str]]
             "Restarted the worker; the queue drained in 40 s.",
             [("not_contains", "should be fine", "answer"), ("no", "hedging", "answer")],
         ),
+        # "flat list", "no sub-bullets": no item indented under another
+        (
+            "flat list. no sub-bullets.",
+            "- Deploy\n  - staging\n  - prod\n- Verify",
+            "- Deploy to staging\n- Deploy to prod\n- Verify",
+            [("no", "nested_list", "prose")],
+        ),
         # "alphabetical": the lines of the code block in order
         (
             "could you sort them alphabetically?",

@@ -66,6 +66,13 @@ from trainer.checks import FEATURES, passes
             "Excellent catch! The catch block rethrows.",
         ),
         ("flattery", "prose", "Yes: the lock is per tenant.", "You're absolutely right, it is."),
+        # a sub-bullet is an item indented under another; YAML's "  - x" in code is none
+        (
+            "nested_list",
+            "prose",
+            "- a\n- b\n```yaml\nports:\n  - 80\n```",
+            "- a\n  - a1\n- b",
+        ),
         # a recap opens a sentence; "overall cost" or "a short summary" is none
         (
             "recap",
