@@ -441,3 +441,19 @@ def test_just_the_code_after_a_forbidden_word_is_its_remedy() -> None:
     assert ("max_words", "0", "prose") in kept(
         "no explanation, just the command", "This counts lines.\n\n" + block, block
     )
+
+
+def test_a_literal_placed_on_top_is_asked_for_there() -> None:
+    """ "`#!/usr/bin/env bash` on top pls", "a TL;DR at the top": the literal goes first;
+    "Fixed: / Added: at the start of each line" puts no one word on the subject."""
+    script = "```bash\nset -e\nmake\n```"
+    fixed = "```bash\n#!/usr/bin/env bash\nset -e\nmake\n```"
+    assert kept("`#!/usr/bin/env bash` on top pls", script, fixed) == [
+        ("starts_with", "#!/usr/bin/env bash", "first_line")
+    ]
+    got = kept(
+        "no 🐛✨ pls, use the words: Fixed: / Added: at the start of each line",
+        "- 🐛 crash on empty cart\n- ✨ dark mode",
+        "- Fixed: crash on empty cart\n- Added: dark mode",
+    )
+    assert all(scope != "first_line" for _, _, scope in got), got
