@@ -75,6 +75,11 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"\brm -(?:rf|fr|Rf|fR|r -f)\b",
         r"\brm\b(?=[^\n;&|]*\s-[a-zA-Z]*[rR])(?=[^\n;&|]*\s-[a-zA-Z]*f)",
     ),
+    "ts_any": (
+        r"\bno `?any\b`?(?! (?:more|longer|other|of|way|need|one|time|idea|chance)\b)|"
+        r"\bas any\b|`any`|\bany types?\b|\bexplicit any\b",
+        r"(?::\s*any\b|\bas\s+any\b|<any>|\bany\[\])",
+    ),
     "select_star": (
         r"\bselect\s*\*|\bstar selects?\b|\bselect star\b",
         r"(?i)\bselect\s+(?:distinct\s+)?(?:\w+\.)?\*|,\s*\w+\.\*",
@@ -96,7 +101,7 @@ _NAMED_BY_WHAT_IS_OUT = re.compile(
 
 # Conventions whose every name says what is out ("no f-strings in log calls", "never rm -rf",
 # "error strings shouldn't be capitalized"): a negation is the rule itself.
-_ALWAYS_OUT = {"lazy_logging", "go_error_strings", "rm_recursive_force"}
+_ALWAYS_OUT = {"lazy_logging", "go_error_strings", "rm_recursive_force", "ts_any"}
 
 
 def names_what_is_out(name: str, matched: str) -> bool:

@@ -61,6 +61,8 @@ def fenced(code: str, lang: str = "") -> str:
          'return errors.New("order not found.")'),
         ("never rm -rf in scripts", "rm -rf ./tmp", "find ./tmp -delete",
          "rm -f ./tmp/lock", "rm -fr ./build"),
+        ("no any. generics.", "function f(x: any) {}", "function f<T>(x: T) {}",
+         "const anyOk = items.some(Boolean);", "const r = body as any;"),
         ("we use await everywhere", "return get(u).then(r => r.json());",
          "const r = await get(u);", "await run();", "p.then(done);"),
     ],
@@ -82,6 +84,7 @@ def test_a_remedy_refused_names_no_convention() -> None:
     assert not any(t.value == "clock_24h" for t in shape_topics("retry 24h later"))
     assert any(t.value == "select_star" for t in shape_topics("no select * please"))
     assert any(t.value == "lazy_logging" for t in shape_topics("no f-strings in log calls"))
+    assert not any(t.value == "ts_any" for t in shape_topics("no any more retries please"))
     # a pair that switched from .format() to an f-string after "no f-strings" is no
     # evidence for the f-string convention: nothing rules .format() out
     got = kept("no f-strings in log calls", fenced('m = "{} rows".format(n)'), fenced('m = f"{n}"'))
