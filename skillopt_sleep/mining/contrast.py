@@ -166,7 +166,8 @@ def _literal_candidates(t: Topic, corrected: str) -> list[Check]:
         where = "code" if _in_code_only(value, corrected) else "answer"
         return out + [Check("not_contains", value, where)]
     if LABELLED.match(value):  # "add `Signed-off-by: Tomás …`": the trailer, not Tomás
-        return [required(value)]
+        first = [Check("starts_with", value, "first_line")] if t.at == "start" else []
+        return [required(value), *first]  # "first line 'Impact: ...'": where it opens
     heading = re.fullmatch(r"#{1,6}\s*(\w[\w ]*)", value)
     if heading:  # "add '## Testing'": a heading of that name, at whatever level
         return [Check("regex", rf"(?im)^\s{{0,3}}#{{1,6}}\s*{re.escape(heading.group(1))}\b")]

@@ -444,12 +444,18 @@ def test_just_the_code_after_a_forbidden_word_is_its_remedy() -> None:
 
 
 def test_a_literal_placed_on_top_is_asked_for_there() -> None:
-    """ "`#!/usr/bin/env bash` on top pls", "a TL;DR at the top": the literal goes first;
+    """ "`#!/usr/bin/env bash` on top pls", "a TL;DR at the top", "first line 'Impact:'":
+    the literal goes first;
     "Fixed: / Added: at the start of each line" puts no one word on the subject."""
     script = "```bash\nset -e\nmake\n```"
     fixed = "```bash\n#!/usr/bin/env bash\nset -e\nmake\n```"
     assert kept("`#!/usr/bin/env bash` on top pls", script, fixed) == [
         ("starts_with", "#!/usr/bin/env bash", "first_line")
+    ]
+    report = "Summary\nA push broke webhooks.\nImpact: checkout failed."
+    fixed_report = "Impact: checkout failed.\nCause: a push broke webhooks."
+    assert kept("first line 'Impact: ...'. nobody reads past it", report, fixed_report) == [
+        ("starts_with", "Impact:", "first_line")
     ]
     got = kept(
         "no 🐛✨ pls, use the words: Fixed: / Added: at the start of each line",
