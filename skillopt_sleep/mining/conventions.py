@@ -75,6 +75,11 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"\brm -(?:rf|fr|Rf|fR|r -f)\b",
         r"\brm\b(?=[^\n;&|]*\s-[a-zA-Z]*[rR])(?=[^\n;&|]*\s-[a-zA-Z]*f)",
     ),
+    "quoted_vars": (
+        r"\bquote (?:your |the |all |every |each )?(?:shell )?(?:vars?|variables?|expansions?)\b|"
+        r"\bunquoted (?:vars?|variables?|expansions?|\$\w+)|\bquote [\"'`]*\$\w+",
+        r"(?m)^(?:[^\"'\n]|\"[^\"\n]*\"|'[^'\n]*')*?(?<![\w=\"])\$\{?[A-Za-z_]\w*",
+    ),
     "ts_any": (
         r"\bno `?any\b`?(?! (?:more|longer|other|of|way|need|one|time|idea|chance)\b)|"
         r"\bas any\b|`any`|\bany types?\b|\bexplicit any\b",
@@ -101,7 +106,7 @@ _NAMED_BY_WHAT_IS_OUT = re.compile(
 
 # Conventions whose every name says what is out ("no f-strings in log calls", "never rm -rf",
 # "error strings shouldn't be capitalized"): a negation is the rule itself.
-_ALWAYS_OUT = {"lazy_logging", "go_error_strings", "rm_recursive_force", "ts_any"}
+_ALWAYS_OUT = {"lazy_logging", "go_error_strings", "rm_recursive_force", "ts_any", "quoted_vars"}
 
 
 def names_what_is_out(name: str, matched: str) -> bool:

@@ -61,6 +61,8 @@ def fenced(code: str, lang: str = "") -> str:
          'return errors.New("order not found.")'),
         ("never rm -rf in scripts", "rm -rf ./tmp", "find ./tmp -delete",
          "rm -f ./tmp/lock", "rm -fr ./build"),
+        ("quote your vars", "cp $f $DEST/", 'cp "$f" "$DEST/"',
+         'out="$(date)"; x=$y; echo \'$HOME\'', 'rm -r "$dir"/$name'),
         ("no any. generics.", "function f(x: any) {}", "function f<T>(x: T) {}",
          "const anyOk = items.some(Boolean);", "const r = body as any;"),
         ("we use await everywhere", "return get(u).then(r => r.json());",
