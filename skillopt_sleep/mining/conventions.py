@@ -80,6 +80,12 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"\bunquoted (?:vars?|variables?|expansions?|\$\w+)|\bquote [\"'`]*\$\w+",
         r"(?m)^(?:[^\"'\n]|\"[^\"\n]*\"|'[^'\n]*')*?(?<![\w=\"])\$\{?[A-Za-z_]\w*",
     ),
+    "initialisms": (
+        r"\binitialisms?\b|\bacronyms?\b[^.]{0,30}\b(?:caps|upper\w*|capitals?)\b|"
+        r"\b(?:caps|upper\w*)[^.]{0,20}\bacronyms?\b",
+        r"(?:(?<=[a-z])|\b)(?:Id|Url|Uri|Api|Http|Json|Xml|Sql|Html|Uuid|Pdf|Tcp|Dns|Ip|Ssh|Tls|"
+        r"Css|Io)(?![a-z])",
+    ),
     "ts_any": (
         r"\bno `?any\b`?(?! (?:more|longer|other|of|way|need|one|time|idea|chance)\b)|"
         r"\bas any\b|`any`|\bany types?\b|\bexplicit any\b",
@@ -106,7 +112,10 @@ _NAMED_BY_WHAT_IS_OUT = re.compile(
 
 # Conventions whose every name says what is out ("no f-strings in log calls", "never rm -rf",
 # "error strings shouldn't be capitalized"): a negation is the rule itself.
-_ALWAYS_OUT = {"lazy_logging", "go_error_strings", "rm_recursive_force", "ts_any", "quoted_vars"}
+_ALWAYS_OUT = {
+    "lazy_logging", "go_error_strings", "rm_recursive_force", "ts_any", "quoted_vars",
+    "initialisms",
+}  # fmt: skip
 
 
 def names_what_is_out(name: str, matched: str) -> bool:

@@ -63,6 +63,8 @@ def fenced(code: str, lang: str = "") -> str:
          "rm -f ./tmp/lock", "rm -fr ./build"),
         ("quote your vars", "cp $f $DEST/", 'cp "$f" "$DEST/"',
          'out="$(date)"; x=$y; echo \'$HOME\'', 'rm -r "$dir"/$name'),
+        ("Go initialisms stay uppercase", "UserId string", "UserID string",
+         "Identity string; HTTPClient", "func (c *HttpClient) GetJson()"),
         ("no any. generics.", "function f(x: any) {}", "function f<T>(x: T) {}",
          "const anyOk = items.some(Boolean);", "const r = body as any;"),
         ("we use await everywhere", "return get(u).then(r => r.json());",
