@@ -22,7 +22,11 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"\bf-?strings?\b",
         r"\.format\s*\(|[\"'][^\"'\n]*%[-#0 +]*\d*(?:\.\d+)?[sdifrxXeEgGc][^\"'\n]*[\"']\s*%",
     ),
-    "pathlib": (r"\bpathlib\b|\bPath\(__file__\)", r"\bos\.path\.\w+"),
+    "pathlib": (
+        r"\bpathlib\b|\bPath\(__file__\)",
+        r"\bos\.(?:path\.\w+|listdir|makedirs|mkdir|remove|unlink|rename|walk|getcwd|scandir)\b|"
+        r"\bglob\.glob\(",
+    ),
     "pytest": (
         r"\bpytest\b",
         r"\bimport\s+unittest\b|\bunittest\.(?!mock\b)\w+|\bself\.assert[A-Z]\w*\s*\(|\bTestCase\b",
@@ -85,6 +89,10 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"\b(?:caps|upper\w*)[^.]{0,20}\bacronyms?\b",
         r"(?:(?<=[a-z])|\b)(?:Id|Url|Uri|Api|Http|Json|Xml|Sql|Html|Uuid|Pdf|Tcp|Dns|Ip|Ssh|Tls|"
         r"Css|Io)(?![a-z])",
+    ),
+    "inclusive_terms": (
+        r"\b(?:allow|deny|block)-?lists?\b|\binclusive (?:terms|language|wording|names)\b",
+        r"(?i)\b(?:white|black)[- ]?list(?:s|ed|ing)?\b",
     ),
     "ts_any": (
         r"\bno `?any\b`?(?! (?:more|longer|other|of|way|need|one|time|idea|chance)\b)|"
