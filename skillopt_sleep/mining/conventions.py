@@ -103,6 +103,12 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"\bselect\s*\*|\bstar selects?\b|\bselect star\b",
         r"(?i)\bselect\s+(?:distinct\s+)?(?:\w+\.)?\*|,\s*\w+\.\*",
     ),
+    "lowercase_sql": (
+        r"\blower-?\s?case\b[^.]{0,40}\b(?:sql|keywords)\b|\b(?:sql|keywords)\b[^.]{0,40}"
+        r"\b(?:lower-?\s?case|small letters)\b|\bshouting the keywords\b",
+        r"\b(?:SELECT|FROM|WHERE|UPDATE|INSERT|DELETE|JOIN|GROUP BY|ORDER BY|LIMIT|SET|VALUES|"
+        r"INTO|AND|OR|NOT|NULL|AS|ON|CREATE|TABLE|ALTER|BEGIN|COMMIT)\b",
+    ),
 }
 CONVENTION_CUES = {name: cue for name, (cue, _) in _CONVENTIONS.items()}
 CONVENTION_CHECKS = {
@@ -122,7 +128,7 @@ _NAMED_BY_WHAT_IS_OUT = re.compile(
 # "error strings shouldn't be capitalized"): a negation is the rule itself.
 _ALWAYS_OUT = {
     "lazy_logging", "go_error_strings", "rm_recursive_force", "ts_any", "quoted_vars",
-    "initialisms",
+    "initialisms", "lowercase_sql",
 }  # fmt: skip
 
 

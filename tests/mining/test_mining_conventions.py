@@ -70,6 +70,8 @@ def fenced(code: str, lang: str = "") -> str:
         ("we're moving to inclusive terms, say denylist", "Requests from blacklisted IPs fail.",
          "Requests from denylisted IPs fail.", "The allowlist has 3 hosts; Blackwell is fine.",
          "Add it to the whitelist."),
+        ("lowercase sql, keywords too", "SELECT id FROM jobs;", "select id from jobs;",
+         "select id from jobs where status = 'FAILED';", "select id FROM jobs;"),
         ("no any. generics.", "function f(x: any) {}", "function f<T>(x: T) {}",
          "const anyOk = items.some(Boolean);", "const r = body as any;"),
         ("we use await everywhere", "return get(u).then(r => r.json());",
