@@ -19,7 +19,9 @@ Each check reads one *scope* of the answer and is exact, so a night scores it fo
 * ends: ``starts_with`` / ``not_starts_with`` / ``ends_with`` / ``not_ends_with`` a
   literal (outer spaces ignored; trailing punctuation ignored after a word; bold or italic
   marks before a start ignored: "**TL;DR**" starts with "TL;DR").
-* counts: ``max_UNIT`` / ``min_UNIT`` for UNIT in words, chars, lines, sentences, bullets.
+* counts: ``max_UNIT`` / ``min_UNIT`` for UNIT in words, chars, lines, sentences, bullets,
+  paragraphs (blocks of prose between blank lines), indent (the widest step, in spaces, by
+  which a line is indented past the line before: "2-space indent" is ``max_indent: 2``).
 * features: ``has`` / ``no`` one of ``FEATURES`` (emoji, heading, code_fence, …).
 * ``identifier_like``: an identifier shaped like the user's example ("PROJ-123" asks for
   ``[A-Z]+-\\d+``: capitals, a dash, digits).
@@ -44,10 +46,11 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from trainer.spelling import has_american, has_british
 from trainer.text_classes import TEXT_CLASSES, has_match
 
 SCOPES = ("answer", "first_line", "lines", "bullets", "code", "prose", "code_lines")
-COUNT_UNITS = ("words", "chars", "lines", "sentences", "bullets")
+COUNT_UNITS = ("words", "chars", "lines", "sentences", "bullets", "paragraphs", "indent")
 COUNT_KINDS = tuple(f"{m}_{u}" for u in COUNT_UNITS for m in ("max", "min"))
 WORD_KINDS = ("contains", "not_contains")
 PATTERN_KINDS = ("regex", "not_regex")
@@ -142,28 +145,21 @@ def _closing_offer(text: str) -> bool:
     return bool(lines) and _CLOSING_OFFER.search(lines[-1]) is not None
 
 
+def _unsorted(text: str) -> bool:
+    """A code block (or, without one, the text) whose lines are out of alphabetical order,
+    comment lines left out: a requirements file with ``uvicorn`` before ``structlog``."""
+    blocks = [m.group(2) for m in _FENCED.finditer(text)] or [text]
+    for block in blocks:
+        keys = [x.strip().lower() for x in block.split("\n")
+                if x.strip() and not re.match(r"\s*(?:#|//|--|;)", x)]  # fmt: skip
+        if keys != sorted(keys):
+            return True
+    return False
+
+
 def _glued_body(text: str) -> bool:
     lines = deliverable(text).strip().split("\n")
     return len(lines) > 1 and bool(lines[1].strip())
-
-
-# American spellings a British house style changes: -or words, -er words, -ize/-yze verbs
-# (not "size", "prize", "seize" and their compounds, which both spellings share).
-_US_WORDS = {
-    "color", "colors", "colored", "behavior", "behaviors", "favorite", "favorites", "honor",
-    "labor", "neighbor", "flavor", "humor", "rumor", "harbor", "endeavor", "center", "centers",
-    "centered", "theater", "fiber", "catalog", "catalogs", "gray", "canceled", "canceling",
-    "traveled", "modeling", "modeled", "labeled", "labeling", "defense", "offense", "fulfill",
-}  # fmt: skip
-_US_SUFFIX = re.compile(r"(?:[a-z]{2,}(?:iz|yz)(?:e|es|ed|ing|ation|ations|er|ers))")
-_SHARED_IZE = re.compile(r"(?:size|prize|seize|capsize|citize)[a-z]*")
-
-
-def _american(word: str) -> bool:
-    low = word.lower()
-    if low in _US_WORDS:
-        return True
-    return bool(_US_SUFFIX.fullmatch(low)) and not _SHARED_IZE.search(low)
 
 
 # Named features for ``has`` / ``no``: what users forbid or ask for that is a kind of
@@ -263,16 +259,21 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
         "a single-quoted string (an apostrophe in a double-quoted one or a comment is not)",
     ),
     "american_spelling": (
-        lambda t: any(_american(w) for w in re.findall(r"[A-Za-z]+", t)),
+        has_american,
         "an American spelling (color, behavior, -ize/-yze: organize, analyze)",
+    ),
+    "british_spelling": (
+        has_british,
+        "a British spelling (colour, behaviour, -ise/-yse: organise, analyse)",
     ),
     "hedging": (
         has_match(
             r"\b(?:maybe|perhaps|probably|possibly|likely|might|may (?:be|have)|could be|"
-            r"seems?|appears? to|I think|I guess|I suspect|not sure)\b",
+            r"seems?|appears? to|I think|I guess|I suspect|not sure|should (?:still |now )?"
+            r"(?:work|be (?:fine|ok(?:ay)?|good)|do the trick|fix it))\b",
             re.IGNORECASE,
         ),
-        "a hedge (maybe, probably, might, I think)",
+        "a hedge (maybe, probably, might, I think, should work)",
     ),
     "hype": (
         has_match(
@@ -285,6 +286,7 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
         "a hype word (thrilled, game-changing, seamless)",
     ),
     "glued_body": (_glued_body, "a second line that is not blank: no blank line after the subject"),
+    "unsorted": (_unsorted, "lines of a code block out of alphabetical order (comments aside)"),
     **TEXT_CLASSES,
 }
 
@@ -411,6 +413,11 @@ def count(text: str, unit: str) -> int:
         return sum(1 for s in _SENTENCE_END.split(text) if re.search(r"\w", s))
     if unit == "bullets":
         return sum(1 for x in text.split("\n") if _ITEM.match(x))
+    if unit == "paragraphs":  # blocks of prose between blank lines; a code block is none
+        return sum(1 for b in re.split(r"\n\s*\n", _FENCED.sub("\n\n", text)) if b.strip())
+    if unit == "indent":  # the widest step a line is indented past the one before (tab: 8)
+        widths = [len(x) - len(x.lstrip()) for x in text.expandtabs(8).split("\n") if x.strip()]
+        return max((b - a for a, b in zip(widths, widths[1:], strict=False)), default=0)
     raise ValueError(f"unknown unit {unit!r}")
 
 

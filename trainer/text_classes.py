@@ -1,6 +1,7 @@
 """Classes of text a user objects to as a kind rather than as one word: typography (curly
 quotes, an ellipsis, a rule line, a blockquote), numbers (spelled out, unseparated, a unit
-glued to its number, a currency symbol), a bare URL, a short command-line flag, a file name.
+glued to its number, a currency symbol), a bare URL, a short command-line flag, a file name,
+flattery ("good catch", "great question"), a recap ("In summary, …"), a sub-bullet.
 
 They are features of the check vocabulary (``trainer.checks.FEATURES``): "no smart quotes"
 is every curly quote, not the one the answer had, and "no file names in the subject" every
@@ -82,10 +83,32 @@ TEXT_CLASSES: dict[str, tuple[Callable[[str], bool], str]] = {
         has_match(r"(?:^|[ \t])-[A-Za-z][A-Za-z0-9]*(?=[ \t]|$)"),
         "a short command-line option (-q, -rf), not a --long one",
     ),
+    "flattery": (
+        has_match(
+            r"\b(?:good|great|nice|excellent|awesome|fantastic|brilliant|sharp) (?:catch|question|"
+            r"point|call|spot|find)\b|\byou(?:'re| are) (?:absolutely |totally |completely |"
+            r"exactly |so )?right(?=\s*[!,.;:\u2014-]|\s*$)|\bwhat a great\b",
+            re.IGNORECASE,
+        ),
+        'flattery of the reader (good catch, great question, "You\'re absolutely right!"; not'
+        ' "you\'re right to worry")',
+    ),
+    "nested_list": (
+        has_match(r"^(?: {2,}|\t)(?:[-*+\u2022]|\d{1,3}[.)])\s+\S"),
+        "a list item indented under another (a sub-bullet)",
+    ),
+    "recap": (
+        has_match(
+            r"(?:^|[.!?]\s+)\W*(?:in summary|in conclusion|to summari[sz]e|to sum up|in short|"
+            r"all in all|in a nutshell)\b",
+            re.IGNORECASE | re.MULTILINE,
+        ),
+        "a recap opening a sentence (In summary, In conclusion, To sum up)",
+    ),
     "file_name": (
         has_match(
-            rf"(?<![\w/.@-])(?!{_LIBRARIES}\.js\b)(?:[\w-]+/)*[\w-]*[A-Za-z0-9_]\."
-            rf"(?:{_EXTENSIONS})(?![\w.-])|"
+            rf"(?<![\w/.@-])(?!{_LIBRARIES}\.js\b)(?:[\w-]+/)*(?:[\w-]+\.)*[\w-]*[A-Za-z0-9_]\."
+            rf"(?:{_EXTENSIONS})(?![\w-]|\.\w)|"
             r"(?<![\w/.-])(?:Dockerfile|Makefile|Jenkinsfile|Gemfile|Procfile)(?![\w.-])"
         ),
         "a file name or path with its extension (values.yaml, src/export.py, Dockerfile)",

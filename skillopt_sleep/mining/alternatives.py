@@ -9,7 +9,7 @@ import re
 
 from skillopt_sleep.mining.phrases import Check
 from skillopt_sleep.mining.topic import HAS, KEEP, Topic
-from trainer.checks import case_sensitive
+from trainer.checks import case_sensitive, passes
 
 # What stands between two alternatives: "or", "/", a comma, quotes around them.
 _BETWEEN = re.compile(r"[\s\"'`]*(?:,\s*)?(?:or|/|,)[\s\"'`]*", re.IGNORECASE)
@@ -40,6 +40,48 @@ def alternative_groups(found: list[Topic], text: str) -> list[list[Topic]]:
     return groups
 
 
+# One alternative as people write it in running text: a word ("yes", "PASS", "TL;DR") or an
+# emoji ("🟢"); what stands between two of them; the forms that put them first ("begin the
+# answer with Yes or No", "first line: PASS or FAIL", "yes or no first").
+_ALT = (
+    r"(?:[A-Za-z][\w;:!'-]{0,15}(?<![:;,!'-])|"
+    r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF]\uFE0F?)"
+)
+_ALTS = rf"({_ALT}(?:(?:\s*,\s*(?:or\s+)?|\s*/\s*|\s+or\s+){_ALT})+)"
+_OPENINGS = (
+    re.compile(
+        r"\b(?:start|begin|lead|open)s?(?:\s+(?:the|your|each|every)\s+\w+)?\s+with\s+"
+        rf"((?:the|a|an|either)\s+)?(?:(?:literal|plain)\s+)?(?:words?\s+)?{_ALTS}(?![\w/])",
+        re.IGNORECASE,
+    ),
+    re.compile(rf"\bfirst\s+(?:line|word)\s*(?::|is|should be|must be)\s*(){_ALTS}(?![\w/])", re.I),
+    re.compile(rf"(?:^|[.!?]\s+)(){_ALTS}\s+(?:first|up front|at the (?:start|top))\b", re.I),
+)
+_SPLIT = re.compile(r"\s*,\s*(?:or\s+)?|\s*/\s*|\s+or\s+", re.IGNORECASE)
+# Words that end a run of alternatives ("Yes or No, then the explanation").
+_NOT_ALTERNATIVE = {"the", "a", "an", "it", "this", "that", "them", "one", "not", "and", "then"}
+
+
+def spoken_openings(text: str) -> list[list[Topic]]:
+    """Words the user offers as alternatives for the answer's first word without quoting
+    them ("just start with yes or no pls", "first line: PASS or FAIL", "lead with the
+    🟢/🟡/🔴"): groups read as ``alternative_groups`` reads quoted ones. After an article
+    the words name a kind of opening ("begin with a summary or overview"), not the words
+    themselves: then only marked ones (a capital, a mark, an emoji) are read."""
+    groups = []
+    for rx in _OPENINGS:
+        for m in rx.finditer(text):
+            values = []
+            for v in _SPLIT.split(m.group(2)):
+                if v.lower() in _NOT_ALTERNATIVE:
+                    break
+                values.append(v)
+            marked = all(not v.isalpha() or not v.islower() for v in values)
+            if len(values) > 1 and (marked or not m.group(1)):
+                groups.append([Topic("literal", v, HAS, at="start") for v in values])
+    return groups
+
+
 def alternative_check(group: list[Topic]) -> Check:
     """Any of the alternatives, where the user put them: at the start of the subject, at
     the end of the answer, or anywhere, each as a word."""
@@ -59,3 +101,38 @@ def _word(value: str) -> str:
     left = r"\b" if value[:1].isalnum() else ""
     right = r"\b" if value[-1:].isalnum() else ""
     return left + body + right
+
+
+# "leverage/utilize", "'just'/'easily'", "uh-oh / oops": words forbidden as alternatives.
+_SLASHED = re.compile(r"[\"'`]?[A-Za-z][\w'-]*[\"'`]?(?:\s*/\s*[\"'`]?[A-Za-z][\w'-]*[\"'`]?)+")
+
+
+def slashed_alternatives(check: Check, corrected: str) -> list[Check]:
+    """A forbidden "A/B" the corrected answer never wrote as such read as the words each
+    forbidden: one check, so that the pair, which shows one of them, confirms both ("no
+    leverage/utilize" after "we leverage"); in the code first ("true/false, not yes/no"
+    forbids the YAML's, not every "no" of the sentences). A path the answer had
+    ("origin/main") stays the literal."""
+    value = check.value
+    if check.kind != "not_contains" or not _SLASHED.fullmatch(value):
+        return []
+    if re.search(rf"(?<![\w/]){re.escape(value)}(?![\w/])", corrected, re.IGNORECASE):
+        return []
+    words = [w.strip(" \"'`") for w in value.split("/")]
+    either = f"(?i)(?:{'|'.join(_word(w) for w in words)})"
+    return [Check("not_regex", either, s) for s in dict.fromkeys(("code", check.scope))]
+
+
+def with_slashed_alternatives(checks: list[Check], corrected: str, accepted: str) -> list[Check]:
+    """``checks`` and, for each forbidden "A/B", its words each forbidden where the pair
+    shows it (``slashed_alternatives``)."""
+    out = list(checks)
+    for check in checks:
+        for alt in slashed_alternatives(check, corrected):
+            if not passes(alt.kind, alt.value, alt.scope, corrected) and passes(
+                alt.kind, alt.value, alt.scope, accepted
+            ):
+                if alt not in out:
+                    out.append(alt)
+                break
+    return out

@@ -48,7 +48,7 @@ from trainer.scoring import read_json
 
 log = logging.getLogger("skillopt_sleep.mining")
 
-PROMPT_VERSION = 4  # bump when the prompt or the reading of its answer changes
+PROMPT_VERSION = 5  # bump when the prompt or the reading of its answer changes
 CACHE_TABLE = "correction_checks"
 MAX_TOKENS = 160
 
@@ -109,16 +109,17 @@ kinds:
 - contains / not_contains: a word or phrase the answer must / must not contain
 - starts_with / not_starts_with / ends_with / not_ends_with: literal text at the start / end
 - max_words, min_words, max_chars, min_chars, max_lines, min_lines, max_sentences,
-  min_sentences, max_bullets, min_bullets: value is a number
+  min_sentences, max_bullets, min_bullets, max_paragraphs, min_paragraphs, max_indent,
+  min_indent (the widest step of indentation, in spaces): value is a number
 - has / no: value is a feature: emoji, heading, code_fence, untagged_fence, inline_code,
   bullet, numbered_list, list, table, link, bold, italic, markdown, exclamation,
   trailing_punctuation, question, apology, preamble, closing_offer, contraction, past_tense,
   imperative, lowercase_start, capital_start, diff_lines, first_person, hashtag, at_mention,
   em_dash, checkbox, top_heading, shell_prompt, code_comment, bare_except, untyped_def,
-  camelcase_def, single_quoted, american_spelling, glued_body, hedging, hype, curly_quote,
-  first_person_any,
-  ellipsis, horizontal_rule, blockquote, bare_url, number_word, long_number, glued_unit,
-  currency_symbol, short_flag, file_name
+  camelcase_def, single_quoted, american_spelling, british_spelling, glued_body, unsorted,
+  hedging, hype, curly_quote, first_person_any, ellipsis, horizontal_rule, blockquote, bare_url,
+  number_word, long_number, glued_unit, currency_symbol, short_flag, file_name, flattery,
+  recap, nested_list
 - identifier_like: value is an example identifier the user gave (SEC-12, #40)
 scope: answer (whole), first_line (the subject), lines (each line), bullets (each list
 item), code (inside code blocks), prose (outside code blocks), code_lines (each line

@@ -17,7 +17,12 @@ from __future__ import annotations
 import re
 
 from skillopt_sleep.mining import grammar
-from skillopt_sleep.mining.alternatives import alternative_check, alternative_groups
+from skillopt_sleep.mining.alternatives import (
+    alternative_check,
+    alternative_groups,
+    spoken_openings,
+    with_slashed_alternatives,
+)
 from skillopt_sleep.mining.cues import GROUNDS
 from skillopt_sleep.mining.fallback import pair_fallback
 from skillopt_sleep.mining.instances import number_shape
@@ -35,14 +40,15 @@ from trainer.text_classes import TEXT_CLASSES
 _PROSE_FEATURES = {
     "emoji", "heading", "bullet", "list", "numbered_list", "table", "bold", "link",
     "exclamation", "apology", "contraction", "first_person", "inline_code", "italic", "hashtag",
-    "at_mention", "em_dash", "checkbox", "top_heading", "american_spelling", "ellipsis",
-    "first_person_any", "horizontal_rule", "blockquote", "bare_url", "number_word",
-    "long_number", "glued_unit", "currency_symbol",
+    "at_mention", "em_dash", "checkbox", "top_heading", "american_spelling", "british_spelling",
+    "ellipsis", "first_person_any", "horizontal_rule", "blockquote", "bare_url", "number_word",
+    "long_number", "glued_unit", "currency_symbol", "flattery", "recap",
+    "nested_list",
 }  # fmt: skip
 # Features of code: read inside code blocks first ("drop the comments" means the code's).
 _CODE_FEATURES = {
     "shell_prompt", "code_comment", "bare_except", "untyped_def", "camelcase_def", "single_quoted",
-    "short_flag",
+    "short_flag", "unsorted",
 }  # fmt: skip
 _SUBJECT_FEATURES = {"past_tense", "lowercase_start", "capital_start"}
 
@@ -88,6 +94,8 @@ def _feature_candidates(t: Topic) -> list[Check]:
 
 
 def _units(t: Topic, corrected: str) -> list[str]:
+    if t.unit == "paragraphs" and t.value == "1":
+        return ["paragraphs", "lines"]  # "one paragraph" of a chat message: no line breaks
     if t.unit:
         return [t.unit]
     if t.scope == "first_line":
@@ -105,11 +113,13 @@ def _count_candidates(t: Topic, corrected: str) -> list[Check]:
     for unit in _units(t, corrected):
         if t.scope and not (t.scope == "bullets" and unit == "bullets"):
             scopes = [t.scope]
+        elif unit == "indent":
+            scopes = ["code", "answer"]  # "2-space indent": the code's, where it has some
         elif unit in ("chars", "words"):
             scopes = ["answer", "first_line", "lines" if unit == "chars" else "bullets"]
         else:
             scopes = ["answer"]
-        if unit in ("lines", "bullets", "sentences"):
+        if unit in ("lines", "bullets", "sentences", "paragraphs"):
             scopes = [s if s in ("answer", "bullets") and unit == "sentences" else "answer"
                       for s in scopes]  # fmt: skip
         for bound in [t.bound] if t.bound else ["max", "min"]:
@@ -156,7 +166,8 @@ def _literal_candidates(t: Topic, corrected: str) -> list[Check]:
         where = "code" if _in_code_only(value, corrected) else "answer"
         return out + [Check("not_contains", value, where)]
     if LABELLED.match(value):  # "add `Signed-off-by: Tomás …`": the trailer, not Tomás
-        return [required(value)]
+        first = [Check("starts_with", value, "first_line")] if t.at == "start" else []
+        return [required(value), *first]  # "first line 'Impact: ...'": where it opens
     heading = re.fullmatch(r"#{1,6}\s*(\w[\w ]*)", value)
     if heading:  # "add '## Testing'": a heading of that name, at whatever level
         return [Check("regex", rf"(?im)^\s{{0,3}}#{{1,6}}\s*{re.escape(heading.group(1))}\b")]
@@ -325,7 +336,8 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
     kept = [c for c in read if separates(c, corrected, accepted)]
     covered = {c.value.lower() for c in kept}
     out = list(read)
-    for group in alternative_groups(found, " ".join(said.split())):
+    text = " ".join(said.split())
+    for group in [*alternative_groups(found, text), *spoken_openings(text)]:
         either, members = alternative_check(group), {t.value.lower() for t in group}
         if separates(either, corrected, accepted):  # instead of a check on one of them
             out = [c for c in out if not (c.kind in _ASKS and c.value.lower() in members)]
@@ -350,6 +362,8 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
         if check and check not in out:
             out.append(check)
             covered.add(t.value.lower())
+    if _IMPERATIVE.search(said) and Check("no", "past_tense", "first_line") in out:
+        out += [c for c in [_HAS_IMPERATIVE] if c not in out and separates(c, corrected, accepted)]
     out = narrowed(_without_remedies(out, read, found, corrected, accepted), said, corrected,
                    accepted)  # fmt: skip
     out = _to_code_lines(out, corrected, accepted)
@@ -357,6 +371,7 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
         out += [c for c in pair_fallback(said, corrected, accepted) if c not in out]
     if not any(separates(c, corrected, accepted) for c in out):
         out += _enumerated(said, corrected, accepted)
+    out = with_slashed_alternatives(out, corrected, accepted)  # "no leverage/utilize"
     return within_named(_as_classes(out, corrected, accepted), said)
 
 
@@ -391,12 +406,19 @@ def _enumerated(said: str, corrected: str, accepted: str) -> list[Check]:
     return out[:2]
 
 
+_NO_PROSE = Check("max_words", "0", "prose")
+# "imperative mood", "as a command": the subject's first word a command, not only no "-ed"
+_IMPERATIVE = re.compile(r"\bimperative\b|\bas (?:a command|an order)\b|\blike an order\b", re.I)
+_HAS_IMPERATIVE = Check("has", "imperative", "first_line")
+
+
 def _without_remedies(
     checks: list[Check], read: list[Check], found: list[Topic], corrected: str, accepted: str
 ) -> list[Check]:
     """Asks named after a forbidden topic, but the grammar's own words (it never requires
     the kept half of "X, not Y", and "use UTC" after "don't use PT" is the rule) except a
-    layout ("use a plain list")."""
+    layout ("use a plain list"); "just the code" after a forbidden word is its remedy too,
+    not a ban on every word of prose."""
     orders = {c: t.order for c in checks if (t := _topic_of(c, found))}
     roles = {c: t.role for c in checks if (t := _topic_of(c, found))}
     forbidden = [
@@ -405,6 +427,9 @@ def _without_remedies(
         if c.kind not in _ASKS and c in orders and separates(c, corrected, accepted)
     ]
     first = min(forbidden, default=None)
+    code_only = next((t.order for t in found if t.value == "code_only"), None)
+    if first is not None and code_only is not None and first < code_only:
+        checks = [c for c in checks if c != _NO_PROSE]  # "skip 'here's', just the command"
     return [
         c
         for c in checks

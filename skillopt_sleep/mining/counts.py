@@ -13,13 +13,15 @@ from skillopt_sleep.mining.topic import NAMED, Topic
 _NUMBER = (
     r"(?<![\w#./:$-])(\d{1,4}|"
     + "|".join(w for w in sorted(NUMBER_WORDS, key=len, reverse=True) if " " not in w)
-    + r")(?![\w/:%$]|[.,]\d|-\w)"
+    + r")(?![\w/:%$]|[.,]\d|-(?!spaces?\b)\w)"  # "2-space indent" counts; "2-step" not
 )
 _UNIT_WORDS = (
     ("chars", r"char\w*|col\w*|letters"),
     ("words", r"words?"),
     ("lines", r"lines?|liners?"),
     ("sentences", r"sent\w*"),
+    ("paragraphs", r"paragraphs?|paras?"),
+    ("indent", r"spaces?|indent\w*"),
     ("bullets", r"bullet\w*|points?|items?|options?|alternatives?|choices|ideas|steps|"
                 r"suggestions|examples|nits"),
 )  # fmt: skip
@@ -131,6 +133,8 @@ def count_topics(text: str) -> list[Topic]:
         if re.search(r"\b(?:one|a single|single)[- ]line(?:r)?\b|\bone-?liner\b|\bjust the "
                      r"(?:subject|title|summary)(?: line)?\b", sentence, re.I):  # fmt: skip
             out.append(Topic("count", "1", NAMED, "answer", "lines", "max", order=offset))
+        if re.search(r"\b(?:a single|single|just one)[- ]para(?:graph)?\b", sentence, re.I):
+            out.append(Topic("count", "1", NAMED, "answer", "paragraphs", "max", order=offset))
     if any(t.bound for t in out):  # "70 chars … fifty, max": the bound is the rule
         out = [t for t in out if t.bound]
     return out

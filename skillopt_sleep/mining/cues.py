@@ -43,6 +43,18 @@ FEATURE_CUES: list[tuple[str, str]] = [
     ("apology", r"apolog\w*|sorry|sorrys|sorries|my bads?"),
     ("hedging", r"hedg\w*|maybes|guess(?:es|ing|work)?|speculat\w*|wishy-washy|weasel words"),
     (
+        "flattery",
+        r"flattery|flatter\w*|sycophan\w*|compliments?|butter(?:ing)? (?:me )?up|"
+        r"tell(?:ing)? me (?:I'?m|I am) right",
+    ),
+    (
+        "nested_list",
+        r"nested (?:lists?|bullets?|items?)|sub-?(?:bullets?|points?|items?|lists?)|"
+        r"indented (?:sub[- ]?)?(?:bullets?|points?|items?)",
+    ),
+    ("~nested_list", r"flat (?:lists?|bullets?)|(?:one|single) level|flatten(?: it| them)?"),
+    ("recap", r"recaps?|(?:closing |final )?summary at the end|wrap-?ups?|summing up"),
+    (
         "hype",
         r"hype(?: words)?|hyperbole|buzzwords?|marketing (?:speak|language|fluff)|"
         r"superlatives?|salesy",
@@ -85,11 +97,12 @@ FEATURE_CUES: list[tuple[str, str]] = [
         r"british(?: english| spellings?)?|uk (?:english|spellings?)|en[-_]gb|-is(?:e|ation)",
     ),
     (
-        "american_spelling",
+        "~british_spelling",
         r"american(?: english| spellings?)?|us (?:english|spellings?)|"
         r"en[-_]us|-iz(?:e|ation)",
     ),
     ("~glued_body", r"(?:blank|empty) line"),
+    ("~unsorted", r"alphabetic\w*|a-z(?!\])|sort(?:ed)?(?: them| it)? (?:alphabetically|a-z)"),
     # classes of text (``trainer.text_classes``): what users call them
     (
         "curly_quote",
@@ -186,10 +199,16 @@ GROUNDS: dict[str, str] = {
     "untyped_def": r"annotat|hint|return type|typed",
     "camelcase_def": r"camel|snake",
     "single_quoted": r"quot",
-    "american_spelling": r"british|american|spell|en-gb|en-us|\bu[ks]\b|-i[sz]e",
+    # the spelling asked for touches only the other one: "British" never forbids British
+    "american_spelling": r"british|en-gb|\buk\b|-ise",
+    "british_spelling": r"american|en-us|\bus\b|-ize",
     "glued_body": r"blank line|empty line",
+    "unsorted": r"alphabetic|\ba-z\b|sorted",
     "hedging": r"hedg|maybe|probabl|guess|speculat|perhaps|might",
     "hype": r"hype|buzz|marketing|superlative|salesy|thrilled|excit|seamless",
+    "flattery": r"flatter|sycophan|compliment|\bcatch\b|great question|\bright\b",
+    "recap": r"recap|summar|conclusion|wrap-?up",
+    "nested_list": r"nest|sub-?(?:bullet|point|item|list)|flat|level|indent",
     "curly_quote": r"smart|curly|straight|typographic",
     "first_person_any": r"first person|\bwe\b|\bour\b|\bus\b",
     "ellipsis": r"ellips|\.\.\.|\u2026|dots",

@@ -55,16 +55,18 @@ def _command_phrases(said: str) -> dict[str, str]:
 
 
 # The markers a comment of a kind opens with: "todo comments" are those, not every comment.
-_MARKER = re.compile(r"(?i)(?:todo|fixme|xxx|hack)")
+_MARKERS = "todo|fixme|xxx|hack"
+_MARKER = re.compile(rf"(?i)(?:{_MARKERS})")
 _MARKER_COMMENTS = re.compile(r"(?i)\b(?:todo|fixme|xxx|hack)s?[- ]comments?\b")
 
 
 def _as_marker(check: Check) -> Check | None:
     """A comment marker forbidden as a word ("todo" is also the class ``Todo``), forbidden
-    where it marks a comment."""
+    where it marks a comment, with its siblings: a FIXME left instead of a TODO is the same
+    unfinished work."""
     if check.kind != "not_contains" or not _MARKER.fullmatch(check.value):
         return None
-    marker = rf"(?i)(?:#|//|/\*|<!--|--|;|\*)\s*{check.value}\b"
+    marker = rf"(?i)(?:#|//|/\*|<!--|--|;|\*)\s*(?:{_MARKERS})\b"
     return Check("not_regex", marker, check.scope)
 
 

@@ -47,12 +47,13 @@ UNITS = {
     "word": "words", "words": "words", "line": "lines", "lines": "lines",
     "sentence": "sentences", "sentences": "sentences", "bullet": "bullets",
     "bullets": "bullets", "bullet points": "bullets", "points": "bullets", "items": "bullets",
-    "item": "bullets",
+    "item": "bullets", "paragraph": "paragraphs", "paragraphs": "paragraphs",
 }  # fmt: skip
 
 
 UNIT = (
-    r"(bullet points|characters|character|sentences|sentence|columns|column|letters|"
+    r"(bullet points|characters|character|sentences|sentence|columns|column|letters|paragraphs|"
+    r"paragraph|"
     r"bullets|bullet|points|items|item|chars|char|cols|words|word|lines|line)\b"
 )
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from skillopt_sleep.mining.conventions import CONVENTION_CHECKS, CONVENTION_CUES, names_what_is_out
 from skillopt_sleep.mining.phrases import FINE_AFTER, NEG_RX, PRONOUN_NEG, Check
 from skillopt_sleep.mining.topic import NAMED, NO, Topic
 from trainer.checks import identifier_pattern
@@ -71,6 +72,7 @@ _SHAPES = {
     "version_prefix": r"\bv[- ]?prefix\w*|\bprefix\w* (?:the )?versions? with (?:a |an )?"
     r"['\"`]?v\b|(?<![\w-])v\d+(?:\.\d+)+(?![\w-])|\b(?:without|no|drop|lose) (?:the |a )?"
     r"['\"`]?v['\"`]?(?: letter| prefix)",
+    **CONVENTION_CUES,
 }
 _SHAPES_RX = {name: re.compile(pat, re.IGNORECASE) for name, pat in _SHAPES.items()}
 # Some shape or other, in one pass: most texts name none and are not searched once per shape.
@@ -79,11 +81,18 @@ _FORBIDDEN = {
     "force_push", "pipe_to_shell", "git_add_all", "and_chaining", "star_import", "traceback",
     "version_prefix", "mass_mention", "self_narration", "sphinx_fields", "ai_trailer", "bare_pip",
     "npm_install", "percent_format", "tab_indent", "trailing_space", "line_numbers",
+    *CONVENTION_CUES,
 }  # fmt: skip
 # Forbidden shapes that only a rejection names ("the whole traceback" may be asked for).
 _NEEDS_REJECTION = {"traceback", "version_prefix"}
 _REJECTS = re.compile(
     NEG_RX.pattern + r"|\b(?:just|only)\b|\bleave\b.*\bout\b|\bkeep\b.*\bout\b", re.IGNORECASE
+)
+
+# Staging everything: `git add -A`, `--all`, `.`, `*`, `-u`, or a commit with `-a` / `-am`.
+ADD_ALL = (
+    r"\bgit\s+add\s+(?:-A|--all|\.|\*|-u|--update)(?=\s|$|;|&|`)|"
+    r"\bgit\s+commit\s+(?:-[a-zA-Z]*a[a-zA-Z]*|--all)(?=\s|$|;|&|`)"
 )
 
 # A trailer crediting a tool, not a person: a human co-author is no AI attribution.
@@ -92,18 +101,17 @@ AI_TRAILER = (
     r"assistant|agent|anthropic|openai|llm)\b|\[bot\])|generated (?:with|by) )"
 )
 _CHECKS: dict[str, list[Check]] = {
+    # commands: in the whole answer first (`git push -f` in a sentence runs as well), in
+    # the code blocks where the accepted answer names the command in its prose
     "force_push": [
-        Check("not_regex", r"(?m)^.*\bgit\s+push\b.*(?<![\w-])(?:--force|-f)(?![\w-])", "code"),
         Check("not_regex", r"(?m)^.*\bgit\s+push\b.*(?<![\w-])(?:--force|-f)(?![\w-])", "answer"),
+        Check("not_regex", r"(?m)^.*\bgit\s+push\b.*(?<![\w-])(?:--force|-f)(?![\w-])", "code"),
     ],
     "pipe_to_shell": [
         Check("not_regex", r"\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b", "code"),
         Check("not_regex", r"\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b", "answer"),
     ],
-    "git_add_all": [
-        Check("not_regex", r"\bgit\s+add\s+(?:-A|--all|\.|\*)(?=\s|$|;|&)", "code"),
-        Check("not_regex", r"\bgit\s+add\s+(?:-A|--all|\.|\*)(?=\s|$|;|&)", "answer"),
-    ],
+    "git_add_all": [Check("not_regex", ADD_ALL, "answer"), Check("not_regex", ADD_ALL, "code")],
     "and_chaining": [Check("not_contains", "&&", "code"), Check("not_contains", "&&", "answer")],
     "star_import": [
         Check("not_regex", r"(?m)^\s*from\s+\S+\s+import\s+\*", "code"),
@@ -140,6 +148,7 @@ _CHECKS: dict[str, list[Check]] = {
         Check("not_regex", r"(?<![\w-])v\d+(?:\.\d+)+(?![\w-])", "prose"),
         Check("not_regex", r"(?<![\w-])v\d+(?:\.\d+)+(?![\w-])", "answer"),
     ],
+    **CONVENTION_CHECKS,
 }
 
 # A ticket key (CORE-412) to keep out of an answer; the names of standards and encodings
@@ -166,6 +175,8 @@ def shape_topics(text: str) -> list[Topic]:
         if not m:
             continue
         neg = NEG_RX.search(text[: m.start()][-30:]) is not None
+        if name in CONVENTION_CUES and neg and not names_what_is_out(name, m.group(0)):
+            continue  # "no f-strings in log calls": a remedy refused names no convention
         if name in _FORBIDDEN:
             if FINE_AFTER.match(text[m.end() :]):
                 continue  # "the && chain is fine": named as allowed

@@ -42,6 +42,7 @@ from trainer.checks import FEATURES
 # heading); a quoted example is read as the feature too.
 EXAMPLE_FEATURES = (
     "preamble", "closing_offer", "heading", "emoji", "bold", "apology", "hedging", "hype",
+    "flattery", "recap",
 )  # fmt: skip
 # Layouts the user may ask for; every other feature is only ever forbidden.
 HAS_FEATURES = ("bullet", "list", "numbered_list", "code_fence", "heading", "table", "question")
@@ -300,6 +301,9 @@ _PREFER = re.compile(
 )
 
 
+# A place stated right after a literal: "X at the top", "X on top", "X first".
+_PLACED = re.compile(r"[\s'\"`]*(?:at the (?:very )?top|on top|up top|first|goes first)\b", re.I)
+_FIRST_LINE = re.compile(r"\bfirst (?:line|word)\W*$", re.IGNORECASE)  # "first line 'Impact:'"
 _LINE_NOUN = re.compile(
     r"[\s'\"`]*(?:heading|header|section|line|paragraph|footer|trailer|opener|intro|sign-?off|"
     r"title|label)s?\b",
@@ -347,6 +351,12 @@ def literal_topics(text: str, corrected: str) -> list[Topic]:
             before = text[: pos + sp.start]
             if role == NAMED and pron:
                 role = NO
+            elif (
+                role == NAMED
+                and at == "start"
+                and (_PLACED.match(clause[sp.end :]) or _FIRST_LINE.search(clause[: sp.start]))
+            ):
+                role = HAS  # "`#!/usr/bin/env bash` on top pls": where it goes, it goes
             elif role == NAMED and _NEED.search(before):
                 role = HAS  # "you forgot to mark it (`BREAKING CHANGE:` footer …)"
             if role == HAS and _is_example(clause, sp) and not _NEED.search(before):

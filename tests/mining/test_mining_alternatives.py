@@ -89,3 +89,56 @@ def test_words_put_first_are_asked_for_even_as_the_kept_half_of_a_contrast() -> 
     either = [c for c in got if c[0] == "regex"]
     assert len(either) == 1 and either[0][2] == "first_line"
     assert passes("regex", either[0][1], "first_line", "BLOCKED: the migration drops a column")
+
+
+def test_unquoted_words_offered_for_the_opening_are_met_by_either() -> None:
+    """ "start with yes or no", "first line: PASS or FAIL", "lead with the 🟢/🟡/🔴": words
+    or emoji the user did not quote, offered for the answer's first word."""
+    cases = [
+        ("just start with yes or no pls then details", "It depends: yes.", "Yes. It depends.",
+         "No, because the cache is cold.", "Probably not."),
+        ("please begin the answer with Yes or No, then the explanation", "It is safe. Yes.",
+         "Yes, it is safe.", "No: the lock is held.", "Maybe, the lock is held."),
+        ("first line: PASS or FAIL. then details.", "All 212 tests ran.\nPASS",
+         "PASS\nAll 212 tests ran.", "FAIL: 3 tests", "Tests: PASS"),
+        ("lead with the 🟢/🟡/🔴.", "Payments are healthy 🟢", "🟢 Payments are healthy",
+         "🔴 Payments are down", "Payments 🟡"),
+    ]  # fmt: skip
+    for said, corrected, accepted, obeys, violates in cases:
+        got = kept(said, corrected, accepted)
+        assert len(got) == 1 and got[0][0] == "regex" and got[0][2] == "first_line", said
+        assert passes(got[0][0], got[0][1], got[0][2], obeys), said
+        assert not passes(got[0][0], got[0][1], got[0][2], violates), said
+
+
+def test_a_kind_of_opening_named_with_an_article_is_not_its_words() -> None:
+    """ "begin with a summary or overview" names a kind of opening, not the words "summary"
+    and "overview"; "start with the summary or the diff" names parts of the answer."""
+    corrected = "The cache was cold.\n\nSummary: warm it at boot."
+    accepted = "Summary: warm the cache at boot.\n\nIt was cold."
+    assert not any(c[0] == "regex" for c in kept("begin with a summary or overview",
+                                                 corrected, accepted))  # fmt: skip
+    assert not any(c[0] == "regex" for c in kept("start with the summary or the diff",
+                                                 corrected, accepted))  # fmt: skip
+
+
+def test_words_forbidden_with_a_slash_between_are_each_forbidden() -> None:
+    """ "no leverage/utilize" after an answer that said "leverage" forbids "utilize" too (one
+    check, which the pair confirms); "true/false, not yes/no" reads the YAML, where the answer
+    had them, not every "no" of its sentences."""
+    got = kept("plain english pls. no leverage/utilize", "We leverage the cache.",
+               "We use the cache.")  # fmt: skip
+    alt = next(c for c in got if c[0] == "not_regex")
+    assert not passes(alt[0], alt[1], alt[2], "We utilize the cache.")
+    assert passes(alt[0], alt[1], alt[2], "We use the cache; leverages are levers.")
+    yaml = kept("true/false, not yes/no.", "```yaml\ndebug: yes\n```\nNo other change.",
+                "```yaml\ndebug: true\n```\nNo other change.")  # fmt: skip
+    assert ("not_regex", r"(?i)(?:\byes\b|\bno\b)", "code") in yaml
+
+
+def test_a_path_the_answer_wrote_stays_one_literal() -> None:
+    """ "don't push to origin/main" after an answer that pushed to origin/main forbids that
+    path, not every "main" or "origin"."""
+    got = kept("don't push to origin/main", "git push origin/main", "git push upstream feature")
+    assert got
+    assert all(passes(k, v, s, "git switch main") for k, v, s in got), got

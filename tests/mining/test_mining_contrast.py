@@ -82,6 +82,85 @@ def kept(said: str, corrected: str, accepted: str) -> list[tuple[str, str, str]]
             "Add retries\n\nBody.",
             [("not_ends_with", ".", "first_line")],
         ),  # fmt: skip
+        # a house spelling asked for forbids the other one, wherever the answer had it
+        (
+            "US spelling please",
+            "We normalised the export and kept the old behaviour.",
+            "We normalized the export and kept the old behavior.",
+            [("no", "british_spelling", "prose")],
+        ),
+        # paragraphs counted: "one paragraph" of a chat message is no line break either
+        (
+            "2 paragraphs max.",
+            "Spend fell.\n\nSpot saved most.\n\nStorage grew.",
+            "Spend fell, mostly from spot.\n\nStorage grew.",
+            [("max_paragraphs", "2", "answer")],
+        ),
+        (
+            "could you make it a single paragraph?",
+            "Deploy moves to Thursday.\n\nThe freeze runs until Wednesday.",
+            "Deploy moves to Thursday because the freeze runs until Wednesday.",
+            [("max_paragraphs", "1", "answer")],
+        ),
+        (
+            "one para pls no line breaks",
+            "VPN is down.\nUse the backup gateway.",
+            "VPN is down, use the backup gateway.",
+            [("max_lines", "1", "answer")],
+        ),
+        # "2-space indent": the widest step of the code's indentation
+        (
+            "2-space indent",
+            "```yaml\njobs:\n    test:\n        runs-on: ubuntu\n```",
+            "```yaml\njobs:\n  test:\n    runs-on: ubuntu\n```",
+            [("max_indent", "2", "code")],
+        ),
+        (
+            "I said two spaces for yaml",
+            "```yaml\non:\n    push:\n```",
+            "```yaml\non:\n  push:\n```",
+            [("max_indent", "2", "code")],
+        ),
+        # "imperative" asks for a command first ("Adds" fails it too); "no past tense" not
+        (
+            "imperative mood",
+            "Allowed retries on timeout",
+            "Allow retries on timeout",
+            [("no", "past_tense", "first_line"), ("has", "imperative", "first_line")],
+        ),
+        (
+            "no past tense in the subject",
+            "Allowed retries on timeout",
+            "Allow retries on timeout",
+            [("no", "past_tense", "first_line")],
+        ),
+        # a quoted instance of flattery or of a hedge is read as the kind too
+        (
+            'no "nice catch" stuff, straight to the fix',
+            "Nice catch! The handler now rethrows.",
+            "The handler now rethrows.",
+            [("not_contains", "nice catch", "answer"), ("no", "flattery", "prose")],
+        ),
+        (
+            '"should be fine" means you did not check',
+            "Restarted the worker; it should be fine.",
+            "Restarted the worker; the queue drained in 40 s.",
+            [("not_contains", "should be fine", "answer"), ("no", "hedging", "answer")],
+        ),
+        # "flat list", "no sub-bullets": no item indented under another
+        (
+            "flat list. no sub-bullets.",
+            "- Deploy\n  - staging\n  - prod\n- Verify",
+            "- Deploy to staging\n- Deploy to prod\n- Verify",
+            [("no", "nested_list", "prose")],
+        ),
+        # "alphabetical": the lines of the code block in order
+        (
+            "could you sort them alphabetically?",
+            "```\nfastapi==0.1\nuvicorn==0.3\nstructlog==24\n```",
+            "```\nfastapi==0.1\nstructlog==24\nuvicorn==0.3\n```",
+            [("no", "unsorted", "code")],
+        ),
         (
             "swap the • for hyphens",
             "• a\n• b",
@@ -106,6 +185,28 @@ def test_a_rule_that_does_not_change_between_the_answers_is_not_read() -> None:
         ("max_words", "50", "answer")
     ]
     assert kept("no emoji", "Done.", "Done, really.") == []
+
+
+def test_a_house_spelling_or_a_paragraph_count_is_read_only_where_the_pair_shows_it() -> None:
+    """ "US spelling" after an answer the user accepted in British spelling, or "two
+    paragraphs max" where neither answer has more than one, "alphabetical" when the accepted
+    answer is a program (its lines are no list), or "2-space indent" on flat code, compiles
+    nothing; "British
+    spelling" still forbids the American one, never the British."""
+    uk = "We normalised the export and kept the old behaviour."
+    assert kept("US spelling please", uk, uk + " Done.") == []
+    assert kept("2 paragraphs max.", "Spend fell. Spot saved most.", "Spend fell.") == []
+    program = "```python\nimport os\nimport sys\n\nprint(sys.argv)\nos.abort()\n```"
+    assert (
+        kept("keep the imports alphabetical", "```python\nimport sys\nimport os\n```", program)
+        == []
+    )
+    flat = "```yaml\non: push\n```"
+    assert kept("2-space indent", flat, flat + "\nDone.") == []
+    assert kept("a 2-step rollout please", "```\na:\n    b\n```", "```\na:\n  b\n```") == []
+    us = "We normalized the export and kept the old behavior."
+    assert kept("British spelling please", us, uk) == [("no", "american_spelling", "prose")]
+    assert kept("British spelling please", uk, us) == []
 
 
 @pytest.mark.parametrize(
@@ -325,3 +426,40 @@ def test_names_places_and_examples(
     said: str, corrected: str, accepted: str, expected: list[tuple[str, str, str]]
 ) -> None:
     assert kept(said, corrected, accepted) == expected
+
+
+def test_just_the_code_after_a_forbidden_word_is_its_remedy() -> None:
+    """ "skip 'here's', just the command" forbids the lead-in, not every word of prose (a
+    "Heredoc form, so the quotes survive:" note still passes); "just the command" alone, or
+    after "no explanation", is the code and nothing else."""
+    block = "```sh\nwc -l x\n```"
+    corrected = "Here's a one-liner:\n\n" + block
+    got = kept('skip "here\'s", just the command', corrected, block)
+    assert ("not_contains", "here's", "answer") in got
+    assert ("max_words", "0", "prose") not in got
+    assert kept("just the command pls", corrected, block) == [("max_words", "0", "prose")]
+    assert ("max_words", "0", "prose") in kept(
+        "no explanation, just the command", "This counts lines.\n\n" + block, block
+    )
+
+
+def test_a_literal_placed_on_top_is_asked_for_there() -> None:
+    """ "`#!/usr/bin/env bash` on top pls", "a TL;DR at the top", "first line 'Impact:'":
+    the literal goes first;
+    "Fixed: / Added: at the start of each line" puts no one word on the subject."""
+    script = "```bash\nset -e\nmake\n```"
+    fixed = "```bash\n#!/usr/bin/env bash\nset -e\nmake\n```"
+    assert kept("`#!/usr/bin/env bash` on top pls", script, fixed) == [
+        ("starts_with", "#!/usr/bin/env bash", "first_line")
+    ]
+    report = "Summary\nA push broke webhooks.\nImpact: checkout failed."
+    fixed_report = "Impact: checkout failed.\nCause: a push broke webhooks."
+    assert kept("first line 'Impact: ...'. nobody reads past it", report, fixed_report) == [
+        ("starts_with", "Impact:", "first_line")
+    ]
+    got = kept(
+        "no 🐛✨ pls, use the words: Fixed: / Added: at the start of each line",
+        "- 🐛 crash on empty cart\n- ✨ dark mode",
+        "- Fixed: crash on empty cart\n- Added: dark mode",
+    )
+    assert all(scope != "first_line" for _, _, scope in got), got

@@ -58,6 +58,31 @@ from trainer.checks import FEATURES, passes
             "Bump limits in values.yaml",
         ),
         ("file_name", "first_line", "Use e.g. smaller pages", "Fix Dockerfile cache"),
+        # flattery: praise of the reader, not a word of it ("catch block", "right to worry")
+        (
+            "flattery",
+            "prose",
+            "The catch block rethrows. You're right to worry about retries.",
+            "Excellent catch! The catch block rethrows.",
+        ),
+        ("flattery", "prose", "Yes: the lock is per tenant.", "You're absolutely right, it is."),
+        # a sub-bullet is an item indented under another; YAML's "  - x" in code is none
+        (
+            "nested_list",
+            "prose",
+            "- a\n- b\n```yaml\nports:\n  - 80\n```",
+            "- a\n  - a1\n- b",
+        ),
+        # a recap opens a sentence; "overall cost" or "a short summary" is none
+        (
+            "recap",
+            "prose",
+            "Overall cost is lower. A short summary goes first.",
+            "Both work. To summarize: reserved is cheaper.",
+        ),
+        # a name at a sentence's end, or with dots inside, is a file name too
+        ("file_name", "prose", "It runs on Node.js 22. Done.", "It is in app/routes.ts."),
+        ("file_name", "prose", "Edit `app.config.json` first.", "It reads app.config.json."),
         (
             "first_person_any",
             "prose",

@@ -72,6 +72,14 @@ def test_scopes_read_the_right_part_of_the_answer() -> None:
         ("max_bullets", "2", "answer", "- a\n- b", "- a\n- b\n- c"),
         ("max_bullets", "0", "answer", "A paragraph with - a dash.", "- a"),
         ("min_bullets", "3", "answer", "- a\n- b\n- c", "- a\n- b"),
+        # paragraphs: blocks between blank lines; a list or a code block is no extra one
+        ("max_paragraphs", "1", "answer", "Deploy moves.\nFreeze ends Wed.", "Deploy.\n\nWhy."),
+        ("max_paragraphs", "2", "answer", "A.\n\nB:\n```\nx\n\ny\n```", "A.\n\nB.\n\nC."),
+        ("min_paragraphs", "2", "answer", "A.\n\n- b\n- c", "A. B. C."),
+        # indent: the widest step past the line before (a tab is 8); back out is no step
+        ("max_indent", "2", "code", "```\na:\n  b:\n    c: 1\nd: 2\n```", "```\na:\n    b: 1\n```"),
+        ("max_indent", "4", "code", "```\ndef f():\n    return 1\n```", "```\nif x:\n\tgo()\n```"),
+        ("min_indent", "2", "code", '```json\n{\n  "a": 1\n}\n```', '```json\n{"a": 1}\n```'),
         # features
         ("no", "emoji", "answer", "Release 4.2, no emojis", "Release 4.2 🚀"),
         ("no", "heading", "answer", "Adds a cache. #42", "## Summary\nAdds a cache."),
@@ -109,6 +117,20 @@ def test_scopes_read_the_right_part_of_the_answer() -> None:
             "Done.\n\nLet me know if you need anything else!",
         ),  # fmt: skip
         ("no", "untagged_fence", "answer", "```bash\nls\n```", "```\nls\n```"),
+        (
+            "no",
+            "hedging",
+            "answer",
+            "It works: I ran it and the job finished.",
+            "It should work now.",
+        ),
+        (
+            "no",
+            "unsorted",
+            "code",
+            "```\nattrs\n# test\nHttpx\npytest\n```",
+            "```\nrich\nboto3\n```",
+        ),
         ("no", "italic", "prose", "2 * 3 * 4 and snake_case_name", "This is *really* fast"),
         ("no", "hashtag", "answer", "Fixes #318; see a.html#top", "Ship day! #launch"),
         ("no", "at_mention", "answer", "mail ops@example.com", "thanks @dana-k"),

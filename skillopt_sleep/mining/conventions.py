@@ -1,0 +1,137 @@
+"""Code conventions a correction names by their remedy or by their usual name, and the shape
+in the code each one rules out: "f-strings" rule out ``.format(`` and ``"%s" %``,
+"pathlib" rules out ``os.path.``, "pytest style" rules out ``unittest``, "git switch" rules
+out ``git checkout``, "pin the image tag" rules out an untagged or ``:latest`` image.
+
+Users name the convention they want far more often than the construct they object to
+("pathlib pls", "template literals!!", "24h clock."), so the construct is read from the
+convention. Each is only ever forbidden (a remedy named under a negation, "no f-strings in
+log calls", names no convention wanted and is not read), and like every shape it is kept
+only where the corrected answer has the construct and the accepted one has not.
+"""
+
+from __future__ import annotations
+
+import re
+
+from skillopt_sleep.mining.phrases import Check
+
+# name: (what users call it, the construct it rules out, read in code blocks first)
+_CONVENTIONS: dict[str, tuple[str, str]] = {
+    "f_string": (
+        r"\bf-?strings?\b",
+        r"\.format\s*\(|[\"'][^\"'\n]*%[-#0 +]*\d*(?:\.\d+)?[sdifrxXeEgGc][^\"'\n]*[\"']\s*%",
+    ),
+    "pathlib": (
+        r"\bpathlib\b|\bPath\(__file__\)",
+        r"\bos\.(?:path\.\w+|listdir|makedirs|mkdir|remove|unlink|rename|walk|getcwd|scandir)\b|"
+        r"\bglob\.glob\(",
+    ),
+    "pytest": (
+        r"\bpytest\b",
+        r"\bimport\s+unittest\b|\bunittest\.(?!mock\b)\w+|\bself\.assert[A-Z]\w*\s*\(|\bTestCase\b",
+    ),
+    "async_await": (r"\basync\s*/\s*await\b|\bawait\b", r"\.then\s*\("),
+    "strict_equality": (
+        r"===|\bstrict (?:equality|comparison)\b|\beqeqeq\b",
+        r"(?<![=!<>])[=!]=(?!=)",
+    ),
+    "template_literal": (
+        r"\btemplate (?:literals?|strings?)\b|\bstring concatenation\b",
+        r"[\"'`]\s*\+\s*[\w(]|[\w)]\s*\+\s*[\"'`]",
+    ),
+    "git_switch": (r"\bgit switch\b", r"\bgit\s+checkout\b"),
+    "absolute_import": (
+        r"\b(?:absolute|relative) imports?\b",
+        r"(?m)^\s*from\s+\.+[\w.]*\s+import\b|\bimport\s+[\w{}\s,*]*from\s+['\"]\.\.?/",
+    ),
+    "named_export": (r"\b(?:named|default) exports?\b|\bexport default\b", r"\bexport\s+default\b"),
+    "explicit_join": (
+        r"\b(?:explicit|proper|ansi|inner) joins?\b|\bjoin\s+(?:\.\.\.\s+)?on\b|\bjoin syntax\b|"
+        r"\b(?:comma|implicit) joins?\b",
+        r"(?i)\bfrom\s+[\w.]+(?:\s+(?:as\s+)?(?!where\b|join\b)\w+)?\s*,\s*[\w.]+",
+    ),
+    "clock_24h": (
+        r"\b24h\b(?! (?:later|ago|before|after|window|period))|"
+        r"\b24[- ]hours?[- ](?:clock|time|format)\b|\bam\s*/\s*pm\b",
+        r"(?i)\b\d{1,2}(?:[:.]\d{2})?\s?[ap]\.?m\b\.?",
+    ),
+    "command_substitution": (
+        r"\$\(\s*\.*\s*\)|\$\(\w|\bcommand substitution\b|\bbackticks? (?:don'?t|do not) nest\b",
+        r"`[^`\n]+`",
+    ),
+    "pinned_tag": (
+        r"\bpin(?:ned)?(?: the| a| an| all| both| every| your)?(?: base)?(?: docker)?"
+        r"(?: image)?(?: tags?| versions?| images?)\b|\buntagged\b|:latest\b|\bno latest\b",
+        r"(?im)^\s*(?:FROM\s+|-?\s*image:\s*)[\w./-]+(?::latest)?(?:\s+AS\s+\w+)?\s*$",
+    ),
+    "lazy_logging": (
+        r"\blazy (?:%|formatting|logging|log)\w*|\bW1203\b|\bf-?str\w*\b.{0,30}\blog\w*|"
+        r"\blog(?:ger|ging)?\b.{0,30}\bf-?str\w*|\bvalues as arguments\b",
+        r"\b\w*log\w*\.(?:debug|info|warning|warn|error|exception|critical|log)\(\s*"
+        r"(?:f[\"']|[\"'][^\"'\n]*[\"']\s*(?:%|\.format\())",
+    ),
+    "go_error_strings": (
+        r"\berror (?:strings?|messages?)\b|\bST1005\b",
+        r"\b(?:errors\.New|fmt\.Errorf)\(\s*\"(?:[A-Z][a-z]|[^\"\n]*[.!?]\")",
+    ),
+    "rm_recursive_force": (
+        r"\brm -(?:rf|fr|Rf|fR|r -f)\b",
+        r"\brm\b(?=[^\n;&|]*\s-[a-zA-Z]*[rR])(?=[^\n;&|]*\s-[a-zA-Z]*f)",
+    ),
+    "quoted_vars": (
+        r"\bquote (?:your |the |all |every |each )?(?:shell )?(?:vars?|variables?|expansions?)\b|"
+        r"\bunquoted (?:vars?|variables?|expansions?|\$\w+)|\bquote [\"'`]*\$\w+",
+        r"(?m)^(?:[^\"'\n]|\"[^\"\n]*\"|'[^'\n]*')*?(?<![\w=\"])\$\{?[A-Za-z_]\w*",
+    ),
+    "initialisms": (
+        r"\binitialisms?\b|\bacronyms?\b[^.]{0,30}\b(?:caps|upper\w*|capitals?)\b|"
+        r"\b(?:caps|upper\w*)[^.]{0,20}\bacronyms?\b",
+        r"(?:(?<=[a-z])|\b)(?:Id|Url|Uri|Api|Http|Json|Xml|Sql|Html|Uuid|Pdf|Tcp|Dns|Ip|Ssh|Tls|"
+        r"Css|Io)(?![a-z])",
+    ),
+    "inclusive_terms": (
+        r"\b(?:allow|deny|block)-?lists?\b|\binclusive (?:terms|language|wording|names)\b",
+        r"(?i)\b(?:white|black)[- ]?list(?:s|ed|ing)?\b",
+    ),
+    "ts_any": (
+        r"\bno `?any\b`?(?! (?:more|longer|other|of|way|need|one|time|idea|chance)\b)|"
+        r"\bas any\b|`any`|\bany types?\b|\bexplicit any\b",
+        r"(?::\s*any\b|\bas\s+any\b|<any>|\bany\[\])",
+    ),
+    "select_star": (
+        r"\bselect\s*\*|\bstar selects?\b|\bselect star\b",
+        r"(?i)\bselect\s+(?:distinct\s+)?(?:\w+\.)?\*|,\s*\w+\.\*",
+    ),
+    "lowercase_sql": (
+        r"\blower-?\s?case\b[^.]{0,40}\b(?:sql|keywords)\b|\b(?:sql|keywords)\b[^.]{0,40}"
+        r"\b(?:lower-?\s?case|small letters)\b|\bshouting the keywords\b",
+        r"\b(?:SELECT|FROM|WHERE|UPDATE|INSERT|DELETE|JOIN|GROUP BY|ORDER BY|LIMIT|SET|VALUES|"
+        r"INTO|AND|OR|NOT|NULL|AS|ON|CREATE|TABLE|ALTER|BEGIN|COMMIT)\b",
+    ),
+}
+CONVENTION_CUES = {name: cue for name, (cue, _) in _CONVENTIONS.items()}
+CONVENTION_CHECKS = {
+    name: [Check("not_regex", construct, "code"), Check("not_regex", construct, "answer")]
+    for name, (_, construct) in _CONVENTIONS.items()
+}
+# Conventions named by what they rule out ("comma joins", "untagged", "select *", "AM/PM"):
+# a negation before the name is the rule itself, not a remedy refused.
+_NAMED_BY_WHAT_IS_OUT = re.compile(
+    r"(?i)\b(?:comma|implicit) joins?\b|\buntagged\b|:latest\b|\bno latest\b|\bselect\s*\*|"
+    r"\bstar selects?\b|\bam\s*/\s*pm\b|\brelative imports?\b|\bdefault exports?\b|"
+    r"\bexport default\b|\bstring concatenation\b"
+)
+
+
+# Conventions whose every name says what is out ("no f-strings in log calls", "never rm -rf",
+# "error strings shouldn't be capitalized"): a negation is the rule itself.
+_ALWAYS_OUT = {
+    "lazy_logging", "go_error_strings", "rm_recursive_force", "ts_any", "quoted_vars",
+    "initialisms", "lowercase_sql",
+}  # fmt: skip
+
+
+def names_what_is_out(name: str, matched: str) -> bool:
+    """Whether the words matched name the construct ruled out rather than the remedy."""
+    return name in _ALWAYS_OUT or _NAMED_BY_WHAT_IS_OUT.fullmatch(matched.strip()) is not None

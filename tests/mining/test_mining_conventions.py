@@ -1,0 +1,107 @@
+"""Code conventions named by their remedy ("pathlib pls", "f-strings", "git switch") or by
+their usual name ("comma joins", "untagged images", "select *") rule out the construct
+they replace, where the two answers show it; a remedy refused ("no f-strings in log calls")
+names no convention, and what the convention allows still passes."""
+
+from __future__ import annotations
+
+import pytest
+
+from skillopt_sleep.mining.contrast import compile_pair, separates
+from skillopt_sleep.mining.shapes import shape_topics
+from trainer.checks import passes
+
+
+def kept(said: str, corrected: str, accepted: str) -> list[tuple[str, str, str]]:
+    return [
+        (c.kind, c.value, c.scope)
+        for c in compile_pair(said, corrected, accepted)
+        if separates(c, corrected, accepted)
+    ]
+
+
+def fenced(code: str, lang: str = "") -> str:
+    return f"```{lang}\n{code}\n```"
+
+
+@pytest.mark.parametrize(
+    ("said", "corrected", "accepted", "allowed", "ruled_out"),
+    [
+        ("f-strings", 'msg = "{} rows".format(n)', 'msg = f"{n} rows"',
+         'log.info("%s rows", n)', 'msg = "%s rows" % n'),
+        ("pathlib pls", "p = os.path.join(root, 'a')", "p = root / 'a'",
+         "p = Path(__file__).parent", "os.path.exists(p)"),
+        ("pathlib pls", "names = os.listdir(root)", "names = list(root.iterdir())",
+         "os.environ['HOME']", "os.makedirs(out)"),
+        ("pytest style, plain functions + assert", "class T(unittest.TestCase):\n    pass",
+         "def test_a():\n    assert a()", "from unittest.mock import patch",
+         "self.assertEqual(a, b)"),
+        ("git switch. every time.", "git checkout -b fix", "git switch -c fix",
+         "git switch main", "git checkout main"),
+        ("template literals!!", "const s = 'Hi ' + name;", "const s = `Hi ${name}`;",
+         "const n = a + b;", 'const s = name + " rows";'),
+        ("=== everywhere", "if (a == b) {}", "if (a === b) {}", "if (a !== b) {}",
+         "if (a != b) {}"),
+        ("comma joins!! write the JOIN ... ON", "SELECT * FROM a, b WHERE a.id = b.id",
+         "SELECT * FROM a JOIN b ON a.id = b.id", "SELECT x FROM a WHERE y IN (1, 2)",
+         "select x from orders o, users u"),
+        ("no select *", "SELECT * FROM users;", "SELECT id, name FROM users;",
+         "SELECT count(*) FROM users;", "SELECT u.* FROM users u;"),
+        ("pin the image tags", "FROM python:latest", "FROM python:3.12-slim",
+         "FROM node:22-alpine AS build", "image: redis"),
+        ("$() not backticks", "d=`date +%F`", "d=$(date +%F)", 'echo "$d"', "x=`pwd`"),
+        ("24h clock.", "The window opens at 2pm.", "The window opens at 14:00.",
+         "Run it for 24 hours.", "Back at 9 a.m."),
+        ("absolute imports please", "from .retry import backoff",
+         "from halyard.sync.retry import backoff", "import os", "from ..utils import x"),
+        ("named exports pls", "export default { f }", "export const f = 1;",
+         "export function g() {}", "export default g;"),
+        ("no f-strings in log calls", 'log.info(f"{n} rows")', 'log.info("%s rows", n)',
+         'msg = f"{n} rows"', 'logger.debug("{} rows".format(n))'),
+        ("error strings start lowercase", 'return errors.New("Card expired")',
+         'return errors.New("card expired")', 'return fmt.Errorf("parse TOML: %w", err)',
+         'return errors.New("order not found.")'),
+        ("never rm -rf in scripts", "rm -rf ./tmp", "find ./tmp -delete",
+         "rm -f ./tmp/lock", "rm -fr ./build"),
+        ("quote your vars", "cp $f $DEST/", 'cp "$f" "$DEST/"',
+         'out="$(date)"; x=$y; echo \'$HOME\'', 'rm -r "$dir"/$name'),
+        ("Go initialisms stay uppercase", "UserId string", "UserID string",
+         "Identity string; HTTPClient", "func (c *HttpClient) GetJson()"),
+        ("we're moving to inclusive terms, say denylist", "Requests from blacklisted IPs fail.",
+         "Requests from denylisted IPs fail.", "The allowlist has 3 hosts; Blackwell is fine.",
+         "Add it to the whitelist."),
+        ("lowercase sql, keywords too", "SELECT id FROM jobs;", "select id from jobs;",
+         "select id from jobs where status = 'FAILED';", "select id FROM jobs;"),
+        ("no any. generics.", "function f(x: any) {}", "function f<T>(x: T) {}",
+         "const anyOk = items.some(Boolean);", "const r = body as any;"),
+        ("we use await everywhere", "return get(u).then(r => r.json());",
+         "const r = await get(u);", "await run();", "p.then(done);"),
+    ],
+)  # fmt: skip
+def test_a_convention_rules_out_the_construct_it_replaces(
+    said: str, corrected: str, accepted: str, allowed: str, ruled_out: str
+) -> None:
+    got = kept(said, fenced(corrected), fenced(accepted))
+    assert got, said
+    for kind, value, scope in got:
+        assert passes(kind, value, scope, fenced(allowed)), (said, value)
+    assert any(not passes(k, v, s, fenced(ruled_out)) for k, v, s in got), said
+
+
+def test_a_remedy_refused_names_no_convention() -> None:
+    """ "no f-strings in log calls" asks for lazy formatting: it rules out no `.format(`;
+    "24 hours later" names no clock; "no select *" is the rule, not a refused remedy."""
+    assert not any(t.value == "f_string" for t in shape_topics("no f-strings in log calls"))
+    assert not any(t.value == "clock_24h" for t in shape_topics("retry 24h later"))
+    assert any(t.value == "select_star" for t in shape_topics("no select * please"))
+    assert any(t.value == "lazy_logging" for t in shape_topics("no f-strings in log calls"))
+    assert not any(t.value == "ts_any" for t in shape_topics("no any more retries please"))
+    # a pair that switched from .format() to an f-string after "no f-strings" is no
+    # evidence for the f-string convention: nothing rules .format() out
+    got = kept("no f-strings in log calls", fenced('m = "{} rows".format(n)'), fenced('m = f"{n}"'))
+    assert all(passes(k, v, s, fenced('m = "{} rows".format(n)')) for k, v, s in got)
+
+
+def test_a_convention_the_pair_does_not_show_is_not_read() -> None:
+    same = fenced("p = root / 'a'")
+    assert kept("pathlib pls", same, fenced("p = root / 'b'")) == []
