@@ -91,10 +91,12 @@ def clusters(db: Any) -> list[dict[str, Any]]:
         if not c.recurring:
             continue
         tasks = c.tasks
-        kept = Counter(f"{j['kind']} {j['value'][:40]} ({j['scope']})" for t in tasks
-                       for j in t.judges if j["kind"] != "rubric" and j["quotes"])  # fmt: skip
-        dropped = Counter(f"{d['kind']} {d['value'][:40]} ({d['scope']}): {d['reason'][:40]}"
-                          for t in tasks for d in t.dropped_judges)  # fmt: skip
+        kept = Counter(f"{j.kind} {j.value[:40]} ({j.scope})" for t in tasks
+                       for j in t.judges if j.kind != "rubric" and j.quotes)  # fmt: skip
+        dropped = Counter(
+            f"{d.judge.kind} {d.judge.value[:40]} ({d.judge.scope}): {d.reason[:40]}"
+            for t in tasks for d in t.dropped_judges
+        )  # fmt: skip
         out.append({"skill": c.skill, "turns": c.n_turns,
                     "tasks": dict(Counter(t.split for t in tasks)),
                     "judges_kept": dict(kept), "judges_dropped": dict(dropped)})  # fmt: skip
