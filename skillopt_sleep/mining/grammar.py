@@ -55,6 +55,7 @@ from skillopt_sleep.mining.phrases import (
     sentences,
     unit_of,
 )
+from skillopt_sleep.mining.prefilter import Prefiltered
 from trainer.checks import FEATURES, identifier_pattern
 
 __all__ = ["NUMBER_WORDS", "VERSION", "Check", "compile_text"]
@@ -268,7 +269,7 @@ def _start_check(value: str, scope: str, negated: bool) -> Check:
     return Check("starts_with", value, scope)
 
 
-_COUNTED = re.compile(rf"{NUM}[- ]?{UNIT}", re.IGNORECASE)
+_COUNTED = Prefiltered(rf"{NUM}[- ]?{UNIT}", re.IGNORECASE)
 # Where a count or a scope is named, not a feature: "no more than 3 bullets", "each bullet".
 _SCOPE_PHRASE = re.compile(r"\b(?:each|every|per) (?:bullet|item|point|line)s?\b", re.I)
 _HAS_FEATURES = ("bullet", "list", "numbered_list", "code_fence", "heading", "table")
@@ -280,9 +281,9 @@ def _features(text: str) -> list[Check]:
     list_context = re.search(r"\b(?:list|steps|bullets?|dashes|items)\b", text, re.I)
     pronoun_neg = PRONOUN_NEG.search(text) is not None
     unglossed = PLAIN.sub(" ", text)
-    named_feature = any(
+    named_feature = ANY_FEATURE.search(unglossed) is not None and any(
         f not in ("markdown", "list") and rx.search(unglossed) for rx, f in FEATURE_RX
-    )
+    )  # most texts name no form word: one search finds that
     for sentence in sentences(text):
         for clause in clauses(sentence):
             if (

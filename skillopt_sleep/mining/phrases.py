@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from skillopt_sleep.mining.prefilter import Prefiltered
 from trainer.checks import SCOPES
 
 
@@ -110,7 +111,7 @@ NEG = (
 )
 
 
-NEG_RX = re.compile(NEG, re.IGNORECASE)
+NEG_RX = Prefiltered(NEG, re.IGNORECASE)
 
 
 WANT_RX = re.compile(
@@ -153,7 +154,7 @@ FEATURE_RX = [
 ]
 # Some form word or other: it matches where one of ``FEATURE_RX`` does, in one pass, so a
 # clause without any is not searched once per form.
-ANY_FEATURE = re.compile(
+ANY_FEATURE = Prefiltered(
     r"(?<![\w#`-])(?:" + "|".join(f"(?:{p})" for p, _ in FEATURE_WORDS) + r")(?![\w])", re.I
 )
 
@@ -176,7 +177,7 @@ QUOTED = re.compile(
 
 # "leave them out", "remove it", "use the logger instead": a rejection whose object is
 # named elsewhere in the correction ("the portal renders emoji as boxes, so leave them out").
-PRONOUN_NEG = re.compile(
+PRONOUN_NEG = Prefiltered(
     r"\b(?:leave|take|keep)\s+(?:them|it|those|these|that)\s+out\b|"
     r"\b(?:remove|drop|lose|avoid|skip|delete|strip|ditch|cut|replace|swap|get rid of)\s+"
     r"(?:them|it|those|these|that)\b|\b(?:don'?t|do not|never|stop)\s+(?:use|add|include|"
@@ -207,6 +208,12 @@ def sentences(text: str) -> tuple[str, ...]:
 
 
 def clauses(sentence: str) -> list[str]:
+    return list(_clauses(sentence))
+
+
+@lru_cache(maxsize=1024)
+def _clauses(sentence: str) -> tuple[str, ...]:
+    """Kept once read: the grammar's forms and its words split the same sentences again."""
     spans = [m.span() for m in QUOTED.finditer(sentence)]
     out, start = [], 0
     for m in re.finditer(r",\s+|\s+(?:but|so)\s+|\s+-\s+", sentence):
@@ -214,7 +221,7 @@ def clauses(sentence: str) -> list[str]:
             out.append(sentence[start : m.start()])
             start = m.end()
     out.append(sentence[start:])
-    return [x.strip() for x in out if x.strip()]
+    return tuple(x.strip() for x in out if x.strip())
 
 
 CODE_LINE = re.compile(
@@ -224,7 +231,15 @@ CODE_LINE = re.compile(
 )
 
 
+# Any of the scopes below, in one pass: most texts name none, and are searched once.
+_ANY_SCOPE = Prefiltered(
+    "|".join(f"(?:{p.pattern})" for p in (CODE_LINE, EACH_BULLET, SUBJECT, EACH_LINE)), re.I
+)
+
+
 def scope_for(text: str, default: str = "answer") -> str:
+    if not _ANY_SCOPE.search(text):
+        return default
     if CODE_LINE.search(text):
         return "code_lines"
     if EACH_BULLET.search(text):
@@ -262,7 +277,7 @@ def example_pairs(text: str) -> set[str]:
     return out
 
 
-COUNT_PHRASE = re.compile(
+COUNT_PHRASE = Prefiltered(
     rf"(?:{MAX_BEFORE}|{MIN_BEFORE}|no more than|more than|over)?\s*\b{NUM}[- ]?{UNIT}"
     rf"(?:\s*(?:{MAX_AFTER}|{MIN_AFTER})\b)?",
     re.IGNORECASE,
@@ -294,6 +309,12 @@ _STATEMENT_END = re.compile(
 def pair_spans(clause: str) -> list[tuple[int, int, str]]:
     """Spans of the preferred (keep) and rejected (no) parts of "X, not Y", "X instead of
     Y", "swap Y for X", "turn Y into X", "Y -> X"."""
+    return list(_pair_spans(clause))
+
+
+@lru_cache(maxsize=1024)
+def _pair_spans(clause: str) -> tuple[tuple[int, int, str], ...]:
+    """Kept once read: the grammar's forms and its words read the same clauses' pairs."""
     spans: list[tuple[int, int, str]] = []
     for pattern, rejected_first, cue in _PAIRS_RX:
         m = pattern.search(clause) if cue is None or cue(clause) else None
@@ -304,7 +325,7 @@ def pair_spans(clause: str) -> list[tuple[int, int, str]]:
             rejected, kept = (a, b) if rejected_first else (b, a)
             spans += [(*rejected, "no"), (*kept, "keep")]
             break
-    return spans
+    return tuple(spans)
 
 
 # The words the readings key on, so a slip of the keyboard ("insted", "sentnces", "colums",

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from skillopt_sleep.mining.phrases import FINE_AFTER, NEG_RX, PRONOUN_NEG, Check
+from skillopt_sleep.mining.prefilter import Prefiltered
 from skillopt_sleep.mining.topic import NAMED, NO, Topic
 from trainer.checks import identifier_pattern
 
@@ -82,7 +83,7 @@ _FORBIDDEN = {
 }  # fmt: skip
 # Forbidden shapes that only a rejection names ("the whole traceback" may be asked for).
 _NEEDS_REJECTION = {"traceback", "version_prefix"}
-_REJECTS = re.compile(
+_REJECTS = Prefiltered(
     NEG_RX.pattern + r"|\b(?:just|only)\b|\bleave\b.*\bout\b|\bkeep\b.*\bout\b", re.IGNORECASE
 )
 
