@@ -251,10 +251,15 @@ def scope_for(text: str, default: str = "answer") -> str:
     return default
 
 
+_UNIT_WORDS = Prefiltered(UNIT, re.IGNORECASE)
+
+
 @lru_cache(maxsize=256)
 def unit_of(text: str) -> str | None:
     """The one unit a text names ("subject line" names where, not what is counted); kept
     once read (``grammar`` asks it of the whole text once per sentence)."""
+    if _UNIT_WORDS.cannot_match(text):  # blanking "subject line" makes no unit word
+        return None
     text = re.sub(r"\b(?:subject|first|summary|title|each|every|per|one|single) lines?\b", " ",
                   text, flags=re.IGNORECASE)  # fmt: skip
     units = {UNITS[m.group(1).lower()] for m in re.finditer(UNIT, text, re.IGNORECASE)}

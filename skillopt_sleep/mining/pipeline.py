@@ -187,7 +187,9 @@ class _KindEvidence:
     """What the requests of a kind a task may learn from (``EVIDENCE_SPLITS``) say."""
 
     rules: list[Judge]  # from the user's corrections, verified
-    dropped: list[verify.Dropped]  # read from them, but the sessions contradict them
+    # read from them, but the sessions contradict them: as the rows every task lists,
+    # made once for the kind's tasks
+    dropped: tuple[dict[str, object], ...]
     corrections: list[judges.Correction]
     accepted: str | None  # the newest accepted answer
     commands: list[str]  # run in most turns: rubric context, `command_ran` in a harness
@@ -207,7 +209,7 @@ def _kind_evidence(
     rules, dropped = stated or _cluster_rules(pool, compiler)
     return _KindEvidence(
         rules + judges.command_rules(ran),
-        verify.distinct(dropped),
+        tuple(d.to_dict() for d in verify.distinct(dropped)),
         list(said.values()),
         next((r.accepted for r in reversed(pool) if r.accepted), None),
         judges.common_commands(ran),
@@ -251,9 +253,9 @@ def _task(
     }
     if req.accepted:  # what the user accepted: a worked example on train (trainer.demos)
         meta["accepted"] = req.accepted
-    dropped = [*ev.dropped, *own_dropped, *content_dropped]
+    dropped = [*ev.dropped, *(d.to_dict() for d in (*own_dropped, *content_dropped))]
     if dropped:  # judges the sessions contradicted: listed, never used
-        meta["dropped_judges"] = [d.to_dict() for d in dropped]
+        meta["dropped_judges"] = dropped
     tid = "t-" + splits.group_id_for(req.turn_id)[2:]
     return Task(tid, prompt, split, tuple(js), gid, meta)
 

@@ -23,7 +23,7 @@ PREFILTERED = [
     ("_ANY_SCOPE", phrases._ANY_SCOPE), ("_COUNTED", grammar._COUNTED),
     ("_FORBID", literals._FORBID), ("_FORBID_AFTER", literals._FORBID_AFTER),
     ("_REQUIRE", literals._REQUIRE), ("_REJECTS", shapes._REJECTS),
-    ("_POINTED", followups._POINTED),
+    ("_POINTED", followups._POINTED), ("_UNIT_WORDS", phrases._UNIT_WORDS),
 ]  # fmt: skip
 
 # pieces of what the patterns need (whole, cut, in other cases), and the letters that
@@ -58,6 +58,40 @@ def test_a_prefiltered_pattern_finds_what_the_pattern_finds(text: str) -> None:
         assert (got and got.span()) == (want and want.span()), name
         assert _spans(pattern.finditer(text)) == _spans(rx.finditer(text)), name
         assert pattern.sub("_", text) == rx.sub("_", text), name
+
+
+def _unit_of_as_written(text: str) -> str | None:
+    text = re.sub(r"\b(?:subject|first|summary|title|each|every|per|one|single) lines?\b", " ",
+                  text, flags=re.IGNORECASE)  # fmt: skip
+    units = {phrases.UNITS[m.group(1).lower()] for m in re.finditer(phrases.UNIT, text, re.I)}
+    return units.pop() if len(units) == 1 else None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                *_TOKENS,
+                "subject",
+                "line",
+                "lines",
+                "wo",
+                "rd",
+                "subject line",
+                "bullet",
+                "points",
+                "first line",
+                "chars",
+            ]
+        ),
+        max_size=10,
+    )
+)
+def test_the_unit_a_text_names_is_read_as_before(tokens: list[str]) -> None:
+    for sep in (" ", ""):
+        text = sep.join(tokens)
+        assert phrases.unit_of(text) == _unit_of_as_written(text)
 
 
 def test_every_prefiltered_pattern_has_a_prefilter() -> None:
