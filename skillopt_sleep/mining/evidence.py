@@ -207,6 +207,8 @@ def _work(db: sqlite_utils.Database) -> tuple[dict[str, set[str]], dict[str, tup
 
 
 def _json_skills(raw: str | None) -> list[str]:
+    if not raw or raw == "[]":  # most turns invoke no skill
+        return []
     try:
         return [str(s) for s in json.loads(raw or "[]")]
     except (ValueError, TypeError):

@@ -348,6 +348,9 @@ KEYWORDS = (
 )  # fmt: skip
 
 
+_KEYWORD_SET = frozenset(KEYWORDS)
+
+
 def _near(a: str, b: str) -> bool:
     """One edit inside the word (insert, delete, substitute or swap two neighbours); an
     edit of the last letter is an inflection ("tables", "wordy"), not a slip."""
@@ -373,7 +376,7 @@ def respell(text: str, known: str = "") -> str:
     def fix(m: re.Match[str]) -> str:
         word = m.group(0)
         low = word.lower()
-        if len(low) < 5 or low in KEYWORDS or low in seen:
+        if len(low) < 5 or low in _KEYWORD_SET or low in seen:
             return word
         return _keyword_near(low) or word
 

@@ -458,6 +458,8 @@ def _tasks_for(
         split: KindNames([r.text for r in distinct if split_of[r.turn_id] in allowed], read)
         for split, allowed in EVIDENCE_SPLITS.items()
     }
+    # the kind's rules are most of every task's judges: each made into its row once
+    rule_rows = {j: j.to_dict() for ev in evidence.values() for j in ev.rules}
     for r in distinct:
         split = split_of[r.turn_id]
         if split not in evidence:
@@ -466,7 +468,7 @@ def _tasks_for(
         t = _task(r, cid, split, gid, evidence[split], p["context_chars"], kinds[split])
         yield {
             "id": t.id, "cluster_id": cid, "turn_id": r.turn_id, "split": t.split,
-            "group_id": gid, "prompt": t.prompt,
-            "judges": [j.to_dict() for j in t.judges],  # JSON in ``workspaces.attach``
+            "group_id": gid, "prompt": t.prompt,  # judges: JSON in ``workspaces.attach``
+            "judges": [rule_rows[j] if j in rule_rows else j.to_dict() for j in t.judges],
             "meta": t.meta, "updated_at": t.meta["started_at"],
         }  # fmt: skip
