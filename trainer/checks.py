@@ -327,6 +327,17 @@ def word_pattern(value: str, token: bool = False) -> re.Pattern[str]:
     return re.compile(body, 0 if sensitive else re.IGNORECASE)
 
 
+def word_found(value: str, text: str, token: bool = False) -> bool:
+    """``word_pattern(value, token)`` found in ``text``; not compiled for a text lacking a word
+    of the value in any case (mining checks thousands of content names once each). Only for
+    ASCII, where ``re``'s case-insensitive match is ``str.lower``'s ("ſ" matches "s")."""
+    if value.isascii() and text.isascii():
+        low = text.lower()
+        if not all(part.lower() in low for part in value.split()):
+            return False
+    return word_pattern(value, token).search(text) is not None
+
+
 def identifier_pattern(example: str) -> str:
     """The shape of the user's example as a regex: runs of capitals, small letters and
     digits become classes, other characters stay as written ("PROJ-123" -> [A-Z]+-\\d+)."""
@@ -434,7 +445,7 @@ def _literal_match(text: str, value: str, at: str) -> bool:
 
 def _holds(kind: str, value: str, text: str, code: bool = False) -> bool:
     if kind in WORD_KINDS:
-        found = word_pattern(value, code).search(text) is not None
+        found = word_found(value, text, code)
         return found if kind == "contains" else not found
     if kind in PATTERN_KINDS:
         try:
@@ -458,7 +469,7 @@ def _holds(kind: str, value: str, text: str, code: bool = False) -> bool:
         flags = 0 if case_sensitive(value) else re.IGNORECASE
         return _compiled(identifier_pattern(value), flags).search(text) is not None
     if kind == CONTENT_KIND:
-        return any(word_pattern(term).search(text) for term in terms(value))
+        return any(word_found(term, text) for term in terms(value))
     raise ValueError(f"not a check kind: {kind}")
 
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import functools
 import json
+import sqlite3
 import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
 
 import sqlite_utils
 
@@ -72,20 +72,19 @@ class Evidence:
     acknowledgements: int = 0  # "thanks, perfect": not requests
 
 
-def _rows(db: sqlite_utils.Database, sql: str) -> list[dict[str, Any]]:
-    return list(db.query(sql))
-
-
 def load(db: sqlite_utils.Database, skills: frozenset[str] = frozenset()) -> Evidence:
     """Every human request in the store with its outcome evidence, oldest first.
     ``skills``: the user's skills on disk, besides those the store shows invoked."""
-    signals: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in _rows(db, "select turn_id, kind from signals"):
-        signals[row["turn_id"]].append(row)
+    signals: dict[str, set[str]] = defaultdict(set)
+    for turn_id, kind in db.execute("select turn_id, kind from signals"):
+        signals[turn_id].add(kind)
     commands, work = _work(db)
     invoked = _skills_invoked(db) | skills
-    # read as a stream: every turn's answer at once held hundreds of MB at 100,000 sessions
-    turns = db.query(
+    # read as a stream: every turn's answer at once held hundreds of MB at 100,000 sessions;
+    # as sqlite3 rows, read by name without a dict built for each of them
+    turns = db.conn.cursor()
+    turns.row_factory = sqlite3.Row
+    turns.execute(
         "select t.id, t.session_id, t.idx, t.started_at, t.user_text, t.assistant_text,"
         " t.skills, t.finished, t.command, coalesce(s.kind, 'main') as skind,"
         " coalesce(t.kind, 'human') as tkind,"
@@ -109,7 +108,7 @@ def load(db: sqlite_utils.Database, skills: frozenset[str] = frozenset()) -> Evi
     for t in turns:
         if t["session_id"] != prev_session:
             current, prev_session, prev_kinds, last_answer = None, t["session_id"], set(), ""
-        kinds = {s["kind"] for s in signals.get(t["id"], [])}
+        kinds = set(signals.get(t["id"], ()))
         if t["skind"] == "subagent" or t["tkind"] == "subagent":
             subagent += 1
             continue
@@ -208,6 +207,8 @@ def _work(db: sqlite_utils.Database) -> tuple[dict[str, set[str]], dict[str, tup
 
 
 def _json_skills(raw: str | None) -> list[str]:
+    if not raw or raw == "[]":  # most turns invoke no skill
+        return []
     try:
         return [str(s) for s in json.loads(raw or "[]")]
     except (ValueError, TypeError):
@@ -220,7 +221,7 @@ def _skills_invoked(db: sqlite_utils.Database) -> set[str]:
     return {s for (raw,) in rows for s in _json_skills(raw)}
 
 
-def _skill_command(turn: dict[str, Any], invoked: set[str] | frozenset[str]) -> str | None:
+def _skill_command(turn: sqlite3.Row, invoked: set[str] | frozenset[str]) -> str | None:
     """The skill a ``/name args`` command turn runs, when ``name`` is one of ``invoked``
     (the user's skills): the user asked for that skill's task (``/init``, ``/review`` … are
     not requests). Claude Code logs a user-invoked skill as a command, never as ``Skill``."""
@@ -231,7 +232,7 @@ def _skill_command(turn: dict[str, Any], invoked: set[str] | frozenset[str]) -> 
 
 
 def _absorb(
-    req: Request, turn: dict[str, Any], kinds: set[str], commands: dict, answers: dict[str, str]
+    req: Request, turn: sqlite3.Row, kinds: set[str], commands: dict, answers: dict[str, str]
 ) -> None:
     """Fold one turn's outcome into the request it belongs to (itself or a follow-up);
     ``answers``: the answers kept so far, each held once."""

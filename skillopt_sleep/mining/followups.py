@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from skillopt_sleep.mining.phrases import QUOTED, respell
+from skillopt_sleep.mining.prefilter import Prefiltered
 
 ACK = "ack"
 CORRECTION = "correction"
@@ -95,7 +96,7 @@ _TAKE_OUT = re.compile(
     re.IGNORECASE,
 )
 # The user pointing back at what they said or at what the answer did.
-_POINTED = re.compile(
+_POINTED = Prefiltered(
     r"\b(?:i said|i told you|i asked(?: for| you)?|as i said|like i said|i wanted|"
     r"you forgot|you missed|you left (?:out|off)|you didn'?t|you still|you used|you added|"
     r"you put|you wrote|forgot\b|(?:is|are|'s|still) missing|missing (?:the|a|an|my)\b|"

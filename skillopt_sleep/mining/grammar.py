@@ -55,6 +55,7 @@ from skillopt_sleep.mining.phrases import (
     sentences,
     unit_of,
 )
+from skillopt_sleep.mining.prefilter import Prefiltered
 from trainer.checks import FEATURES, identifier_pattern
 
 __all__ = ["NUMBER_WORDS", "VERSION", "Check", "compile_text"]
@@ -112,12 +113,18 @@ def _counts(text: str) -> list[Check]:
         )
         if longer:
             found.append(("max", num(longer.group(1)), UNITS[longer.group(2)]))
-        wrap = re.search(r"\b(?:hard-?)?wrap(?: \w+){0,3} at\s+(\d{2,3})\b", low)
+        wrap = (
+            re.search(r"\b(?:hard-?)?wrap(?: \w+){0,3} at\s+(\d{2,3})\b", low)
+            if "wrap" in low  # what the pattern needs, looked for first
+            else None
+        )
         if wrap:
             found.append(("max", int(wrap.group(1)), "chars"))
             scope = "lines"
-        if re.search(r"\b(?:one|a single|single)[- ]line\b|\bone-?liner\b", low) and not any(
-            u == "lines" for _, _, u in found
+        if (
+            "line" in low
+            and re.search(r"\b(?:one|a single|single)[- ]line\b|\bone-?liner\b", low)
+            and not any(u == "lines" for _, _, u in found)
         ):
             found.append(("max", 1, "lines"))
         for bound, n, unit in found:
@@ -268,7 +275,7 @@ def _start_check(value: str, scope: str, negated: bool) -> Check:
     return Check("starts_with", value, scope)
 
 
-_COUNTED = re.compile(rf"{NUM}[- ]?{UNIT}", re.IGNORECASE)
+_COUNTED = Prefiltered(rf"{NUM}[- ]?{UNIT}", re.IGNORECASE)
 # Where a count or a scope is named, not a feature: "no more than 3 bullets", "each bullet".
 _SCOPE_PHRASE = re.compile(r"\b(?:each|every|per) (?:bullet|item|point|line)s?\b", re.I)
 _HAS_FEATURES = ("bullet", "list", "numbered_list", "code_fence", "heading", "table")
@@ -277,17 +284,12 @@ _HAS_FEATURES = ("bullet", "list", "numbered_list", "code_fence", "heading", "ta
 def _features(text: str) -> list[Check]:
     """``has`` / ``no`` a feature named by a form word, by the polarity of its clause."""
     out: list[Check] = []
-    list_context = re.search(r"\b(?:list|steps|bullets?|dashes|items)\b", text, re.I)
     pronoun_neg = PRONOUN_NEG.search(text) is not None
-    unglossed = PLAIN.sub(" ", text)
-    named_feature = any(
-        f not in ("markdown", "list") and rx.search(unglossed) for rx, f in FEATURE_RX
-    )
     for sentence in sentences(text):
         for clause in clauses(sentence):
             if (
                 PLAIN.search(clause)
-                and not named_feature
+                and not _names_feature(text)
                 and not re.search(r"\bplain (?:english|words|language)\b", clause, re.I)
             ):  # "plain text" glosses a feature named beside it ("the bold …, plain text")
                 out.append(Check("no", "markdown"))
@@ -306,7 +308,7 @@ def _features(text: str) -> list[Check]:
                 if any(n.start() <= m.start() and m.end() <= n.end() and n.span() != m.span()
                        for n, _ in found):  # fmt: skip
                     continue  # "lists" inside "numbered lists"
-                if feature == "numbered_list" and word == "numbers" and not list_context:
+                if feature == "numbered_list" and word == "numbers" and not _LIST.search(text):
                     continue
                 if feature == "heading" and word == "titles" and "#" not in clause:
                     continue
@@ -328,6 +330,18 @@ def _features(text: str) -> list[Check]:
                 elif role == "has" and feature in _HAS_FEATURES:
                     out.append(Check("has", "list" if feature == "bullet" else feature))
     return _resolve_lists(out)
+
+
+_LIST = re.compile(r"\b(?:list|steps|bullets?|dashes|items)\b", re.I)
+
+
+def _names_feature(text: str) -> bool:
+    """A feature other than markdown or a list named outside "plain …" (read only where a
+    clause says "plain": most requests never do)."""
+    unglossed = PLAIN.sub(" ", text)
+    return ANY_FEATURE.search(unglossed) is not None and any(
+        f not in ("markdown", "list") and rx.search(unglossed) for rx, f in FEATURE_RX
+    )
 
 
 def _resolve_lists(checks: list[Check]) -> list[Check]:

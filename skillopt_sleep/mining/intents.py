@@ -58,8 +58,10 @@ def _is_blob_line(line: str) -> bool:
         return True
     if re.match(r"^(Traceback|\s*File \"|\s*at |E  |>>>|\$ |\d{4}-\d\d-\d\d[ T]\d\d:)", line):
         return True
-    letters = sum(ch.isalpha() or ch == " " for ch in stripped)
-    return len(stripped) >= 12 and letters / len(stripped) < 0.6
+    if len(stripped) < 12:
+        return False
+    letters = sum(map(str.isalpha, stripped)) + stripped.count(" ")  # a space is no letter
+    return letters / len(stripped) < 0.6
 
 
 def _collapse_blobs(text: str) -> str:

@@ -23,6 +23,7 @@ from skillopt_sleep.mining.phrases import (
     scope_for,
     sentences,
 )
+from skillopt_sleep.mining.prefilter import Prefiltered
 from skillopt_sleep.mining.shapes import is_identifier
 from trainer.checks import identifier_pattern
 
@@ -217,11 +218,11 @@ _FORBID_VERBS = (
 )
 
 
-_FORBID = re.compile(_FORBID_VERBS + r"\s+(.{1,60}?)\s*(?=$|[,;.!?]\s|[,;!?]$|\.$| and | or )",
+_FORBID = Prefiltered(_FORBID_VERBS + r"\s+(.{1,60}?)\s*(?=$|[,;.!?]\s|[,;!?]$|\.$| and | or )",
                      re.IGNORECASE)  # fmt: skip
 
 
-_FORBID_AFTER = re.compile(
+_FORBID_AFTER = Prefiltered(
     r"^\W*(?:the\s+)?(.{1,40}?)\s+(?:is|are|isn'?t|aren'?t)\s+(?:banned|off-limits|not ok|"
     r"not allowed|allowed|forbidden|legacy|not welcome)|^\W*(?:the\s+)?(.{1,40}?)\s+"
     r"(?:has|have) to go\b|^\W*take\s+(\S+(?: \S+)?)\s+out\b|\b(?:leave|keep)\s+(.{1,40}?)\s+"
@@ -230,7 +231,7 @@ _FORBID_AFTER = re.compile(
 )
 
 
-_REQUIRE = re.compile(
+_REQUIRE = Prefiltered(
     r"(?:\byou forgot|\byou missed|\byou left out|\binclude|\badd|\bmention|\bneeds?|"
     r"\bmissing|\balways (?:say|include|add|put|write|use)|\bevery \w+ has|\bwhere'?s)"
     r"\s+(?:the\s+|a\s+|an\s+|my\s+)?(.{1,50}?)\s*(?=$|[,;.!?]\s|[,;!?]$|\.$| at | so | to )",
@@ -278,6 +279,9 @@ def _identifier_check(example: str, sentence: str, corrected: str) -> Check:
     return Check("identifier_like", example, scope)
 
 
+_WORDING = re.compile(r"\b(?:say|says|write|spell|call|word|term|wording)\b", re.I)
+
+
 def word_checks(text: str, corrected: str) -> list[Check]:
     """``contains`` / ``not_contains`` / ``identifier_like`` from named words."""
     out: list[Check] = []
@@ -302,13 +306,11 @@ def word_checks(text: str, corrected: str) -> list[Check]:
         for ex in dict.fromkeys(ids):
             if not _forbids(sentence, ex):
                 out.append(_identifier_check(ex, sentence, corrected))
+        wording = _WORDING.search(sentence)
         for n_clause, clause in enumerate(clauses(sentence)):
             pairs = pair_spans(clause)
             # "we say customers, not users": the rejected half of a pair split at the comma
             contrast = n_clause > 0 and re.match(r"\W*(?:not|never|rather than)\s", clause, re.I)
-            wording = re.search(
-                r"\b(?:say|says|write|spell|call|word|term|wording)\b", sentence, re.I
-            )
             for s, e, role in pairs:
                 if role != "no":
                     continue
@@ -345,8 +347,7 @@ def word_checks(text: str, corrected: str) -> list[Check]:
                     if term:
                         term = _singular(term, corrected)
                         out.append(Check("not_contains", term, _word_scope(term, corrected)))
-            if not NEG_RX.search(clause):
-                masked, quotes = _mask_quotes(clause)  # "`git add -A`" asks for no "-A"
+            if not NEG_RX.search(clause):  # masked above: "`git add -A`" asks for no "-A"
                 for m in _REQUIRE.finditer(masked):
                     part = _unmask(m.group(1), quotes)
                     if "\x00" in masked[max(0, m.start() - 1) : m.start() + 1]:

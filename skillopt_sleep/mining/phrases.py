@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from skillopt_sleep.mining.prefilter import Prefiltered
 from trainer.checks import SCOPES
 
 
@@ -111,7 +112,7 @@ NEG = (
 )
 
 
-NEG_RX = re.compile(NEG, re.IGNORECASE)
+NEG_RX = Prefiltered(NEG, re.IGNORECASE)
 
 
 WANT_RX = re.compile(
@@ -154,7 +155,7 @@ FEATURE_RX = [
 ]
 # Some form word or other: it matches where one of ``FEATURE_RX`` does, in one pass, so a
 # clause without any is not searched once per form.
-ANY_FEATURE = re.compile(
+ANY_FEATURE = Prefiltered(
     r"(?<![\w#`-])(?:" + "|".join(f"(?:{p})" for p, _ in FEATURE_WORDS) + r")(?![\w])", re.I
 )
 
@@ -177,7 +178,7 @@ QUOTED = re.compile(
 
 # "leave them out", "remove it", "use the logger instead": a rejection whose object is
 # named elsewhere in the correction ("the portal renders emoji as boxes, so leave them out").
-PRONOUN_NEG = re.compile(
+PRONOUN_NEG = Prefiltered(
     r"\b(?:leave|take|keep)\s+(?:them|it|those|these|that)\s+out\b|"
     r"\b(?:remove|drop|lose|avoid|skip|delete|strip|ditch|cut|replace|swap|get rid of)\s+"
     r"(?:them|it|those|these|that)\b|\b(?:don'?t|do not|never|stop)\s+(?:use|add|include|"
@@ -208,6 +209,12 @@ def sentences(text: str) -> tuple[str, ...]:
 
 
 def clauses(sentence: str) -> list[str]:
+    return list(_clauses(sentence))
+
+
+@lru_cache(maxsize=1024)
+def _clauses(sentence: str) -> tuple[str, ...]:
+    """Kept once read: the grammar's forms and its words split the same sentences again."""
     spans = [m.span() for m in QUOTED.finditer(sentence)]
     out, start = [], 0
     for m in re.finditer(r",\s+|\s+(?:but|so)\s+|\s+-\s+", sentence):
@@ -215,7 +222,7 @@ def clauses(sentence: str) -> list[str]:
             out.append(sentence[start : m.start()])
             start = m.end()
     out.append(sentence[start:])
-    return [x.strip() for x in out if x.strip()]
+    return tuple(x.strip() for x in out if x.strip())
 
 
 CODE_LINE = re.compile(
@@ -225,7 +232,15 @@ CODE_LINE = re.compile(
 )
 
 
+# Any of the scopes below, in one pass: most texts name none, and are searched once.
+_ANY_SCOPE = Prefiltered(
+    "|".join(f"(?:{p.pattern})" for p in (CODE_LINE, EACH_BULLET, SUBJECT, EACH_LINE)), re.I
+)
+
+
 def scope_for(text: str, default: str = "answer") -> str:
+    if not _ANY_SCOPE.search(text):
+        return default
     if CODE_LINE.search(text):
         return "code_lines"
     if EACH_BULLET.search(text):
@@ -237,10 +252,15 @@ def scope_for(text: str, default: str = "answer") -> str:
     return default
 
 
+_UNIT_WORDS = Prefiltered(UNIT, re.IGNORECASE)
+
+
 @lru_cache(maxsize=256)
 def unit_of(text: str) -> str | None:
     """The one unit a text names ("subject line" names where, not what is counted); kept
     once read (``grammar`` asks it of the whole text once per sentence)."""
+    if _UNIT_WORDS.cannot_match(text):  # blanking "subject line" makes no unit word
+        return None
     text = re.sub(r"\b(?:subject|first|summary|title|each|every|per|one|single) lines?\b", " ",
                   text, flags=re.IGNORECASE)  # fmt: skip
     units = {UNITS[m.group(1).lower()] for m in re.finditer(UNIT, text, re.IGNORECASE)}
@@ -263,7 +283,7 @@ def example_pairs(text: str) -> set[str]:
     return out
 
 
-COUNT_PHRASE = re.compile(
+COUNT_PHRASE = Prefiltered(
     rf"(?:{MAX_BEFORE}|{MIN_BEFORE}|no more than|more than|over)?\s*\b{NUM}[- ]?{UNIT}"
     rf"(?:\s*(?:{MAX_AFTER}|{MIN_AFTER})\b)?",
     re.IGNORECASE,
@@ -295,6 +315,12 @@ _STATEMENT_END = re.compile(
 def pair_spans(clause: str) -> list[tuple[int, int, str]]:
     """Spans of the preferred (keep) and rejected (no) parts of "X, not Y", "X instead of
     Y", "swap Y for X", "turn Y into X", "Y -> X"."""
+    return list(_pair_spans(clause))
+
+
+@lru_cache(maxsize=1024)
+def _pair_spans(clause: str) -> tuple[tuple[int, int, str], ...]:
+    """Kept once read: the grammar's forms and its words read the same clauses' pairs."""
     spans: list[tuple[int, int, str]] = []
     for pattern, rejected_first, cue in _PAIRS_RX:
         m = pattern.search(clause) if cue is None or cue(clause) else None
@@ -305,7 +331,7 @@ def pair_spans(clause: str) -> list[tuple[int, int, str]]:
             rejected, kept = (a, b) if rejected_first else (b, a)
             spans += [(*rejected, "no"), (*kept, "keep")]
             break
-    return spans
+    return tuple(spans)
 
 
 # The words the readings key on, so a slip of the keyboard ("insted", "sentnces", "colums",
@@ -321,6 +347,9 @@ KEYWORDS = (
     "words", "lines", "always", "mention", "missing", "include",
     "language", "formatting", "numbers", "tables", "links", "preamble", "intro",
 )  # fmt: skip
+
+
+_KEYWORD_SET = frozenset(KEYWORDS)
 
 
 def _near(a: str, b: str) -> bool:
@@ -348,7 +377,7 @@ def respell(text: str, known: str = "") -> str:
     def fix(m: re.Match[str]) -> str:
         word = m.group(0)
         low = word.lower()
-        if len(low) < 5 or low in KEYWORDS or low in seen:
+        if len(low) < 5 or low in _KEYWORD_SET or low in seen:
             return word
         return _keyword_near(low) or word
 

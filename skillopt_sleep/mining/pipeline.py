@@ -187,7 +187,9 @@ class _KindEvidence:
     """What the requests of a kind a task may learn from (``EVIDENCE_SPLITS``) say."""
 
     rules: list[Judge]  # from the user's corrections, verified
-    dropped: list[verify.Dropped]  # read from them, but the sessions contradict them
+    # read from them, but the sessions contradict them: as the rows every task lists,
+    # made once for the kind's tasks
+    dropped: tuple[dict[str, object], ...]
     corrections: list[judges.Correction]
     accepted: str | None  # the newest accepted answer
     commands: list[str]  # run in most turns: rubric context, `command_ran` in a harness
@@ -207,7 +209,7 @@ def _kind_evidence(
     rules, dropped = stated or _cluster_rules(pool, compiler)
     return _KindEvidence(
         rules + judges.command_rules(ran),
-        verify.distinct(dropped),
+        tuple(d.to_dict() for d in verify.distinct(dropped)),
         list(said.values()),
         next((r.accepted for r in reversed(pool) if r.accepted), None),
         judges.common_commands(ran),
@@ -251,9 +253,9 @@ def _task(
     }
     if req.accepted:  # what the user accepted: a worked example on train (trainer.demos)
         meta["accepted"] = req.accepted
-    dropped = [*ev.dropped, *own_dropped, *content_dropped]
+    dropped = [*ev.dropped, *(d.to_dict() for d in (*own_dropped, *content_dropped))]
     if dropped:  # judges the sessions contradicted: listed, never used
-        meta["dropped_judges"] = [d.to_dict() for d in dropped]
+        meta["dropped_judges"] = dropped
     tid = "t-" + splits.group_id_for(req.turn_id)[2:]
     return Task(tid, prompt, split, tuple(js), gid, meta)
 
@@ -456,6 +458,8 @@ def _tasks_for(
         split: KindNames([r.text for r in distinct if split_of[r.turn_id] in allowed], read)
         for split, allowed in EVIDENCE_SPLITS.items()
     }
+    # the kind's rules are most of every task's judges: each made into its row once
+    rule_rows = {j: j.to_dict() for ev in evidence.values() for j in ev.rules}
     for r in distinct:
         split = split_of[r.turn_id]
         if split not in evidence:
@@ -464,7 +468,7 @@ def _tasks_for(
         t = _task(r, cid, split, gid, evidence[split], p["context_chars"], kinds[split])
         yield {
             "id": t.id, "cluster_id": cid, "turn_id": r.turn_id, "split": t.split,
-            "group_id": gid, "prompt": t.prompt,
-            "judges": [j.to_dict() for j in t.judges],  # JSON in ``workspaces.attach``
+            "group_id": gid, "prompt": t.prompt,  # judges: JSON in ``workspaces.attach``
+            "judges": [rule_rows[j] if j in rule_rows else j.to_dict() for j in t.judges],
             "meta": t.meta, "updated_at": t.meta["started_at"],
         }  # fmt: skip

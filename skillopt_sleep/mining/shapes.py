@@ -15,6 +15,7 @@ import re
 
 from skillopt_sleep.mining.conventions import CONVENTION_CHECKS, CONVENTION_CUES, names_what_is_out
 from skillopt_sleep.mining.phrases import FINE_AFTER, NEG_RX, PRONOUN_NEG, Check
+from skillopt_sleep.mining.prefilter import Prefiltered
 from skillopt_sleep.mining.topic import NAMED, NO, Topic
 from trainer.checks import identifier_pattern
 
@@ -85,7 +86,7 @@ _FORBIDDEN = {
 }  # fmt: skip
 # Forbidden shapes that only a rejection names ("the whole traceback" may be asked for).
 _NEEDS_REJECTION = {"traceback", "version_prefix"}
-_REJECTS = re.compile(
+_REJECTS = Prefiltered(
     NEG_RX.pattern + r"|\b(?:just|only)\b|\bleave\b.*\bout\b|\bkeep\b.*\bout\b", re.IGNORECASE
 )
 

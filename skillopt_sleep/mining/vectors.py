@@ -258,31 +258,48 @@ def filler_words(
     }
 
 
-def open_words(docs: Sequence[list[str]], diverse: float = 0.75, min_endings: int = 1) -> set[str]:
+def open_words(
+    docs: Sequence[list[str]],
+    diverse: float = 0.75,
+    min_endings: int = 1,
+    counts: Mapping[str, tuple[int, int]] | None = None,
+) -> set[str]:
     """Words followed by a different word in ``diverse`` of the distinct request endings
     they begin (at least ``min_endings`` of them): verbs are ("secure the login", "secure
     the upload"), the first word of an object's name is not ("left handed layout asap",
     "left handed layout in the admin panel"). A word that begins one ending only ("write
     the commit message", with or without the user's "btw") cannot be told apart: it is
-    open at ``min_endings`` 1 and not at 2."""
+    open at ``min_endings`` 1 and not at 2. ``counts``: ``ending_counts(docs)``, when the
+    caller has it."""
+    counts = ending_counts(docs) if counts is None else counts
+    return {w for w, (n, k) in counts.items() if n >= min_endings and k >= diverse * n}
+
+
+def ending_counts(docs: Sequence[list[str]]) -> dict[str, tuple[int, int]]:
+    """Per word, the distinct request endings it begins and the different words that follow
+    it in them: what ``open_words`` measures, counted once for its two uses (every ending
+    of every request is a set of a hundred thousand tuples at 100,000 sessions)."""
     endings = {tuple(ws[i:]) for ws in docs for i in range(len(ws) - 1)}
     uses: Counter[str] = Counter(e[0] for e in endings)
     after: dict[str, set[str]] = {}
     for e in endings:
         after.setdefault(e[0], set()).add(e[1])
-    return {w for w, n in uses.items() if n >= min_endings and len(after[w]) >= diverse * n}
+    return {w: (n, len(after[w])) for w, n in uses.items()}
 
 
-def lead_words(docs: Sequence[list[str]]) -> list[str]:
+def lead_words(
+    docs: Sequence[list[str]], counts: Mapping[str, tuple[int, int]] | None = None
+) -> list[str]:
     """What each request asks to be done, as far as one word tells: its first word after
     the user's filler phrases (usually the verb: "write", "summarize", "rename").
 
     A filler phrase is passed over only when an open word follows it: where bare object
     names are requests too, "revert left handed layout" is "left handed layout" without
-    its verb, which makes the verb look like filler; the verb is what is asked."""
+    its verb, which makes the verb look like filler; the verb is what is asked.
+    ``counts``: ``ending_counts(docs)``, when the caller has it."""
     # a filler phrase's beginning is filler too: "small thing backfill" is filler where
     # "left handed layout" is a request, and "small thing" is what "backfill" follows
-    opens = open_words(docs)
+    opens = open_words(docs, counts=counts)
     filler = {p[:j] for p in filler_words(docs, opens=opens) for j in range(1, len(p) + 1)}
     longest = max((len(p) for p in filler), default=0)
     out = []
@@ -461,7 +478,8 @@ def build(
         both = _row_normalize(scaled, np.sqrt(norm**2 + tnorm))
         both.eliminate_zeros()
         both = both.astype(np.float32)
-    leads = lead_words(words)
-    verbs = open_words(words, min_endings=2)
+    endings = ending_counts(words)
+    leads = lead_words(words, endings)
+    verbs = open_words(words, min_endings=2, counts=endings)
     acts = [lead in verbs for lead in leads]
     return Vectors(matrix.astype(np.float32), vocab, weight, leads, acts, n_words, both)
