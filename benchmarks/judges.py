@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -180,6 +181,31 @@ def print_table(corpus: str, arms: dict[str, dict[str, Any]], nc: dict[str, Any]
               f"{pct(nc['as_labelled'], nc['n'])}")  # fmt: skip
 
 
+def stamped(arms: dict[str, Any]) -> dict[str, Any]:
+    """Each arm with the commit it was measured at (``+dirty``: with uncommitted changes)."""
+    root = Path(__file__).resolve().parents[1]
+
+    def git(*cmd: str) -> str:
+        done = subprocess.run(["git", "-C", str(root), *cmd], capture_output=True, text=True)
+        return done.stdout.strip() if done.returncode == 0 else ""
+
+    commit = git("rev-parse", "--short", "HEAD") or "unknown"
+    if git("status", "--porcelain", "--untracked-files=no"):
+        commit += "+dirty"
+    return {name: {**arm, "measured_at": commit} for name, arm in arms.items()}
+
+
+def kept_arms(out: Path, arms: dict[str, Any]) -> dict[str, Any]:
+    """This run's arms, and the arms an earlier run wrote that this one did not run (the
+    model arm takes many minutes), each with the commit it was measured at."""
+    if not out.is_file():
+        return arms
+    earlier = json.loads(out.read_text()).get("arms", {})
+    old = {name: {"measured_at": "unrecorded (an earlier commit)", **arm}
+           for name, arm in earlier.items() if name not in arms}  # fmt: skip
+    return {**arms, **old}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument(
@@ -218,8 +244,8 @@ def main() -> None:
     print_table(args.corpus, arms, nc)
     RESULTS.mkdir(exist_ok=True)
     out = RESULTS / f"judges_{args.corpus}.json"
-    doc = {"corpus": args.corpus, "status": STATUS.get(args.corpus, "unknown"), "arms": arms,
-           "not_corrections": nc,
+    doc = {"corpus": args.corpus, "status": STATUS.get(args.corpus, "unknown"),
+           "arms": kept_arms(out, stamped(arms)), "not_corrections": nc,
            "labels": {"grammar+model": "REAL MODELS (embedded Qwen2.5-Coder-1.5B)"}}  # fmt: skip
     out.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
     print(f"\nwrote {out}")
