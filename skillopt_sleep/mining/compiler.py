@@ -33,6 +33,7 @@ from skillopt_sleep.mining.contrast import admissible, compile_pair
 from skillopt_sleep.mining.cues import GROUNDS as _FEATURE_CUES
 from skillopt_sleep.mining.grammar import Check
 from skillopt_sleep.mining.literals import literal
+from skillopt_sleep.mining.overbroad import without_overbroad
 from skillopt_sleep.mining.shapes import is_identifier
 from trainer.backends.base import ChatBackend, InfraError
 from trainer.checks import (
@@ -257,7 +258,9 @@ class Compiler:
     def _compile(
         self, said: str, corrected: str, request: str, accepted: str | None
     ) -> list[Check]:
-        checks = compile_pair(said, corrected, accepted)
+        checks = without_overbroad(
+            compile_pair(said, corrected, accepted), said, corrected, request
+        )
         if checks:
             self.counts["grammar"] += 1
         if any(_holds_on_session(c, corrected, accepted) for c in checks):

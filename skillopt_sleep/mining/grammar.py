@@ -65,6 +65,14 @@ VERSION = 1  # bump when what the grammar compiles changes: cached compilations 
 _FILLER = r"(?:is|are|the|absolute|hard|our|each|apiece|per \w+)"  # "15 words is the max"
 
 
+# "in a 2-line summary?": a question's count after an article says what the answer is.
+# Not after a negation: "why isn't this a 2-line summary?" asks for one.
+_DESCRIBED = re.compile(
+    r"^(?!.*\b(?:not|never)\b|.*n't\b).*"
+    r"\b(?:in|for|of|on|is|this|it'?s|was) (?:a|an|this|the|my|that) $"
+)
+
+
 def _counts(text: str) -> list[Check]:
     """``max_UNIT`` / ``min_UNIT`` from "under 50 chars", "15 words max", "one line" …"""
     out: list[Check] = []
@@ -90,8 +98,11 @@ def _counts(text: str) -> list[Check]:
         for bound, pat in pats if counted else ():
             for m in re.finditer(pat, low):
                 question = re.match(r"\s*\?", low[m.end() :])
-                if not (question and re.match(r"(?:only|just)\b", m.group(0))):  # "only one?"
-                    found.append((bound, num(m.group(1)), UNITS[m.group(2)]))
+                if question and re.match(r"(?:only|just)\b", m.group(0)):  # "only one?"
+                    continue
+                if _DESCRIBED.search(low[: m.start()]) and low.rstrip().endswith("?"):
+                    continue  # "why are there headers in a 2-line summary?": what it is
+                found.append((bound, num(m.group(1)), UNITS[m.group(2)]))
         # "two or fewer", "max 2", "3 or more": the unit is the one the sentence names
         unit = unit_of(sentence) or unit_of(text)
         if not unit and scope == "first_line":

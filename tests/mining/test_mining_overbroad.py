@@ -1,0 +1,109 @@
+"""Word checks read wider than the user meant are dropped, counts read where the request
+says they are measured: a convention's construct is the narrower reading of a word the user
+named, a template's words ("JOIN ... ON") and a place ("in the WHERE clause") are no words
+to check, a count in a question about the answer describes it, and a commit message's limit
+in characters is on its subject. Each case keeps an answer that obeys the user passing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from skillopt_sleep.mining.compiler import Compiler
+from skillopt_sleep.mining.grammar import Check, compile_text
+from skillopt_sleep.store import open_store
+from trainer.checks import passes
+
+
+def compiled(tmp_path: Path, said: str, corrected: str, accepted: str, request: str) -> list[Check]:
+    """What mining keeps without a model: compiled, then verified on the pair."""
+    rules = Compiler(open_store(tmp_path / "state"), None)
+    return [
+        c
+        for c in rules.compile(said, corrected, request, accepted)
+        if not passes(c.kind, c.value, c.scope, corrected)
+        and passes(c.kind, c.value, c.scope, accepted)
+    ]
+
+
+def holds(checks: list[Check], answer: str) -> bool:
+    return all(passes(c.kind, c.value, c.scope, answer) for c in checks)
+
+
+def fenced(code: str, lang: str) -> str:
+    return f"```{lang}\n{code}\n```"
+
+
+@pytest.mark.parametrize(
+    ("said", "corrected", "accepted", "obeys", "violates"),
+    [
+        (
+            "plain pytest functions please, not unittest",
+            fenced("import unittest\n\nclass TestSum(unittest.TestCase):\n"
+                   "    def test_two(self):\n        self.assertEqual(add(1, 1), 2)", "python"),
+            fenced("def test_two():\n    assert add(1, 1) == 2", "python"),
+            fenced("from unittest.mock import Mock\n\ndef test_call():\n    m = Mock()\n"
+                   "    m()\n    assert m.called", "python"),
+            fenced("class TestSum(unittest.TestCase):\n    pass", "python"),
+        ),
+        (
+            "wrap it with %w, never %v",
+            fenced('if err != nil {\n\treturn fmt.Errorf("read manifest: %v", err)\n}', "go"),
+            fenced('if err != nil {\n\treturn fmt.Errorf("read manifest: %w", err)\n}', "go"),
+            fenced('return fmt.Errorf("bad shard %v: %w", shard, err)', "go"),
+            fenced('return fmt.Errorf("write index: %v", err)', "go"),
+        ),
+        (
+            "the container must not run as root",
+            fenced("FROM debian:12-slim\nCOPY svc /svc\nUSER root\nCMD [\"/svc\"]", "dockerfile"),
+            fenced("FROM debian:12-slim\nCOPY svc /svc\nUSER svc\nCMD [\"/svc\"]", "dockerfile"),
+            fenced("FROM debian:12-slim\nUSER root\nRUN apt-get install -y tini\nUSER 1000",
+                   "dockerfile"),
+            fenced("FROM debian:12-slim\nUSER svc\nRUN true\nUSER root", "dockerfile"),
+        ),
+    ],
+)  # fmt: skip
+def test_a_convention_replaces_the_word_it_reads_more_narrowly(
+    tmp_path: Path, said: str, corrected: str, accepted: str, obeys: str, violates: str
+) -> None:
+    checks = compiled(tmp_path, said, corrected, accepted, "write the code")
+    assert checks and holds(checks, accepted) and not holds(checks, corrected)
+    assert holds(checks, obeys)
+    assert not holds(checks, violates)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I want JOIN ... ON here",
+        "could you put the join condition into a JOIN ... ON instead of in the WHERE clause?",
+    ],
+)
+def test_a_templates_words_and_a_place_are_no_words_to_check(tmp_path: Path, said: str) -> None:
+    corrected = fenced("SELECT p.sku, s.qty FROM products p, stock s WHERE s.sku = p.sku;", "sql")
+    accepted = fenced("SELECT p.sku, s.qty FROM products p JOIN stock s ON s.sku = p.sku;", "sql")
+    checks = compiled(tmp_path, said, corrected, accepted, "query for stock per product")
+    assert checks and holds(checks, accepted) and not holds(checks, corrected)
+    assert holds(checks, fenced("SELECT sku FROM products WHERE active;", "sql"))
+    assert not holds(checks, fenced("SELECT a.x FROM a, b WHERE a.id = b.id;", "sql"))
+
+
+def test_a_count_in_a_question_about_the_answer_describes_it() -> None:
+    assert compile_text("why is there a table in a 3-line answer? plain text") == []
+    assert compile_text("why is this a 6-line summary? 3 lines max") == [
+        Check("max_lines", "3", "answer")
+    ]
+    assert compile_text("why isn't this a 2-line summary?") == [Check("max_lines", "2", "answer")]
+
+
+def test_a_commit_messages_limit_in_characters_is_on_its_subject(tmp_path: Path) -> None:
+    corrected = "Retry webhook deliveries with exponential backoff and a jittered ceiling"
+    accepted = "Retry webhook deliveries with backoff"
+    checks = compiled(tmp_path, "too long, 50 chars tops", corrected, accepted,
+                      "commit message for the webhook change")  # fmt: skip
+    assert checks
+    assert holds(checks, "Cap webhook retries\n\n" + "The sender retried forever; " * 4)
+    assert not holds(checks, corrected)
+    other = compiled(tmp_path, "too long, 50 chars tops", corrected, accepted, "a tweet about it")
+    assert not holds(other, "Cap webhook retries\n\n" + "The sender retried forever; " * 4)
