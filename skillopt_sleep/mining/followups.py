@@ -213,7 +213,48 @@ _MAKE_INTO = re.compile(
     re.IGNORECASE,
 )
 _SELF = re.compile(
-    r"\bi (?:said|told you|asked)(?: that)? (?:i|i'?d|i'?ll|we|we'?d|we'?ll)\b", re.I
+    r"\bi (?:said|told you|asked)(?: (?:earlier|before|yesterday|last \w+|this morning))?"
+    r"(?: that)? (?:i|i'?d|i'?ll|we|we'?d|we'?ll)\b",
+    re.I,
+)
+# Work put aside, pointed at another thing, or a past decision recalled, before the work to
+# do now: "don't touch the tests yet, first refactor …", "no, the v2 endpoint. same fix
+# there", "I said last week we'd drop 3.9. update the CI matrix". They steer the work, not
+# the answer's text, when a later clause goes on to the work.
+_ASIDE = re.compile(
+    r"\b(?:don'?t|do not|no need to) (?:worry|bother)\b|\bstop (?:worrying|here)\b|"
+    r"\bleave (?:\w+ ){0,3}alone\b|\b(?:don'?t|do not)\s+(?:\w+\s+){1,4}?(?:yet|for now)\b|"
+    r"^\W*no \w+(?: \w+){0,4} yet\b|"
+    r"^\W*no\b[,.]?\s+(?:i meant |i mean |leave )?(?:the|that|this)\b|"
+    r"\bi said (?:earlier|before|yesterday|last \w+|this morning)\b",
+    re.I,
+)
+_ONWARD = re.compile(
+    r"^\W*(?:(?:and |but )?(?:can|could|would) you\b|first\b|now\b|just (?!the\b|give\b)\w+|same\b|"
+    r"anyway\b|switch to\b|where(?:'s| is| are| do)\b|what(?:'s| is| are| do)\b|"
+    r"which\b|how\b|\w+ (?:that|this|the other) one\b)",
+    re.I,
+)
+
+
+def _steers_work(text: str) -> bool:
+    """Work put aside or pointed elsewhere, then the work to do now (not a word on the
+    answer's form: "no, the subject. 50 chars max" corrects it)."""
+    if not _ASIDE.search(text):
+        return False
+    later = [p for p in re.split(r"[.,;:!?]+\s+|\s+but\s+", text) if p.strip()][1:]
+    return any(
+        (_ONWARD.search(p) or _WORK_START.match(p))
+        and not (_FORM.search(p) or _ANSWER_PART.search(p))
+        for p in later
+    )
+
+
+# The parts of an answer a clause that fixes it names ("but can you make the subject shorter").
+_ANSWER_PART = re.compile(
+    r"\b(?:subject|title|first line|body|summary|reply|answer|wording|tone|bullets?|lines?|"
+    r"shorter|longer|simpler|clearer)\b",
+    re.I,
 )
 
 
@@ -354,7 +395,7 @@ def classify(text: str, answer: str = "") -> str:
     if len(text) > MAX_CORRECTION_CHARS or text.count("\n") > 3 or _BLOB.search(text):
         return REQUEST
     text = respell(text, answer)  # "use rg insted of grep"
-    if is_new_work(text) or _new_thing(text, answer) or _moves_on(text):
+    if is_new_work(text) or _new_thing(text, answer) or _moves_on(text) or _steers_work(text):
         return REQUEST
     if _POINTED.search(text):
         return CORRECTION

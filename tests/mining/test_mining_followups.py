@@ -228,3 +228,32 @@ def test_taking_out_small_words_is_no_correction() -> None:
     # "the" and "too" are in every answer: they do not make "remove …" a correction
     answer = "Merged the fix too, the branch is clean"
     assert classify("remove the stale tags on the mirror too", answer) == REQUEST
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "don't bother about the README for now. which worker handles retries?",
+        "don't deploy this yet, just tag the release candidate",
+        "leave the fixtures alone, now regenerate the snapshots",
+        "no, I meant the billing service. run the same query there",
+        "no, the nightly job, not the hourly one. where is its cron set?",
+        "I said yesterday we'd move to Postgres 16. write the upgrade runbook",
+        "I said last sprint the cache needs a TTL. add one to the session store now",
+    ],
+)
+def test_work_put_aside_or_pointed_elsewhere_then_new_work_is_a_request(text: str) -> None:
+    assert classify(text, "Here is the migration for the orders table.") == REQUEST
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "no, the subject. 50 chars max",
+        "don't worry about the tone, but can you make the subject shorter?",
+        "I said before: no emojis. lose them",
+        "don't use bullets yet. plain prose",
+    ],
+)
+def test_a_correction_with_the_same_cues_stays_a_correction(text: str) -> None:
+    assert classify(text, "- Fix the cache 🎉\n- Bump deps 🚀") == CORRECTION
