@@ -106,7 +106,7 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
     ),
     "go_wrap_w": (
         r"(?<![\w%])%w\b|\bwrap(?:ping)? (?:the |all |your )?errors?\b|\berrors\.(?:Is|As)\b",
-        r"\bErrorf\(\s*\"[^\"\n]*%[vs][^\"%\n]*\"\s*,(?:[^()\n]|\([^()\n]*\))*\berr\s*\)",
+        r"\bErrorf\(\s*\"[^\"\n]*%[vs][^\"%\n]*\"\s*,(?:[^()\n]|\([^()\n]*\))*\berr(?:\.Error\(\))?\s*\)",
     ),
     "non_root": (
         r"\b(?:run(?:s|ning)? )?as root\b|\bnon-?root\b|\bunprivileged user\b|\brootless\b",

@@ -23,6 +23,7 @@ FEATURE_CUES: list[tuple[str, str]] = [
         r"(?:the |a |with (?:the |a )?)?(?:language|lang)(?: tag)?|"
         r"tag(?:ged)?(?= (?:the|it|them|each|every)\b)",
     ),
+    ("untagged_fence", r"(?:bare|untagged|naked) (?:```|fences?|code ?blocks?)"),
     ("bullet", r"bullet(?:ed)?(?: points?| lists?)?"),
     ("list", r"lists?|list form|slide ?deck"),
     ("~list", r"paragraphs?|prose|flowing text|(?:normal|full|complete|plain) sentences"),

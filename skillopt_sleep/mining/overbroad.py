@@ -12,6 +12,9 @@ accepted one passes, yet another answer that keeps the user's rule fails them. T
 * a word that names where something sits ("rather than in the WHERE clause"): the place,
   not a word to keep out of every answer.
 
+A short flag the user asks for ("add -f") is asked for as a flag: alone or bundled with
+others (``curl -fsS``), not as the two characters ``-f``.
+
 And one count read on the whole answer where the request says what is measured: a limit in
 characters on a commit message is git's limit on its subject line ("too long. 50 chars"),
 not on its body.
@@ -28,6 +31,7 @@ _CONSTRUCTS = {c.value for checks in CONVENTION_CHECKS.values() for c in checks}
 _WORD_KINDS = ("contains", "not_contains")
 _TEMPLATE = re.compile(r"([\w.%$-]+)`?\s*(?:\.{3}|…)\s*`?([\w.%$-]+)")
 _COMMIT = re.compile(r"\bcommit (?:msg|message|subject)s?\b|\bcommit\b.{0,20}\?", re.I)
+_SHORT_FLAG = re.compile(r"-[A-Za-z]")
 _PLACES = (
     r"clause|block|section|file|header|footer|loop|body|function|method|branch|statement|"
     r"query|condition"
@@ -40,6 +44,12 @@ def without_overbroad(
     """``checks`` less the word checks a narrower reading of the same words replaces, and
     a commit message's limit in characters on its subject line."""
     template = {w.lower() for m in _TEMPLATE.finditer(said) for w in m.groups()}
+    checks = [
+        Check("regex", rf"(?<![\w-])-[A-Za-z]{{0,4}}{c.value[1]}[A-Za-z]{{0,4}}(?![\w-])", c.scope)
+        if c.kind == "contains" and _SHORT_FLAG.fullmatch(c.value)
+        else c
+        for c in checks
+    ]
     if _COMMIT.search(request):
         checks = [
             Check(c.kind, c.value, "first_line") if c.kind == "max_chars" and c.scope == "answer"

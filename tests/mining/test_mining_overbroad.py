@@ -107,3 +107,29 @@ def test_a_commit_messages_limit_in_characters_is_on_its_subject(tmp_path: Path)
     assert not holds(checks, corrected)
     other = compiled(tmp_path, "too long, 50 chars tops", corrected, accepted, "a tweet about it")
     assert not holds(other, "Cap webhook retries\n\n" + "The sender retried forever; " * 4)
+
+
+def test_a_short_flag_asked_for_is_found_in_a_bundle(tmp_path: Path) -> None:
+    corrected = "rsync -a src/ backup.example.test:/srv/"
+    accepted = "rsync -azv src/ backup.example.test:/srv/"
+    checks = compiled(tmp_path, "add -z, the link is slow", corrected, accepted, "copy it over")
+    assert checks and holds(checks, accepted) and not holds(checks, corrected)
+    assert holds(checks, "rsync -z -a src/ host:/srv/")
+    assert not holds(checks, "rsync -a --zap src/ host:/srv/")
+
+
+def test_an_error_wrapped_through_its_message_loses_the_chain(tmp_path: Path) -> None:
+    corrected = fenced('return fmt.Errorf("load plugin: %s", err.Error())', "go")
+    accepted = fenced('return fmt.Errorf("load plugin: %w", err)', "go")
+    checks = compiled(tmp_path, "use %w so errors.As works", corrected, accepted, "fix it")
+    assert checks and holds(checks, accepted) and not holds(checks, corrected)
+    assert holds(checks, fenced('return fmt.Errorf("bad id %v", id)', "go"))
+
+
+def test_a_bare_fence_rejected_asks_for_a_language_tag(tmp_path: Path) -> None:
+    corrected = "```\nretries: 3\n```"
+    accepted = "```yaml\nretries: 3\n```"
+    checks = compiled(tmp_path, "```yaml, no bare fences", corrected, accepted, "the config")
+    assert checks and holds(checks, accepted) and not holds(checks, corrected)
+    assert holds(checks, "Run:\n```bash\nmake\n```")
+    assert not holds(checks, "```yaml\na: 1\n```\n```\nexport A=1\n```")
