@@ -12,8 +12,9 @@ accepted one passes, yet another answer that keeps the user's rule fails them. T
 * a word that names where something sits ("rather than in the WHERE clause"): the place,
   not a word to keep out of every answer.
 
-A short flag the user asks for ("add -f") is asked for as a flag: alone or bundled with
-others (``curl -fsS``), not as the two characters ``-f``.
+A short flag the user asks for ("add -f") is one alone or bundled with others
+(``curl -fsS``), not the two characters ``-f``. A forbidden one stays as written: a bundle
+is how the fix is often written ("only set -e?" is answered by ``set -euo pipefail``).
 
 And one count read on the whole answer where the request says what is measured: a limit in
 characters on a commit message is git's limit on its subject line ("too long. 50 chars"),
@@ -45,7 +46,7 @@ def without_overbroad(
     a commit message's limit in characters on its subject line."""
     template = {w.lower() for m in _TEMPLATE.finditer(said) for w in m.groups()}
     checks = [
-        Check("regex", rf"(?<![\w-])-[A-Za-z]{{0,4}}{c.value[1]}[A-Za-z]{{0,4}}(?![\w-])", c.scope)
+        Check("regex", _bundled(c.value[1]), c.scope)
         if c.kind == "contains" and _SHORT_FLAG.fullmatch(c.value)
         else c
         for c in checks
@@ -91,3 +92,8 @@ def _names_a_place(value: str, said: str) -> bool:
     """``value`` is said as the place of something: "in the WHERE clause"."""
     place = rf"\b(?:in|inside|within|into) (?:the|a|an|your|that) `?{re.escape(value)}`? "
     return re.search(place + rf"(?:{_PLACES})\b", said, re.IGNORECASE) is not None
+
+
+def _bundled(letter: str) -> str:
+    """A short flag alone or bundled with others: ``-k``, ``-skL``."""
+    return rf"(?<![\w-])-[A-Za-z]{{0,4}}{letter}[A-Za-z]{{0,4}}(?![\w-])"

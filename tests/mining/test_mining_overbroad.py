@@ -133,3 +133,19 @@ def test_a_bare_fence_rejected_asks_for_a_language_tag(tmp_path: Path) -> None:
     assert checks and holds(checks, accepted) and not holds(checks, corrected)
     assert holds(checks, "Run:\n```bash\nmake\n```")
     assert not holds(checks, "```yaml\na: 1\n```\n```\nexport A=1\n```")
+
+
+def test_a_forbidden_call_includes_its_chained_forms(tmp_path: Path) -> None:
+    corrected = fenced("test('parses dates', () => {\n  expect(parse('x')).toBeNull()\n})", "js")
+    accepted = fenced("it('parses dates', () => {\n  expect(parse('x')).toBeNull()\n})", "js")
+    checks = compiled(tmp_path, "we write it(), never test()", corrected, accepted, "a test")
+    assert checks and holds(checks, accepted) and not holds(checks, corrected)
+    assert not holds(checks, fenced("test.only('parses', () => {})", "js"))
+    assert holds(checks, fenced("expect(/^v/.test(tag)).toBe(true)", "js"))
+
+
+def test_a_forbidden_short_flag_is_not_read_in_a_bundle(tmp_path: Path) -> None:
+    corrected = fenced("#!/bin/sh\nset -e\nmake", "bash")
+    accepted = fenced("#!/bin/sh\nset -eu\nmake", "bash")
+    checks = compiled(tmp_path, "not just -e", corrected, accepted, "the build script")
+    assert checks and holds(checks, accepted) and not holds(checks, corrected)
