@@ -2,7 +2,8 @@
 in the code each one rules out: "f-strings" rule out ``.format(`` and ``"%s" %``,
 "pathlib" rules out ``os.path.``, "pytest style" rules out ``unittest``, "git switch" rules
 out ``git checkout``, "pin the image tag" rules out an untagged or ``:latest`` image, "%w"
-rules out an error wrapped with ``%v`` (its chain lost), "non-root" a last ``USER root``.
+rules out an error wrapped with ``%v`` (its chain lost), "non-root" a last ``USER root``,
+"camelCase" a quoted ``"snake_case":`` key.
 
 Users name the convention they want far more often than the construct they object to
 ("pathlib pls", "template literals!!", "24h clock."), so the construct is read from the
@@ -112,6 +113,7 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"\b(?:run(?:s|ning)? )?as root\b|\bnon-?root\b|\bunprivileged user\b|\brootless\b",
         r"(?ms)^\s*USER\s+(?:root|0)(?::\S+)?\s*$(?!.*^\s*USER\s)",
     ),
+    "camel_case_keys": (r"\bcamel-?case\b", r"[\"'][a-z][a-z0-9]*(?:_[a-z0-9]+)+[\"']\s*:"),
     "lowercase_sql": (
         r"\blower-?\s?case\b[^.]{0,40}\b(?:sql|keywords)\b|\b(?:sql|keywords)\b[^.]{0,40}"
         r"\b(?:lower-?\s?case|small letters)\b|\bshouting the keywords\b",

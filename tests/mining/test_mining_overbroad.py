@@ -2,7 +2,9 @@
 says they are measured: a convention's construct is the narrower reading of a word the user
 named, a template's words ("JOIN ... ON") and a place ("in the WHERE clause") are no words
 to check, a count in a question about the answer describes it, and a commit message's limit
-in characters is on its subject. Each case keeps an answer that obeys the user passing."""
+in characters is on its subject; a short flag asked for is found in a bundle; and the
+conventions added with them (%w, non-root, camelCase keys) rule out only their construct.
+Each case keeps an answer that obeys the user passing."""
 
 from __future__ import annotations
 
@@ -149,3 +151,20 @@ def test_a_forbidden_short_flag_is_not_read_in_a_bundle(tmp_path: Path) -> None:
     accepted = fenced("#!/bin/sh\nset -eu\nmake", "bash")
     checks = compiled(tmp_path, "not just -e", corrected, accepted, "the build script")
     assert checks and holds(checks, accepted) and not holds(checks, corrected)
+
+
+def test_camel_case_keys_rule_out_quoted_snake_case_keys_only(tmp_path: Path) -> None:
+    corrected = fenced('return {"user_name": u.name, "is_admin": u.admin}', "python")
+    accepted = fenced('return {"userName": u.name, "isAdmin": u.admin}', "python")
+    checks = compiled(tmp_path, "camelCase in the response body", corrected, accepted, "endpoint")
+    assert checks and holds(checks, accepted) and not holds(checks, corrected)
+    assert holds(checks, fenced('return {"state": "in_progress"}', "python"))
+    assert not holds(checks, fenced('return {"userName": n, "last_seen": t}', "python"))
+    refused = compiled(
+        tmp_path / "refused",
+        "snake_case for function names, not camelCase",
+        fenced('def getUser():\n    return {"user_id": 1}', "python"),
+        fenced('def get_user():\n    return {"user_id": 1}', "python"),
+        "a helper",
+    )
+    assert holds(refused, fenced('def load():\n    return {"user_id": 1}', "python"))
