@@ -196,17 +196,21 @@ def _tense_pair(text: str) -> str:
     return ""
 
 
+# A period written as the mark itself: "a `.`", "with a .".
+_QUOTED_DOT = re.compile(r"""\s?[`'"]\.[`'"]|(?:(?<=\ba)|(?<=\bthe)) \.(?=\s|$)""")
+
+
 def _ends(text: str) -> list[Check]:
     """Starts/ends with a literal, a trailing period, a question at the end."""
     out: list[Check] = []
-    low = text.lower()
+    low = _QUOTED_DOT.sub(" period", text.lower())  # "don't end with a `.`"
     scope = scope_for(text)
     first = "first_line" if scope in ("answer", "first_line") else scope
     if re.search(
         r"\b(?:period|full stop|dot|\.)\b.{0,30}\b(?:end|ends|ending|at the end)\b|"
         r"\b(?:ending|ends?) (?:in|with) (?:a |the )?(?:period|full stop|dot)\b|"
         r"\b(?:trailing|final|ending) (?:period|full stop|dot)\b|"
-        r"\bend(?:s|ing)? (?:\w+ )?with (?:a |the )?(?:period|full stop|dot)\b|"
+        r"\b(?:end|finish)(?:s|es|ing)? (?:\w+ ){0,3}?with (?:a |the )?(?:period|full stop|dot)\b|"
         r"\bno (?:period|full stop|dot)\b",
         low,
     ) and NEG_RX.search(low):
