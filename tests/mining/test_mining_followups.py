@@ -257,3 +257,30 @@ def test_work_put_aside_or_pointed_elsewhere_then_new_work_is_a_request(text: st
 )
 def test_a_correction_with_the_same_cues_stays_a_correction(text: str) -> None:
     assert classify(text, "- Fix the cache 🎉\n- Bump deps 🚀") == CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ok and how do I squash the last three commits?",
+        "so how many replicas does staging run?",
+        "without the cache, would the export still time out? just asking",
+        "sorry, got pulled into a meeting. anyway: a migration for the invoices table",
+        "the deploy is Friday now. what needs to go in the announcement?",
+    ],
+)
+def test_a_question_about_the_work_or_moving_on_is_a_request(text: str) -> None:
+    assert classify(text, "Here is the retry helper.") == REQUEST
+
+
+@pytest.mark.parametrize("text", ["shipped, no errors", "no issues", "merged. no complaints!"])
+def test_a_status_that_all_went_well_is_acceptance(text: str) -> None:
+    assert classify(text, "Here is the retry helper.") == ACK
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["no errors in the summary please", "too long. how does that fit in 50 chars?"],
+)
+def test_the_same_words_about_the_answer_stay_a_correction(text: str) -> None:
+    assert classify(text, "Summary: two errors, fixed.\n\n" + "detail " * 20) == CORRECTION
