@@ -60,7 +60,7 @@ _SHAPES = {
     "self_narration": r"\bnarrat\w*|['\"`]this (?:commit|pr|patch|change)\b",
     "sphinx_fields": r"\bsphinx\b|(?<!\w):(?:param|rtype|returns?|raises)\b|\brest[- ]style\b",
     "ai_trailer": r"\bco-?author\w*|\bgenerated[- ](?:with|by)\b|\bai (?:attribution|trailers?|"
-    r"credits?|footers?)\b",
+    r"credits?|footers?)\b|\b(?:attribution|credit) (?:footers?|lines?|trailers?)\b",
     "bare_pip": r"\bpython3? -m pip\b|\bbare pip\b",
     "npm_install": r"\bnpm ci\b",
     "percent_format": r"%[- ]?(?:formatting|format|style|strings?)\b|\bprintf[- ]style\b",
