@@ -70,7 +70,7 @@ FEATURE_CUES: list[tuple[str, str]] = [
     ("first_person_any", r"first person(?! singular)"),
     ("question", r"(?:a |with a |in a )?questions?"),
     ("diff_lines", r"diff lines|the diff|hunks|\+/- lines"),
-    ("em_dash", r"em[- ]?dash(?:es)?"),  # the words: a user may write "—" themselves
+    ("em_dash", r"em[- ]?dash(?:es)?|(?<=no )—"),  # the words, or the mark alone: "no —"
     ("checkbox", r"check ?box(?:es)?(?:[- ]lists?)?|task[- ]lists?|todo boxes"),
     (
         "top_heading",

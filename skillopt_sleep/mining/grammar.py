@@ -92,6 +92,7 @@ def _counts(text: str) -> list[Check]:
                 "max",
                 rf"\b{NUM}[- ]{UNIT}(?= (?:subject|title|first line|summary|limit|lines?\b))",
             ),
+            ("max", rf"(?<![\w>=<-])>\s?{NUM}[- ]?{UNIT}"),  # "subject > 50 chars": past it
             ("min", rf"\b{MIN_BEFORE}\s+{NUM}[- ]?{UNIT}"),
             ("min", rf"{NUM}[- ]?{UNIT}\s*{MIN_AFTER}\b"),
         )

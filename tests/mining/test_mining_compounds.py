@@ -53,3 +53,18 @@ def test_a_period_written_as_the_mark_itself_is_a_trailing_period(said: str) -> 
 
 def test_a_dot_inside_a_version_is_no_trailing_period() -> None:
     assert compile_text("the version is 1.2 . don't change it") == []
+
+
+def test_a_count_past_a_comparison_mark_is_a_limit() -> None:
+    assert Check("max_chars", "72", "first_line") in compile_text("title > 72 chars, trim it")
+    at_least = compile_text("the summary needs >= 3 lines")  # not a limit past which
+    assert not any(c.kind == "max_lines" for c in at_least)
+
+
+def test_an_em_dash_written_as_the_mark_itself() -> None:
+    corrected = "The fix is small — one line."
+    accepted = "The fix is small: one line."
+    checks = [c for c in compile_pair("no — please", corrected, accepted)
+              if separates(c, corrected, accepted)]  # fmt: skip
+    hyphen = "Two steps - build, ship."
+    assert checks and all(passes(c.kind, c.value, c.scope, hyphen) for c in checks)
