@@ -114,6 +114,12 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"(?ms)^\s*USER\s+(?:root|0)(?::\S+)?\s*$(?!.*^\s*USER\s)",
     ),
     "camel_case_keys": (r"\bcamel-?case\b", r"[\"'][a-z][a-z0-9]*(?:_[a-z0-9]+)+[\"']\s*:"),
+    "uppercase_sql": (
+        r"\b(?:upper-?\s?case|caps|capitali[sz]ed|capitals?)\b[^.]{0,40}\b(?:sql|keywords)\b|"
+        r"\b(?:sql|keywords)\b[^.]{0,40}\b(?:upper-?\s?case|in caps|capitals?|capitali[sz]ed)\b",
+        r"(?<![\w'\"])(?:select|from|where|group by|order by|join|insert into|delete from|values|"
+        r"having|limit)(?![\w'\"])",
+    ),
     "lowercase_sql": (
         r"\blower-?\s?case\b[^.]{0,40}\b(?:sql|keywords)\b|\b(?:sql|keywords)\b[^.]{0,40}"
         r"\b(?:lower-?\s?case|small letters)\b|\bshouting the keywords\b",

@@ -175,8 +175,12 @@ def shape_topics(text: str) -> list[Topic]:
         if not m:
             continue
         neg = NEG_RX.search(text[: m.start()][-30:]) is not None
-        if name in CONVENTION_CUES and neg and not names_what_is_out(name, m.group(0)):
-            continue  # "no f-strings in log calls": a remedy refused names no convention
+        # "no f-strings in log calls": a remedy refused names no convention; a negation in
+        # an earlier clause refuses something else ("not % formatting, use an f-string")
+        clause = re.split(r"[,.;:!?]\s", text[: m.start()])[-1][-30:]
+        refused = NEG_RX.search(clause) is not None
+        if name in CONVENTION_CUES and refused and not names_what_is_out(name, m.group(0)):
+            continue
         if name in _FORBIDDEN:
             if FINE_AFTER.match(text[m.end() :]):
                 continue  # "the && chain is fine": named as allowed

@@ -168,3 +168,18 @@ def test_camel_case_keys_rule_out_quoted_snake_case_keys_only(tmp_path: Path) ->
         "a helper",
     )
     assert holds(refused, fenced('def load():\n    return {"user_id": 1}', "python"))
+
+
+def test_sql_keywords_in_capitals_rule_out_lowercase_keywords_not_string_values(
+    tmp_path: Path,
+) -> None:
+    corrected = fenced("select id from jobs where state = 'queued';", "sql")
+    accepted = fenced("SELECT id FROM jobs WHERE state = 'queued';", "sql")
+    said = "sql keywords in caps like the rest of the repo"
+    checks = compiled(tmp_path, said, corrected, accepted, "a query")
+    assert checks and holds(checks, accepted) and not holds(checks, corrected)
+    in_strings = "SELECT id FROM jobs WHERE note IN ('from here', 'on hold');"
+    assert holds(checks, fenced(in_strings, "sql"))
+    assert not holds(checks, fenced("SELECT id FROM jobs order by id;", "sql"))
+    refused = compiled(tmp_path / "r", "no uppercase sql keywords", accepted, corrected, "a query")
+    assert holds(refused, fenced("select id from jobs;", "sql"))
