@@ -3,7 +3,7 @@ in the code each one rules out: "f-strings" rule out ``.format(`` and ``"%s" %``
 "pathlib" rules out ``os.path.``, "pytest style" rules out ``unittest``, "git switch" rules
 out ``git checkout``, "pin the image tag" rules out an untagged or ``:latest`` image, "%w"
 rules out an error wrapped with ``%v`` (its chain lost), "non-root" a last ``USER root``,
-"camelCase" a quoted ``"snake_case":`` key.
+"camelCase" a quoted ``"snake_case":`` key, "set -euo pipefail" a script without pipefail.
 
 Users name the convention they want far more often than the construct they object to
 ("pathlib pls", "template literals!!", "24h clock."), so the construct is read from the
@@ -114,6 +114,10 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"(?ms)^\s*USER\s+(?:root|0)(?::\S+)?\s*$(?!.*^\s*USER\s)",
     ),
     "camel_case_keys": (r"\bcamel-?case\b", r"[\"'][a-z][a-z0-9]*(?:_[a-z0-9]+)+[\"']\s*:"),
+    "strict_mode": (
+        r"\bset -[a-zA-Z]*e[a-zA-Z]*o pipefail\b|\bstrict mode\b|\bpipefail\b",
+        r"(?s)\A(?=\s*#![^\n]*\b(?:ba|z)?sh\b)(?!.*\bpipefail\b)",
+    ),
     "uppercase_sql": (
         r"\b(?:upper-?\s?case|caps|capitali[sz]ed|capitals?)\b[^.]{0,40}\b(?:sql|keywords)\b|"
         r"\b(?:sql|keywords)\b[^.]{0,40}\b(?:upper-?\s?case|in caps|capitals?|capitali[sz]ed)\b",

@@ -183,3 +183,13 @@ def test_sql_keywords_in_capitals_rule_out_lowercase_keywords_not_string_values(
     assert not holds(checks, fenced("SELECT id FROM jobs order by id;", "sql"))
     refused = compiled(tmp_path / "r", "no uppercase sql keywords", accepted, corrected, "a query")
     assert holds(refused, fenced("select id from jobs;", "sql"))
+
+
+def test_strict_mode_rules_out_a_shell_script_without_pipefail(tmp_path: Path) -> None:
+    corrected = fenced("#!/usr/bin/env bash\nset -e\npg_dump app | gzip > app.sql.gz", "bash")
+    accepted = fenced("#!/usr/bin/env bash\nset -euo pipefail\npg_dump app | gzip > a.gz", "bash")
+    checks = compiled(tmp_path, "strict mode please", corrected, accepted, "backup script")
+    assert checks and holds(checks, accepted) and not holds(checks, corrected)
+    assert holds(checks, fenced("#!/bin/sh\nset -eu\nset -o pipefail\nmake", "sh"))
+    assert holds(checks, "Run it:\n" + fenced("make backup", "bash"))  # no script of its own
+    assert not holds(checks, fenced("#!/bin/bash\nset -e\nmake", "bash"))
