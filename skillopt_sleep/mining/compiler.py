@@ -29,6 +29,7 @@ from typing import Any
 import sqlite_utils
 
 from skillopt_sleep.mining import grammar
+from skillopt_sleep.mining.casing import name_casing
 from skillopt_sleep.mining.contrast import admissible, compile_pair
 from skillopt_sleep.mining.cues import GROUNDS as _FEATURE_CUES
 from skillopt_sleep.mining.grammar import Check
@@ -261,6 +262,8 @@ class Compiler:
         checks = without_overbroad(
             compile_pair(said, corrected, accepted), said, corrected, request
         )
+        if accepted is not None:
+            checks += [c for c in name_casing(said, corrected, accepted) if c not in checks]
         if checks:
             self.counts["grammar"] += 1
         if any(_holds_on_session(c, corrected, accepted) for c in checks):
