@@ -29,10 +29,12 @@ from typing import Any
 import sqlite_utils
 
 from skillopt_sleep.mining import grammar
+from skillopt_sleep.mining.casing import name_casing
 from skillopt_sleep.mining.contrast import admissible, compile_pair
 from skillopt_sleep.mining.cues import GROUNDS as _FEATURE_CUES
 from skillopt_sleep.mining.grammar import Check
 from skillopt_sleep.mining.literals import literal
+from skillopt_sleep.mining.overbroad import without_overbroad
 from skillopt_sleep.mining.shapes import is_identifier
 from trainer.backends.base import ChatBackend, InfraError
 from trainer.checks import (
@@ -257,7 +259,11 @@ class Compiler:
     def _compile(
         self, said: str, corrected: str, request: str, accepted: str | None
     ) -> list[Check]:
-        checks = compile_pair(said, corrected, accepted)
+        checks = without_overbroad(
+            compile_pair(said, corrected, accepted), said, corrected, request
+        )
+        if accepted is not None:
+            checks += [c for c in name_casing(said, corrected, accepted) if c not in checks]
         if checks:
             self.counts["grammar"] += 1
         if any(_holds_on_session(c, corrected, accepted) for c in checks):

@@ -1,7 +1,9 @@
 """Code conventions a correction names by their remedy or by their usual name, and the shape
 in the code each one rules out: "f-strings" rule out ``.format(`` and ``"%s" %``,
 "pathlib" rules out ``os.path.``, "pytest style" rules out ``unittest``, "git switch" rules
-out ``git checkout``, "pin the image tag" rules out an untagged or ``:latest`` image.
+out ``git checkout``, "pin the image tag" rules out an untagged or ``:latest`` image, "%w"
+rules out an error wrapped with ``%v`` (its chain lost), "non-root" a last ``USER root``,
+"camelCase" a quoted ``"snake_case":`` key, "set -euo pipefail" a script without pipefail.
 
 Users name the convention they want far more often than the construct they object to
 ("pathlib pls", "template literals!!", "24h clock."), so the construct is read from the
@@ -103,6 +105,25 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"\bselect\s*\*|\bstar selects?\b|\bselect star\b",
         r"(?i)\bselect\s+(?:distinct\s+)?(?:\w+\.)?\*|,\s*\w+\.\*",
     ),
+    "go_wrap_w": (
+        r"(?<![\w%])%w\b|\bwrap(?:ping)? (?:the |all |your )?errors?\b|\berrors\.(?:Is|As)\b",
+        r"\bErrorf\(\s*\"[^\"\n]*%[vs][^\"%\n]*\"\s*,(?:[^()\n]|\([^()\n]*\))*\berr(?:\.Error\(\))?\s*\)",
+    ),
+    "non_root": (
+        r"\b(?:run(?:s|ning)? )?as root\b|\bnon-?root\b|\bunprivileged user\b|\brootless\b",
+        r"(?ms)^\s*USER\s+(?:root|0)(?::\S+)?\s*$(?!.*^\s*USER\s)",
+    ),
+    "camel_case_keys": (r"\bcamel-?case\b", r"[\"'][a-z][a-z0-9]*(?:_[a-z0-9]+)+[\"']\s*:"),
+    "strict_mode": (
+        r"\bset -[a-zA-Z]*e[a-zA-Z]*o pipefail\b|\bstrict mode\b|\bpipefail\b",
+        r"(?s)\A(?=\s*#![^\n]*\b(?:ba|z)?sh\b)(?!.*\bpipefail\b)",
+    ),
+    "uppercase_sql": (
+        r"\b(?:upper-?\s?case|caps|capitali[sz]ed|capitals?)\b[^.]{0,40}\b(?:sql|keywords)\b|"
+        r"\b(?:sql|keywords)\b[^.]{0,40}\b(?:upper-?\s?case|in caps|capitals?|capitali[sz]ed)\b",
+        r"(?<![\w'\"])(?:select|from|where|group by|order by|join|insert into|delete from|values|"
+        r"having|limit)(?![\w'\"])",
+    ),
     "lowercase_sql": (
         r"\blower-?\s?case\b[^.]{0,40}\b(?:sql|keywords)\b|\b(?:sql|keywords)\b[^.]{0,40}"
         r"\b(?:lower-?\s?case|small letters)\b|\bshouting the keywords\b",
@@ -120,7 +141,7 @@ CONVENTION_CHECKS = {
 _NAMED_BY_WHAT_IS_OUT = re.compile(
     r"(?i)\b(?:comma|implicit) joins?\b|\buntagged\b|:latest\b|\bno latest\b|\bselect\s*\*|"
     r"\bstar selects?\b|\bam\s*/\s*pm\b|\brelative imports?\b|\bdefault exports?\b|"
-    r"\bexport default\b|\bstring concatenation\b"
+    r"\bexport default\b|\bstring concatenation\b|\b(?:runs? |running )?as root\b"
 )
 
 

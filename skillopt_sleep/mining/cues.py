@@ -23,6 +23,7 @@ FEATURE_CUES: list[tuple[str, str]] = [
         r"(?:the |a |with (?:the |a )?)?(?:language|lang)(?: tag)?|"
         r"tag(?:ged)?(?= (?:the|it|them|each|every)\b)",
     ),
+    ("untagged_fence", r"(?:bare|untagged|naked) (?:```|fences?|code ?blocks?)"),
     ("bullet", r"bullet(?:ed)?(?: points?| lists?)?"),
     ("list", r"lists?|list form|slide ?deck"),
     ("~list", r"paragraphs?|prose|flowing text|(?:normal|full|complete|plain) sentences"),
@@ -69,7 +70,7 @@ FEATURE_CUES: list[tuple[str, str]] = [
     ("first_person_any", r"first person(?! singular)"),
     ("question", r"(?:a |with a |in a )?questions?"),
     ("diff_lines", r"diff lines|the diff|hunks|\+/- lines"),
-    ("em_dash", r"em[- ]?dash(?:es)?"),  # the words: a user may write "—" themselves
+    ("em_dash", r"em[- ]?dash(?:es)?|(?<=no )—"),  # the words, or the mark alone: "no —"
     ("checkbox", r"check ?box(?:es)?(?:[- ]lists?)?|task[- ]lists?|todo boxes"),
     (
         "top_heading",

@@ -81,9 +81,12 @@ _NEW_WORK = re.compile(
     r"don'?t forget to " + _WORK_VERBS + r")",
     re.IGNORECASE,
 )
+# "deployed, no errors": a status that all went well, not a rejection.
+_NO_TROUBLE = r"(?:errors?|issues|problems|complaints|failures|alerts)"
 # Rejecting something in the answer, or judging it.
 _REJECT = re.compile(
-    r"^\W*(?:no\b|nope\b|not\b|nah\b|don'?t\b|do not\b|never\b|avoid\b|without\b|"
+    r"^\W*(?:no\b(?! " + _NO_TROUBLE + r"\s*(?:[.,;!]|$))|nope\b|not\b|nah\b|don'?t\b|"
+    r"do not\b|never\b|avoid\b|without\b|"
     r"stop (?:\w+ing|with)\b|quit \w+ing\b|wrong\b|incorrect\b|that'?s (?:wrong|not)\b|less\b|"
     r"fewer\b|tone (?:it )?down\b|shorter\b|longer\b|too\b|way too\b|hmm\b|ugh\b|again\b)",
     re.IGNORECASE,
@@ -189,6 +192,7 @@ _WORK_START = re.compile(
 # the failing test", "… can you list the files you touched?".
 _LATER_WORK = re.compile(
     r"^\W*(?:(?:now|next|let'?s)\s+(?:\w+\s+)?" + _WORK_VERBS + r"|let'?s (?:move on|do)\b|"
+    r"anyway\b|"
     r"(?:and |but )?(?:can|could|would) you (?:please |also |now |then )*" + _WORK_VERBS + ")",
     re.IGNORECASE,
 )
@@ -214,7 +218,58 @@ _MAKE_INTO = re.compile(
     re.IGNORECASE,
 )
 _SELF = re.compile(
-    r"\bi (?:said|told you|asked)(?: that)? (?:i|i'?d|i'?ll|we|we'?d|we'?ll)\b", re.I
+    r"\bi (?:said|told you|asked)(?: (?:earlier|before|yesterday|last \w+|this morning))?"
+    r"(?: that)? (?:i|i'?d|i'?ll|we|we'?d|we'?ll)\b",
+    re.I,
+)
+# Work put aside, pointed at another thing, or a past decision recalled, before the work to
+# do now: "don't touch the tests yet, first refactor …", "no, the v2 endpoint. same fix
+# there", "I said last week we'd drop 3.9. update the CI matrix". They steer the work, not
+# the answer's text, when a later clause goes on to the work.
+_ASIDE = re.compile(
+    r"\b(?:don'?t|do not|no need to) (?:worry|bother)\b|\bstop (?:worrying|here)\b|"
+    r"\bleave (?:\w+ ){0,3}alone\b|\b(?:don'?t|do not)\s+(?:\w+\s+){1,4}?(?:yet|for now)\b|"
+    r"^\W*no \w+(?: \w+){0,4} yet\b|"
+    r"^\W*no\b[,.]?\s+(?:i meant |i mean |leave )?(?:the|that|this)\b|"
+    r"\bi said (?:earlier|before|yesterday|last \w+|this morning)\b",
+    re.I,
+)
+_ONWARD = re.compile(
+    r"^\W*(?:(?:and |but )?(?:can|could|would) you\b|first\b|now\b|just (?!the\b|give\b)\w+|same\b|"
+    r"anyway\b|switch to\b|where(?:'s| is| are| do)\b|what(?:'s| is| are| do)\b|"
+    r"which\b|how\b|\w+ (?:that|this|the other) one\b)",
+    re.I,
+)
+
+
+# "ok and how do I …": an acknowledgement and a new question.
+_LEAD_AND = re.compile(_LEAD_IN + r"(?:and|so)\s+", re.I)
+
+
+def _steers_work(text: str) -> bool:
+    """Work put aside or pointed elsewhere, then the work to do now (not a word on the
+    answer's form: "no, the subject. 50 chars max" corrects it)."""
+    if not _ASIDE.search(text):
+        return False
+    later = [p for p in re.split(r"[.,;:!?]+\s+|\s+but\s+", text) if p.strip()][1:]
+    return any(
+        (_ONWARD.search(p) or _WORK_START.match(p))
+        and not (_FORM.search(p) or _ANSWER_PART.search(p))
+        for p in later
+    )
+
+
+def _about_the_answer(clause: str) -> bool:
+    """The clause names a part or a measure of the answer ("how does that fit in 50 chars?")."""
+    return bool(_ANSWER_PART.search(clause) or _COUNTED.search(clause))
+
+
+_COUNTED = re.compile(r"\d+[- ]?(?:chars?|characters|words|lines|sentences|bullets)\b", re.I)
+# The parts of an answer a clause that fixes it names ("but can you make the subject shorter").
+_ANSWER_PART = re.compile(
+    r"\b(?:subject|title|first line|body|summary|reply|answer|wording|tone|bullets?|lines?|"
+    r"shorter|longer|simpler|clearer)\b",
+    re.I,
 )
 
 
@@ -251,6 +306,7 @@ def is_ack(text: str, after_answer: bool = False) -> bool:
     """A bare acknowledgement ("thanks, perfect", "👍"): acceptance, not a request. After
     an answer, "go ahead" and "keep going" accept it too."""
     text = _SKIN_TONE.sub("", text).strip()
+    text = re.sub(rf"(?i)\bno {_NO_TROUBLE}(?=\s*(?:[.,;!]|$))", "fine", text)
     if text and (_ACK_SYMBOLS.match(text) or _ACK_PHRASE.match(text)):
         return True
     words = re.findall(r"[a-z']+|[\U0001F000-\U0001FAFF\u2600-\u27BF]", text.lower())
@@ -318,8 +374,12 @@ _SMALL = {"the", "and", "all", "any", "for", "from", "too", "with", "that", "thi
 
 
 _HOW_QUESTION = re.compile(
-    r"^\W*(?:how (?:does|do|is|are|would|should)|what version)\b.*\?\s*$", re.I
+    r"^\W*(?:how (?:does|do|is|are|would|should|much|many)|what (?:version|needs|should|would)|"
+    r"where (?:is|are|do|does)|(?:and |so )?how do i)\b.*\?\s*$",
+    re.I,
 )
+# A question marked as only a question: "…? just asking", "just curious".
+_ONLY_ASKING = re.compile(r"\?\s*(?:just (?:asking|curious|wondering))\W*$", re.I)
 _SHOWN = re.compile(r"^\W*(?:should (?:be|read|look like)|like this|more like|i meant)\W*\n", re.I)
 
 
@@ -334,7 +394,7 @@ def _moves_on(text: str) -> bool:
         return True
     if re.search(r"\s(?:and|then)\s+(?:then\s+)?" + _WORK_VERBS, text, re.IGNORECASE):
         return True  # "drop the old PR and open a new one"
-    if any(_HOW_QUESTION.match(p) for p in parts[1:]):
+    if any(_HOW_QUESTION.match(p) and not _about_the_answer(p) for p in parts[1:]):
         return True  # "hmm, interesting. how does the backoff work?"
     rest = _MANNER_LEAD.sub("", text, count=1)
     if rest == text:
@@ -355,7 +415,9 @@ def classify(text: str, answer: str = "") -> str:
     if len(text) > MAX_CORRECTION_CHARS or text.count("\n") > 3 or _BLOB.search(text):
         return REQUEST
     text = respell(text, answer)  # "use rg insted of grep"
-    if is_new_work(text) or _new_thing(text, answer) or _moves_on(text):
+    if is_new_work(text) or _new_thing(text, answer) or _moves_on(text) or _steers_work(text):
+        return REQUEST
+    if _ONLY_ASKING.search(text) or _HOW_QUESTION.match(_LEAD_AND.sub("", text)):
         return REQUEST
     if _POINTED.search(text):
         return CORRECTION

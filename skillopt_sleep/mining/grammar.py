@@ -66,6 +66,14 @@ VERSION = 1  # bump when what the grammar compiles changes: cached compilations 
 _FILLER = r"(?:is|are|the|absolute|hard|our|each|apiece|per \w+)"  # "15 words is the max"
 
 
+# "in a 2-line summary?": a question's count after an article says what the answer is.
+# Not after a negation: "why isn't this a 2-line summary?" asks for one.
+_DESCRIBED = re.compile(
+    r"^(?!.*\b(?:not|never)\b|.*n't\b).*"
+    r"\b(?:in|for|of|on|is|this|it'?s|was) (?:a|an|this|the|my|that) $"
+)
+
+
 def _counts(text: str) -> list[Check]:
     """``max_UNIT`` / ``min_UNIT`` from "under 50 chars", "15 words max", "one line" …"""
     out: list[Check] = []
@@ -85,14 +93,18 @@ def _counts(text: str) -> list[Check]:
                 "max",
                 rf"\b{NUM}[- ]{UNIT}(?= (?:subject|title|first line|summary|limit|lines?\b))",
             ),
+            ("max", rf"(?<![\w>=<-])>\s?{NUM}[- ]?{UNIT}"),  # "subject > 50 chars": past it
             ("min", rf"\b{MIN_BEFORE}\s+{NUM}[- ]?{UNIT}"),
             ("min", rf"{NUM}[- ]?{UNIT}\s*{MIN_AFTER}\b"),
         )
         for bound, pat in pats if counted else ():
             for m in re.finditer(pat, low):
                 question = re.match(r"\s*\?", low[m.end() :])
-                if not (question and re.match(r"(?:only|just)\b", m.group(0))):  # "only one?"
-                    found.append((bound, num(m.group(1)), UNITS[m.group(2)]))
+                if question and re.match(r"(?:only|just)\b", m.group(0)):  # "only one?"
+                    continue
+                if _DESCRIBED.search(low[: m.start()]) and low.rstrip().endswith("?"):
+                    continue  # "why are there headers in a 2-line summary?": what it is
+                found.append((bound, num(m.group(1)), UNITS[m.group(2)]))
         # "two or fewer", "max 2", "3 or more": the unit is the one the sentence names
         unit = unit_of(sentence) or unit_of(text)
         if not unit and scope == "first_line":
@@ -192,17 +204,21 @@ def _tense_pair(text: str) -> str:
     return ""
 
 
+# A period written as the mark itself: "a `.`", "with a .".
+_QUOTED_DOT = re.compile(r"""\s?[`'"]\.[`'"]|(?:(?<=\ba)|(?<=\bthe)) \.(?=\s|$)""")
+
+
 def _ends(text: str) -> list[Check]:
     """Starts/ends with a literal, a trailing period, a question at the end."""
     out: list[Check] = []
-    low = text.lower()
+    low = _QUOTED_DOT.sub(" period", text.lower())  # "don't end with a `.`"
     scope = scope_for(text)
     first = "first_line" if scope in ("answer", "first_line") else scope
     if re.search(
         r"\b(?:period|full stop|dot|\.)\b.{0,30}\b(?:end|ends|ending|at the end)\b|"
         r"\b(?:ending|ends?) (?:in|with) (?:a |the )?(?:period|full stop|dot)\b|"
         r"\b(?:trailing|final|ending) (?:period|full stop|dot)\b|"
-        r"\bend(?:s|ing)? (?:\w+ )?with (?:a |the )?(?:period|full stop|dot)\b|"
+        r"\b(?:end|finish)(?:s|es|ing)? (?:\w+ ){0,3}?with (?:a |the )?(?:period|full stop|dot)\b|"
         r"\bno (?:period|full stop|dot)\b",
         low,
     ) and NEG_RX.search(low):

@@ -42,7 +42,8 @@ def _as_call(check: Check, said: str, corrected: str) -> Check | None:
     wrote_method = re.search(rf"\.{re.escape(name)}\b", said) is not None
     if called_as_method and (wrote_method or not called):
         return Check("not_regex", method, check.scope)
-    return Check("not_regex", rf"(?<![\w.]){re.escape(name)}\s*\(", check.scope)
+    # "it() not test()": test.each(…) and test.skip(…) are calls of test too
+    return Check("not_regex", rf"(?<![\w.]){re.escape(name)}(?:\.\w+)*\s*\(", check.scope)
 
 
 def _command_phrases(said: str) -> dict[str, str]:

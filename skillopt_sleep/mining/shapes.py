@@ -61,7 +61,7 @@ _SHAPES = {
     "self_narration": r"\bnarrat\w*|['\"`]this (?:commit|pr|patch|change)\b",
     "sphinx_fields": r"\bsphinx\b|(?<!\w):(?:param|rtype|returns?|raises)\b|\brest[- ]style\b",
     "ai_trailer": r"\bco-?author\w*|\bgenerated[- ](?:with|by)\b|\bai (?:attribution|trailers?|"
-    r"credits?|footers?)\b",
+    r"credits?|footers?)\b|\b(?:attribution|credit) (?:footers?|lines?|trailers?)\b",
     "bare_pip": r"\bpython3? -m pip\b|\bbare pip\b",
     "npm_install": r"\bnpm ci\b",
     "percent_format": r"%[- ]?(?:formatting|format|style|strings?)\b|\bprintf[- ]style\b",
@@ -176,8 +176,12 @@ def shape_topics(text: str) -> list[Topic]:
         if not m:
             continue
         neg = NEG_RX.search(text[: m.start()][-30:]) is not None
-        if name in CONVENTION_CUES and neg and not names_what_is_out(name, m.group(0)):
-            continue  # "no f-strings in log calls": a remedy refused names no convention
+        # "no f-strings in log calls": a remedy refused names no convention; a negation in
+        # an earlier clause refuses something else ("not % formatting, use an f-string")
+        clause = re.split(r"[,.;:!?]\s", text[: m.start()])[-1][-30:]
+        refused = NEG_RX.search(clause) is not None
+        if name in CONVENTION_CUES and refused and not names_what_is_out(name, m.group(0)):
+            continue
         if name in _FORBIDDEN:
             if FINE_AFTER.match(text[m.end() :]):
                 continue  # "the && chain is fine": named as allowed

@@ -105,3 +105,11 @@ def test_a_remedy_refused_names_no_convention() -> None:
 def test_a_convention_the_pair_does_not_show_is_not_read() -> None:
     same = fenced("p = root / 'a'")
     assert kept("pathlib pls", same, fenced("p = root / 'b'")) == []
+
+
+def test_a_negation_in_an_earlier_clause_refuses_no_convention() -> None:
+    corrected = fenced('line = "%s: %d" % (name, n)', "python")
+    accepted = fenced('line = f"{name}: {n}"', "python")
+    checks = kept("not that, use f-strings", corrected, accepted)
+    assert checks
+    assert not all(passes(k, v, s, fenced('x = "{}".format(n)', "python")) for k, v, s in checks)

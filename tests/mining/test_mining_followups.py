@@ -228,3 +228,59 @@ def test_taking_out_small_words_is_no_correction() -> None:
     # "the" and "too" are in every answer: they do not make "remove …" a correction
     answer = "Merged the fix too, the branch is clean"
     assert classify("remove the stale tags on the mirror too", answer) == REQUEST
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "don't bother about the README for now. which worker handles retries?",
+        "don't deploy this yet, just tag the release candidate",
+        "leave the fixtures alone, now regenerate the snapshots",
+        "no, I meant the billing service. run the same query there",
+        "no, the nightly job, not the hourly one. where is its cron set?",
+        "I said yesterday we'd move to Postgres 16. write the upgrade runbook",
+        "I said last sprint the cache needs a TTL. add one to the session store now",
+    ],
+)
+def test_work_put_aside_or_pointed_elsewhere_then_new_work_is_a_request(text: str) -> None:
+    assert classify(text, "Here is the migration for the orders table.") == REQUEST
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "no, the subject. 50 chars max",
+        "don't worry about the tone, but can you make the subject shorter?",
+        "I said before: no emojis. lose them",
+        "don't use bullets yet. plain prose",
+    ],
+)
+def test_a_correction_with_the_same_cues_stays_a_correction(text: str) -> None:
+    assert classify(text, "- Fix the cache 🎉\n- Bump deps 🚀") == CORRECTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ok and how do I squash the last three commits?",
+        "so how many replicas does staging run?",
+        "without the cache, would the export still time out? just asking",
+        "sorry, got pulled into a meeting. anyway: a migration for the invoices table",
+        "the deploy is Friday now. what needs to go in the announcement?",
+    ],
+)
+def test_a_question_about_the_work_or_moving_on_is_a_request(text: str) -> None:
+    assert classify(text, "Here is the retry helper.") == REQUEST
+
+
+@pytest.mark.parametrize("text", ["shipped, no errors", "no issues", "merged. no complaints!"])
+def test_a_status_that_all_went_well_is_acceptance(text: str) -> None:
+    assert classify(text, "Here is the retry helper.") == ACK
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["no errors in the summary please", "too long. how does that fit in 50 chars?"],
+)
+def test_the_same_words_about_the_answer_stay_a_correction(text: str) -> None:
+    assert classify(text, "Summary: two errors, fixed.\n\n" + "detail " * 20) == CORRECTION

@@ -1,0 +1,99 @@
+"""Word checks read wider than the user meant, dropped before verification.
+
+Verification on the session cannot catch them: the corrected answer fails them and the
+accepted one passes, yet another answer that keeps the user's rule fails them. Three forms:
+
+* a word the user named whose every use in the corrected answer lies inside the construct a
+  convention from the same correction rules out ("pytest, not unittest": ``unittest.mock``
+  is still pytest; "%w not %v": ``%v`` still formats a port) — the convention is the
+  narrower reading of the same words;
+* a word of a template the user wrote with an ellipsis ("explicit ``JOIN ... ON``"): the
+  template is a shape, its words are no literals to require or forbid;
+* a word that names where something sits ("rather than in the WHERE clause"): the place,
+  not a word to keep out of every answer.
+
+A short flag the user asks for ("add -f") is one alone or bundled with others
+(``curl -fsS``), not the two characters ``-f``. A forbidden one stays as written: a bundle
+is how the fix is often written ("only set -e?" is answered by ``set -euo pipefail``).
+
+And one count read on the whole answer where the request says what is measured: a limit in
+characters on a commit message is git's limit on its subject line ("too long. 50 chars"),
+not on its body.
+"""
+
+from __future__ import annotations
+
+import re
+
+from skillopt_sleep.mining.conventions import CONVENTION_CHECKS
+from skillopt_sleep.mining.phrases import Check
+
+_CONSTRUCTS = {c.value for checks in CONVENTION_CHECKS.values() for c in checks}
+_WORD_KINDS = ("contains", "not_contains")
+_TEMPLATE = re.compile(r"([\w.%$-]+)`?\s*(?:\.{3}|…)\s*`?([\w.%$-]+)")
+_COMMIT = re.compile(r"\bcommit (?:msg|message|subject)s?\b|\bcommit\b.{0,20}\?", re.I)
+_SHORT_FLAG = re.compile(r"-[A-Za-z]")
+_PLACES = (
+    r"clause|block|section|file|header|footer|loop|body|function|method|branch|statement|"
+    r"query|condition"
+)
+
+
+def without_overbroad(
+    checks: list[Check], said: str, corrected: str, request: str = ""
+) -> list[Check]:
+    """``checks`` less the word checks a narrower reading of the same words replaces, and
+    a commit message's limit in characters on its subject line."""
+    template = {w.lower() for m in _TEMPLATE.finditer(said) for w in m.groups()}
+    checks = [
+        Check("regex", _bundled(c.value[1]), c.scope)
+        if c.kind == "contains" and _SHORT_FLAG.fullmatch(c.value)
+        else c
+        for c in checks
+    ]
+    if _COMMIT.search(request):
+        checks = [
+            Check(c.kind, c.value, "first_line") if c.kind == "max_chars" and c.scope == "answer"
+            else c
+            for c in checks
+        ]  # fmt: skip
+    return [
+        c
+        for c in dict.fromkeys(checks)
+        if not (
+            _superseded(c, checks, corrected)
+            or (c.kind in _WORD_KINDS and c.value.lower() in template)
+            or (c.kind == "not_contains" and _names_a_place(c.value, said))
+        )
+    ]
+
+
+def _superseded(check: Check, checks: list[Check], corrected: str) -> bool:
+    if check.kind == "not_contains":
+        flags = re.IGNORECASE if check.value.islower() else 0
+        pattern = re.compile(re.escape(check.value), flags)
+    elif check.kind == "not_regex" and check.value not in _CONSTRUCTS:
+        pattern = re.compile(check.value)
+    else:
+        return False
+    spans = [
+        m.span()
+        for c in checks
+        if c.kind == "not_regex" and c.value in _CONSTRUCTS
+        for m in re.finditer(c.value, corrected)
+    ]
+    hits = [m.span() for m in pattern.finditer(corrected)]
+    return bool(spans and hits) and all(
+        any(a <= start and end <= b for a, b in spans) for start, end in hits
+    )
+
+
+def _names_a_place(value: str, said: str) -> bool:
+    """``value`` is said as the place of something: "in the WHERE clause"."""
+    place = rf"\b(?:in|inside|within|into) (?:the|a|an|your|that) `?{re.escape(value)}`? "
+    return re.search(place + rf"(?:{_PLACES})\b", said, re.IGNORECASE) is not None
+
+
+def _bundled(letter: str) -> str:
+    """A short flag alone or bundled with others: ``-k``, ``-skL``."""
+    return rf"(?<![\w-])-[A-Za-z]{{0,4}}{letter}[A-Za-z]{{0,4}}(?![\w-])"
