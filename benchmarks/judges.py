@@ -182,7 +182,8 @@ def print_table(corpus: str, arms: dict[str, dict[str, Any]], nc: dict[str, Any]
 
 
 def stamped(arms: dict[str, Any]) -> dict[str, Any]:
-    """Each arm with the commit it was measured at (``+dirty``: with uncommitted changes)."""
+    """Each arm with the commit it was measured at (``+dirty``: with uncommitted changes
+    other than results)."""
     root = Path(__file__).resolve().parents[1]
 
     def git(*cmd: str) -> str:
@@ -190,7 +191,7 @@ def stamped(arms: dict[str, Any]) -> dict[str, Any]:
         return done.stdout.strip() if done.returncode == 0 else ""
 
     commit = git("rev-parse", "--short", "HEAD") or "unknown"
-    if git("status", "--porcelain", "--untracked-files=no"):
+    if git("status", "--porcelain", "--untracked-files=no", "--", ".", ":!benchmarks/results"):
         commit += "+dirty"
     return {name: {**arm, "measured_at": commit} for name, arm in arms.items()}
 
