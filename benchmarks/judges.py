@@ -73,6 +73,8 @@ STATUS = {
     "right 70/180 = 38.9%, wrong 15/180 = 8.3%; see HELDOUT5.md",
     "heldout6": "tuning since its one measurement as held-out, on main at cb6e3c3: grammar arm "
     "right 113/180 = 62.8%, wrong 9/180 = 5.0%; see HELDOUT6.md",
+    "heldout7": "tuning since its one measurement as held-out, on main at 8098c69: grammar arm "
+    "right 98/180 = 54.4%, wrong 20/180 = 11.1%; see HELDOUT7.md",
 }
 
 
@@ -213,7 +215,7 @@ def main() -> None:
         "--corpus",
         default="tuning",
         help="tuning | tuning2 | selfheld | heldout2 | heldout3 | heldout4 | heldout5 | "
-        "heldout6 (all tuning now): a corpus in tests/fixtures/corrections",
+        "heldout6 | heldout7 (all tuning now): a corpus in tests/fixtures/corrections",
     )
     ap.add_argument("--model", action="store_true", help="also the embedded judge model")
     ap.add_argument("--threads", type=int, help="llama.cpp threads (default: measured)")
