@@ -1,7 +1,7 @@
 """The two spellings of English a house style asks for: an American one ("color",
 "organize") and a British one ("colour", "organise").
 
-They are features of the check vocabulary (``trainer.checks.FEATURES``): "British spelling"
+They are features of the check vocabulary (``trainer.features.FEATURES``): "British spelling"
 forbids every American spelling, "US spelling" every British one. Each is written to miss
 the words both spellings share ("size", "prize"; "promise", "exercise", "analyses", the
 plural of "analysis"), so an answer in the house spelling passes whatever it talks about.

@@ -3,7 +3,7 @@ quotes, an ellipsis, a rule line, a blockquote), numbers (spelled out, unseparat
 glued to its number, a currency symbol), a bare URL, a short command-line flag, a file name,
 flattery ("good catch", "great question"), a recap ("In summary, …"), a sub-bullet.
 
-They are features of the check vocabulary (``trainer.checks.FEATURES``): "no smart quotes"
+They are features of the check vocabulary (``trainer.features.FEATURES``): "no smart quotes"
 is every curly quote, not the one the answer had, and "no file names in the subject" every
 file name, not ``values.yaml``. Each is written to miss its look-alikes ("someone" has no
 number word, a port is no unseparated number, ``S3`` or ``5xx`` no unit, ``e.g.`` no file).

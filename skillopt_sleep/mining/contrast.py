@@ -32,7 +32,9 @@ from skillopt_sleep.mining.phrases import Check, respell
 from skillopt_sleep.mining.shapes import KEY_PATTERN, SHORTCODE, is_key, shape_candidates
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
 from skillopt_sleep.mining.topics import HAS_FEATURES, topics
-from trainer.checks import FEATURES, deliverable, identifier_pattern, passes
+from trainer.answer_parts import deliverable
+from trainer.checks import identifier_pattern, passes
+from trainer.features import FEATURES
 from trainer.text_classes import TEXT_CLASSES
 
 # Features read where the form shows: outside code, so a "# comment" in a shell block is

@@ -1,4 +1,4 @@
-"""The words users call the features of an answer by (``trainer.checks.FEATURES``): a cue
+"""The words users call the features of an answer by (``trainer.features.FEATURES``): a cue
 per feature, read loosely ("smileys", "the ___ divider", "thousands separators"), compiled
 once. ``topics`` reads a correction's features with them."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-# Words that name a feature of an answer (``trainer.checks.FEATURES``), loosely. A cue
+# Words that name a feature of an answer (``trainer.features.FEATURES``), loosely. A cue
 # marked "~" names the feature's opposite ("imperative" is no past tense, "a paragraph" no
 # list): asked for, it forbids the feature; rejected ("not a paragraph"), it asks for it.
 # "mark:" cues name a mark of a form: the final period, a bullet's dash.

@@ -56,7 +56,8 @@ from skillopt_sleep.mining.phrases import (
     unit_of,
 )
 from skillopt_sleep.mining.prefilter import Prefiltered
-from trainer.checks import FEATURES, identifier_pattern
+from trainer.checks import identifier_pattern
+from trainer.features import FEATURES
 
 __all__ = ["NUMBER_WORDS", "VERSION", "Check", "compile_text"]
 

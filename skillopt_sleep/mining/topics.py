@@ -36,7 +36,7 @@ from skillopt_sleep.mining.phrases import (
 from skillopt_sleep.mining.shapes import SHORTCODE, is_identifier, shape_topics
 from skillopt_sleep.mining.shapes import START as _START
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
-from trainer.checks import FEATURES
+from trainer.features import FEATURES
 
 # What an example the user quotes can show ('Certainly!' is a preamble, '## Summary' a
 # heading); a quoted example is read as the feature too.

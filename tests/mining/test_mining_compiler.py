@@ -157,7 +157,7 @@ def test_every_feature_can_be_grounded_and_is_named_to_the_model() -> None:
     """A feature the vocabulary has but the model is never told of, or whose words the
     grounding does not know, could never be read (or would fail on a lookup)."""
     from skillopt_sleep.mining.compiler import _FEATURE_CUES, _SYSTEM
-    from trainer.checks import FEATURES
+    from trainer.features import FEATURES
 
     assert set(_FEATURE_CUES) == set(FEATURES)
     assert all(f in _SYSTEM for f in FEATURES)

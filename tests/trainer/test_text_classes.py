@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from trainer.checks import FEATURES, passes
+from trainer.checks import passes
+from trainer.features import FEATURES
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,60 @@
+"""How an answer's parts are read: its fenced and inline code, its list items, and what
+it hands over behind a lead-in ("Here is the message:", then the message).
+
+The named features (``trainer.features``) and the checks' scopes (``trainer.checks``) read
+the same parts, so both take them from here.
+"""
+
+from __future__ import annotations
+
+import re
+
+FENCE_LINE = re.compile(r"^\s*(```|~~~)")
+FENCED = re.compile(r"^\s*(```|~~~)[^\n]*\n(.*?)(?:^\s*\1[^\n]*$|\Z)", re.DOTALL | re.MULTILINE)
+INLINE_CODE = re.compile(r"`[^`\n]+`")
+# A fence that wraps text rather than code: its deliverable is a message, not a program.
+_TEXT_FENCE = re.compile(
+    r"^\s*(```|~~~)\s*(?:text|txt|plain|plaintext|gitcommit|commit|git|markdown|md)?\s*\n"
+    r"(.*?)^\s*\1\s*$",
+    re.DOTALL | re.MULTILINE,
+)
+ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+(\S.*)$")
+BULLET = re.compile(r"^\s*[-*+•]\s+\S", re.MULTILINE)
+# An answer opening with a pleasantry ("Sure", "Here is …"): the ``preamble`` feature, and
+# one way a line leads in to the deliverable.
+PREAMBLE = re.compile(
+    r"\A\W*(?:sure|certainly|of course|absolutely|here(?:'s| is| are)|great question|"
+    r"happy to|i'?d be happy|no problem|okay|ok)\b",
+    re.IGNORECASE,
+)
+
+
+# "Here is the commit message:" then a blank line: a lead-in, not the message's subject.
+_FIRST_PARAGRAPH = re.compile(r"\A\s*([^\n]+)\n[ \t]*\n(?=\s*\S)")
+
+
+def _leads_in(line: str) -> bool:
+    """A line that introduces what follows: three or more words ending in ":", or a
+    pleasantry ("Sure, here's the updated message.")."""
+    line = line.strip()
+    return bool(re.fullmatch(r"(?:\S+\s+){2,}\S*:", line)) or PREAMBLE.search(line) is not None
+
+
+def deliverable(answer: str) -> str:
+    """What the answer hands over: the inside of its one plain fence when the rest is a
+    lead-in (at most two lines, the last one leading in) and at most two lines after; the
+    rest of the answer after a lead-in line and a blank line; else the answer. A fence
+    tagged with a programming language holds code, not the message."""
+    fences = list(FENCED.finditer(answer))
+    if not fences:
+        first = _FIRST_PARAGRAPH.match(answer)
+        return answer[first.end() :] if first and _leads_in(first.group(1)) else answer
+    m = _TEXT_FENCE.search(answer)
+    if len(fences) != 1 or m is None or m.start() != fences[0].start():
+        return answer
+    before, after = answer[: m.start()].strip(), answer[m.end() :].strip()
+    if before and not _leads_in(before.splitlines()[-1]):
+        return answer
+    if len(before.splitlines()) > 2 or len(after.splitlines()) > 2:
+        return answer
+    return m.group(2)
