@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from trainer.sizing import ROLES
+
 if TYPE_CHECKING:
     from skillopt_sleep.report.document import SkillReport, Skip
     from trainer.sizing import Sizing
@@ -64,7 +66,7 @@ def _slower_than_planned(skill: SkillReport) -> str:
     pace = {
         role: float(used["seconds"]) / float(used["timed_calls"])
         for role, used in skill.usage.by_role.items()
-        if used.get("timed_calls") and hasattr(plan.calls, role)
+        if used.get("timed_calls") and role in ROLES
     }
     need = sum(getattr(plan.calls, role) * s for role, s in pace.items())
     if need <= plan.available_seconds:
