@@ -28,7 +28,8 @@ from skillopt_sleep.promotion.versions import History
 from skillopt_sleep.report.document import NightSummary
 from skillopt_sleep.settings.logs import ListedSession, ingest_from_json, ingest_json
 from tests.cli_helpers import console_script
-from tests.night.test_night import env, make_root, write_yaml
+from tests.night.test_night import env, write_yaml
+from tests.night.test_night_promotion import USER, with_user_skill
 from tests.sim_helpers import competent_roles
 from trainer.shapes import (
     CHECK,
@@ -57,10 +58,11 @@ class _Ingest:  # the ingest pass is session_ingest's IngestReport: read and wri
 
 @pytest.fixture(scope="module")
 def night(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    """A night over the user's own skill (staged for review) and its mined tasks: the
-    config file and the ids the commands are asked about."""
+    """A night over the user's own add-regression-test skill (staged for review: the
+    simulated night's edits win on it) and its mined tasks: the config file and the ids the
+    commands are asked about."""
     root = tmp_path_factory.mktemp("night")
-    config = make_root(root, **{"night.max_skills": 1})
+    config = with_user_skill(root)
     outcome = run_night(config, progress=lambda _m: None, roles_factory=competent_roles)
     assert outcome.status == "done"
     cfg = write_yaml(root, config)
@@ -166,12 +168,6 @@ def test_the_error_a_failing_command_prints_carries_its_version_and_round_trips(
     assert read.code == code and said in read.error
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="since judges7 the simulated night over the sample sessions leaves its candidates "
-    "pending, so nothing is staged for these two tests to read; the fixture needs a night "
-    "that stages (open defect, in the closing note)",
-)
 def test_history_prints_its_events_under_a_version_and_each_keeps_the_skills_version(
     night: tuple[Path, dict[str, Any]],
 ) -> None:
@@ -181,22 +177,16 @@ def test_history_prints_its_events_under_a_version_and_each_keeps_the_skills_ver
     printed = json.loads(_run(cfg, "history", "--json").stdout)
     read = _round_trips(printed, HISTORY, History)
     (staged,) = [e for e in read.events if e.event == "staged"]
-    assert staged.name == "commit-message" and staged.version == 2  # v1: the user's text
+    assert staged.name == USER and staged.version == 2  # v1: the user's text
     assert printed["events"][-1]["version"] == read.events[-1].version
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="since judges7 the simulated night over the sample sessions leaves its candidates "
-    "pending, so nothing is staged for these two tests to read; the fixture needs a night "
-    "that stages (open defect, in the closing note)",
-)
 def test_a_pending_review_is_in_status_and_reads_back(night: tuple[Path, dict[str, Any]]) -> None:
     cfg, _ = night
     status = Status.from_json(json.loads(_run(cfg, "status", "--json").stdout))
     history = History.from_json(json.loads(_run(cfg, "history", "--json").stdout))
     staged = [e.name for e in history.events if e.event == "staged"]
-    assert staged == ["commit-message"]  # the user's own skill waits for review
+    assert staged == [USER]  # the user's own skill waits for review
     assert [r.name for r in status.pending_reviews] == staged
 
 
