@@ -27,7 +27,11 @@ from the shared cache), wall time with the load average, and the origins of acce
 The goal (issue 37): ours raises pass-all on test with the interval above zero, at least as
 much as gepa and mean-went-up, never below the start skill.
 
-Usage: python benchmarks/learning_local.py [--kinds K,...] [--seeds N] [--budget CALLS]
+With --nights N, ours runs N nights of the budget each (one ledger: a comparison a night's
+budget cut goes on the next night, as the daemon runs it) and the other learning arms get the
+N budgets' calls in one run.
+
+Usage: python benchmarks/learning_local.py [--kinds K,...] [--seeds N] [--budget CALLS] [--nights N]
        [--sizes TRAIN,VAL,TEST] [--test-samples N] [--threads N] [--cache DIR]
        [--out FILE] [--json]
 """
@@ -42,6 +46,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -65,10 +70,10 @@ from trainer.backends.config import local_from_config  # noqa: E402
 from trainer.backends.factory import local_overrides  # noqa: E402
 from trainer.backends.local import LocalModels  # noqa: E402
 from trainer.budget import Budget, BudgetLimits  # noqa: E402
-from trainer.cache import Cache  # noqa: E402
+from trainer.cache import Cache, MemoryLedger  # noqa: E402
 from trainer.calls import Caller  # noqa: E402
 from trainer.measure import Measurer, test_calls  # noqa: E402
-from trainer.result import TestLift, paired_interval  # noqa: E402
+from trainer.result import RunResult, TestLift, paired_interval  # noqa: E402
 from trainer.rollout import ChatRollout  # noqa: E402
 from trainer.skill import SkillDoc  # noqa: E402
 from trainer.tasks import Task  # noqa: E402
@@ -148,9 +153,14 @@ def run_kind(
     say: Any = print,
     arms: tuple[str, ...] = ARMS,
     test_samples: int = TEST_SAMPLES,
+    nights: int = 1,
 ) -> dict[str, dict[str, Any]]:
+    """Every arm on one kind and seed. With `nights` > 1, ours runs that many nights of
+    `budget` calls each, a comparison cut short going on the next night (one ledger), and
+    the other learning arms get the same calls in one run."""
     settings = settings_for(gen, seed, budget, test_samples)
     test = sorted((t for t in gen.tasks if t.split == "test"), key=lambda t: t.id)
+    n_test = test_calls(test, test_samples)
     counters: Counter[str] = Counter()
     caller = Caller(roles, cache, Budget())
     measure = Measurer(caller, ChatRollout(roles.target), counters, settings.max_answer_tokens)
@@ -181,21 +191,16 @@ def run_kind(
             finish(arm, start, t0, load0, calls=0)
         elif arm == "pasted":
             finish(arm, pasted(gen), t0, load0, calls=0)
+        elif arm == "ours" and nights > 1:
+            doc, learned = _nights(start, gen.tasks, roles, settings, cache, nights, budget)
+            finish(arm, doc, t0, load0, **learned)
         elif arm in ("ours", "mean-went-up"):
             kw = {"gate": MeanWentUp()} if arm == "mean-went-up" else {}
-            r = optimize(start, gen.tasks, roles, settings=settings, cache=cache, **kw)
-            finish(
-                arm, r.best_skill, t0, load0,
-                calls=r.counters.get("calls_to_learn", 0),
-                paid_calls=r.usage.live_calls,
-                by_role={k: v.get("calls") for k, v in r.usage.by_role.items()},
-                accepted=[{"origin": h.origin, "edits": [e.text or e.anchor for e in h.edits]}
-                          for h in r.history],  # fmt: skip
-                rejected=len(r.rejected), pending=len(r.pending), stop=r.stop_reason,
-                counters=r.counters,
-            )  # fmt: skip
+            total = replace(settings, budget=BudgetLimits(max_calls=budget * nights + n_test))
+            r = optimize(start, gen.tasks, roles, settings=total, cache=cache, **kw)
+            finish(arm, r.best_skill, t0, load0, **_learned(r))
         else:
-            g = run_gepa(start, gen.tasks, roles, max_calls=budget, seed=seed,
+            g = run_gepa(start, gen.tasks, roles, max_calls=budget * nights, seed=seed,
                          max_answer_tokens=settings.max_answer_tokens, cache=cache)  # fmt: skip
             finish(
                 arm, g.best, t0, load0, calls=g.usage["calls"], paid_calls=g.usage["live_calls"],
@@ -205,6 +210,54 @@ def run_kind(
                 reflections=g.reflections, stop=g.stop,
             )  # fmt: skip
     return rows
+
+
+def _learned(r: RunResult) -> dict[str, Any]:
+    """What a run of our loop spent and decided, for the arm's row."""
+    return {
+        "calls": r.counters.get("calls_to_learn", 0),
+        "paid_calls": r.usage.live_calls,
+        "by_role": {k: v.get("calls") for k, v in r.usage.by_role.items()},
+        "accepted": [
+            {"origin": h.origin, "edits": [e.text or e.anchor for e in h.edits]} for h in r.history
+        ],  # fmt: skip
+        "rejected": len(r.rejected),
+        "pending": len(r.pending),
+        "stop": r.stop_reason,
+        "counters": r.counters,
+    }
+
+
+def _nights(
+    start: SkillDoc,
+    tasks: list[Task],
+    roles: Roles,
+    settings: TrainSettings,
+    cache: Cache,
+    nights: int,
+    budget: int,
+) -> tuple[SkillDoc, dict[str, Any]]:
+    """Our loop over several nights, as the daemon runs it: one ledger, each night its own
+    run id (fresh samples) and `budget` calls, starting from the last night's best skill.
+    The first night is the one-night arm's run (same settings: its calls come from the
+    cache); the later ones leave the test split to the benchmark's own measurement."""
+    ledger = MemoryLedger()
+    doc, per_night, calls, paid = start, [], 0, 0
+    learn = [t for t in tasks if t.split != "test"]
+    for night in range(nights):
+        if night == 0:
+            r = optimize(doc, tasks, roles, settings=settings, cache=cache, ledger=ledger)
+        else:
+            later = replace(settings, run_id=f"{RUN_ID}-night-{night + 1}",
+                            budget=BudgetLimits(max_calls=budget))  # fmt: skip
+            r = optimize(doc, learn, roles, settings=later, cache=cache, ledger=ledger)
+        doc = r.best_skill
+        row = _learned(r)
+        calls, paid = calls + row["calls"], paid + row["paid_calls"]
+        kept = {k: row[k] for k in ("calls", "accepted", "rejected", "pending", "stop")}
+        per_night.append({**kept, "continued": r.counters.get("pending_continued", 0)})
+    accepted = [a for n in per_night for a in n["accepted"]]
+    return doc, {"calls": calls, "paid_calls": paid, "accepted": accepted, "nights": per_night}
 
 
 def goals(rows: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -230,6 +283,8 @@ def main() -> None:
     ap.add_argument("--arms", default=",".join(ARMS))
     ap.add_argument("--seeds", type=int, default=1)
     ap.add_argument("--budget", type=int, default=200, help="calls to learn, per learning arm")
+    ap.add_argument("--nights", type=int, default=1,
+                    help="nights of --budget calls for ours; the others get as many")  # fmt: skip
     ap.add_argument("--sizes", default=",".join(str(n) for n in SPLITS.values()),
                     help="tasks per kind in train,val,test")  # fmt: skip
     ap.add_argument("--test-samples", type=int, default=TEST_SAMPLES,
@@ -259,7 +314,7 @@ def main() -> None:
                     gen = generate(kind, seed, sizes)
                     arms = tuple(a for a in args.arms.split(",") if a)
                     rows = run_kind(gen, seed, args.budget, roles, cache, say, arms,
-                                    args.test_samples)  # fmt: skip
+                                    args.test_samples, args.nights)  # fmt: skip
                     results.setdefault(kind, {})[str(seed)] = {
                         "arms": rows,
                         "goals": goals(rows),
@@ -284,6 +339,7 @@ def out(results: dict, args: argparse.Namespace, local: Any, servers: Any, t0: f
         "models": {r: getattr(local, r) for r in ("optimizer", "target", "judge")},
         "servers": servers,
         "budget_calls_to_learn": args.budget,
+        "nights": args.nights,
         "test_samples": args.test_samples,
         "seeds": args.seeds,
         "results": results,

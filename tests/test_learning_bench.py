@@ -62,3 +62,23 @@ def test_every_arm_is_measured_against_the_start_on_the_same_test_answers() -> N
     assert rows["start"]["pass_all"]["lift"] == 0
     assert set(goals(rows)) == {"ours_pass_all_lift", "ours_ci_above_zero", "at_least_gepa",
                                 "at_least_mean_went_up", "never_below_start"}  # fmt: skip
+
+
+def test_over_two_nights_ours_spends_each_nights_budget_and_the_others_the_sum() -> None:
+    """--nights 2: ours learns over two nights of the budget with one ledger (a comparison
+    the first night's budget cut goes on the next night), the others get both nights' calls
+    in one run, and the first night is the one-night arm's own run."""
+    gen = generate("ci-log-summary", 0)
+    world = SimWorld.for_tasks(gen.tasks, seed=0, start_skill=gen.start)
+    cache = MemoryCache()
+    arms = ("start", "mean-went-up", "ours")
+    one = run_kind(gen, 0, 60, world.roles(), cache, say=lambda m: None, arms=arms)
+    two = run_kind(gen, 0, 60, world.roles(), cache, say=lambda m: None, arms=arms, nights=2)
+    first, second = two["ours"]["nights"]
+    assert first["calls"] == one["ours"]["calls"] and first["stop"] == one["ours"]["stop"]
+    assert all(0 < n["calls"] <= 60 for n in (first, second))
+    assert two["ours"]["calls"] == first["calls"] + second["calls"]
+    assert 60 < two["mean-went-up"]["calls"] <= 120  # both nights' calls in one run
+    # at 60 calls the first night's budget cuts a comparison: the second night goes on with it
+    assert first["pending"] == 1 and first["stop"] == "budget: calls"
+    assert second["continued"] == 1
