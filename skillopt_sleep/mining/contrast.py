@@ -25,9 +25,10 @@ from skillopt_sleep.mining.alternatives import (
 )
 from skillopt_sleep.mining.cues import GROUNDS
 from skillopt_sleep.mining.fallback import pair_fallback
+from skillopt_sleep.mining.grammar import PROSE_FEATURES
 from skillopt_sleep.mining.instances import number_shape
 from skillopt_sleep.mining.literals import LABELLED, required
-from skillopt_sleep.mining.narrow import narrowed, within_named
+from skillopt_sleep.mining.narrow import narrowed, out_of_comments, within_named
 from skillopt_sleep.mining.phrases import Check, respell
 from skillopt_sleep.mining.shapes import KEY_PATTERN, SHORTCODE, is_key, shape_candidates
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
@@ -37,16 +38,6 @@ from trainer.checks import identifier_pattern, passes
 from trainer.features import FEATURES
 from trainer.text_classes import TEXT_CLASSES
 
-# Features read where the form shows: outside code, so a "# comment" in a shell block is
-# no heading and a "!" in `[ ! -f x ]` no exclamation. The rest read the whole answer.
-_PROSE_FEATURES = {
-    "emoji", "heading", "bullet", "list", "numbered_list", "table", "bold", "link",
-    "exclamation", "apology", "contraction", "first_person", "inline_code", "italic", "hashtag",
-    "at_mention", "em_dash", "checkbox", "top_heading", "american_spelling", "british_spelling",
-    "ellipsis", "first_person_any", "horizontal_rule", "blockquote", "bare_url", "number_word",
-    "long_number", "glued_unit", "currency_symbol", "flattery", "recap",
-    "nested_list",
-}  # fmt: skip
 # Features of code: read inside code blocks first ("drop the comments" means the code's).
 _CODE_FEATURES = {
     "shell_prompt", "code_comment", "bare_except", "untyped_def", "camelcase_def", "single_quoted",
@@ -72,7 +63,7 @@ def _feature_candidates(t: Topic) -> list[Check]:
         scopes = ["first_line"]
     elif f == "file_name":  # "no file names" is said of a subject first, then of the prose
         scopes = ["first_line", "prose", "answer"]
-    elif f in _PROSE_FEATURES:
+    elif f in PROSE_FEATURES:
         scopes = ["prose", "answer"]
     elif f in _CODE_FEATURES:
         scopes = ["code", "answer"]
@@ -368,7 +359,7 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
         out += [c for c in [_HAS_IMPERATIVE] if c not in out and separates(c, corrected, accepted)]
     out = narrowed(_without_remedies(out, read, found, corrected, accepted), said, corrected,
                    accepted)  # fmt: skip
-    out = _to_code_lines(out, corrected, accepted)
+    out = out_of_comments(_to_code_lines(out, corrected, accepted), corrected, accepted)
     if not any(separates(c, corrected, accepted) for c in out):
         out += [c for c in pair_fallback(said, corrected, accepted) if c not in out]
     if not any(separates(c, corrected, accepted) for c in out):

@@ -369,11 +369,22 @@ def _resolve_lists(checks: list[Check]) -> list[Check]:
     return [c for c in checks if not (c == Check("has", "list") and forbidden & names)]
 
 
+# Features read where the form shows: outside code, so a "# comment" in a shell block is
+# no heading, a "!" in `[ ! -f x ]` no exclamation, `apologies.py` no apology and `:smile:`
+# in inline code no emoji (it is not rendered). The rest read the whole answer.
+PROSE_FEATURES = frozenset({
+    "emoji", "heading", "bullet", "list", "numbered_list", "table", "bold", "link",
+    "exclamation", "apology", "contraction", "first_person", "inline_code", "italic", "hashtag",
+    "at_mention", "em_dash", "checkbox", "top_heading", "american_spelling", "british_spelling",
+    "ellipsis", "first_person_any", "horizontal_rule", "blockquote", "bare_url", "number_word",
+    "long_number", "glued_unit", "currency_symbol", "flattery", "recap", "nested_list",
+})  # fmt: skip
+
+
 def _feature_scope(feature: str, clause: str) -> str:
-    """Where a forbidden feature shows: a layout or a mark outside code (a "# comment" in a
-    shell block is no heading), a subject's form on the subject, the rest anywhere."""
-    if feature in ("exclamation", "heading", "table", "bullet", "list", "numbered_list", "bold",
-                   "top_heading", "checkbox"):  # fmt: skip
+    """Where a forbidden feature shows: a layout or a mark outside code (``PROSE_FEATURES``),
+    a subject's form on the subject, the rest anywhere."""
+    if feature in PROSE_FEATURES:
         return "prose"
     if feature in ("past_tense", "lowercase_start", "capital_start"):
         return "first_line"
