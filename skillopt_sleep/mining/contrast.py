@@ -27,8 +27,13 @@ from skillopt_sleep.mining.cues import GROUNDS
 from skillopt_sleep.mining.fallback import pair_fallback
 from skillopt_sleep.mining.grammar import PROSE_FEATURES
 from skillopt_sleep.mining.instances import number_shape
-from skillopt_sleep.mining.literals import LABELLED, required
-from skillopt_sleep.mining.narrow import narrowed, out_of_comments, within_named
+from skillopt_sleep.mining.literals import LABELLED, ZONE_PATTERNS, required
+from skillopt_sleep.mining.narrow import (
+    narrowed,
+    out_of_comments,
+    within_named,
+    words_of_phrases,
+)
 from skillopt_sleep.mining.phrases import Check, respell
 from skillopt_sleep.mining.shapes import KEY_PATTERN, SHORTCODE, is_key, shape_candidates
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
@@ -327,7 +332,7 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
         return read
     found = topics(said, corrected)
     kept = [c for c in read if separates(c, corrected, accepted)]
-    covered = {c.value.lower() for c in kept}
+    covered = {ZONE_PATTERNS.get(c.value, c.value).lower() for c in kept} | words_of_phrases(read)
     out = list(read)
     text = " ".join(said.split())
     for group in [*alternative_groups(found, text), *spoken_openings(text)]:
@@ -433,7 +438,8 @@ def _without_remedies(
             and first < orders[c]
             and (c not in read or c.kind == "has")
         )  # fmt: skip
-    ]
+        and not (c.kind == "has" and roles.get(c) == KEEP and first is not None)
+    ]  # "a plain list instead of a table": no table is the rule, the list one way to keep it
 
 
 def broken_by(said: str, answer: str) -> bool:

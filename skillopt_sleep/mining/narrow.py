@@ -131,3 +131,15 @@ def out_of_comments(checks: list[Check], corrected: str, accepted: str) -> list[
         if check not in out:
             out.append(check)
     return out
+
+
+def words_of_phrases(read: list[Check]) -> set[str]:
+    """The words of each phrase the user forbade whole ("no curl | bash"): one of them alone
+    is not what they forbade (``bash install.sh`` runs a script read first), so no topic of
+    its own."""
+    return {
+        w.lower()
+        for c in read
+        if c.kind == "not_contains" and len(words := c.value.split()) > 1
+        for w in words
+    }

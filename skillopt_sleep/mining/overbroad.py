@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 
 from skillopt_sleep.mining.conventions import CONVENTION_CHECKS
+from skillopt_sleep.mining.literals import ZONE_PATTERNS
 from skillopt_sleep.mining.phrases import Check
 
 _CONSTRUCTS = {c.value for checks in CONVENTION_CHECKS.values() for c in checks}
@@ -72,7 +73,7 @@ def _superseded(check: Check, checks: list[Check], corrected: str) -> bool:
     if check.kind == "not_contains":
         flags = re.IGNORECASE if check.value.islower() else 0
         pattern = re.compile(re.escape(check.value), flags)
-    elif check.kind == "not_regex" and check.value not in _CONSTRUCTS:
+    elif check.kind == "not_regex" and check.value not in _CONSTRUCTS.union(ZONE_PATTERNS):
         pattern = re.compile(check.value)
     else:
         return False
