@@ -27,7 +27,7 @@ from skillopt_sleep.mining.cues import GROUNDS
 from skillopt_sleep.mining.fallback import pair_fallback
 from skillopt_sleep.mining.grammar import PROSE_FEATURES
 from skillopt_sleep.mining.instances import number_shape
-from skillopt_sleep.mining.literals import LABELLED, ZONE_PATTERNS, required
+from skillopt_sleep.mining.literals import LABELLED, required
 from skillopt_sleep.mining.narrow import (
     narrowed,
     out_of_comments,
@@ -38,6 +38,7 @@ from skillopt_sleep.mining.phrases import Check, respell
 from skillopt_sleep.mining.shapes import KEY_PATTERN, SHORTCODE, is_key, shape_candidates
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
 from skillopt_sleep.mining.topics import HAS_FEATURES, topics
+from skillopt_sleep.mining.zones import ZONE_PATTERNS
 from trainer.answer_parts import deliverable
 from trainer.checks import identifier_pattern, passes
 from trainer.features import FEATURES

@@ -25,6 +25,7 @@ from skillopt_sleep.mining.phrases import (
 )
 from skillopt_sleep.mining.prefilter import Prefiltered
 from skillopt_sleep.mining.shapes import is_identifier
+from skillopt_sleep.mining.zones import TIMEZONES, zone_check
 from trainer.checks import identifier_pattern
 
 _STOP = {
@@ -58,34 +59,6 @@ _CUT = re.compile(
     r"on the|back)\b.*$",
     re.IGNORECASE,
 )
-
-
-_TIMEZONES = ("UTC", "GMT")  # what "use UTC" asks to see written; a tuple: checks in one order
-
-
-# A time of day ("14:05", "9am", "02:00-03:00"): what "UTC on the times" is said of.
-_TIME = r"(?<![\w:.])(?:\d{1,2}:\d{2}(?::\d{2})?|\d{1,2}\s?[ap]\.?m\b\.?)"
-_TIMES_NAMED = re.compile(r"\b(?:times?|timestamps?)\b", re.IGNORECASE)
-
-
-def _zone_check(zone: str, sentence: str) -> Check:
-    """ "use UTC": the zone written; "UTC on the times", "times need UTC": every time of day
-    with the zone after it on its line ("02:00-03:00 UTC", "`--at 02:00` (read as UTC)",
-    ``T02:00Z``), and none needed where there is no time ("ISO dates and say UTC on the
-    times": a list of dates obeys)."""
-    if not _TIMES_NAMED.search(sentence):
-        return Check("contains", zone, "answer")
-    return Check("not_regex", zone_pattern(zone), "answer")
-
-
-def zone_pattern(zone: str) -> str:
-    """A time of day without ``zone`` after it on its line."""
-    return rf"{_TIME}(?!Z)(?![^\n]*\b{zone}\b)"
-
-
-# Rules of their own: a clock's convention from the same words ("24h, UTC") is no narrower
-# reading of them.
-ZONE_PATTERNS = {zone_pattern(zone): zone for zone in _TIMEZONES}
 
 
 _DATE_TEMPLATE = re.compile(r"\b(?:YYYY|yyyy)[-/.](?:MM|mm)[-/.](?:DD|dd)\b")
@@ -390,13 +363,13 @@ def word_checks(text: str, corrected: str) -> list[Check]:
             named = list(dict.fromkeys(_named(sentence)))
             if len(named) == 1:  # "os.system is flagged by our linter, can you replace it?"
                 out.append(Check("not_contains", named[0], _word_scope(named[0], corrected)))
-        for zone in _TIMEZONES:
+        for zone in TIMEZONES:
             if (
                 zone in sentence
                 and re.search(rf"\b{zone}\b", sentence)
                 and not re.search(rf"(?:{NEG})[^,;.]*\b{zone}\b", sentence, re.IGNORECASE)
             ):
-                out.append(_zone_check(zone, sentence))
+                out.append(zone_check(zone, sentence))
         if _DATE_TEMPLATE.search(sentence) or re.search(r"\biso\b.*\bdates?\b|\bdates?\b.*\biso\b",
                                                         sentence, re.IGNORECASE):  # fmt: skip
             out.append(Check("regex", _ISO_DATE, "answer"))

@@ -26,8 +26,8 @@ from __future__ import annotations
 import re
 
 from skillopt_sleep.mining.conventions import CONVENTION_CHECKS
-from skillopt_sleep.mining.literals import ZONE_PATTERNS
 from skillopt_sleep.mining.phrases import Check
+from skillopt_sleep.mining.zones import ZONE_PATTERNS
 
 _CONSTRUCTS = {c.value for checks in CONVENTION_CHECKS.values() for c in checks}
 _WORD_KINDS = ("contains", "not_contains")
