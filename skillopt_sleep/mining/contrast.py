@@ -27,7 +27,7 @@ from skillopt_sleep.mining.cues import GROUNDS
 from skillopt_sleep.mining.fallback import pair_fallback
 from skillopt_sleep.mining.grammar import PROSE_FEATURES
 from skillopt_sleep.mining.instances import number_shape
-from skillopt_sleep.mining.literals import LABELLED, required
+from skillopt_sleep.mining.literals import LABELLED, required, section_pattern
 from skillopt_sleep.mining.narrow import (
     narrowed,
     out_of_comments,
@@ -154,7 +154,9 @@ def _literal_candidates(t: Topic, corrected: str) -> list[Check]:
     out: list[Check] = []
     line = rf"(?im)^[\W_]*{re.escape(value)}" + (r"\b" if value[-1:].isalnum() else "")
     if t.at == "line":  # "the 'Summary' heading": a line it opens, not the word anywhere
-        return [Check("regex" if t.role == HAS else "not_regex", line, "answer")]
+        return [
+            Check("regex", section_pattern(value)) if t.role == HAS else Check("not_regex", line)
+        ]
     if t.at == "start" and t.role != NO and SHORTCODE.fullmatch(value):
         return [Check("regex", r"\A\W*" + SHORTCODE.pattern, "first_line")]  # any shortcode
     if t.role != HAS:
@@ -169,7 +171,7 @@ def _literal_candidates(t: Topic, corrected: str) -> list[Check]:
         return [required(value), *first]  # "first line 'Impact: ...'": where it opens
     heading = re.fullmatch(r"#{1,6}\s*(\w[\w ]*)", value)
     if heading:  # "add '## Testing'": a heading of that name, at whatever level
-        return [Check("regex", rf"(?im)^\s{{0,3}}#{{1,6}}\s*{re.escape(heading.group(1))}\b")]
+        return [Check("regex", section_pattern(heading.group(1)))]
     if t.at == "start":
         out.append(Check("starts_with", value, "first_line"))
     elif t.at == "end":

@@ -457,12 +457,22 @@ def section_checks(text: str) -> list[Check]:
             name = m.group(1)
             if name.lower() in _STOP or name.lower() in ("new", "separate", "extra", "own"):
                 continue
-            pattern = r"(?im)^[\W_]*" + re.escape(name) + r"\b"
             if NEG_RX.search(sentence[: m.start()]):
-                out.append(Check("not_regex", pattern))
+                out.append(Check("not_regex", r"(?im)^[\W_]*" + re.escape(name) + r"\b"))
             elif re.search(r"\b(?:add|include|needs?|forgot|missing|want|where'?s)\b", text, re.I):
-                out.append(Check("regex", pattern))
+                out.append(Check("regex", section_pattern(name)))
     return out
+
+
+def section_pattern(name: str) -> str:
+    """A line that opens the section ``name`` asks for: one opening with the name, or a
+    heading holding a form of its one word ("### How I tested" is a Testing section)."""
+    line = r"(?im)^[\W_]*" + re.escape(name) + (r"\b" if name[-1:].isalnum() else "")
+    word = name.lstrip("#").strip()
+    if not re.fullmatch(r"[A-Za-z]{4,}", word):
+        return line
+    stem = re.sub(r"(?:ing|ed|s)$", "", word, flags=re.IGNORECASE) if len(word) > 5 else word
+    return line + rf"|^\s{{0,3}}#{{1,6}}[^\n]*\b{stem}\w*"
 
 
 def semicolon_checks(text: str, corrected: str) -> list[Check]:

@@ -90,3 +90,32 @@ def test_a_pattern_that_reads_quotes_keeps_the_strings(tmp_path: Path) -> None:
     checks = compiled(tmp_path, "f-strings only", corrected, accepted)
     assert checks and not holds(checks, corrected) and holds(checks, accepted)
     assert not holds(checks, '```py\nmsg = "%s failed" % job\n```')
+
+
+def test_a_section_asked_for_is_any_heading_of_its_word(tmp_path: Path) -> None:
+    corrected = "## Summary\nRetries the upload on 503.\n\n## Notes\nNo config change."
+    accepted = "## Summary\nRetries the upload on 503.\n\n## Monitoring\nWatch the 5xx panel."
+    checks = compiled(tmp_path, "where's the Monitoring section?", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "### What\nRetry on 503.\n\n### What to monitor\nThe 5xx panel.")
+    assert not holds(checks, "Retries on 503.\nMonitored on the 5xx panel.")
+
+
+def test_a_short_flag_asked_for_may_be_spelt_long(tmp_path: Path) -> None:
+    corrected = "```bash\ncurl -sS https://api.example.test/v1/export -o export.json\n```"
+    accepted = "```bash\ncurl -LsS https://api.example.test/v1/export -o export.json\n```"
+    checks = compiled(tmp_path, "add -L, that endpoint redirects", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "```bash\ncurl --location https://api.example.test/v1/export\n```")
+    assert not holds(checks, "```bash\ncurl -sS https://api.example.test/v1/export\n```")
+    assert not holds(checks, "```bash\ncurl --limit-rate 1M https://api.example.test/v1\n```")
+
+
+def test_forbidden_alternatives_said_of_prose_are_not_read_in_code(tmp_path: Path) -> None:
+    corrected = "Basically, the cache is simply a dict keyed by path."
+    accepted = "The cache is a dict keyed by path."
+    said = "no basically/simply in the docs"
+    checks = compiled(tmp_path, said, corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "The cache is a dict.\n\n```python\n# simply a dict on purpose\n```")
+    assert not holds(checks, "The cache is simply a dict.")
