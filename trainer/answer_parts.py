@@ -88,8 +88,15 @@ def _comment_marks(language: str) -> list[str]:
     return marks if language else ["#", "//"]
 
 
+def _blank(m: re.Match[str]) -> str:
+    """A string literal emptied (``'select'`` -> ``''``: still a value between commas), a
+    comment gone."""
+    text = m.group(0)
+    return text[0] * 2 if text[0] in "\"'" else " "
+
+
 def bare_code(answer: str) -> str:
-    """The fenced code with its comments and string literals blanked: the keywords and names
+    """The fenced code with its comments blanked and its strings emptied: the keywords and names
     the code uses, not ones a comment or a string mentions ("-- select the latest rows",
     ``'select from where'``, ``// no var here``). A shell block stays whole: its strings hold
     commands (``bash -c "…"``) and its comments the reader's alternatives (``# or: pip
@@ -101,6 +108,6 @@ def bare_code(answer: str) -> str:
         body = m.group(2)
         if language not in _SHELLS:  # a string first: a "#" or "--" inside one is no comment
             parts = [_STRING, *(_COMMENTS[mark] for mark in _comment_marks(language))]
-            body = re.sub("|".join(parts), " ", body, flags=re.DOTALL)
+            body = re.sub("|".join(parts), _blank, body, flags=re.DOTALL)
         out.append(body)
     return "\n".join(out).strip()

@@ -7,7 +7,7 @@ Each check reads one *scope* of the answer and is exact, so a night scores it fo
   item, ``-``/``*``/``+``/``•`` or numbered), ``code`` (the text inside fenced code blocks),
   ``prose`` (the answer outside code: fenced blocks and `inline code` left out),
   ``code_lines`` (each non-empty line inside fenced code blocks), ``code_bare`` (the fenced
-  code less its comments and string literals: a keyword the code uses, not one a comment
+  code less its comments, its string literals emptied: a keyword the code uses, not one a comment
   or a string mentions; mining narrows a code rule to it where the session shows that
   still separates the two answers). A check on ``lines``,
   ``bullets`` or ``code_lines`` must hold for every one (and holds when there is none).

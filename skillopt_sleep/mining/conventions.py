@@ -18,6 +18,9 @@ import re
 
 from skillopt_sleep.mining.phrases import Check
 
+# A statement's word inside a string, and what builds a string from values after it.
+_SQL = r"\b(?:select|insert|update|delete|where)\b"
+_BUILT = r"(?:%\s*[\w(]|\+\s*\w|\.format\()"
 # name: (what users call it, the construct it rules out, read in code blocks first)
 _CONVENTIONS: dict[str, tuple[str, str]] = {
     "f_string": (
@@ -130,6 +133,38 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"\b(?:SELECT|FROM|WHERE|UPDATE|INSERT|DELETE|JOIN|GROUP BY|ORDER BY|LIMIT|SET|VALUES|"
         r"INTO|AND|OR|NOT|NULL|AS|ON|CREATE|TABLE|ALTER|BEGIN|COMMIT)\b",
     ),
+    "http_timeout": (
+        r"\btime?outs?\b|\b(?:hangs?|wait(?:s|ing)?) forever\b",
+        r"\b(?:requests|httpx|\w*session|\w*client)\.(?:get|post|put|patch|delete|head|request)"
+        r"\((?![^()]*(?:\([^()]*\)[^()]*)*\btimeout\s*=)",
+    ),
+    "json_trailing_comma": (r"\btrailing commas?\b", r",\s*[}\]]"),
+    "if_not_exists": (
+        r"\bif not exists\b|\bidempotent\b",
+        r"(?i)\bcreate\s+(?:unique\s+)?(?:table|index|schema|view|extension|sequence|type)\s+"
+        r"(?!(?:concurrently\s+)?if\s+not\s+exists\b)",
+    ),
+    "sql_params": (
+        r"\bparam(?:et)?(?:eri[sz]|ri[sz])\w*|\bplaceholders?\b|\bbound param\w*|"
+        r"\bbind (?:param|var)\w*|\bsql injection\b|\binjectable\b|\bprepared statements?\b",
+        rf"(?i)\bf\"[^\"\n]*{_SQL}[^\"\n]*\{{|\bf'[^'\n]*{_SQL}[^'\n]*\{{|"
+        rf"\"[^\"\n]*{_SQL}[^\"\n]*\"\s*{_BUILT}|'[^'\n]*{_SQL}[^'\n]*'\s*{_BUILT}|"
+        rf"`[^`]*{_SQL}[^`]*\$\{{|\bSprintf\(\s*\"[^\"\n]*{_SQL}",
+    ),
+    "google_docstring": (
+        r"\bgoogle[- ]?style\b|\bgoogle docstrings?\b|\bArgs:\s*/\s*Returns:",
+        r"(?m)^\s*(?:Parameters|Returns|Raises|Yields|Attributes)\s*\n\s*-{3,}|"
+        r"^\s*:(?:param|type|returns?|rtype|raises?)\b",
+    ),
+    "keep_a_changelog": (
+        r"\bkeep[- ]?a[- ]?changelog\b",
+        r"(?s)\A(?!.*^\s*#{2,4}\s*(?:Added|Changed|Deprecated|Removed|Fixed|Security)\b)",
+    ),
+    "tests_no_sleep": (
+        r"\bsleeps?\b|\breal time\b|\bfake timers\b",
+        r"\btime\.sleep\(|\bThread\.sleep\(|\btime\.Sleep\(|\bawait\s+(?:asyncio\.)?sleep\(|"
+        r"\bsetTimeout\(|(?m:^)\s*sleep\s+\d",
+    ),
 }
 CONVENTION_CUES = {name: cue for name, (cue, _) in _CONVENTIONS.items()}
 CONVENTION_CHECKS = {
@@ -140,7 +175,7 @@ CONVENTION_CHECKS = {
 # a negation before the name is the rule itself, not a remedy refused.
 _NAMED_BY_WHAT_IS_OUT = re.compile(
     r"(?i)\b(?:comma|implicit) joins?\b|\buntagged\b|:latest\b|\bno latest\b|\bselect\s*\*|"
-    r"\bstar selects?\b|\bam\s*/\s*pm\b|\brelative imports?\b|\bdefault exports?\b|"
+    r"\bstar selects?\b|\bselect star\b|\bam\s*/\s*pm\b|\brelative imports?\b|\bdefault exports?\b|"
     r"\bexport default\b|\bstring concatenation\b|\b(?:runs? |running )?as root\b"
 )
 
@@ -149,7 +184,7 @@ _NAMED_BY_WHAT_IS_OUT = re.compile(
 # "error strings shouldn't be capitalized"): a negation is the rule itself.
 _ALWAYS_OUT = {
     "lazy_logging", "go_error_strings", "rm_recursive_force", "ts_any", "quoted_vars",
-    "initialisms", "lowercase_sql",
+    "initialisms", "lowercase_sql", "json_trailing_comma", "tests_no_sleep",
 }  # fmt: skip
 
 

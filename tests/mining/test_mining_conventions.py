@@ -76,6 +76,30 @@ def fenced(code: str, lang: str = "") -> str:
          "const anyOk = items.some(Boolean);", "const r = body as any;"),
         ("we use await everywhere", "return get(u).then(r => r.json());",
          "const r = await get(u);", "await run();", "p.then(done);"),
+        ("set a timeout, it can stall forever", "r = requests.get(url)",
+         "r = requests.get(url, timeout=10)", "s.mount('https://', adapter)\ntime.sleep(1)",
+         "resp = http_client.post(url, json=body)"),
+        ("no trailing commas please, strict parser", '{"a": 1,\n "b": [1, 2,],\n}',
+         '{"a": 1,\n "b": [1, 2]\n}', '{"note": "x, ]", "c": [3, 4]}', '{"a": [1,\n]}'),
+        ("add IF NOT EXISTS, this migration reruns", "CREATE TABLE jobs (id int);",
+         "CREATE TABLE IF NOT EXISTS jobs (id int);",
+         "CREATE INDEX CONCURRENTLY IF NOT EXISTS ix ON jobs (id);",
+         "create unique index ix_a on jobs (a);"),
+        ("use placeholders, that is injectable", 'db.execute(f"DELETE FROM t WHERE id = {i}")',
+         'db.execute("DELETE FROM t WHERE id = ?", (i,))',
+         'name = f"job {i}"\ndb.execute("SELECT 1 WHERE id = %(i)s", {"i": i})',
+         "db.execute(\"UPDATE t SET a = 1 WHERE id = '\" + i + \"'\")"),
+        ("google style docstrings please",
+         'def f(a):\n    """Do.\n\n    Parameters\n    ----------\n    a : int\n    """',
+         'def f(a):\n    """Do.\n\n    Args:\n        a: the count.\n    """',
+         'def g():\n    """Returns the count of parameters."""',
+         'def h(a):\n    """Do.\n\n    :param a: the count\n    """'),
+        ("follow keep a changelog", "## 1.2.0\n- fix the retry\n- new flag",
+         "## 1.2.0\n### Fixed\n- the retry\n### Added\n- a flag", "## 2.0.0\n### Removed\n- v1 api",
+         "## 2.0.0\n- removed the v1 api"),
+        ("no sleeps in the tests", "def test_a():\n    start()\n    time.sleep(2)",
+         "def test_a():\n    start()\n    wait_until(ready)", "clock.advance(2)  # fake time",
+         "await asyncio.sleep(0.5)"),
     ],
 )  # fmt: skip
 def test_a_convention_rules_out_the_construct_it_replaces(
@@ -94,6 +118,8 @@ def test_a_remedy_refused_names_no_convention() -> None:
     assert not any(t.value == "f_string" for t in shape_topics("no f-strings in log calls"))
     assert not any(t.value == "clock_24h" for t in shape_topics("retry 24h later"))
     assert any(t.value == "select_star" for t in shape_topics("no select * please"))
+    assert any(t.value == "select_star" for t in shape_topics("no select star"))
+    assert any(t.value == "json_trailing_comma" for t in shape_topics("remove the trailing comma"))
     assert any(t.value == "lazy_logging" for t in shape_topics("no f-strings in log calls"))
     assert not any(t.value == "ts_any" for t in shape_topics("no any more retries please"))
     # a pair that switched from .format() to an f-string after "no f-strings" is no

@@ -45,7 +45,18 @@ def test_an_emoji_shortcode_in_inline_code_is_not_rendered(tmp_path: Path) -> No
 
 def test_bare_code_blanks_comments_and_strings_by_the_fences_language() -> None:
     sql = "```sql\nSELECT a FROM t WHERE b = 'from where' -- order by\n/* join */ LIMIT 1;\n```"
-    assert bare_code(sql).split() == ["SELECT", "a", "FROM", "t", "WHERE", "b", "=", "LIMIT", "1;"]
+    assert bare_code(sql).split() == [
+        "SELECT",
+        "a",
+        "FROM",
+        "t",
+        "WHERE",
+        "b",
+        "=",
+        "''",
+        "LIMIT",
+        "1;",
+    ]
     js = "```ts\n// let it be\nconst url = 'http://x.test//a'; const letter = 1;\n```"
     assert "let" not in bare_code(js).split() and "letter" in bare_code(js)
     # a shell block stays whole: its comments offer commands, its strings run them
@@ -53,7 +64,7 @@ def test_bare_code_blanks_comments_and_strings_by_the_fences_language() -> None:
     assert bare_code(sh) == sh.split("\n", 1)[1].rsplit("\n", 1)[0]
     # "#" opens a comment only where a comment can start: not a colour or an attribute
     py = "```python\ncolour = '#fff'  # the brand colour\n```"
-    assert bare_code(py).split() == ["colour", "="]
+    assert bare_code(py).split() == ["colour", "=", "''"]
     assert bare_code("no code here") == ""
 
 
