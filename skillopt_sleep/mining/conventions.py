@@ -165,6 +165,35 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"\btime\.sleep\(|\bThread\.sleep\(|\btime\.Sleep\(|\bawait\s+(?:asyncio\.)?sleep\(|"
         r"\bsetTimeout\(|(?m:^)\s*sleep\s+\d",
     ),
+    "rust_unwrap": (
+        r"\bunwraps?\b|\bexpect\(\)",
+        r"\.unwrap\(\s*\)|\.expect\(",
+    ),
+    "curl_fail": (
+        r"--fail\b|\bfail flag\b|\bcurl\b[^.]{0,30}(?<![\w-])-f\b|(?<![\w-])-f\b[^.]{0,30}\bcurl\b",
+        r"(?m)\bcurl\b(?![^\n]*(?:\s--fail(?:-with-body)?\b|\s-[A-Za-z]*f[A-Za-z]*\b))",
+    ),
+    "kubectl_namespace": (
+        r"\bnamespaces?\b|\bkubectl\b[^.]{0,30}(?<![\w-])-n\b|(?<![\w-])-n \w+",
+        r"(?m)^\s*(?:\$\s*)?kubectl\b(?![^\n]*(?:\s-n\s|\s-n=|\s--namespace\b|\s-A\b|"
+        r"\s--all-namespaces\b))",
+    ),
+    "go_ctx_first": (
+        r"\bctx\b|\bcontext\b[^.]{0,30}\bfirst\b",
+        r"\bfunc\s*(?:\([^)]*\)\s*)?\w+\((?!\s*ctx\s+context\.Context\b)[^)]*\bcontext\.Context\b",
+    ),
+    "sql_transaction": (
+        r"\bBEGIN\b|\btransactions?\b",
+        r"(?is)\A(?=.*\b(?:update|delete|insert)\b)(?!.*\b(?:begin|start transaction)\b)",
+    ),
+    "commit_sha": (
+        r"\bcommit (?:hash|sha)(?:es|s)?\b|\bshas\b|\bSHAs?\b|\bhashes\b",
+        r"(?<![\w/#.-])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}(?![\w-])",
+    ),
+    "js_single_quotes": (
+        r"\bsingle[- ]?q(?:uo|ou)tes?\b|\bdouble[- ]?q(?:uo|ou)tes\b",
+        r"(?m)^(?:[^\"'`\n]|'(?:\\.|[^'\\\n])*'|`[^`]*`)*\"",
+    ),
 }
 CONVENTION_CUES = {name: cue for name, (cue, _) in _CONVENTIONS.items()}
 CONVENTION_CHECKS = {
@@ -184,7 +213,8 @@ _NAMED_BY_WHAT_IS_OUT = re.compile(
 # "error strings shouldn't be capitalized"): a negation is the rule itself.
 _ALWAYS_OUT = {
     "lazy_logging", "go_error_strings", "rm_recursive_force", "ts_any", "quoted_vars",
-    "initialisms", "lowercase_sql", "json_trailing_comma", "tests_no_sleep",
+    "initialisms", "lowercase_sql", "json_trailing_comma", "tests_no_sleep", "rust_unwrap",
+    "commit_sha",
 }  # fmt: skip
 
 
