@@ -194,6 +194,13 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"\bsingle[- ]?q(?:uo|ou)tes?\b|\bdouble[- ]?q(?:uo|ou)tes\b",
         r"(?m)^(?:[^\"'`\n]|'(?:\\.|[^'\\\n])*'|`[^`]*`)*\"",
     ),
+    "pinned_action": (
+        r"\bpin\w*\b[^.]{0,20}\bactions?\b|\bunpinned actions?\b|"
+        r"\bactions?\b[^.]{0,20}\bversions?\b|\breleased? versions?\b|\bversion tags?\b|"
+        r"(?<![\w@])@(?:main|master)\b",
+        r"(?m)^\s*-?\s*uses:\s*(?!\.{0,2}/)[\w.-]+/[\w./-]+(?:@(?:main|master|HEAD|latest|dev|develop|"
+        r"trunk))?\s*$",
+    ),
 }
 CONVENTION_CUES = {name: cue for name, (cue, _) in _CONVENTIONS.items()}
 CONVENTION_CHECKS = {
@@ -214,7 +221,7 @@ _NAMED_BY_WHAT_IS_OUT = re.compile(
 _ALWAYS_OUT = {
     "lazy_logging", "go_error_strings", "rm_recursive_force", "ts_any", "quoted_vars",
     "initialisms", "lowercase_sql", "json_trailing_comma", "tests_no_sleep", "rust_unwrap",
-    "commit_sha",
+    "commit_sha", "pinned_action",
 }  # fmt: skip
 
 
