@@ -368,8 +368,9 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
     out = narrowed(_without_remedies(out, read, found, corrected, accepted), said, corrected,
                    accepted)  # fmt: skip
     out = out_of_comments(_to_code_lines(out, corrected, accepted), corrected, accepted)
-    if not any(separates(c, corrected, accepted) for c in out):
-        out += [c for c in pair_fallback(said, corrected, accepted) if c not in out]
+    if not any(separates(c, corrected, accepted) for c in out):  # narrowed as the rest
+        fallback = narrowed(pair_fallback(said, corrected, accepted), said, corrected, accepted)
+        out += [c for c in fallback if c not in out]
     if not any(separates(c, corrected, accepted) for c in out):
         out += _enumerated(said, corrected, accepted)
     out = with_slashed_alternatives(out, corrected, accepted)  # "no leverage/utilize"
@@ -378,8 +379,6 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
 
 # Classes the loose words cannot ground: "I", "my", "we" are how users speak, not names.
 _SPOKEN = {"first_person", "first_person_any"}
-
-
 # Marks of markdown a user can touch by name ("asterisks" make bold): markdown as a whole
 # only when its own words are said.
 _MARKDOWN_PARTS = {"bold", "italic", "heading", "top_heading", "table", "link", "blockquote"}

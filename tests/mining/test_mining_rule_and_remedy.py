@@ -65,3 +65,12 @@ def test_a_zone_beside_a_clock_convention_is_a_rule_of_its_own(tmp_path: Path) -
     assert not holds(checks, "Standup moves to 09:30 CET.")
     assert not holds(checks, "Standup moves to 9:30 pm UTC.")
     assert holds(checks, "Standup moves to 16:00 UTC.")
+
+
+def test_a_marker_the_fallback_reads_is_every_marker_comment(tmp_path: Path) -> None:
+    corrected = "```go\nfunc Sync() error {\n\t// XXX: unbounded\n\treturn run()\n}\n```"
+    accepted = "```go\nfunc Sync() error {\n\treturn runWithRetries(3)\n}\n```"
+    checks = compiled(tmp_path, "what's this XXX doing here? finish it", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert not holds(checks, "```go\n// TODO: cap retries\nreturn run()\n```")
+    assert holds(checks, "```go\nxxxCount := 0 // counts the x-rays\n```")
