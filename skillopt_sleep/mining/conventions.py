@@ -21,6 +21,8 @@ from skillopt_sleep.mining.phrases import Check
 # A statement's word inside a string, and what builds a string from values after it.
 _SQL = r"\b(?:select|insert|update|delete|where)\b"
 _BUILT = r"(?:%\s*[\w(]|\+\s*\w|\.format\()"
+# A name that holds a secret (``POSTGRES_PASSWORD``, ``apiKey``; not ``token_url``).
+_SECRET_NAME = r"(?:password|passwd|secret|token|api[_-]?key|access[_-]?key)(?:_?(?:value|key))?"
 # name: (what users call it, the construct it rules out, read in code blocks first)
 _CONVENTIONS: dict[str, tuple[str, str]] = {
     "f_string": (
@@ -201,6 +203,13 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"(?m)^\s*-?\s*uses:\s*(?!\.{0,2}/)[\w.-]+/[\w./-]+(?:@(?:main|master|HEAD|latest|dev|develop|"
         r"trunk))?\s*$",
     ),
+    "hardcoded_secret": (
+        r"\bhard-?cod\w*|\bcredentials?\b|\bsecrets?\b|\bpasswords?\b|\bapi keys?\b|"
+        r"\btokens?\b|\bkeys in (?:the )?source\b|\bplaceholders?\b",
+        rf"(?i)\b[\w-]*?{_SECRET_NAME}[\"']?[ \t]*[:=][ \t]*"
+        rf"(?:[\"'](?![<$%{{])[^\"'\n<>$]{{3,}}[\"']|"  # a quoted value, or a bare one
+        rf"(?![<$%{{(])(?=[^\s,;)]*[\d-])[^\s\"'<>$.(),;]{{3,}}(?=[\s,;)]|$))",
+    ),
 }
 CONVENTION_CUES = {name: cue for name, (cue, _) in _CONVENTIONS.items()}
 CONVENTION_CHECKS = {
@@ -221,7 +230,7 @@ _NAMED_BY_WHAT_IS_OUT = re.compile(
 _ALWAYS_OUT = {
     "lazy_logging", "go_error_strings", "rm_recursive_force", "ts_any", "quoted_vars",
     "initialisms", "lowercase_sql", "json_trailing_comma", "tests_no_sleep", "rust_unwrap",
-    "commit_sha", "pinned_action",
+    "commit_sha", "pinned_action", "hardcoded_secret",
 }  # fmt: skip
 
 

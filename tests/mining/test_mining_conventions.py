@@ -119,6 +119,11 @@ def fenced(code: str, lang: str = "") -> str:
         ("pin the actions, never a branch", "- uses: acme/lint-action@main",
          "- uses: acme/lint-action@v3", "- uses: ./.github/actions/build\n- uses: a/b@v1.2.0",
          "- uses: acme/deploy-action"),
+        ("never hardcode credentials, use the env", 'client = Client(api_key="demo-key-0000")',
+         'client = Client(api_key=os.environ["ACME_KEY"])',
+         'auth_url = "https://id.example.test/token"\nlogin(password=password)\n'
+         "def f(token: str): ...\nDB_PASSWORD: ${DB_PASSWORD}\nTOKEN=<your-token>",
+         "SMTP_PASSWORD: swordfish-9"),
         ("no sleeps in the tests", "def test_a():\n    start()\n    time.sleep(2)",
          "def test_a():\n    start()\n    wait_until(ready)", "clock.advance(2)  # fake time",
          "await asyncio.sleep(0.5)"),
