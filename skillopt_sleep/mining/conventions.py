@@ -210,6 +210,11 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         rf"(?:[\"'](?![<$%{{])[^\"'\n<>$]{{3,}}[\"']|"  # a quoted value, or a bare one
         rf"(?![<$%{{(])(?=[^\s,;)]*[\d-])[^\s\"'<>$.(),;]{{3,}}(?=[\s,;)]|$))",
     ),
+    "mutable_default": (
+        r"\bmutable defaults?\b|\bdefault (?:value|arg\w*|param\w*)\b[^.]{0,40}\bshared\b|"
+        r"\b(?:\{\}|\[\]) as (?:a |the )?default\b",
+        r"\bdef\s+\w+\s*\([^)]*=\s*(?:\[\s*\]|\{\s*\}|set\(\s*\)|dict\(\s*\)|list\(\s*\))",
+    ),
 }
 CONVENTION_CUES = {name: cue for name, (cue, _) in _CONVENTIONS.items()}
 CONVENTION_CHECKS = {
@@ -230,7 +235,7 @@ _NAMED_BY_WHAT_IS_OUT = re.compile(
 _ALWAYS_OUT = {
     "lazy_logging", "go_error_strings", "rm_recursive_force", "ts_any", "quoted_vars",
     "initialisms", "lowercase_sql", "json_trailing_comma", "tests_no_sleep", "rust_unwrap",
-    "commit_sha", "pinned_action", "hardcoded_secret",
+    "commit_sha", "pinned_action", "hardcoded_secret", "mutable_default",
 }  # fmt: skip
 
 

@@ -124,6 +124,9 @@ def fenced(code: str, lang: str = "") -> str:
          'auth_url = "https://id.example.test/token"\nlogin(password=password)\n'
          "def f(token: str): ...\nDB_PASSWORD: ${DB_PASSWORD}\nTOKEN=<your-token>",
          "SMTP_PASSWORD: swordfish-9"),
+        ("no mutable defaults", "def add(x, seen=[]):\n    seen.append(x)",
+         "def add(x, seen=None):\n    seen = seen or []",
+         "def f(opts=None, n=0):\n    cfg = {}\n    xs = []", "def g(cache={}):\n    pass"),
         ("no sleeps in the tests", "def test_a():\n    start()\n    time.sleep(2)",
          "def test_a():\n    start()\n    wait_until(ready)", "clock.advance(2)  # fake time",
          "await asyncio.sleep(0.5)"),
