@@ -58,3 +58,56 @@ def deliverable(answer: str) -> str:
     if len(before.splitlines()) > 2 or len(after.splitlines()) > 2:
         return answer
     return m.group(2)
+
+
+# Comment syntax by a fence's language; an untagged fence takes "#" and "//" comments.
+_HASH = (
+    "python py sh bash zsh shell console yaml yml toml ruby rb dockerfile docker make "
+    "makefile perl r conf ini nginx elixir ex powershell ps1 hcl tf terraform"
+)
+_SLASH = (
+    "js javascript jsx ts typescript tsx go golang rust rs java c cpp c++ h hpp cs "
+    "csharp kotlin kt swift scala php dart groovy gradle jsonc hcl tf terraform"
+)
+_DASH = "sql psql postgres postgresql mysql sqlite plsql tsql lua haskell hs"
+_SHELLS = {"sh", "bash", "zsh", "shell", "console", "powershell", "ps1", "fish"}
+_COMMENTS = {
+    "#": r"(?<![^\s;])#(?![!\[]|\w)[^\n]*",  # "# note", not a shebang, "#fff" or "#[derive]"
+    "//": r"(?<![:\w])//[^\n]*",  # not the "//" of a URL
+    "--": r"--[^\n]*",
+    "/*": r"/\*.*?(?:\*/|\Z)",
+}
+_STRING = r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'"
+
+
+def _comment_marks(language: str) -> list[str]:
+    marks = [m for m, names in (("#", _HASH), ("//", _SLASH), ("--", _DASH)) if language in
+             names.split()]  # fmt: skip
+    if language in _SLASH.split() or language in _DASH.split():
+        marks.append("/*")
+    return marks if language else ["#", "//"]
+
+
+def _blank(m: re.Match[str]) -> str:
+    """A string literal emptied (``'select'`` -> ``''``: still a value between commas), a
+    comment gone."""
+    text = m.group(0)
+    return text[0] * 2 if text[0] in "\"'" else " "
+
+
+def bare_code(answer: str) -> str:
+    """The fenced code with its comments blanked and its strings emptied: the keywords and names
+    the code uses, not ones a comment or a string mentions ("-- select the latest rows",
+    ``'select from where'``, ``// no var here``). A shell block stays whole: its strings hold
+    commands (``bash -c "…"``) and its comments the reader's alternatives (``# or: pip
+    install x``)."""
+    out = []
+    for m in FENCED.finditer(answer):
+        info = answer[m.start() : m.start(2)].strip().lstrip("`~").strip().lower()
+        language = info.split()[0] if info else ""
+        body = m.group(2)
+        if language not in _SHELLS:  # a string first: a "#" or "--" inside one is no comment
+            parts = [_STRING, *(_COMMENTS[mark] for mark in _comment_marks(language))]
+            body = re.sub("|".join(parts), _blank, body, flags=re.DOTALL)
+        out.append(body)
+    return "\n".join(out).strip()

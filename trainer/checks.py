@@ -6,7 +6,10 @@ Each check reads one *scope* of the answer and is exact, so a night scores it fo
   line that is not a code fence), ``lines`` (each non-empty line), ``bullets`` (each list
   item, ``-``/``*``/``+``/``•`` or numbered), ``code`` (the text inside fenced code blocks),
   ``prose`` (the answer outside code: fenced blocks and `inline code` left out),
-  ``code_lines`` (each non-empty line inside fenced code blocks). A check on ``lines``,
+  ``code_lines`` (each non-empty line inside fenced code blocks), ``code_bare`` (the fenced
+  code less its comments, its string literals emptied: a keyword the code uses, not one a comment
+  or a string mentions; mining narrows a code rule to it where the session shows that
+  still separates the two answers). A check on ``lines``,
   ``bullets`` or ``code_lines`` must hold for every one (and holds when there is none).
   An answer that hands over its deliverable behind a lead-in ("Here is the message:" then
   a fenced commit message, or a blank line and the message) is read from the deliverable by
@@ -45,10 +48,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from trainer.answer_parts import FENCE_LINE, FENCED, INLINE_CODE, ITEM, deliverable
+from trainer.answer_parts import FENCE_LINE, FENCED, INLINE_CODE, ITEM, bare_code, deliverable
 from trainer.features import FEATURES
 
-SCOPES = ("answer", "first_line", "lines", "bullets", "code", "prose", "code_lines")
+SCOPES = (
+    "answer", "first_line", "lines", "bullets", "code", "prose", "code_lines", "code_bare",
+)  # fmt: skip
+CODE_SCOPES = ("code", "code_lines", "code_bare")
 COUNT_UNITS = ("words", "chars", "lines", "sentences", "bullets", "paragraphs", "indent")
 COUNT_KINDS = tuple(f"{m}_{u}" for u in COUNT_UNITS for m in ("max", "min"))
 WORD_KINDS = ("contains", "not_contains")
@@ -152,6 +158,8 @@ def units(answer: str, scope: str) -> list[str]:
         return ["\n".join(m.group(2) for m in FENCED.finditer(answer)).strip()]
     if scope == "prose":
         return [INLINE_CODE.sub(" ", FENCED.sub("", answer)).strip()]
+    if scope == "code_bare":
+        return [bare_code(answer)]
     raise ValueError(f"unknown scope {scope!r}; expected one of {SCOPES}")
 
 
@@ -222,7 +230,7 @@ def terms(value: str) -> list[str]:
 
 def passes(kind: str, value: str, scope: str, answer: str) -> bool:
     """Whether ``answer`` passes the check: on every unit of ``scope``."""
-    code = scope in ("code", "code_lines")
+    code = scope in CODE_SCOPES
     return all(_holds(kind, value, text, code) for text in units(answer, scope))
 
 

@@ -111,7 +111,8 @@ def slashed_alternatives(check: Check, corrected: str) -> list[Check]:
     """A forbidden "A/B" the corrected answer never wrote as such read as the words each
     forbidden: one check, so that the pair, which shows one of them, confirms both ("no
     leverage/utilize" after "we leverage"); in the code first ("true/false, not yes/no"
-    forbids the YAML's, not every "no" of the sentences). A path the answer had
+    forbids the YAML's, not every "no" of the sentences), then in the prose ("no 'we'/'our'
+    in the docs" is not broken by ``# we retry here`` in a code block). A path the answer had
     ("origin/main") stays the literal."""
     value = check.value
     if check.kind != "not_contains" or not _SLASHED.fullmatch(value):
@@ -120,7 +121,7 @@ def slashed_alternatives(check: Check, corrected: str) -> list[Check]:
         return []
     words = [w.strip(" \"'`") for w in value.split("/")]
     either = f"(?i)(?:{'|'.join(_word(w) for w in words)})"
-    return [Check("not_regex", either, s) for s in dict.fromkeys(("code", check.scope))]
+    return [Check("not_regex", either, s) for s in dict.fromkeys(("code", "prose", check.scope))]
 
 
 def with_slashed_alternatives(checks: list[Check], corrected: str, accepted: str) -> list[Check]:

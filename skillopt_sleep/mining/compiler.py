@@ -55,6 +55,8 @@ CACHE_TABLE = "correction_checks"
 MAX_TOKENS = 160
 
 _LITERAL_KINDS = (*WORD_KINDS, *END_KINDS, "identifier_like")
+# The scopes the prompt describes; ``code_bare`` is mining's narrowing, read from the pair.
+_MODEL_SCOPES = [s for s in SCOPES if s != "code_bare"]
 CHECK_SCHEMA: dict[str, Any] = {
     "title": "checks",
     "type": "object",
@@ -69,7 +71,7 @@ CHECK_SCHEMA: dict[str, Any] = {
                         "properties": {
                             "kind": {"enum": ["has", "no"]},
                             "value": {"enum": list(FEATURES)},
-                            "scope": {"enum": list(SCOPES)},
+                            "scope": {"enum": _MODEL_SCOPES},
                         },
                         "required": ["kind", "value", "scope"],
                         "additionalProperties": False,
@@ -79,7 +81,7 @@ CHECK_SCHEMA: dict[str, Any] = {
                         "properties": {
                             "kind": {"enum": list(COUNT_KINDS)},
                             "value": {"type": "string", "pattern": "^[0-9]{1,4}$"},
-                            "scope": {"enum": list(SCOPES)},
+                            "scope": {"enum": _MODEL_SCOPES},
                         },
                         "required": ["kind", "value", "scope"],
                         "additionalProperties": False,
@@ -89,7 +91,7 @@ CHECK_SCHEMA: dict[str, Any] = {
                         "properties": {
                             "kind": {"enum": list(_LITERAL_KINDS)},
                             "value": {"type": "string", "maxLength": 60},
-                            "scope": {"enum": list(SCOPES)},
+                            "scope": {"enum": _MODEL_SCOPES},
                         },
                         "required": ["kind", "value", "scope"],
                         "additionalProperties": False,

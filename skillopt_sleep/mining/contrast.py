@@ -25,28 +25,25 @@ from skillopt_sleep.mining.alternatives import (
 )
 from skillopt_sleep.mining.cues import GROUNDS
 from skillopt_sleep.mining.fallback import pair_fallback
+from skillopt_sleep.mining.grammar import PROSE_FEATURES
 from skillopt_sleep.mining.instances import number_shape
-from skillopt_sleep.mining.literals import LABELLED, required
-from skillopt_sleep.mining.narrow import narrowed, within_named
+from skillopt_sleep.mining.literals import LABELLED, required, section_pattern
+from skillopt_sleep.mining.narrow import (
+    narrowed,
+    out_of_comments,
+    within_named,
+    words_of_phrases,
+)
 from skillopt_sleep.mining.phrases import Check, respell
 from skillopt_sleep.mining.shapes import KEY_PATTERN, SHORTCODE, is_key, shape_candidates
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
 from skillopt_sleep.mining.topics import HAS_FEATURES, topics
+from skillopt_sleep.mining.zones import ZONE_PATTERNS
 from trainer.answer_parts import deliverable
 from trainer.checks import identifier_pattern, passes
 from trainer.features import FEATURES
 from trainer.text_classes import TEXT_CLASSES
 
-# Features read where the form shows: outside code, so a "# comment" in a shell block is
-# no heading and a "!" in `[ ! -f x ]` no exclamation. The rest read the whole answer.
-_PROSE_FEATURES = {
-    "emoji", "heading", "bullet", "list", "numbered_list", "table", "bold", "link",
-    "exclamation", "apology", "contraction", "first_person", "inline_code", "italic", "hashtag",
-    "at_mention", "em_dash", "checkbox", "top_heading", "american_spelling", "british_spelling",
-    "ellipsis", "first_person_any", "horizontal_rule", "blockquote", "bare_url", "number_word",
-    "long_number", "glued_unit", "currency_symbol", "flattery", "recap",
-    "nested_list",
-}  # fmt: skip
 # Features of code: read inside code blocks first ("drop the comments" means the code's).
 _CODE_FEATURES = {
     "shell_prompt", "code_comment", "bare_except", "untyped_def", "camelcase_def", "single_quoted",
@@ -72,7 +69,7 @@ def _feature_candidates(t: Topic) -> list[Check]:
         scopes = ["first_line"]
     elif f == "file_name":  # "no file names" is said of a subject first, then of the prose
         scopes = ["first_line", "prose", "answer"]
-    elif f in _PROSE_FEATURES:
+    elif f in PROSE_FEATURES:
         scopes = ["prose", "answer"]
     elif f in _CODE_FEATURES:
         scopes = ["code", "answer"]
@@ -157,7 +154,9 @@ def _literal_candidates(t: Topic, corrected: str) -> list[Check]:
     out: list[Check] = []
     line = rf"(?im)^[\W_]*{re.escape(value)}" + (r"\b" if value[-1:].isalnum() else "")
     if t.at == "line":  # "the 'Summary' heading": a line it opens, not the word anywhere
-        return [Check("regex" if t.role == HAS else "not_regex", line, "answer")]
+        return [
+            Check("regex", section_pattern(value)) if t.role == HAS else Check("not_regex", line)
+        ]
     if t.at == "start" and t.role != NO and SHORTCODE.fullmatch(value):
         return [Check("regex", r"\A\W*" + SHORTCODE.pattern, "first_line")]  # any shortcode
     if t.role != HAS:
@@ -172,7 +171,7 @@ def _literal_candidates(t: Topic, corrected: str) -> list[Check]:
         return [required(value), *first]  # "first line 'Impact: ...'": where it opens
     heading = re.fullmatch(r"#{1,6}\s*(\w[\w ]*)", value)
     if heading:  # "add '## Testing'": a heading of that name, at whatever level
-        return [Check("regex", rf"(?im)^\s{{0,3}}#{{1,6}}\s*{re.escape(heading.group(1))}\b")]
+        return [Check("regex", section_pattern(heading.group(1)))]
     if t.at == "start":
         out.append(Check("starts_with", value, "first_line"))
     elif t.at == "end":
@@ -336,7 +335,7 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
         return read
     found = topics(said, corrected)
     kept = [c for c in read if separates(c, corrected, accepted)]
-    covered = {c.value.lower() for c in kept}
+    covered = {ZONE_PATTERNS.get(c.value, c.value).lower() for c in kept} | words_of_phrases(read)
     out = list(read)
     text = " ".join(said.split())
     for group in [*alternative_groups(found, text), *spoken_openings(text)]:
@@ -368,9 +367,10 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
         out += [c for c in [_HAS_IMPERATIVE] if c not in out and separates(c, corrected, accepted)]
     out = narrowed(_without_remedies(out, read, found, corrected, accepted), said, corrected,
                    accepted)  # fmt: skip
-    out = _to_code_lines(out, corrected, accepted)
-    if not any(separates(c, corrected, accepted) for c in out):
-        out += [c for c in pair_fallback(said, corrected, accepted) if c not in out]
+    out = out_of_comments(_to_code_lines(out, corrected, accepted), corrected, accepted)
+    if not any(separates(c, corrected, accepted) for c in out):  # narrowed as the rest
+        fallback = narrowed(pair_fallback(said, corrected, accepted), said, corrected, accepted)
+        out += [c for c in fallback if c not in out]
     if not any(separates(c, corrected, accepted) for c in out):
         out += _enumerated(said, corrected, accepted)
     out = with_slashed_alternatives(out, corrected, accepted)  # "no leverage/utilize"
@@ -379,8 +379,6 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
 
 # Classes the loose words cannot ground: "I", "my", "we" are how users speak, not names.
 _SPOKEN = {"first_person", "first_person_any"}
-
-
 # Marks of markdown a user can touch by name ("asterisks" make bold): markdown as a whole
 # only when its own words are said.
 _MARKDOWN_PARTS = {"bold", "italic", "heading", "top_heading", "table", "link", "blockquote"}
@@ -442,7 +440,8 @@ def _without_remedies(
             and first < orders[c]
             and (c not in read or c.kind == "has")
         )  # fmt: skip
-    ]
+        and not (c.kind == "has" and roles.get(c) == KEEP and first is not None)
+    ]  # "a plain list instead of a table": no table is the rule, the list one way to keep it
 
 
 def broken_by(said: str, answer: str) -> bool:

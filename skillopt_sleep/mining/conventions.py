@@ -18,6 +18,11 @@ import re
 
 from skillopt_sleep.mining.phrases import Check
 
+# A statement's word inside a string, and what builds a string from values after it.
+_SQL = r"\b(?:select|insert|update|delete|where)\b"
+_BUILT = r"(?:%\s*[\w(]|\+\s*\w|\.format\()"
+# A name that holds a secret (``POSTGRES_PASSWORD``, ``apiKey``; not ``token_url``).
+_SECRET_NAME = r"(?:password|passwd|secret|token|api[_-]?key|access[_-]?key)(?:_?(?:value|key))?"
 # name: (what users call it, the construct it rules out, read in code blocks first)
 _CONVENTIONS: dict[str, tuple[str, str]] = {
     "f_string": (
@@ -130,6 +135,86 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"\b(?:SELECT|FROM|WHERE|UPDATE|INSERT|DELETE|JOIN|GROUP BY|ORDER BY|LIMIT|SET|VALUES|"
         r"INTO|AND|OR|NOT|NULL|AS|ON|CREATE|TABLE|ALTER|BEGIN|COMMIT)\b",
     ),
+    "http_timeout": (
+        r"\btime?outs?\b|\b(?:hangs?|wait(?:s|ing)?) forever\b",
+        r"\b(?:requests|httpx|\w*session|\w*client)\.(?:get|post|put|patch|delete|head|request)"
+        r"\((?![^()]*(?:\([^()]*\)[^()]*)*\btimeout\s*=)",
+    ),
+    "json_trailing_comma": (r"\btrailing commas?\b", r",\s*[}\]]"),
+    "if_not_exists": (
+        r"\bif not exists\b|\bidempotent\b",
+        r"(?i)\bcreate\s+(?:unique\s+)?(?:table|index|schema|view|extension|sequence|type)\s+"
+        r"(?!(?:concurrently\s+)?if\s+not\s+exists\b)",
+    ),
+    "sql_params": (
+        r"\bparam(?:et)?(?:eri[sz]|ri[sz])\w*|\bplaceholders?\b|\bbound param\w*|"
+        r"\bbind (?:param|var)\w*|\bsql injection\b|\binjectable\b|\bprepared statements?\b",
+        rf"(?i)\bf\"[^\"\n]*{_SQL}[^\"\n]*\{{|\bf'[^'\n]*{_SQL}[^'\n]*\{{|"
+        rf"\"[^\"\n]*{_SQL}[^\"\n]*\"\s*{_BUILT}|'[^'\n]*{_SQL}[^'\n]*'\s*{_BUILT}|"
+        rf"`[^`]*{_SQL}[^`]*\$\{{|\bSprintf\(\s*\"[^\"\n]*{_SQL}",
+    ),
+    "google_docstring": (
+        r"\bgoogle[- ]?style\b|\bgoogle docstrings?\b|\bArgs:\s*/\s*Returns:",
+        r"(?m)^\s*(?:Parameters|Returns|Raises|Yields|Attributes)\s*\n\s*-{3,}|"
+        r"^\s*:(?:param|type|returns?|rtype|raises?)\b",
+    ),
+    "keep_a_changelog": (
+        r"\bkeep[- ]?a[- ]?changelog\b",
+        r"(?s)\A(?!.*^\s*#{2,4}\s*(?:Added|Changed|Deprecated|Removed|Fixed|Security)\b)",
+    ),
+    "tests_no_sleep": (
+        r"\bsleeps?\b|\breal time\b|\bfake timers\b",
+        r"\btime\.sleep\(|\bThread\.sleep\(|\btime\.Sleep\(|\bawait\s+(?:asyncio\.)?sleep\(|"
+        r"\bsetTimeout\(|(?m:^)\s*sleep\s+\d",
+    ),
+    "rust_unwrap": (
+        r"\bunwraps?\b|\bexpect\(\)",
+        r"\.unwrap\(\s*\)|\.expect\(",
+    ),
+    "curl_fail": (
+        r"--fail\b|\bfail flag\b|\bcurl\b[^.]{0,30}(?<![\w-])-f\b|(?<![\w-])-f\b[^.]{0,30}\bcurl\b",
+        r"(?m)\bcurl\b(?![^\n]*(?:\s--fail(?:-with-body)?\b|\s-[A-Za-z]*f[A-Za-z]*\b))",
+    ),
+    "kubectl_namespace": (
+        r"\bnamespaces?\b|\bkubectl\b[^.]{0,30}(?<![\w-])-n\b|(?<![\w-])-n \w+",
+        r"(?m)^\s*(?:\$\s*)?kubectl\b(?![^\n]*(?:\s-n\s|\s-n=|\s--namespace\b|\s-A\b|"
+        r"\s--all-namespaces\b))",
+    ),
+    "go_ctx_first": (
+        r"\bctx\b|\bcontext\b[^.]{0,30}\bfirst\b",
+        r"\bfunc\s*(?:\([^)]*\)\s*)?\w+\((?!\s*ctx\s+context\.Context\b)[^)]*\bcontext\.Context\b",
+    ),
+    "sql_transaction": (
+        r"\bBEGIN\b|\btransactions?\b",
+        r"(?is)\A(?=.*\b(?:update|delete|insert)\b)(?!.*\b(?:begin|start transaction)\b)",
+    ),
+    "commit_sha": (
+        r"\bcommit (?:hash|sha)(?:es|s)?\b|\bshas\b|\bSHAs?\b|\bhashes\b",
+        r"(?<![\w/#.-])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}(?![\w-])",
+    ),
+    "js_single_quotes": (
+        r"\bsingle[- ]?q(?:uo|ou)tes?\b|\bdouble[- ]?q(?:uo|ou)tes\b",
+        r"(?m)^(?:[^\"'`\n]|'(?:\\.|[^'\\\n])*'|`[^`]*`)*\"",
+    ),
+    "pinned_action": (
+        r"\bpin\w*\b[^.]{0,20}\bactions?\b|\bunpinned actions?\b|"
+        r"\bactions?\b[^.]{0,20}\bversions?\b|\breleased? versions?\b|\bversion tags?\b|"
+        r"(?<![\w@])@(?:main|master)\b",
+        r"(?m)^\s*-?\s*uses:\s*(?!\.{0,2}/)[\w.-]+/[\w./-]+(?:@(?:main|master|HEAD|latest|dev|develop|"
+        r"trunk))?\s*$",
+    ),
+    "hardcoded_secret": (
+        r"\bhard-?cod\w*|\bcredentials?\b|\bsecrets?\b|\bpasswords?\b|\bapi keys?\b|"
+        r"\btokens?\b|\bkeys in (?:the )?source\b|\bplaceholders?\b",
+        rf"(?i)\b[\w-]*?{_SECRET_NAME}[\"']?[ \t]*[:=][ \t]*"
+        rf"(?:[\"'](?![<$%{{])[^\"'\n<>$]{{3,}}[\"']|"  # a quoted value, or a bare one
+        rf"(?![<$%{{(])(?=[^\s,;)]*[\d-])[^\s\"'<>$.(),;]{{3,}}(?=[\s,;)]|$))",
+    ),
+    "mutable_default": (
+        r"\bmutable defaults?\b|\bdefault (?:value|arg\w*|param\w*)\b[^.]{0,40}\bshared\b|"
+        r"\b(?:\{\}|\[\]) as (?:a |the )?default\b",
+        r"\bdef\s+\w+\s*\([^)]*=\s*(?:\[\s*\]|\{\s*\}|set\(\s*\)|dict\(\s*\)|list\(\s*\))",
+    ),
 }
 CONVENTION_CUES = {name: cue for name, (cue, _) in _CONVENTIONS.items()}
 CONVENTION_CHECKS = {
@@ -140,7 +225,7 @@ CONVENTION_CHECKS = {
 # a negation before the name is the rule itself, not a remedy refused.
 _NAMED_BY_WHAT_IS_OUT = re.compile(
     r"(?i)\b(?:comma|implicit) joins?\b|\buntagged\b|:latest\b|\bno latest\b|\bselect\s*\*|"
-    r"\bstar selects?\b|\bam\s*/\s*pm\b|\brelative imports?\b|\bdefault exports?\b|"
+    r"\bstar selects?\b|\bselect star\b|\bam\s*/\s*pm\b|\brelative imports?\b|\bdefault exports?\b|"
     r"\bexport default\b|\bstring concatenation\b|\b(?:runs? |running )?as root\b"
 )
 
@@ -149,7 +234,8 @@ _NAMED_BY_WHAT_IS_OUT = re.compile(
 # "error strings shouldn't be capitalized"): a negation is the rule itself.
 _ALWAYS_OUT = {
     "lazy_logging", "go_error_strings", "rm_recursive_force", "ts_any", "quoted_vars",
-    "initialisms", "lowercase_sql",
+    "initialisms", "lowercase_sql", "json_trailing_comma", "tests_no_sleep", "rust_unwrap",
+    "commit_sha", "pinned_action", "hardcoded_secret", "mutable_default",
 }  # fmt: skip
 
 

@@ -77,6 +77,24 @@ _DESCRIBES = re.compile(
 )
 
 
+# "It's a one-line answer, why the heading?", "why a table for three lines": what the answer
+# is or holds, said to argue against something else, not a limit; never after a negation
+# ("why isn't this one line?" asks for one).
+_IT_IS_A = re.compile(r"\b(?:it|this|that)(?:'s| is| was) (?:(?:a|an|just|only) )?\W*$", re.I)
+_HOLDS = re.compile(r"\b(?:in|for|of|on) (?:(?:a|an|the|this|that|my|just|only) )?\W*$", re.I)
+_WHY = re.compile(r"^\W*(?:why|how come)\b", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:not|never)\b|n't\b", re.IGNORECASE)
+
+
+def describes_answer(sentence: str, before: str) -> bool:
+    """Whether a count whose words are ``before`` in ``sentence`` says what the answer is
+    ("it's a one-liner") or, in a question, what it holds ("why a table for three lines")."""
+    if _NEGATED.search(sentence):
+        return False
+    question = _WHY.search(sentence) is not None or sentence.rstrip().endswith("?")
+    return _IT_IS_A.search(before) is not None or (question and _HOLDS.search(before) is not None)
+
+
 _STATES_LIMIT = re.compile(r"\b(?:limit|max(?:imum)?|at most|cap|tops|or fewer|or less)\b", re.I)
 _WRAP = re.compile(r"\b(?:un)?(?:hard-?)?wrap(?:ped|ping|s)?\b", re.IGNORECASE)
 _LINES_UNDER = re.compile(r"\blines? (?:\w+ )?(?:under|below|within|at most|max|over|<)", re.I)
@@ -126,12 +144,13 @@ def count_topics(text: str) -> list[Topic]:
                 bound = "max"
             if not unit and not bound:
                 continue  # a bare number ("Python 3", "the 2 tests") counts nothing said
-            if not bound and _DESCRIBES.search(before):
+            if not bound and (_DESCRIBES.search(before) or describes_answer(sentence, before)):
                 continue  # "the title is like 70 chars": what the answer was, not the rule
             scope = scope_for(sentence, "") or whole_scope or ("lines" if line_width else None)
             out.append(Topic("count", str(n), NAMED, scope, unit, bound, order=at))
-        if re.search(r"\b(?:one|a single|single)[- ]line(?:r)?\b|\bone-?liner\b|\bjust the "
-                     r"(?:subject|title|summary)(?: line)?\b", sentence, re.I):  # fmt: skip
+        one = re.search(r"\b(?:one|a single|single)[- ]line(?:r)?\b|\bone-?liner\b|\bjust the "
+                        r"(?:subject|title|summary)(?: line)?\b", sentence, re.I)  # fmt: skip
+        if one and not describes_answer(sentence, sentence[: one.start()]):
             out.append(Topic("count", "1", NAMED, "answer", "lines", "max", order=offset))
         if re.search(r"\b(?:a single|single|just one)[- ]para(?:graph)?\b", sentence, re.I):
             out.append(Topic("count", "1", NAMED, "answer", "paragraphs", "max", order=offset))

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from skillopt_sleep.mining.counts import describes_answer
 from skillopt_sleep.mining.literals import (
     is_identifier,
     section_checks,
@@ -54,6 +55,7 @@ from skillopt_sleep.mining.phrases import (
     scope_for,
     sentences,
     unit_of,
+    why_asked,
 )
 from skillopt_sleep.mining.prefilter import Prefiltered
 from trainer.checks import identifier_pattern
@@ -134,9 +136,12 @@ def _counts(text: str) -> list[Check]:
         if wrap:
             found.append(("max", int(wrap.group(1)), "chars"))
             scope = "lines"
+        one = "line" in low and re.search(
+            r"\b(?:one|a single|single)[- ]line\b|\bone-?liner\b", low
+        )
         if (
-            "line" in low
-            and re.search(r"\b(?:one|a single|single)[- ]line\b|\bone-?liner\b", low)
+            one
+            and not describes_answer(low, low[: one.start()])  # "it's a one-line answer"
             and not any(u == "lines" for _, _, u in found)
         ):
             found.append(("max", 1, "lines"))
@@ -369,11 +374,22 @@ def _resolve_lists(checks: list[Check]) -> list[Check]:
     return [c for c in checks if not (c == Check("has", "list") and forbidden & names)]
 
 
+# Features read where the form shows: outside code, so a "# comment" in a shell block is
+# no heading, a "!" in `[ ! -f x ]` no exclamation, `apologies.py` no apology and `:smile:`
+# in inline code no emoji (it is not rendered). The rest read the whole answer.
+PROSE_FEATURES = frozenset({
+    "emoji", "heading", "bullet", "list", "numbered_list", "table", "bold", "link",
+    "exclamation", "apology", "contraction", "first_person", "inline_code", "italic", "hashtag",
+    "at_mention", "em_dash", "checkbox", "top_heading", "american_spelling", "british_spelling",
+    "ellipsis", "first_person_any", "horizontal_rule", "blockquote", "bare_url", "number_word",
+    "long_number", "glued_unit", "currency_symbol", "flattery", "recap", "nested_list",
+})  # fmt: skip
+
+
 def _feature_scope(feature: str, clause: str) -> str:
-    """Where a forbidden feature shows: a layout or a mark outside code (a "# comment" in a
-    shell block is no heading), a subject's form on the subject, the rest anywhere."""
-    if feature in ("exclamation", "heading", "table", "bullet", "list", "numbered_list", "bold",
-                   "top_heading", "checkbox"):  # fmt: skip
+    """Where a forbidden feature shows: a layout or a mark outside code (``PROSE_FEATURES``),
+    a subject's form on the subject, the rest anywhere."""
+    if feature in PROSE_FEATURES:
         return "prose"
     if feature in ("past_tense", "lowercase_start", "capital_start"):
         return "first_line"
@@ -392,6 +408,9 @@ def _role(clause: str, start: int, end: int, pairs: list[tuple[int, int, str]]) 
             return "no" if role == "no" else "has"
     before = clause[:start]
     after = clause[end:]
+    asked = why_asked(before, after)  # "why does it need a heading?": a complaint
+    if asked is not None:
+        return asked
     if re.search(r"\b(?:leave|keep|take)\b", before, re.I) and re.match(r"[\w\s-]*\bout\b", after):
         return "no"  # "leave the +/- lines out"
     if NEG_RX.search(_REDUCE.sub(" ", before)) or re.match(

@@ -25,6 +25,7 @@ from skillopt_sleep.mining.phrases import (
 )
 from skillopt_sleep.mining.prefilter import Prefiltered
 from skillopt_sleep.mining.shapes import is_identifier
+from skillopt_sleep.mining.zones import TIMEZONES, zone_check
 from trainer.checks import identifier_pattern
 
 _STOP = {
@@ -58,9 +59,6 @@ _CUT = re.compile(
     r"on the|back)\b.*$",
     re.IGNORECASE,
 )
-
-
-_TIMEZONES = ("UTC", "GMT")  # what "use UTC" asks to see written; a tuple: checks in one order
 
 
 _DATE_TEMPLATE = re.compile(r"\b(?:YYYY|yyyy)[-/.](?:MM|mm)[-/.](?:DD|dd)\b")
@@ -365,13 +363,13 @@ def word_checks(text: str, corrected: str) -> list[Check]:
             named = list(dict.fromkeys(_named(sentence)))
             if len(named) == 1:  # "os.system is flagged by our linter, can you replace it?"
                 out.append(Check("not_contains", named[0], _word_scope(named[0], corrected)))
-        for zone in _TIMEZONES:
+        for zone in TIMEZONES:
             if (
                 zone in sentence
                 and re.search(rf"\b{zone}\b", sentence)
                 and not re.search(rf"(?:{NEG})[^,;.]*\b{zone}\b", sentence, re.IGNORECASE)
             ):
-                out.append(Check("contains", zone, "answer"))
+                out.append(zone_check(zone, sentence))
         if _DATE_TEMPLATE.search(sentence) or re.search(r"\biso\b.*\bdates?\b|\bdates?\b.*\biso\b",
                                                         sentence, re.IGNORECASE):  # fmt: skip
             out.append(Check("regex", _ISO_DATE, "answer"))
@@ -459,12 +457,22 @@ def section_checks(text: str) -> list[Check]:
             name = m.group(1)
             if name.lower() in _STOP or name.lower() in ("new", "separate", "extra", "own"):
                 continue
-            pattern = r"(?im)^[\W_]*" + re.escape(name) + r"\b"
             if NEG_RX.search(sentence[: m.start()]):
-                out.append(Check("not_regex", pattern))
+                out.append(Check("not_regex", r"(?im)^[\W_]*" + re.escape(name) + r"\b"))
             elif re.search(r"\b(?:add|include|needs?|forgot|missing|want|where'?s)\b", text, re.I):
-                out.append(Check("regex", pattern))
+                out.append(Check("regex", section_pattern(name)))
     return out
+
+
+def section_pattern(name: str) -> str:
+    """A line that opens the section ``name`` asks for: one opening with the name, or a
+    heading holding a form of its one word ("### How I tested" is a Testing section)."""
+    line = r"(?im)^[\W_]*" + re.escape(name) + (r"\b" if name[-1:].isalnum() else "")
+    word = name.lstrip("#").strip()
+    if not re.fullmatch(r"[A-Za-z]{4,}", word):
+        return line
+    stem = re.sub(r"(?:ing|ed|s)$", "", word, flags=re.IGNORECASE) if len(word) > 5 else word
+    return line + rf"|^\s{{0,3}}#{{1,6}}[^\n]*\b{stem}\w*"
 
 
 def semicolon_checks(text: str, corrected: str) -> list[Check]:

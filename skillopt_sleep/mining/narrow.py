@@ -5,6 +5,11 @@ to the method call, not to "then" in a comment; "never rm -rf" to the command wi
 not to ``rm -f`` or ``rmdir``. The narrower check is kept only where it still separates the
 two answers (the corrected one fails it, the accepted one passes), so narrowing never loses a
 rule the session shows; it only stops the judge from failing answers that follow the rule.
+
+The same holds of where a code rule looks: "uppercase keywords" and "no var" are about the
+code, not about ``-- select the latest rows`` or ``'select from where'`` or ``// no var
+here``, so a rule the corrected answer broke only in its code reads the code less its
+comments and strings (the ``code_bare`` scope) where that still separates the two answers.
 """
 
 from __future__ import annotations
@@ -101,3 +106,40 @@ def narrowed(checks: list[Check], said: str, corrected: str, accepted: str) -> l
         if check not in out:
             out.append(check)
     return out
+
+
+_FORBIDS = ("not_contains", "not_regex")
+_LOOKAROUND = re.compile(r"\(\?<?[=!](?:\\.|[^()\\])*\)")  # what may stand beside a match
+_QUOTE = re.compile(r"[\"']")
+
+
+def out_of_comments(checks: list[Check], corrected: str, accepted: str) -> list[Check]:
+    """``checks`` with each rule against a construct in the code read on the code less its
+    comments and strings, where that still separates the two answers (a "no TODO" the
+    corrected answer broke in a comment stays where it was). A pattern that matches a quote
+    mark itself is about strings ("no '%s' % x"), and keeps them."""
+    out: list[Check] = []
+    for check in checks:
+        narrow = Check(check.kind, check.value, "code_bare")
+        if (
+            check.kind in _FORBIDS
+            and check.scope == "code"
+            and not _QUOTE.search(_LOOKAROUND.sub("", check.value))
+            and _separates(narrow, corrected, accepted)
+        ):
+            check = narrow
+        if check not in out:
+            out.append(check)
+    return out
+
+
+def words_of_phrases(read: list[Check]) -> set[str]:
+    """The words of each phrase the user forbade whole ("no curl | bash"): one of them alone
+    is not what they forbade (``bash install.sh`` runs a script read first), so no topic of
+    its own."""
+    return {
+        w.lower()
+        for c in read
+        if c.kind == "not_contains" and len(words := c.value.split()) > 1
+        for w in words
+    }

@@ -13,7 +13,8 @@ accepted one passes, yet another answer that keeps the user's rule fails them. T
   not a word to keep out of every answer.
 
 A short flag the user asks for ("add -f") is one alone or bundled with others
-(``curl -fsS``), not the two characters ``-f``. A forbidden one stays as written: a bundle
+(``curl -fsS``) or spelt long for the tool it is on (curl's ``--fail``), not the two
+characters ``-f``. A forbidden one stays as written: a bundle
 is how the fix is often written ("only set -e?" is answered by ``set -euo pipefail``).
 
 And one count read on the whole answer where the request says what is measured: a limit in
@@ -27,6 +28,7 @@ import re
 
 from skillopt_sleep.mining.conventions import CONVENTION_CHECKS
 from skillopt_sleep.mining.phrases import Check
+from skillopt_sleep.mining.zones import ZONE_PATTERNS
 
 _CONSTRUCTS = {c.value for checks in CONVENTION_CHECKS.values() for c in checks}
 _WORD_KINDS = ("contains", "not_contains")
@@ -46,7 +48,7 @@ def without_overbroad(
     a commit message's limit in characters on its subject line."""
     template = {w.lower() for m in _TEMPLATE.finditer(said) for w in m.groups()}
     checks = [
-        Check("regex", _bundled(c.value[1]), c.scope)
+        Check("regex", _bundled(c.value[1], corrected), c.scope)
         if c.kind == "contains" and _SHORT_FLAG.fullmatch(c.value)
         else c
         for c in checks
@@ -72,7 +74,7 @@ def _superseded(check: Check, checks: list[Check], corrected: str) -> bool:
     if check.kind == "not_contains":
         flags = re.IGNORECASE if check.value.islower() else 0
         pattern = re.compile(re.escape(check.value), flags)
-    elif check.kind == "not_regex" and check.value not in _CONSTRUCTS:
+    elif check.kind == "not_regex" and check.value not in _CONSTRUCTS.union(ZONE_PATTERNS):
         pattern = re.compile(check.value)
     else:
         return False
@@ -94,6 +96,34 @@ def _names_a_place(value: str, said: str) -> bool:
     return re.search(place + rf"(?:{_PLACES})\b", said, re.IGNORECASE) is not None
 
 
-def _bundled(letter: str) -> str:
-    """A short flag alone or bundled with others: ``-k``, ``-skL``."""
-    return rf"(?<![\w-])-[A-Za-z]{{0,4}}{letter}[A-Za-z]{{0,4}}(?![\w-])"
+# The long spellings of the short flags of common tools: "add -f" to a curl command is
+# kept by ``--fail`` too. A letter is another option in another tool (rsync's -z is
+# --compress, tar's -f names a file), so a flag is spelt long only for the tool it is on.
+LONG_FLAGS: dict[str, dict[str, str]] = {
+    "curl": {"f": "fail", "L": "location", "s": "silent", "S": "show-error", "k": "insecure",
+             "o": "output", "O": "remote-name", "v": "verbose", "I": "head", "i": "include"},
+    "wget": {"q": "quiet", "O": "output-document", "c": "continue", "N": "timestamping"},
+    "rsync": {"a": "archive", "z": "compress", "v": "verbose", "n": "dry-run", "r": "recursive",
+              "P": "partial", "h": "human-readable"},
+    "grep": {"i": "ignore-case", "r": "recursive", "E": "extended-regexp", "n": "line-number",
+             "v": "invert-match", "w": "word-regexp", "l": "files-with-matches",
+             "F": "fixed-strings", "q": "quiet"},
+    "rm": {"r": "recursive", "f": "force", "i": "interactive", "v": "verbose"},
+    "cp": {"r": "recursive", "a": "archive", "f": "force", "n": "no-clobber", "v": "verbose"},
+    "mkdir": {"p": "parents", "v": "verbose"},
+    "tar": {"z": "gzip", "x": "extract", "c": "create", "f": "file", "v": "verbose", "j": "bzip2"},
+    "git": {"f": "force", "n": "dry-run", "v": "verbose", "q": "quiet", "a": "all"},
+    "docker": {"d": "detach", "i": "interactive", "t": "tty", "e": "env", "p": "publish",
+               "v": "volume"},
+    "kubectl": {"n": "namespace", "f": "filename", "o": "output", "l": "selector"},
+    "sort": {"n": "numeric-sort", "r": "reverse", "u": "unique", "h": "human-numeric-sort"},
+}  # fmt: skip
+
+
+def _bundled(letter: str, corrected: str) -> str:
+    """A short flag alone or bundled with others (``-k``, ``-skL``), or its long spelling
+    for the tool the corrected answer ran (``curl``'s ``-f`` is ``--fail``)."""
+    short = rf"(?<![\w-])-[A-Za-z]{{0,4}}{letter}[A-Za-z]{{0,4}}(?![\w-])"
+    tools = re.findall(r"(?<![\w./-])([a-z]+)(?=\s+-)", corrected)
+    long = next((LONG_FLAGS[t][letter] for t in tools if letter in LONG_FLAGS.get(t, {})), None)
+    return short if long is None else rf"{short}|(?<![\w-])--{long}(?![\w-])"

@@ -312,6 +312,21 @@ _STATEMENT_END = re.compile(
 )
 
 
+# A question asking why something is there ("why does it have a heading?", "why the bold")
+# complains of it; one asking why it is missing ("why is the code block gone?") asks for it.
+_WHY = re.compile(r"\W*(?:why|how come)\b", re.IGNORECASE)
+_MISSING = re.compile(r"[^.?!]*\b(?:missing|gone|removed|dropped|lost|went)\b", re.IGNORECASE)
+
+
+def why_asked(before: str, after: str) -> str | None:
+    """How a why-question takes the form word between ``before`` and ``after``: "no" when
+    it asks why the answer has it, "has" when why it lost it, None for no such question (or
+    a negated one: "why not a table?")."""
+    if not _WHY.match(before) or NEG_RX.search(before):
+        return None
+    return "has" if _MISSING.match(after) else "no"
+
+
 def pair_spans(clause: str) -> list[tuple[int, int, str]]:
     """Spans of the preferred (keep) and rejected (no) parts of "X, not Y", "X instead of
     Y", "swap Y for X", "turn Y into X", "Y -> X"."""

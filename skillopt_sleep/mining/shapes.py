@@ -221,8 +221,9 @@ def _case_candidates(corrected: str, accepted: str) -> list[Check]:
     )
     if not changed:
         return []
-    alternatives = "|".join(re.escape(w) for w in changed)
-    return [Check("not_regex", rf"(?<![\w-])(?:{alternatives})(?![\w-])", "answer")]
+    pattern = rf"(?<![\w-])(?:{'|'.join(re.escape(w) for w in changed)})(?![\w-])"
+    # the code's keywords first, not their words in a comment or a string; then anywhere
+    return [Check("not_regex", pattern, scope) for scope in ("code_bare", "answer")]
 
 
 def shape_candidates(t: Topic, corrected: str, accepted: str) -> list[Check]:

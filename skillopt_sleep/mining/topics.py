@@ -32,6 +32,7 @@ from skillopt_sleep.mining.phrases import (
     rx,
     scope_for,
     sentences,
+    why_asked,
 )
 from skillopt_sleep.mining.shapes import SHORTCODE, is_identifier, shape_topics
 from skillopt_sleep.mining.shapes import START as _START
@@ -84,6 +85,9 @@ def _role(clause: str, start: int, end: int, pairs: list[tuple[int, int, str]]) 
                 return NO  # '"*soft*" -> no italics': the remedy is itself a rejection
             return NO if role == "no" else KEEP
     before, after = clause[:start], clause[end:]
+    asked = why_asked(before, after)  # "why does it have a heading?", "why is the table gone?"
+    if asked is not None:
+        return NO if asked == "no" else HAS
     if re.search(r"\b(?:leave|keep|take)\b", before, re.I) and re.match(r"[\w\s-]*\bout\b", after):
         return NO  # "keep Brightwater out of it"
     if NEG_RX.search(_REDUCE.sub(" ", before)) or re.search(r"\bban\b|\bzero\b", before, re.I):

@@ -107,7 +107,7 @@ def test_the_model_is_asked_when_the_grammars_reading_fails_the_session(tmp_path
     assert compiler.compile(SAID, DIFF, "raise the timeout", "Raise it to 30 s") == []
     assert len(backend.prompts) == 1  # its "no exclamation" is not in these words: dropped
     # a reading that holds on the session asks no model
-    assert compiler.compile("no emoji", "Done 🚀", "x", "Done") == [Check("no", "emoji")]
+    assert compiler.compile("no emoji", "Done 🚀", "x", "Done") == [Check("no", "emoji", "prose")]
     assert len(backend.prompts) == 1
 
 

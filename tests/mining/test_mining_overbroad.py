@@ -92,7 +92,10 @@ def test_a_templates_words_and_a_place_are_no_words_to_check(tmp_path: Path, sai
 
 
 def test_a_count_in_a_question_about_the_answer_describes_it() -> None:
-    assert compile_text("why is there a table in a 3-line answer? plain text") == []
+    # the table the question asks about is the complaint; the count says what the answer is
+    assert compile_text("why is there a table in a 3-line answer? plain text") == [
+        Check("no", "table", "prose")
+    ]
     assert compile_text("why is this a 6-line summary? 3 lines max") == [
         Check("max_lines", "3", "answer")
     ]
