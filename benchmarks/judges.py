@@ -75,6 +75,8 @@ STATUS = {
     "right 113/180 = 62.8%, wrong 9/180 = 5.0%; see HELDOUT6.md",
     "heldout7": "tuning since its one measurement as held-out, on main at 8098c69: grammar arm "
     "right 98/180 = 54.4%, wrong 20/180 = 11.1%; see HELDOUT7.md",
+    "heldout8": "tuning since its one measurement as held-out, on main at cf3e852: grammar arm "
+    "right 88/180 = 48.9%, wrong 23/180 = 12.8%; see HELDOUT8.md",
 }
 
 
@@ -215,7 +217,7 @@ def main() -> None:
         "--corpus",
         default="tuning",
         help="tuning | tuning2 | selfheld | heldout2 | heldout3 | heldout4 | heldout5 | "
-        "heldout6 | heldout7 (all tuning now): a corpus in tests/fixtures/corrections",
+        "heldout6 | heldout7 | heldout8 (all tuning now): a corpus in tests/fixtures/corrections",
     )
     ap.add_argument("--model", action="store_true", help="also the embedded judge model")
     ap.add_argument("--threads", type=int, help="llama.cpp threads (default: measured)")
