@@ -66,7 +66,18 @@ def dump(where: Path, out: Path) -> dict[str, Any]:
     out.write_text(json.dumps(rows, sort_keys=True))
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     return {"wall_seconds": round(wall, 2), "cpu_seconds": round(cpu, 2),
-            "peak_rss_mb": round(after.ru_maxrss / 1024)}  # fmt: skip
+            "peak_rss_mb": round(_peak_rss_kb(after) / 1024)}  # fmt: skip
+
+
+def _peak_rss_kb(usage: resource.struct_rusage) -> int:
+    """This process's own peak RSS: Linux's ``VmHWM``. ``ru_maxrss`` keeps the peak of the
+    process it was started from (this benchmark's, which generated and ingested the
+    corpus: 1,761 MB for 100k held-out sessions whose mining peaked at about 900 MB)."""
+    try:
+        with open("/proc/self/status") as status:
+            return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    except (OSError, StopIteration, ValueError):
+        return int(usage.ru_maxrss)
 
 
 def run_dump(code: Path, where: Path, out: Path) -> dict[str, Any]:

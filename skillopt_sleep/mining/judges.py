@@ -117,6 +117,7 @@ def command_regex(head: str) -> str:
     return r"(?:^|[;&|(])\s*" + r"(?:\s+-\S+)*\s+".join(words) + r"\b"
 
 
+@functools.lru_cache(maxsize=65536)  # a kind's commands are run again in session after session
 def command_head(args_summary: str | None) -> str | None:
     """``git diff --staged -- foo`` -> ``git diff``; None for non-commands."""
     if not args_summary:

@@ -22,6 +22,7 @@ from skillopt_sleep.mining import identity, judges, skills, splits, verify, work
 from skillopt_sleep.mining.cluster import ClusterParams, cluster_texts
 from skillopt_sleep.mining.compiler import Compiler, LazyModel
 from skillopt_sleep.mining.content import KindNames, content_judge
+from skillopt_sleep.mining.encoded import EncodedRow
 from skillopt_sleep.mining.evidence import Evidence, Request, load
 from skillopt_sleep.mining.store import ingest_marker, last_run
 from skillopt_sleep.settings.config import defaults
@@ -188,8 +189,8 @@ class _KindEvidence:
 
     rules: list[Judge]  # from the user's corrections, verified
     # read from them, but the sessions contradict them: as the rows every task lists,
-    # made once for the kind's tasks
-    dropped: tuple[dict[str, object], ...]
+    # made (and encoded) once for the kind's tasks
+    dropped: tuple[EncodedRow, ...]
     corrections: list[judges.Correction]
     accepted: str | None  # the newest accepted answer
     commands: list[str]  # run in most turns: rubric context, `command_ran` in a harness
@@ -209,7 +210,7 @@ def _kind_evidence(
     rules, dropped = stated or _cluster_rules(pool, compiler)
     return _KindEvidence(
         rules + judges.command_rules(ran),
-        tuple(d.to_dict() for d in verify.distinct(dropped)),
+        tuple(EncodedRow(d.to_dict()) for d in verify.distinct(dropped)),
         list(said.values()),
         next((r.accepted for r in reversed(pool) if r.accepted), None),
         judges.common_commands(ran),
@@ -459,7 +460,7 @@ def _tasks_for(
         for split, allowed in EVIDENCE_SPLITS.items()
     }
     # the kind's rules are most of every task's judges: each made into its row once
-    rule_rows = {j: j.to_dict() for ev in evidence.values() for j in ev.rules}
+    rule_rows = {j: EncodedRow(j.to_dict()) for ev in evidence.values() for j in ev.rules}
     for r in distinct:
         split = split_of[r.turn_id]
         if split not in evidence:

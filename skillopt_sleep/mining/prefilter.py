@@ -68,6 +68,19 @@ def _worth(found: set[str]) -> tuple[int, int]:
     return min(len(s) for s in found), -len(found)
 
 
+_last: list[tuple[str, str | None]] = [("", "")]
+
+
+def _lowered(text: str) -> str | None:
+    """``text.lower()`` when ``text`` is ASCII, else None; the last text's is kept, as the
+    grammar puts one text through many patterns in a row."""
+    seen, low = _last[0]
+    if text is not seen:
+        low = text.lower() if text.isascii() else None
+        _last[0] = (text, low)
+    return low
+
+
 class Prefiltered:
     """``re.compile(pattern, flags)`` for ``search``, ``match``, ``finditer`` and ``sub``,
     with a text that cannot match answered without searching it."""
@@ -81,9 +94,10 @@ class Prefiltered:
 
     def cannot_match(self, text: str) -> bool:
         """The text is ASCII and holds none of the strings every match contains."""
-        if self.needs is None or not text.isascii():
+        if self.needs is None:
             return False
-        return self.needs.search(text.lower()) is None
+        low = _lowered(text)
+        return low is not None and self.needs.search(low) is None
 
     def search(self, text: str) -> re.Match[str] | None:
         return None if self.cannot_match(text) else self.rx.search(text)

@@ -29,6 +29,7 @@ from typing import Any
 
 import sqlite_utils
 
+from skillopt_sleep.mining import encoded
 from skillopt_sleep.mining.evidence import Request
 from skillopt_sleep.mining.judges import COMMAND_SOURCE
 from trainer.tasks import Judge
@@ -150,7 +151,8 @@ def attach(
     """The task rows, each given its workspace and, for an accepted request, the
     `file_changed` judges of what its answer wrote. A row's ``judges`` (dicts) and ``meta``
     come as objects and leave as their JSON columns, written once (they were written, read
-    back here and written again); rows are taken one at a time, so only the JSON of a
+    back here and written again; a kind's rows in them, ``encoded.EncodedRow``, are written
+    from the JSON made once for the kind); rows are taken one at a time, so only the JSON of a
     cluster's tasks is held (as objects they were a third more at 100,000 sessions).
     ``commits``: ``session_commits``."""
     out = []
@@ -165,14 +167,14 @@ def _attach(
 ) -> None:
     ws, info = workspace_for(req, commits.get(req.session_id))
     row["workspace"] = json.dumps(ws) if ws else None
-    row["meta"] = json.dumps({**row["meta"], **info})
+    row["meta"] = encoded.dumps({**row["meta"], **info})
     judges = row["judges"]
     if ws is None or not info.get("repo_on_disk"):
         # replayed as a chat: no judge of what was run
-        row["judges"] = json.dumps([j for j in judges if applies_in_chat(j)])
+        row["judges"] = encoded.dumps([j for j in judges if applies_in_chat(j)])
         return
     if not req.accepted or req.failed:
-        row["judges"] = json.dumps(judges)
+        row["judges"] = encoded.dumps(judges)
         return
     calls = db.query(
         "select name, args_summary, is_error from tool_calls where turn_id = ? order by idx",
@@ -183,4 +185,4 @@ def _attach(
     judges += [
         Judge("file_changed", glob_literal(f), FILE_JUDGE_WEIGHT, source).to_dict() for f in files
     ]
-    row["judges"] = json.dumps(judges)
+    row["judges"] = encoded.dumps(judges)

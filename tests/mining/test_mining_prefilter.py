@@ -24,6 +24,7 @@ PREFILTERED = [
     ("_FORBID", literals._FORBID), ("_FORBID_AFTER", literals._FORBID_AFTER),
     ("_REQUIRE", literals._REQUIRE), ("_REJECTS", shapes._REJECTS),
     ("_POINTED", followups._POINTED), ("_UNIT_WORDS", phrases._UNIT_WORDS),
+    *((f"shape {name}", rx) for name, rx in shapes._SHAPES_RX.items()),
 ]  # fmt: skip
 
 # pieces of what the patterns need (whole, cut, in other cases), and the letters that
@@ -33,7 +34,10 @@ _TOKENS = ["no", "NOT", "don't", "doesnt", "never", "remove", "Drop", "take out"
            "##", "bullets", "numbered list", "!", "subject", "each line", "wrap", "E501",
            "the", "please", "add", "include", "mention", "forgot", "you missed", "only",
            "just", "keep", "banned", "is", "fine", "ſtop", "ſkip", "\u212aeep", "lı", "İ",
-           "nö", "é", "n", "o", "wo", "rd", "s", "'", ",", ".", "-", "(", ")", "`x`"]  # fmt: skip
+           "nö", "é", "n", "o", "wo", "rd", "s", "'", ",", ".", "-", "(", ")", "`x`",
+           "--force", "git add -A", "&&", "import *", "traceback", "v1.2", "pipe to sh",
+           "f-string", "pathlib", "ticket", "closes #12", "feat:", "signed-off", "yyyy-mm-dd",
+           "camelCase", "select *", "set -euo pipefail", "==="]  # fmt: skip
 _SPACES = st.sampled_from([" ", " ", "", "\t", "\u00a0", ", ", ". "])
 
 
