@@ -19,6 +19,18 @@ _TEXT_FENCE = re.compile(
     re.DOTALL | re.MULTILINE,
 )
 ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+(\S.*)$")
+_TEXT_LANGUAGES = {
+    "",
+    "text",
+    "txt",
+    "plain",
+    "plaintext",
+    "gitcommit",
+    "commit",
+    "git",
+    "markdown",
+    "md",
+}
 BULLET = re.compile(r"^\s*[-*+•]\s+\S", re.MULTILINE)
 # An answer opening with a pleasantry ("Sure", "Here is …"): the ``preamble`` feature, and
 # one way a line leads in to the deliverable.
@@ -58,6 +70,56 @@ def deliverable(answer: str) -> str:
     if len(before.splitlines()) > 2 or len(after.splitlines()) > 2:
         return answer
     return m.group(2)
+
+
+def fence_language(answer: str, m: re.Match[str]) -> str:
+    """The language a fence is tagged with ("" when untagged), lower case."""
+    info = answer[m.start() : m.start(2)].strip().lstrip("`~").strip().lower()
+    return info.split()[0] if info else ""
+
+
+def without_program_code(text: str) -> str:
+    """The text less its blocks of a programming language: a YAML ``- checkout`` step is no
+    bullet of the answer's, while a list in a markdown, text or untagged fence still is."""
+    return FENCED.sub(
+        lambda m: m.group(0) if fence_language(text, m) in _TEXT_LANGUAGES else "", text
+    )
+
+
+# The names a fence gives one language: a rule on a language's code holds in each of them
+# ("no var" in ``ts`` as in ``js``), and only there (CSS's ``var(--gap)`` is none of JS's).
+_FAMILIES = {
+    "javascript": "js javascript jsx mjs cjs node ts typescript tsx",
+    "python": "python py python3 py3 pycon",
+    "yaml": "yaml yml",
+    "shell": "sh bash zsh shell console",
+    "go": "go golang",
+    "rust": "rust rs",
+    "ruby": "ruby rb",
+    "sql": "sql psql postgres postgresql mysql sqlite plsql tsql",
+    "dockerfile": "dockerfile docker containerfile",
+    "cpp": "c cpp c++ h hpp cc",
+    "csharp": "cs csharp",
+    "kotlin": "kotlin kt",
+    "terraform": "hcl tf terraform",
+}
+_FAMILY = {name: family for family, names in _FAMILIES.items() for name in names.split()}
+
+
+def language_family(language: str) -> str:
+    """The language a fence's tag names ("ts" -> "javascript"); an unknown tag is its own."""
+    return _FAMILY.get(language, language)
+
+
+def in_languages(answer: str, families: set[str]) -> str:
+    """The answer's blocks of code in one of ``families``, and its untagged ones (their
+    language unknown, the rule may hold there)."""
+    kept = [
+        m.group(0)
+        for m in FENCED.finditer(answer)
+        if (language := fence_language(answer, m)) == "" or language_family(language) in families
+    ]
+    return "\n".join(kept)
 
 
 # Comment syntax by a fence's language; an untagged fence takes "#" and "//" comments.
@@ -103,8 +165,7 @@ def bare_code(answer: str) -> str:
     install x``)."""
     out = []
     for m in FENCED.finditer(answer):
-        info = answer[m.start() : m.start(2)].strip().lstrip("`~").strip().lower()
-        language = info.split()[0] if info else ""
+        language = fence_language(answer, m)
         body = m.group(2)
         if language not in _SHELLS:  # a string first: a "#" or "--" inside one is no comment
             parts = [_STRING, *(_COMMENTS[mark] for mark in _comment_marks(language))]

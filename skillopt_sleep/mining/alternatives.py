@@ -98,8 +98,9 @@ def alternative_check(group: list[Topic]) -> Check:
 def _word(value: str) -> str:
     """``value`` as a whole word where it begins or ends with a letter or digit."""
     body = r"\s+".join(re.escape(part) for part in value.split())
-    left = r"\b" if value[:1].isalnum() else ""
-    right = r"\b" if value[-1:].isalnum() else ""
+    # a half of a slashed compound is no word of its own: "I" is not in "I/O"
+    left = r"(?<!\w/)\b" if value[:1].isalnum() else ""
+    right = r"\b(?!/\w)" if value[-1:].isalnum() else ""
     return left + body + right
 
 

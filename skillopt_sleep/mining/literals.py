@@ -475,11 +475,15 @@ def section_pattern(name: str) -> str:
     return line + rf"|^\s{{0,3}}#{{1,6}}[^\n]*\b{stem}\w*"
 
 
+# A semicolon ending a line of code: a statement's end, the mark "no semicolons" forbids.
+STATEMENT_END = r"(?m);[ \t]*$"
+
+
 def semicolon_checks(text: str, corrected: str) -> list[Check]:
     """ "no semicolons": in code, none ending a line (a `for (;;)` keeps its own); in prose,
     none at all."""
     if re.search(r"\bsemicolons?\b|(?<!\w);s?(?!\w)", text) and NEG_RX.search(text):
         if _word_scope(";", corrected) == "code":
-            return [Check("not_regex", r"(?m);[ \t]*$", "code")]
+            return [Check("not_regex", STATEMENT_END, "code")]
         return [Check("not_contains", ";", "answer")]
     return []

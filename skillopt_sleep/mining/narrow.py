@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import re
 
-from skillopt_sleep.mining.literals import COMMANDS
+from skillopt_sleep.mining.literals import COMMANDS, STATEMENT_END
 from skillopt_sleep.mining.phrases import Check
-from trainer.checks import passes
+from trainer.answer_parts import FENCED, fence_language, language_family
+from trainer.checks import CODE_SCOPES, LANGUAGES_AT, passes
 
 _NAME = re.compile(r"\.?([A-Za-z_][\w.]*?)(?:\(\))?")
 # A command and the flag or subcommand the user wrote after it ("rm -rf", "git push").
@@ -128,6 +129,41 @@ def out_of_comments(checks: list[Check], corrected: str, accepted: str) -> list[
             and _separates(narrow, corrected, accepted)
         ):
             check = narrow
+        if check not in out:
+            out.append(check)
+    return out
+
+
+def _language_bound(check: Check) -> bool:
+    """A rule on what one language's code means by its marks, which another language's code
+    writes for something else: a keyword or name forbidden (JS's ``var``, CSS's ``var()``),
+    an indent width (YAML's 2, Python's 4), a semicolon ending a statement. Rules written
+    for any code (no TODO comments, no sleeps in tests, lines of 80) stay on all of it."""
+    if check.kind == "not_contains":
+        return re.fullmatch(r"[A-Za-z_]\w*", check.value) is not None
+    return check.kind == "max_indent" or (check.kind, check.value) == ("not_regex", STATEMENT_END)
+
+
+def to_languages(checks: list[Check], corrected: str, accepted: str) -> list[Check]:
+    """``checks`` with each code rule the corrected answer broke only in blocks of named
+    languages read in those languages' blocks (and untagged ones), where that still separates
+    the two answers: "no var" after a JavaScript answer is not broken by CSS's
+    ``var(--gap)``, "2-space indent" after a YAML manifest not by a Python block's 4, "no
+    semicolons" after JavaScript not by Go's ``x := 1;``. A rule broken in an untagged block
+    stays on all the code: its language is unknown."""
+    out: list[Check] = []
+    for check in checks:
+        if check.scope in CODE_SCOPES and _language_bound(check):
+            broken = {
+                language_family(fence_language(corrected, m))
+                for m in FENCED.finditer(corrected)
+                if not passes(check.kind, check.value, check.scope, m.group(0))
+            }
+            if broken and "" not in broken:
+                narrow = Check(check.kind, check.value,
+                               check.scope + LANGUAGES_AT + ",".join(sorted(broken)))  # fmt: skip
+                if _separates(narrow, corrected, accepted):
+                    check = narrow
         if check not in out:
             out.append(check)
     return out
