@@ -33,6 +33,7 @@ from skillopt_sleep.mining.narrow import (
     out_of_comments,
     to_languages,
     within_named,
+    without_bullet_kind,
     words_of_phrases,
 )
 from skillopt_sleep.mining.phrases import Check, respell
@@ -375,8 +376,8 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
     if not any(separates(c, corrected, accepted) for c in out):
         out += _enumerated(said, corrected, accepted)
     out = with_slashed_alternatives(out, corrected, accepted)  # "no leverage/utilize"
-    return within_named(to_languages(_as_classes(out, corrected, accepted), corrected,
-                                     accepted), said)  # fmt: skip
+    out = to_languages(_as_classes(out, corrected, accepted), corrected, accepted)
+    return within_named(without_bullet_kind(out), said)
 
 
 # Classes the loose words cannot ground: "I", "my", "we" are how users speak, not names.

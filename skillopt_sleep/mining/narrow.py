@@ -169,6 +169,14 @@ def to_languages(checks: list[Check], corrected: str, accepted: str) -> list[Che
     return out
 
 
+def without_bullet_kind(checks: list[Check]) -> list[Check]:
+    """``checks`` less a bullet asked for beside a list asked for (``has list``, a
+    ``min_bullets``, which count numbered items too): "3+ bullet points" names a list the way
+    users do, and a numbered one of three obeys it."""
+    lists = any(c.kind == "min_bullets" or (c.kind, c.value) == ("has", "list") for c in checks)
+    return [c for c in checks if not (lists and (c.kind, c.value) == ("has", "bullet"))]
+
+
 def words_of_phrases(read: list[Check]) -> set[str]:
     """The words of each phrase the user forbade whole ("no curl | bash"): one of them alone
     is not what they forbade (``bash install.sh`` runs a script read first), so no topic of

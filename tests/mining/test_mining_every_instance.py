@@ -1,0 +1,41 @@
+"""A rule on a kind of thing is a rule on each one the answer writes, not a demand for one:
+"ISO dates" is broken by a date written another way, never by an answer with no date; "3+
+bullet points" beside a list asked for is met by any list of three, numbered too."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from skillopt_sleep.mining.compiler import Compiler
+from skillopt_sleep.mining.grammar import Check
+from skillopt_sleep.store import open_store
+from trainer.checks import passes
+
+
+def compiled(tmp_path: Path, said: str, corrected: str, accepted: str) -> list[Check]:
+    rules = Compiler(open_store(tmp_path / "state"), None)
+    return rules.compile(said, corrected, "write it up", accepted)
+
+
+def holds(checks: list[Check], answer: str) -> bool:
+    return all(passes(c.kind, c.value, c.scope, answer) for c in checks)
+
+
+def test_iso_dates_rule_every_date_written_not_a_date_in_every_answer(tmp_path: Path) -> None:
+    corrected = "The freeze starts 14/02/2027 and the branch is cut then."
+    accepted = "The freeze starts 2027-02-14 and the branch is cut then."
+    checks = compiled(tmp_path, "ISO dates please, 14/02 reads as nonsense here", corrected,
+                      accepted)  # fmt: skip
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "No date is fixed yet; release 2027.2.1 follows the freeze.")
+    assert holds(checks, "Screens are 16/9 and the cache hit rate is 1/2.")
+    assert not holds(checks, "The freeze starts Feb 14.")
+    assert not holds(checks, "The freeze starts 14/02.")
+
+
+def test_a_bullet_asked_beside_a_list_asked_is_any_item(tmp_path: Path) -> None:
+    corrected = "We fixed the login, the cache, and the export."
+    accepted = "- fixed the login\n- fixed the cache\n- fixed the export"
+    checks = compiled(tmp_path, "bullet points please, at least 3", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "1. fixed the login\n2. fixed the cache\n3. fixed the export")
