@@ -39,3 +39,13 @@ def test_a_bullet_asked_beside_a_list_asked_is_any_item(tmp_path: Path) -> None:
     checks = compiled(tmp_path, "bullet points please, at least 3", corrected, accepted)
     assert checks and not holds(checks, corrected) and holds(checks, accepted)
     assert holds(checks, "1. fixed the login\n2. fixed the cache\n3. fixed the export")
+
+
+def test_a_literal_naming_a_convention_is_the_convention_not_the_words(tmp_path: Path) -> None:
+    corrected = "```bash\n#!/usr/bin/env bash\nrm -r build\n```"
+    accepted = "```bash\n#!/usr/bin/env bash\nset -euo pipefail\nrm -r build\n```"
+    checks = compiled(tmp_path, "this needs `set -euo pipefail` up top", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "```bash\n#!/usr/bin/env bash\nset -Eeuo pipefail\nrm -r build\n```")
+    assert holds(checks, "```python\nimport shutil\nshutil.rmtree('build')\n```")
+    assert not holds(checks, "```sh\n#!/bin/sh\nset -e\nrm -r build\n```")
