@@ -31,9 +31,8 @@ from skillopt_sleep.mining.literals import LABELLED, STATEMENT_END, required, se
 from skillopt_sleep.mining.narrow import (
     narrowed,
     out_of_comments,
-    to_languages,
+    read_where_meant,
     within_named,
-    without_bullet_kind,
     words_of_phrases,
 )
 from skillopt_sleep.mining.phrases import Check, respell
@@ -376,8 +375,8 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
     if not any(separates(c, corrected, accepted) for c in out):
         out += _enumerated(said, corrected, accepted)
     out = with_slashed_alternatives(out, corrected, accepted)  # "no leverage/utilize"
-    out = to_languages(_as_classes(out, corrected, accepted), corrected, accepted)
-    return within_named(without_bullet_kind(out), said)
+    return within_named(read_where_meant(_as_classes(out, corrected, accepted), said, corrected,
+                                         accepted), said)  # fmt: skip
 
 
 # Classes the loose words cannot ground: "I", "my", "we" are how users speak, not names.

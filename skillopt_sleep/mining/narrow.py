@@ -169,12 +169,50 @@ def to_languages(checks: list[Check], corrected: str, accepted: str) -> list[Che
     return out
 
 
+def _quoted_as_a_word(word: str, said: str) -> bool:
+    """The user put ``word`` in quotation marks (not backticks): the word, as writing uses it
+    ("avoid "just""); "pytest, not unittest" names a module the code may import."""
+    return re.search(rf"[\"'\u201c\u2018]{re.escape(word)}[\"'\u201d\u2019]", said) is not None
+
+
+def to_prose(checks: list[Check], said: str, corrected: str, accepted: str) -> list[Check]:
+    """``checks`` with each word of the language (small letters, quoted as a word: not a
+    name, a flag or a phrase) forbidden on the whole answer that the corrected answer wrote
+    only in its sentences read in the prose, where that still separates the two answers:
+    "avoid 'just'" in docs is not broken by the command ``just build``. A command forbidden
+    ("no sudo") is about what is run, wherever the corrected answer wrote it."""
+    out: list[Check] = []
+    for check in checks:
+        narrow = Check(check.kind, check.value, "prose")
+        if (
+            check.kind == "not_contains"
+            and check.scope == "answer"
+            and re.fullmatch(r"[a-z]+", check.value) is not None  # a word, not a name or flag
+            and _quoted_as_a_word(check.value, said)
+            and check.value not in COMMANDS  # "no sudo": what is run
+            and passes(check.kind, check.value, "code", corrected)
+            and _separates(narrow, corrected, accepted)
+        ):
+            check = narrow
+        if check not in out:
+            out.append(check)
+    return out
+
+
 def without_bullet_kind(checks: list[Check]) -> list[Check]:
     """``checks`` less a bullet asked for beside a list asked for (``has list``, a
     ``min_bullets``, which count numbered items too): "3+ bullet points" names a list the way
     users do, and a numbered one of three obeys it."""
     lists = any(c.kind == "min_bullets" or (c.kind, c.value) == ("has", "list") for c in checks)
     return [c for c in checks if not (lists and (c.kind, c.value) == ("has", "bullet"))]
+
+
+def read_where_meant(checks: list[Check], said: str, corrected: str, accepted: str) -> list[Check]:
+    """``checks`` each read where what the user meant lives: in the languages the rule is
+    about, in the sentences, on any list item (``to_languages``, ``to_prose``,
+    ``without_bullet_kind``)."""
+    checks = to_prose(to_languages(checks, corrected, accepted), said, corrected, accepted)
+    return without_bullet_kind(checks)
 
 
 def words_of_phrases(read: list[Check]) -> set[str]:

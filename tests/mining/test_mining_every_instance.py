@@ -49,3 +49,22 @@ def test_a_literal_naming_a_convention_is_the_convention_not_the_words(tmp_path:
     assert holds(checks, "```bash\n#!/usr/bin/env bash\nset -Eeuo pipefail\nrm -r build\n```")
     assert holds(checks, "```python\nimport shutil\nshutil.rmtree('build')\n```")
     assert not holds(checks, "```sh\n#!/bin/sh\nset -e\nrm -r build\n```")
+
+
+def test_a_word_of_the_language_written_in_the_sentences_is_forbidden_there(
+    tmp_path: Path,
+) -> None:
+    corrected = "You just run the migration before the deploy."
+    accepted = "Run the migration before the deploy."
+    checks = compiled(tmp_path, "don't write 'just' in the docs", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "Run `just migrate` first.\n\n```bash\njust migrate\n```")
+    assert not holds(checks, "Just run the migration first.")
+
+
+def test_a_command_forbidden_stays_on_the_whole_answer(tmp_path: Path) -> None:
+    corrected = "Install it with sudo, then restart the service."
+    accepted = "Install it as your user, then restart the service."
+    checks = compiled(tmp_path, "no sudo", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert not holds(checks, "Install it:\n\n```bash\nsudo apt install jq\n```")
