@@ -150,17 +150,24 @@ def _comment_marks(language: str) -> list[str]:
     return marks if language else ["#", "//"]
 
 
+# A module named in a string by an import ("from 'lodash'", "require('lodash')"): code's name.
+_IMPORTED = rf"\b(?:from|import|require\()\s*(?:{_STRING})"
+
+
 def _blank(m: re.Match[str]) -> str:
     """A string literal emptied (``'select'`` -> ``''``: still a value between commas), a
-    comment gone."""
+    comment gone; a module an import names kept."""
     text = m.group(0)
+    if text[0].isalpha():  # an import and its module
+        return text
     return text[0] * 2 if text[0] in "\"'" else " "
 
 
 def bare_code(answer: str) -> str:
     """The fenced code with its comments blanked and its strings emptied: the keywords and names
     the code uses, not ones a comment or a string mentions ("-- select the latest rows",
-    ``'select from where'``, ``// no var here``). A shell block stays whole: its strings hold
+    ``'select from where'``, ``// no var here``); the module an import names stays
+    (``require('lodash')``). A shell block stays whole: its strings hold
     commands (``bash -c "…"``) and its comments the reader's alternatives (``# or: pip
     install x``)."""
     out = []
@@ -168,7 +175,7 @@ def bare_code(answer: str) -> str:
         language = fence_language(answer, m)
         body = m.group(2)
         if language not in _SHELLS:  # a string first: a "#" or "--" inside one is no comment
-            parts = [_STRING, *(_COMMENTS[mark] for mark in _comment_marks(language))]
+            parts = [_IMPORTED, _STRING, *(_COMMENTS[mark] for mark in _comment_marks(language))]
             body = re.sub("|".join(parts), _blank, body, flags=re.DOTALL)
         out.append(body)
     return "\n".join(out).strip()

@@ -59,3 +59,12 @@ def test_a_rule_broken_in_an_untagged_block_is_not_narrowed() -> None:
 def test_a_language_scope_is_a_code_scope_with_languages() -> None:
     assert scope_known("code_bare@javascript") and scope_known("code@yaml,python")
     assert not scope_known("prose@python") and not scope_known("code@")
+
+
+def test_a_module_an_import_names_is_code_a_comment_naming_it_is_not(tmp_path: Path) -> None:
+    corrected = "```js\nconst uniq = require('underscore').uniq\nuniq(ids)\n```"
+    accepted = "```js\nconst uniq = xs => [...new Set(xs)]\nuniq(ids)\n```"
+    checks = compiled(tmp_path, "not underscore, plain array methods", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "```js\n// was underscore.uniq before\nconst u = [...new Set(ids)]\n```")
+    assert not holds(checks, "```js\nimport { uniq } from 'underscore'\n```")
