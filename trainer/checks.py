@@ -201,8 +201,10 @@ def count(text: str, unit: str) -> int:
         return sum(1 for x in without_program_code(text).split("\n") if ITEM.match(x))
     if unit == "paragraphs":  # blocks of prose between blank lines; a code block is none
         return sum(1 for b in re.split(r"\n\s*\n", FENCED.sub("\n\n", text)) if b.strip())
-    if unit == "indent":  # the widest step a line is indented past the one before (tab: 8)
-        widths = [len(x) - len(x.lstrip()) for x in text.expandtabs(8).split("\n") if x.strip()]
+    if unit == "indent":  # the widest step a line is indented past the one before (tab: 8);
+        # a comment line's indent is no structure's
+        lines = [x for x in text.expandtabs(8).split("\n") if x.strip()]
+        widths = [len(x) - len(x.lstrip()) for x in lines if not x.lstrip().startswith(("#", "//"))]
         return max((b - a for a, b in zip(widths, widths[1:], strict=False)), default=0)
     raise ValueError(f"unknown unit {unit!r}")
 

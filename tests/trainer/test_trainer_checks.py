@@ -213,3 +213,9 @@ def test_a_ticket_key_may_hold_digits_after_its_first_letter() -> None:
     assert score("identifier_like", "OPS-88", "WEB2-1009: lazy-load the map") == 1.0
     assert score("identifier_like", "OPS-88", "2WEB-1009: lazy-load the map") == 0.0
     assert score("identifier_like", "2026-03-04", "2026-3-4") == 1.0  # no capitals: as before
+
+
+def test_a_comment_line_s_indent_is_no_structure_s() -> None:
+    manifest = "```yaml\nspec:\n  # replicas below\n        # stray note\n  replicas: 2\n```"
+    assert score("max_indent", "2", manifest, "code") == 1.0
+    assert score("max_indent", "2", "```yaml\nspec:\n      replicas: 2\n```", "code") == 0.0
