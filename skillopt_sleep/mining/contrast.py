@@ -22,6 +22,7 @@ from skillopt_sleep.mining.alternatives import (
     alternative_groups,
     spoken_openings,
     with_slashed_alternatives,
+    without_mixed_lists,
 )
 from skillopt_sleep.mining.cues import GROUNDS
 from skillopt_sleep.mining.fallback import pair_fallback
@@ -334,7 +335,7 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
     read = grammar.compile_text(said, corrected)
     if accepted is None:
         return read
-    found = topics(said, corrected)
+    found = without_mixed_lists(topics(said, corrected), " ".join(said.split()))
     kept = [c for c in read if separates(c, corrected, accepted)]
     covered = {ZONE_PATTERNS.get(c.value, c.value).lower() for c in kept} | words_of_phrases(read)
     out = list(read)

@@ -153,3 +153,16 @@ def test_a_path_the_answer_wrote_stays_one_literal() -> None:
     got = kept("don't push to origin/main", "git push origin/main", "git push upstream feature")
     assert got
     assert all(passes(k, v, s, "git switch main") for k, v, s in got), got
+
+
+def test_a_literal_in_a_list_read_two_ways_is_not_asked_for() -> None:
+    """ "sections ### Security / Added / Deprecated" where the reader asks for some members
+    and only names others: which one an answer needs is unsure, so none is required; a list
+    asked for whole still is ("start with PASS or FAIL")."""
+    corrected = "## 2.0\n\n### Misc\n\n- dropped py3.8"
+    accepted = "## 2.0\n\n### Deprecated\n\n- dropped py3.8"
+    said = "use the house sections: ### Security / Added / Deprecated, no 'Misc'"
+    got = kept(said, corrected, accepted)
+    assert all(passes(k, v, s, "## 2.0\n\n### Added\n\n- x") for k, v, s in got), got
+    opening = kept("start with PASS or FAIL", "Looks fine to me.", "PASS: all green.")
+    assert opening and not any(passes(k, v, s, "Looks fine.") for k, v, s in opening)
