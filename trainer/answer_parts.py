@@ -19,7 +19,7 @@ _TEXT_FENCE = re.compile(
     re.DOTALL | re.MULTILINE,
 )
 ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+(\S.*)$")
-_TEXT_LANGUAGES = {
+_MESSAGE_FENCES = {
     "",
     "text",
     "txt",
@@ -28,8 +28,6 @@ _TEXT_LANGUAGES = {
     "gitcommit",
     "commit",
     "git",
-    "markdown",
-    "md",
 }
 BULLET = re.compile(r"^\s*[-*+•]\s+\S", re.MULTILINE)
 # An answer opening with a pleasantry ("Sure", "Here is …"): the ``preamble`` feature, and
@@ -79,10 +77,11 @@ def fence_language(answer: str, m: re.Match[str]) -> str:
 
 
 def without_program_code(text: str) -> str:
-    """The text less its blocks of a programming language: a YAML ``- checkout`` step is no
-    bullet of the answer's, while a list in a markdown, text or untagged fence still is."""
+    """The text less its blocks of code: a YAML ``- checkout`` step is no bullet of the
+    answer's, nor is a list shown as markdown source in a ``md`` fence; a list in a text or
+    untagged fence (a commit message handed over) still is."""
     return FENCED.sub(
-        lambda m: m.group(0) if fence_language(text, m) in _TEXT_LANGUAGES else "", text
+        lambda m: m.group(0) if fence_language(text, m) in _MESSAGE_FENCES else "", text
     )
 
 

@@ -204,8 +204,9 @@ def test_a_list_in_a_block_of_code_is_the_program_s_not_the_answer_s() -> None:
     assert score("max_bullets", "2", steps) == 1.0
     assert units(steps, "bullets") == ["lint", "ship"]
     assert score("no", "bullet", "```yaml\n- a\n```") == 1.0
-    # a list in a markdown or untagged fence is still a list the answer hands over
-    assert score("max_bullets", "2", "```markdown\n- a\n- b\n- c\n```") == 0.0
+    # a list in an untagged fence is still a list the answer hands over; markdown source is not
+    assert score("max_bullets", "2", "```\n- a\n- b\n- c\n```") == 0.0
+    assert score("min_bullets", "3", "```md\n- a\n- b\n- c\n```") == 0.0
     assert score("max_bullets", "2", "- a\n- b\n- c") == 0.0
 
 
