@@ -68,3 +68,17 @@ def test_a_command_forbidden_stays_on_the_whole_answer(tmp_path: Path) -> None:
     checks = compiled(tmp_path, "no sudo", corrected, accepted)
     assert checks and not holds(checks, corrected) and holds(checks, accepted)
     assert not holds(checks, "Install it:\n\n```bash\nsudo apt install jq\n```")
+
+
+def test_a_number_with_a_plus_is_at_least_that_many(tmp_path: Path) -> None:
+    corrected = "We fixed the login and the cache."
+    accepted = "- fixed the login\n- fixed the cache\n- fixed the export\n- fixed the docs"
+    checks = compiled(tmp_path, "want 4+ items as bullets, not one long paragraph", corrected,
+                      accepted)  # fmt: skip
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert not holds(checks, "- fixed the login\n- fixed the cache\n- fixed the export")
+    # what the answer was is no limit: "the line is 100+ chars" sets no minimum
+    said = "that line is 100+ chars, our limit is 80"
+    long_line = "```python\nx = " + "1 + " * 30 + "1\n```"
+    short = compiled(tmp_path, said, long_line, "```python\nx = 31\n```")
+    assert not any(c.kind.startswith("min_") for c in short), short
