@@ -207,11 +207,34 @@ def without_bullet_kind(checks: list[Check]) -> list[Check]:
     return [c for c in checks if not (lists and (c.kind, c.value) == ("has", "bullet"))]
 
 
+def as_units(checks: list[Check], corrected: str, accepted: str) -> list[Check]:
+    """``checks`` with a short word forbidden that the corrected answer wrote only glued to a
+    number ("rem, not px" after ``16px``) read as that unit after a number, in the code less
+    comments and strings, where that still separates the two answers: ``px`` as a word never
+    occurs there, and "Converted 16px to 1rem" or ``px-4`` obeys."""
+    out: list[Check] = []
+    for check in checks:
+        v = check.value
+        if (
+            check.kind == "not_contains"
+            and re.fullmatch(r"[a-z]{1,4}", v)
+            and passes(check.kind, v, check.scope, corrected)
+            and re.search(rf"\d{v}\b", corrected)
+        ):
+            unit = Check("not_regex", rf"(?<![\w.-])\d+(?:\.\d+)?{v}(?![\w-])", "code_bare")
+            if _separates(unit, corrected, accepted):
+                check = unit
+        if check not in out:
+            out.append(check)
+    return out
+
+
 def read_where_meant(checks: list[Check], said: str, corrected: str, accepted: str) -> list[Check]:
-    """``checks`` each read where what the user meant lives: in the languages the rule is
-    about, in the sentences, on any list item (``to_languages``, ``to_prose``,
-    ``without_bullet_kind``)."""
-    checks = to_prose(to_languages(checks, corrected, accepted), said, corrected, accepted)
+    """``checks`` each read where what the user meant lives: as a unit after a number, in the
+    languages the rule is about, in the sentences, on any list item (``as_units``,
+    ``to_languages``, ``to_prose``, ``without_bullet_kind``)."""
+    checks = to_languages(as_units(checks, corrected, accepted), corrected, accepted)
+    checks = to_prose(checks, said, corrected, accepted)
     return without_bullet_kind(checks)
 
 

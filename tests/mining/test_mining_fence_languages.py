@@ -68,3 +68,12 @@ def test_a_module_an_import_names_is_code_a_comment_naming_it_is_not(tmp_path: P
     assert checks and not holds(checks, corrected) and holds(checks, accepted)
     assert holds(checks, "```js\n// was underscore.uniq before\nconst u = [...new Set(ids)]\n```")
     assert not holds(checks, "```js\nimport { uniq } from 'underscore'\n```")
+
+
+def test_a_unit_forbidden_is_the_unit_after_a_number(tmp_path: Path) -> None:
+    corrected = "```css\n.panel { margin: 24pt; }\n```"
+    accepted = "```css\n.panel { margin: 2rem; }\n```"
+    checks = compiled(tmp_path, "rem please, not pt", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "Swapped 24pt for 2rem.\n\n```css\n.panel { margin: 2rem; }\n```")
+    assert not holds(checks, "```css\n.panel { border: 1pt solid; }\n```")
