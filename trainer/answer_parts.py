@@ -19,6 +19,16 @@ _TEXT_FENCE = re.compile(
     re.DOTALL | re.MULTILINE,
 )
 ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+(\S.*)$")
+_MESSAGE_FENCES = {
+    "",
+    "text",
+    "txt",
+    "plain",
+    "plaintext",
+    "gitcommit",
+    "commit",
+    "git",
+}
 BULLET = re.compile(r"^\s*[-*+•]\s+\S", re.MULTILINE)
 # An answer opening with a pleasantry ("Sure", "Here is …"): the ``preamble`` feature, and
 # one way a line leads in to the deliverable.
@@ -60,6 +70,57 @@ def deliverable(answer: str) -> str:
     return m.group(2)
 
 
+def fence_language(answer: str, m: re.Match[str]) -> str:
+    """The language a fence is tagged with ("" when untagged), lower case."""
+    info = answer[m.start() : m.start(2)].strip().lstrip("`~").strip().lower()
+    return info.split()[0] if info else ""
+
+
+def without_program_code(text: str) -> str:
+    """The text less its blocks of code: a YAML ``- checkout`` step is no bullet of the
+    answer's, nor is a list shown as markdown source in a ``md`` fence; a list in a text or
+    untagged fence (a commit message handed over) still is."""
+    return FENCED.sub(
+        lambda m: m.group(0) if fence_language(text, m) in _MESSAGE_FENCES else "", text
+    )
+
+
+# The names a fence gives one language: a rule on a language's code holds in each of them
+# ("no var" in ``ts`` as in ``js``), and only there (CSS's ``var(--gap)`` is none of JS's).
+_FAMILIES = {
+    "javascript": "js javascript jsx mjs cjs node ts typescript tsx",
+    "python": "python py python3 py3 pycon",
+    "yaml": "yaml yml",
+    "shell": "sh bash zsh shell console",
+    "go": "go golang",
+    "rust": "rust rs",
+    "ruby": "ruby rb",
+    "sql": "sql psql postgres postgresql mysql sqlite plsql tsql",
+    "dockerfile": "dockerfile docker containerfile",
+    "cpp": "c cpp c++ h hpp cc",
+    "csharp": "cs csharp",
+    "kotlin": "kotlin kt",
+    "terraform": "hcl tf terraform",
+}
+_FAMILY = {name: family for family, names in _FAMILIES.items() for name in names.split()}
+
+
+def language_family(language: str) -> str:
+    """The language a fence's tag names ("ts" -> "javascript"); an unknown tag is its own."""
+    return _FAMILY.get(language, language)
+
+
+def in_languages(answer: str, families: set[str]) -> str:
+    """The answer's blocks of code in one of ``families``, and its untagged ones (their
+    language unknown, the rule may hold there)."""
+    kept = [
+        m.group(0)
+        for m in FENCED.finditer(answer)
+        if (language := fence_language(answer, m)) == "" or language_family(language) in families
+    ]
+    return "\n".join(kept)
+
+
 # Comment syntax by a fence's language; an untagged fence takes "#" and "//" comments.
 _HASH = (
     "python py sh bash zsh shell console yaml yml toml ruby rb dockerfile docker make "
@@ -88,26 +149,32 @@ def _comment_marks(language: str) -> list[str]:
     return marks if language else ["#", "//"]
 
 
+# A module named in a string by an import ("from 'lodash'", "require('lodash')"): code's name.
+_IMPORTED = rf"\b(?:from|import|require\()\s*(?:{_STRING})"
+
+
 def _blank(m: re.Match[str]) -> str:
     """A string literal emptied (``'select'`` -> ``''``: still a value between commas), a
-    comment gone."""
+    comment gone; a module an import names kept."""
     text = m.group(0)
+    if text[0].isalpha():  # an import and its module
+        return text
     return text[0] * 2 if text[0] in "\"'" else " "
 
 
 def bare_code(answer: str) -> str:
     """The fenced code with its comments blanked and its strings emptied: the keywords and names
     the code uses, not ones a comment or a string mentions ("-- select the latest rows",
-    ``'select from where'``, ``// no var here``). A shell block stays whole: its strings hold
+    ``'select from where'``, ``// no var here``); the module an import names stays
+    (``require('lodash')``). A shell block stays whole: its strings hold
     commands (``bash -c "…"``) and its comments the reader's alternatives (``# or: pip
     install x``)."""
     out = []
     for m in FENCED.finditer(answer):
-        info = answer[m.start() : m.start(2)].strip().lstrip("`~").strip().lower()
-        language = info.split()[0] if info else ""
+        language = fence_language(answer, m)
         body = m.group(2)
         if language not in _SHELLS:  # a string first: a "#" or "--" inside one is no comment
-            parts = [_STRING, *(_COMMENTS[mark] for mark in _comment_marks(language))]
+            parts = [_IMPORTED, _STRING, *(_COMMENTS[mark] for mark in _comment_marks(language))]
             body = re.sub("|".join(parts), _blank, body, flags=re.DOTALL)
         out.append(body)
     return "\n".join(out).strip()

@@ -48,13 +48,23 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from trainer.answer_parts import FENCE_LINE, FENCED, INLINE_CODE, ITEM, bare_code, deliverable
+from trainer.answer_parts import (
+    FENCE_LINE,
+    FENCED,
+    INLINE_CODE,
+    ITEM,
+    bare_code,
+    deliverable,
+    in_languages,
+    without_program_code,
+)
 from trainer.features import FEATURES
 
 SCOPES = (
     "answer", "first_line", "lines", "bullets", "code", "prose", "code_lines", "code_bare",
 )  # fmt: skip
 CODE_SCOPES = ("code", "code_lines", "code_bare")
+LANGUAGES_AT = "@"  # "code@yaml": a code scope read in one language's blocks
 COUNT_UNITS = ("words", "chars", "lines", "sentences", "bullets", "paragraphs", "indent")
 COUNT_KINDS = tuple(f"{m}_{u}" for u in COUNT_UNITS for m in ("max", "min"))
 WORD_KINDS = ("contains", "not_contains")
@@ -120,12 +130,16 @@ def word_found(value: str, text: str, token: bool = False) -> bool:
 
 def identifier_pattern(example: str) -> str:
     """The shape of the user's example as a regex: runs of capitals, small letters and
-    digits become classes, other characters stay as written ("PROJ-123" -> [A-Z]+-\\d+)."""
+    digits become classes, other characters stay as written ("PROJ-123" -> [A-Z][A-Z\\d]*-\\d+)."""
     out = []
+    # a key of capitals may hold digits after its first letter ("WEB2-1009" is a "PAY-412")
+    key = re.match(r"[A-Z]+(?=[^\w\s])", example.strip())
     for m in re.finditer(r"[A-Z]+|[a-z]+|\d+|.", example.strip()):
         run = m.group(0)
         if run.isdigit():
             out.append(r"\d+")
+        elif key and m.start() == 0:
+            out.append(r"[A-Z][A-Z\d]*")
         elif run.isupper() and run.isalpha():
             out.append("[A-Z]+")
         elif run.islower() and run.isalpha():
@@ -138,8 +152,18 @@ def identifier_pattern(example: str) -> str:
     return left + body + right
 
 
+def scope_known(scope: str) -> bool:
+    """A scope of ``SCOPES``, or a code scope read in some languages' blocks only
+    (``code_bare@javascript``, ``code@yaml,python``)."""
+    base, _, languages = scope.partition(LANGUAGES_AT)
+    return base in SCOPES and (not _ or (base in CODE_SCOPES and bool(languages.strip(","))))
+
+
 def units(answer: str, scope: str) -> list[str]:
     """The texts a check on ``scope`` reads (one for the single-text scopes)."""
+    if LANGUAGES_AT in scope:  # "code_bare@javascript": that language's blocks, untagged ones
+        scope, _, languages = scope.partition(LANGUAGES_AT)
+        answer = in_languages(answer, set(languages.split(",")))
     if scope == "answer":
         return [answer.strip()]
     if scope in ("first_line", "lines"):
@@ -151,6 +175,7 @@ def units(answer: str, scope: str) -> list[str]:
     if scope == "lines":
         return [x.strip() for x in lines if x.strip()]
     if scope == "bullets":
+        lines = without_program_code(answer).split("\n")
         return [m.group(1).strip() for x in lines if (m := ITEM.match(x))]
     if scope == "code_lines":
         return [x for m in FENCED.finditer(answer) for x in m.group(2).split("\n") if x.strip()]
@@ -172,12 +197,14 @@ def count(text: str, unit: str) -> int:
         return sum(1 for x in text.split("\n") if x.strip())
     if unit == "sentences":
         return sum(1 for s in _SENTENCE_END.split(text) if re.search(r"\w", s))
-    if unit == "bullets":
-        return sum(1 for x in text.split("\n") if ITEM.match(x))
+    if unit == "bullets":  # a list in a block of code is the program's, not the answer's
+        return sum(1 for x in without_program_code(text).split("\n") if ITEM.match(x))
     if unit == "paragraphs":  # blocks of prose between blank lines; a code block is none
         return sum(1 for b in re.split(r"\n\s*\n", FENCED.sub("\n\n", text)) if b.strip())
-    if unit == "indent":  # the widest step a line is indented past the one before (tab: 8)
-        widths = [len(x) - len(x.lstrip()) for x in text.expandtabs(8).split("\n") if x.strip()]
+    if unit == "indent":  # the widest step a line is indented past the one before (tab: 8);
+        # a comment line's indent is no structure's
+        lines = [x for x in text.expandtabs(8).split("\n") if x.strip()]
+        widths = [len(x) - len(x.lstrip()) for x in lines if not x.lstrip().startswith(("#", "//"))]
         return max((b - a for a, b in zip(widths, widths[1:], strict=False)), default=0)
     raise ValueError(f"unknown unit {unit!r}")
 
@@ -230,7 +257,7 @@ def terms(value: str) -> list[str]:
 
 def passes(kind: str, value: str, scope: str, answer: str) -> bool:
     """Whether ``answer`` passes the check: on every unit of ``scope``."""
-    code = scope in CODE_SCOPES
+    code = scope.partition(LANGUAGES_AT)[0] in CODE_SCOPES
     return all(_holds(kind, value, text, code) for text in units(answer, scope))
 
 

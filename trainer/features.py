@@ -17,6 +17,7 @@ from trainer.answer_parts import (
     ITEM,
     PREAMBLE,
     deliverable,
+    without_program_code,
 )
 from trainer.spelling import has_american, has_british
 from trainer.text_classes import TEXT_CLASSES, has_match
@@ -118,8 +119,14 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
         "a Markdown heading line (# …, or a line underlined with ===)",
     ),
     "code_fence": (has_match(r"^\s*(```|~~~)"), "a fenced code block (```)"),
-    "bullet": (lambda t: BULLET.search(t) is not None, "a bullet (- * + • item)"),
-    "list": (lambda t: any(ITEM.match(x) for x in t.split("\n")), "a bullet or numbered item"),
+    "bullet": (
+        lambda t: BULLET.search(without_program_code(t)) is not None,
+        "a bullet (- * + • item) outside a block of code",
+    ),
+    "list": (
+        lambda t: any(ITEM.match(x) for x in without_program_code(t).split("\n")),
+        "a bullet or numbered item outside a block of code",
+    ),
     "numbered_list": (has_match(r"^\s*\d{1,3}[.)]\s+\S"), "a numbered list item"),
     "table": (
         has_match(r"^\s*\|.*\|\s*$|^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$"),
@@ -170,7 +177,7 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
     "closing_offer": (_closing_offer, "ends with an offer (Let me know if …, Hope this helps)"),
     "untagged_fence": (_untagged_fence, "a code fence opened without a language"),
     "first_person": (
-        has_match(r"\b(?:I|I'm|I've|I'll|I'd)\b|\b(?:[Mm]e|[Mm]y|[Mm]ine)\b"),
+        has_match(r"\b(?:I(?!/\w)|I'm|I've|I'll|I'd)\b|\b(?:[Mm]e|[Mm]y|[Mm]ine)\b"),
         "I/me/my",
     ),
     "em_dash": (has_match("\u2014"), "an em dash (\u2014)"),

@@ -44,8 +44,8 @@ _LIBRARIES = "(?:Node|Deno|Vue|Next|Nuxt|Express|Three|Chart|D3|Ember|Backbone|A
 TEXT_CLASSES: dict[str, tuple[Callable[[str], bool], str]] = {
     "first_person_any": (
         has_match(
-            r"\b(?:I|I'm|I've|I'll|I'd)\b|\b(?:[Mm]e|[Mm]y|[Mm]ine|[Ww]e|[Ww]e're|[Ww]e've|"
-            r"[Ww]e'll|[Ww]e'd|[Oo]ur|[Oo]urs|[Uu]s)\b"
+            r"\b(?:I(?!/\w)|I'm|I've|I'll|I'd)\b|\b(?:[Mm]e|[Mm]y|[Mm]ine|[Ww]e|[Ww]e're|[Ww]e've|"
+            r"[Ww]e'll|[Ww]e'd|[Oo]ur|[Oo]urs|[Uu]s)\b(?!-\w)"  # "us-east-1" is a region
         ),
         "the first person, singular or plural: I/me/my, we/us/our (not US)",
     ),

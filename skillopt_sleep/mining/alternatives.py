@@ -40,6 +40,25 @@ def alternative_groups(found: list[Topic], text: str) -> list[list[Topic]]:
     return groups
 
 
+def _joined(a: Topic, b: Topic, text: str) -> bool:
+    end = text.find(a.value, a.order) + len(a.value)
+    return a.order < b.order and _BETWEEN.fullmatch(text[end : b.order]) is not None
+
+
+def without_mixed_lists(found: list[Topic], text: str) -> list[Topic]:
+    """``found`` less each literal asked for in a list that goes on with literals read
+    otherwise ("### Added / Changed / Fixed / Removed", two asked for, two only named): which
+    of them an answer needs is unsure, so none is asked for (the rubric keeps the words)."""
+    literals = [t for t in found if t.what == "literal"]
+    mixed = {
+        id(t)
+        for t in literals
+        if t.role == HAS
+        and any(u.role != HAS and (_joined(u, t, text) or _joined(t, u, text)) for u in literals)
+    }
+    return [t for t in found if id(t) not in mixed]
+
+
 # One alternative as people write it in running text: a word ("yes", "PASS", "TL;DR") or an
 # emoji ("🟢"); what stands between two of them; the forms that put them first ("begin the
 # answer with Yes or No", "first line: PASS or FAIL", "yes or no first").
@@ -98,8 +117,9 @@ def alternative_check(group: list[Topic]) -> Check:
 def _word(value: str) -> str:
     """``value`` as a whole word where it begins or ends with a letter or digit."""
     body = r"\s+".join(re.escape(part) for part in value.split())
-    left = r"\b" if value[:1].isalnum() else ""
-    right = r"\b" if value[-1:].isalnum() else ""
+    # a half of a slashed compound is no word of its own: "I" is not in "I/O"
+    left = r"(?<!\w/)\b" if value[:1].isalnum() else ""
+    right = r"\b(?!/\w)" if value[-1:].isalnum() else ""
     return left + body + right
 
 

@@ -22,15 +22,17 @@ from skillopt_sleep.mining.alternatives import (
     alternative_groups,
     spoken_openings,
     with_slashed_alternatives,
+    without_mixed_lists,
 )
 from skillopt_sleep.mining.cues import GROUNDS
 from skillopt_sleep.mining.fallback import pair_fallback
 from skillopt_sleep.mining.grammar import PROSE_FEATURES
 from skillopt_sleep.mining.instances import number_shape
-from skillopt_sleep.mining.literals import LABELLED, required, section_pattern
+from skillopt_sleep.mining.literals import LABELLED, STATEMENT_END, required, section_pattern
 from skillopt_sleep.mining.narrow import (
     narrowed,
     out_of_comments,
+    read_where_meant,
     within_named,
     words_of_phrases,
 )
@@ -286,7 +288,7 @@ def _mark_candidates(t: Topic) -> list[Check]:
         where = ["code", "answer"] if mark == ";" else ["first_line", "bullets", "lines"]
         ends = [Check("ends_with", mark, s) for s in ([t.scope] if t.scope else where)]
     if mark == ";":
-        forbid = [Check("not_regex", r"(?m);[ \t]*$", "code"), Check("not_contains", ";", "prose")]
+        forbid = [Check("not_regex", STATEMENT_END, "code"), Check("not_contains", ";", "prose")]
         return (forbid if t.role != HAS else []) + ends
     if mark == ".":
         scopes = [t.scope] if t.scope else ["first_line", "bullets", "lines"]
@@ -333,7 +335,7 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
     read = grammar.compile_text(said, corrected)
     if accepted is None:
         return read
-    found = topics(said, corrected)
+    found = without_mixed_lists(topics(said, corrected), " ".join(said.split()))
     kept = [c for c in read if separates(c, corrected, accepted)]
     covered = {ZONE_PATTERNS.get(c.value, c.value).lower() for c in kept} | words_of_phrases(read)
     out = list(read)
@@ -374,7 +376,8 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
     if not any(separates(c, corrected, accepted) for c in out):
         out += _enumerated(said, corrected, accepted)
     out = with_slashed_alternatives(out, corrected, accepted)  # "no leverage/utilize"
-    return within_named(_as_classes(out, corrected, accepted), said)
+    return within_named(read_where_meant(_as_classes(out, corrected, accepted), said, corrected,
+                                         accepted), said)  # fmt: skip
 
 
 # Classes the loose words cannot ground: "I", "my", "we" are how users speak, not names.

@@ -126,6 +126,8 @@ def count_topics(text: str) -> list[Topic]:
             if n > 2000:
                 continue
             after = sentence[m.end() :]
+            plus = re.match(r"\+(?![\d+])", after)  # "3+ bullets": three or more
+            after = after[1:] if plus else after
             unit, rest = _unit_after(after)
             line_width = False
             if not unit and _COUNTS_OTHER.match(after):
@@ -138,13 +140,15 @@ def count_topics(text: str) -> list[Topic]:
                     unit, line_width = "chars", True  # "keep lines under 80": a line's width
             before = sentence[: m.start()]
             bound = None
-            if _MIN_CUE.search(before) or _MIN_AFTER.match(rest):
+            if plus or _MIN_CUE.search(before) or _MIN_AFTER.match(rest):
                 bound = "min"
             elif _MAX_CUE.search(before) or _MAX_AFTER.match(rest):
                 bound = "max"
             if not unit and not bound:
                 continue  # a bare number ("Python 3", "the 2 tests") counts nothing said
-            if not bound and (_DESCRIBES.search(before) or describes_answer(sentence, before)):
+            if (not bound or plus) and (
+                _DESCRIBES.search(before) or describes_answer(sentence, before)
+            ):
                 continue  # "the title is like 70 chars": what the answer was, not the rule
             scope = scope_for(sentence, "") or whole_scope or ("lines" if line_width else None)
             out.append(Topic("count", str(n), NAMED, scope, unit, bound, order=at))

@@ -24,7 +24,7 @@ from skillopt_sleep.mining.phrases import (
     sentences,
 )
 from skillopt_sleep.mining.prefilter import Prefiltered
-from skillopt_sleep.mining.shapes import is_identifier
+from skillopt_sleep.mining.shapes import OTHER_DATE, is_identifier
 from skillopt_sleep.mining.zones import TIMEZONES, zone_check
 from trainer.checks import identifier_pattern
 
@@ -62,9 +62,7 @@ _CUT = re.compile(
 
 
 _DATE_TEMPLATE = re.compile(r"\b(?:YYYY|yyyy)[-/.](?:MM|mm)[-/.](?:DD|dd)\b")
-
-
-_ISO_DATE = r"(?<![\d-])\d{4}-\d{2}-\d{2}(?![\d-])"
+_ISO_ASKED = re.compile(r"\biso\b.*\bdates?\b|\bdates?\b.*\biso\b", re.IGNORECASE)
 
 
 _PRAGMA = re.compile(
@@ -300,6 +298,8 @@ def word_checks(text: str, corrected: str) -> list[Check]:
         ]
         if any(re.fullmatch(r"\d{4}-\d{2}-\d{2}", x) for x in ids) or _DATE_TEMPLATE.search(text):
             ids = [x for x in ids if not re.fullmatch(r"\d{1,2}/\d{1,2}(?:/\d{2,4})?", x)]
+            if _ISO_ASKED.search(sentence):  # the date is an example of every date's form
+                ids = [x for x in ids if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", x)]
         ids = [x for x in ids if not _LINT_CODE.fullmatch(x)]
         for ex in dict.fromkeys(ids):
             if not _forbids(sentence, ex):
@@ -370,9 +370,8 @@ def word_checks(text: str, corrected: str) -> list[Check]:
                 and not re.search(rf"(?:{NEG})[^,;.]*\b{zone}\b", sentence, re.IGNORECASE)
             ):
                 out.append(zone_check(zone, sentence))
-        if _DATE_TEMPLATE.search(sentence) or re.search(r"\biso\b.*\bdates?\b|\bdates?\b.*\biso\b",
-                                                        sentence, re.IGNORECASE):  # fmt: skip
-            out.append(Check("regex", _ISO_DATE, "answer"))
+        if _DATE_TEMPLATE.search(sentence) or _ISO_ASKED.search(sentence):
+            out.append(Check("not_regex", OTHER_DATE, "answer"))
     return out
 
 
@@ -475,11 +474,15 @@ def section_pattern(name: str) -> str:
     return line + rf"|^\s{{0,3}}#{{1,6}}[^\n]*\b{stem}\w*"
 
 
+# A semicolon ending a line of code: a statement's end, the mark "no semicolons" forbids.
+STATEMENT_END = r"(?m);[ \t]*$"
+
+
 def semicolon_checks(text: str, corrected: str) -> list[Check]:
     """ "no semicolons": in code, none ending a line (a `for (;;)` keeps its own); in prose,
     none at all."""
     if re.search(r"\bsemicolons?\b|(?<!\w);s?(?!\w)", text) and NEG_RX.search(text):
         if _word_scope(";", corrected) == "code":
-            return [Check("not_regex", r"(?m);[ \t]*$", "code")]
+            return [Check("not_regex", STATEMENT_END, "code")]
         return [Check("not_contains", ";", "answer")]
     return []

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import re
 
-from skillopt_sleep.mining.literals import COMMANDS
+from skillopt_sleep.mining.literals import COMMANDS, STATEMENT_END
 from skillopt_sleep.mining.phrases import Check
-from trainer.checks import passes
+from trainer.answer_parts import FENCED, fence_language, language_family
+from trainer.checks import CODE_SCOPES, LANGUAGES_AT, passes
 
 _NAME = re.compile(r"\.?([A-Za-z_][\w.]*?)(?:\(\))?")
 # A command and the flag or subcommand the user wrote after it ("rm -rf", "git push").
@@ -131,6 +132,110 @@ def out_of_comments(checks: list[Check], corrected: str, accepted: str) -> list[
         if check not in out:
             out.append(check)
     return out
+
+
+def _language_bound(check: Check) -> bool:
+    """A rule on what one language's code means by its marks, which another language's code
+    writes for something else: a keyword or name forbidden (JS's ``var``, CSS's ``var()``),
+    an indent width (YAML's 2, Python's 4), a semicolon ending a statement. Rules written
+    for any code (no TODO comments, no sleeps in tests, lines of 80) stay on all of it."""
+    if check.kind == "not_contains":
+        return re.fullmatch(r"[A-Za-z_]\w*", check.value) is not None
+    return check.kind == "max_indent" or (check.kind, check.value) == ("not_regex", STATEMENT_END)
+
+
+def to_languages(checks: list[Check], corrected: str, accepted: str) -> list[Check]:
+    """``checks`` with each code rule the corrected answer broke only in blocks of named
+    languages read in those languages' blocks (and untagged ones), where that still separates
+    the two answers: "no var" after a JavaScript answer is not broken by CSS's
+    ``var(--gap)``, "2-space indent" after a YAML manifest not by a Python block's 4, "no
+    semicolons" after JavaScript not by Go's ``x := 1;``. A rule broken in an untagged block
+    stays on all the code: its language is unknown."""
+    out: list[Check] = []
+    for check in checks:
+        if check.scope in CODE_SCOPES and _language_bound(check):
+            broken = {
+                language_family(fence_language(corrected, m))
+                for m in FENCED.finditer(corrected)
+                if not passes(check.kind, check.value, check.scope, m.group(0))
+            }
+            if broken and "" not in broken:
+                narrow = Check(check.kind, check.value,
+                               check.scope + LANGUAGES_AT + ",".join(sorted(broken)))  # fmt: skip
+                if _separates(narrow, corrected, accepted):
+                    check = narrow
+        if check not in out:
+            out.append(check)
+    return out
+
+
+def _quoted_as_a_word(word: str, said: str) -> bool:
+    """The user put ``word`` in quotation marks (not backticks): the word, as writing uses it
+    ("avoid "just""); "pytest, not unittest" names a module the code may import."""
+    return re.search(rf"[\"'\u201c\u2018]{re.escape(word)}[\"'\u201d\u2019]", said) is not None
+
+
+def to_prose(checks: list[Check], said: str, corrected: str, accepted: str) -> list[Check]:
+    """``checks`` with each word of the language (small letters, quoted as a word: not a
+    name, a flag or a phrase) forbidden on the whole answer that the corrected answer wrote
+    only in its sentences read in the prose, where that still separates the two answers:
+    "avoid 'just'" in docs is not broken by the command ``just build``. A command forbidden
+    ("no sudo") is about what is run, wherever the corrected answer wrote it."""
+    out: list[Check] = []
+    for check in checks:
+        narrow = Check(check.kind, check.value, "prose")
+        if (
+            check.kind == "not_contains"
+            and check.scope == "answer"
+            and re.fullmatch(r"[a-z]+", check.value) is not None  # a word, not a name or flag
+            and _quoted_as_a_word(check.value, said)
+            and check.value not in COMMANDS  # "no sudo": what is run
+            and passes(check.kind, check.value, "code", corrected)
+            and _separates(narrow, corrected, accepted)
+        ):
+            check = narrow
+        if check not in out:
+            out.append(check)
+    return out
+
+
+def without_bullet_kind(checks: list[Check]) -> list[Check]:
+    """``checks`` less a bullet asked for beside a list asked for (``has list``, a
+    ``min_bullets``, which count numbered items too): "3+ bullet points" names a list the way
+    users do, and a numbered one of three obeys it."""
+    lists = any(c.kind == "min_bullets" or (c.kind, c.value) == ("has", "list") for c in checks)
+    return [c for c in checks if not (lists and (c.kind, c.value) == ("has", "bullet"))]
+
+
+def as_units(checks: list[Check], corrected: str, accepted: str) -> list[Check]:
+    """``checks`` with a short word forbidden that the corrected answer wrote only glued to a
+    number ("rem, not px" after ``16px``) read as that unit after a number, in the code less
+    comments and strings, where that still separates the two answers: ``px`` as a word never
+    occurs there, and "Converted 16px to 1rem" or ``px-4`` obeys."""
+    out: list[Check] = []
+    for check in checks:
+        v = check.value
+        if (
+            check.kind == "not_contains"
+            and re.fullmatch(r"[a-z]{1,4}", v)
+            and passes(check.kind, v, check.scope, corrected)
+            and re.search(rf"\d{v}\b", corrected)
+        ):
+            unit = Check("not_regex", rf"(?<![\w.-])\d+(?:\.\d+)?{v}(?![\w-])", "code_bare")
+            if _separates(unit, corrected, accepted):
+                check = unit
+        if check not in out:
+            out.append(check)
+    return out
+
+
+def read_where_meant(checks: list[Check], said: str, corrected: str, accepted: str) -> list[Check]:
+    """``checks`` each read where what the user meant lives: as a unit after a number, in the
+    languages the rule is about, in the sentences, on any list item (``as_units``,
+    ``to_languages``, ``to_prose``, ``without_bullet_kind``)."""
+    checks = to_languages(as_units(checks, corrected, accepted), corrected, accepted)
+    checks = to_prose(checks, said, corrected, accepted)
+    return without_bullet_kind(checks)
 
 
 def words_of_phrases(read: list[Check]) -> set[str]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from skillopt_sleep.mining.conventions import CONVENTION_CHECKS
+from skillopt_sleep.mining.conventions import CONVENTION_CHECKS, CONVENTION_CUES
 from skillopt_sleep.mining.phrases import Check
 from skillopt_sleep.mining.zones import ZONE_PATTERNS
 
@@ -66,8 +66,22 @@ def without_overbroad(
             _superseded(c, checks, corrected)
             or (c.kind in _WORD_KINDS and c.value.lower() in template)
             or (c.kind == "not_contains" and _names_a_place(c.value, said))
+            or _a_convention_s_name(c, checks)
         )
     ]
+
+
+def _a_convention_s_name(check: Check, checks: list[Check]) -> bool:
+    """A literal asked for that names a convention read beside it ("missing `set -euo
+    pipefail`" is a script without pipefail): the convention is the rule, and a script with
+    ``set -Eeuo pipefail``, or an answer with no script, obeys it."""
+    if check.kind != "contains":
+        return False
+    read = {c.value for c in checks if c.kind == "not_regex"}
+    return any(
+        re.search(cue, check.value, re.IGNORECASE) and CONVENTION_CHECKS[name][0].value in read
+        for name, cue in CONVENTION_CUES.items()
+    )
 
 
 def _superseded(check: Check, checks: list[Check], corrected: str) -> bool:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from skillopt_sleep.mining.prefilter import Prefiltered
-from trainer.checks import SCOPES
+from trainer.checks import scope_known
 
 
 @lru_cache(maxsize=4096)
@@ -28,7 +28,7 @@ class Check:
     scope: str = "answer"
 
     def __post_init__(self) -> None:
-        assert self.scope in SCOPES, self.scope
+        assert scope_known(self.scope), self.scope
 
 
 NUMBER_WORDS = {

@@ -202,6 +202,17 @@ _IDENTIFIER = re.compile(r"(?<![\w-])(?:[A-Z][A-Z0-9]+-\d+|#\d+)(?![\w-])")
 _NAME = re.compile(r"(?<![\w-])[A-Z][\w-]*[a-z][\w-]*")
 _COMMIT_TYPE = r"\A\W*[a-z]+(?:\([^)\n]*\))?!?:\s"
 ISO_DATE = r"(?<![\d-])\d{4}-\d{2}-\d{2}(?![\d-])"
+_MONTH = r"(?i:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+_DAY, _MON = r"(?:0?[1-9]|[12]\d|3[01])", r"(?:0?[1-9]|1[0-2])"
+# A date written another way than ISO 8601: "03/04/2026", "18/12", "4.3.2026", "March 4",
+# "4 March" (a day and a month with a slash need two digits each: "1/2" is a half, "16/9"
+# a ratio). "ISO dates" is a rule on every date the answer writes, not a date every answer
+# must hold.
+OTHER_DATE = (
+    r"(?<![\w/.-])\d{1,2}/\d{1,2}/\d{2,4}(?![\w/])|(?<![\w.])\d{1,2}\.\d{1,2}\.\d{4}(?![\w.])|"
+    rf"(?<![\w/.-])(?=\d\d/\d\d)(?:{_DAY}/{_MON}|{_MON}/{_DAY})(?![\w/%]|\.\d)|"
+    rf"\b{_MONTH} \d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}(?!\w)"
+)
 _CLOSING_REF = r"(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+#\d+"
 
 
@@ -232,7 +243,7 @@ def shape_candidates(t: Topic, corrected: str, accepted: str) -> list[Check]:
     if t.value == "signoff":  # the DCO trailer, whoever signs
         return [Check("regex", r"(?im)^\s*Signed-off-by:\s*\S", "answer")]
     if t.value == "iso_date":
-        return [Check("regex", ISO_DATE, "answer")]
+        return [Check("not_regex", OTHER_DATE, "answer")]
     if t.value == "commit_type":
         return [Check("regex", _COMMIT_TYPE, "first_line")]
     if t.value == "closing_ref":

@@ -21,7 +21,7 @@ import sqlite_utils
 import yaml
 
 from skillopt_sleep.files import write_private
-from trainer.checks import SCOPES, value_error
+from trainer.checks import SCOPES, scope_known, value_error
 from trainer.tasks import JUDGE_KINDS, SPLITS, Task
 
 HEADER = """\
@@ -138,9 +138,10 @@ def _judge(ctx: _Ctx, node: yaml.Node) -> dict[str, Any]:
     if problem:
         raise ctx.fail(f["value"][1], problem)
     scope = _scalar(ctx, f["scope"][1], "scope") if "scope" in f else "answer"
-    if scope not in SCOPES:
+    if not scope_known(scope):
         raise ctx.fail(f["scope"][1], f"unknown scope {scope!r}; expected one of "
-                       f"{', '.join(SCOPES)}")  # fmt: skip
+                       f"{', '.join(SCOPES)} (a code scope may add @languages: "
+                       "code@yaml)")  # fmt: skip
     weight = _scalar(ctx, f["weight"][1], "weight") if "weight" in f else 1.0
     if isinstance(weight, bool) or not isinstance(weight, int | float) or weight <= 0:
         raise ctx.fail(f["weight"][1], f"weight must be a positive number, got {weight!r}")

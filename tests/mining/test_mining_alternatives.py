@@ -133,7 +133,18 @@ def test_words_forbidden_with_a_slash_between_are_each_forbidden() -> None:
     assert passes(alt[0], alt[1], alt[2], "We use the cache; leverages are levers.")
     yaml = kept("true/false, not yes/no.", "```yaml\ndebug: yes\n```\nNo other change.",
                 "```yaml\ndebug: true\n```\nNo other change.")  # fmt: skip
-    assert ("not_regex", r"(?i)(?:\byes\b|\bno\b)", "code") in yaml
+    either = next(c for c in yaml if c[0] == "not_regex" and c[2] == "code")
+    assert not passes(*either[:1], either[1], "code", "```yaml\ndebug: no\n```")
+    assert passes(*either[:1], either[1], "code", "```yaml\nnote: nothing yet\n```")
+
+
+def test_a_half_of_a_slashed_name_is_no_word_of_its_own() -> None:
+    """ "no we/I in the docs" is not broken by "I/O": a half of a slashed compound is another
+    word."""
+    got = kept('no "we"/"I" in the docs', "We cache the I/O results.", "Caches the I/O results.")
+    alt = next(c for c in got if c[0] == "not_regex")
+    assert passes(alt[0], alt[1], alt[2], "Handles heavy I/O well.")
+    assert not passes(alt[0], alt[1], alt[2], "I made it handle heavy I/O.")
 
 
 def test_a_path_the_answer_wrote_stays_one_literal() -> None:
@@ -142,3 +153,16 @@ def test_a_path_the_answer_wrote_stays_one_literal() -> None:
     got = kept("don't push to origin/main", "git push origin/main", "git push upstream feature")
     assert got
     assert all(passes(k, v, s, "git switch main") for k, v, s in got), got
+
+
+def test_a_literal_in_a_list_read_two_ways_is_not_asked_for() -> None:
+    """ "sections ### Security / Added / Deprecated" where the reader asks for some members
+    and only names others: which one an answer needs is unsure, so none is required; a list
+    asked for whole still is ("start with PASS or FAIL")."""
+    corrected = "## 2.0\n\n### Misc\n\n- dropped py3.8"
+    accepted = "## 2.0\n\n### Deprecated\n\n- dropped py3.8"
+    said = "use the house sections: ### Security / Added / Deprecated, no 'Misc'"
+    got = kept(said, corrected, accepted)
+    assert all(passes(k, v, s, "## 2.0\n\n### Added\n\n- x") for k, v, s in got), got
+    opening = kept("start with PASS or FAIL", "Looks fine to me.", "PASS: all green.")
+    assert opening and not any(passes(k, v, s, "Looks fine.") for k, v, s in opening)

@@ -108,18 +108,18 @@ def kept(said: str, corrected: str, accepted: str) -> list[tuple[str, str, str]]
             "VPN is down, use the backup gateway.",
             [("max_lines", "1", "answer")],
         ),
-        # "2-space indent": the widest step of the code's indentation
+        # "2-space indent": the widest step of the indentation of the YAML the pair shows
         (
             "2-space indent",
             "```yaml\njobs:\n    test:\n        runs-on: ubuntu\n```",
             "```yaml\njobs:\n  test:\n    runs-on: ubuntu\n```",
-            [("max_indent", "2", "code")],
+            [("max_indent", "2", "code@yaml")],
         ),
         (
             "I said two spaces for yaml",
             "```yaml\non:\n    push:\n```",
             "```yaml\non:\n  push:\n```",
-            [("max_indent", "2", "code")],
+            [("max_indent", "2", "code@yaml")],
         ),
         # "imperative" asks for a command first ("Adds" fails it too); "no past tense" not
         (

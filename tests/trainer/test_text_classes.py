@@ -111,3 +111,10 @@ def test_a_word_ending_in_an_underscore_is_a_prefix() -> None:
     assert passes("contains", "ACME_", "code", "```\nport = env['ACME_PORT']\n```")
     assert not passes("contains", "ACME_", "code", "```\nport = env['PORT']\n```")
     assert passes("not_contains", "tmp_", "answer", "write to a temp file")
+
+
+def test_a_half_of_a_slashed_or_hyphened_name_is_no_pronoun() -> None:
+    region = "Deploys to us-east-1 and handles bursty I/O."
+    assert passes("no", "first_person_any", "answer", region)
+    assert not passes("no", "first_person_any", "answer", "Deploys to us-east-1; I checked.")
+    assert not passes("no", "first_person_any", "answer", "It gives us headroom.")

@@ -174,7 +174,7 @@ def test_the_subject_of_a_message_handed_over_behind_a_lead_in() -> None:
 
 
 def test_identifier_shape_and_case() -> None:
-    assert identifier_pattern("PROJ-123") == r"(?<![\w-])[A-Z]+\-\d+(?![\w-])"
+    assert identifier_pattern("PROJ-123") == r"(?<![\w-])[A-Z][A-Z\d]*\-\d+(?![\w-])"
     assert score("identifier_like", "PROJ-123", "proj-7 done") == 0.0  # capitals as written
     assert score("identifier_like", "PROJ-123", "refs ABC-7") == 1.0
 
@@ -197,3 +197,26 @@ def test_old_judges_load_and_read_the_whole_answer() -> None:
     assert old.scope == "answer" and old.to_dict()["scope"] == "answer"
     assert rule_score(old, Outcome("fingerprint")) == 1.0  # word-bounded now
     assert rule_score(Judge("max_words", "2"), Outcome("- one two")) == 1.0  # "-" is no word
+
+
+def test_a_list_in_a_block_of_code_is_the_program_s_not_the_answer_s() -> None:
+    steps = "- lint\n- ship\n\n```yaml\nsteps:\n  - checkout\n  - build\n  - test\n```"
+    assert score("max_bullets", "2", steps) == 1.0
+    assert units(steps, "bullets") == ["lint", "ship"]
+    assert score("no", "bullet", "```yaml\n- a\n```") == 1.0
+    # a list in an untagged fence is still a list the answer hands over; markdown source is not
+    assert score("max_bullets", "2", "```\n- a\n- b\n- c\n```") == 0.0
+    assert score("min_bullets", "3", "```md\n- a\n- b\n- c\n```") == 0.0
+    assert score("max_bullets", "2", "- a\n- b\n- c") == 0.0
+
+
+def test_a_ticket_key_may_hold_digits_after_its_first_letter() -> None:
+    assert score("identifier_like", "OPS-88", "WEB2-1009: lazy-load the map") == 1.0
+    assert score("identifier_like", "OPS-88", "2WEB-1009: lazy-load the map") == 0.0
+    assert score("identifier_like", "2026-03-04", "2026-3-4") == 1.0  # no capitals: as before
+
+
+def test_a_comment_line_s_indent_is_no_structure_s() -> None:
+    manifest = "```yaml\nspec:\n  # replicas below\n        # stray note\n  replicas: 2\n```"
+    assert score("max_indent", "2", manifest, "code") == 1.0
+    assert score("max_indent", "2", "```yaml\nspec:\n      replicas: 2\n```", "code") == 0.0
