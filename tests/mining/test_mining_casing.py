@@ -4,11 +4,7 @@ the corrected answer cased it otherwise; a domain or an identifier is no spellin
 from __future__ import annotations
 
 from skillopt_sleep.mining.casing import name_casing
-from trainer.checks import passes
-
-
-def holds(checks: list, answer: str) -> bool:
-    return all(passes(c.kind, c.value, c.scope, answer) for c in checks)
+from tests.judge_helpers import holds
 
 
 def test_a_name_cased_otherwise_is_forbidden_and_its_domain_passes() -> None:

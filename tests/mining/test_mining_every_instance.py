@@ -6,19 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from skillopt_sleep.mining.compiler import Compiler
-from skillopt_sleep.mining.grammar import Check
-from skillopt_sleep.store import open_store
-from trainer.checks import passes
+from tests.judge_helpers import compiler_for, holds
 
-
-def compiled(tmp_path: Path, said: str, corrected: str, accepted: str) -> list[Check]:
-    rules = Compiler(open_store(tmp_path / "state"), None)
-    return rules.compile(said, corrected, "write it up", accepted)
-
-
-def holds(checks: list[Check], answer: str) -> bool:
-    return all(passes(c.kind, c.value, c.scope, answer) for c in checks)
+compiled = compiler_for("write it up")
 
 
 def test_iso_dates_rule_every_date_written_not_a_date_in_every_answer(tmp_path: Path) -> None:

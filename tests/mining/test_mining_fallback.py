@@ -8,11 +8,7 @@ import pytest
 
 from skillopt_sleep.mining.contrast import compile_pair, separates
 from skillopt_sleep.mining.fallback import pair_fallback
-from trainer.checks import passes
-
-
-def holds(checks: list, answer: str) -> bool:
-    return all(passes(c.kind, c.value, c.scope, answer) for c in checks)
+from tests.judge_helpers import holds
 
 
 def test_an_operator_the_correction_removed_is_forbidden_as_that_operator() -> None:

@@ -8,20 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from skillopt_sleep.mining.compiler import Compiler
 from skillopt_sleep.mining.grammar import Check
 from skillopt_sleep.mining.narrow import to_languages
-from skillopt_sleep.store import open_store
-from trainer.checks import passes, scope_known
+from tests.judge_helpers import compiler_for, holds
+from trainer.checks import scope_known
 
-
-def compiled(tmp_path: Path, said: str, corrected: str, accepted: str) -> list[Check]:
-    rules = Compiler(open_store(tmp_path / "state"), None)
-    return rules.compile(said, corrected, "write the snippet", accepted)
-
-
-def holds(checks: list[Check], answer: str) -> bool:
-    return all(passes(c.kind, c.value, c.scope, answer) for c in checks)
+compiled = compiler_for("write the snippet")
 
 
 JS_VAR = "```js\nvar total = 0\nfor (const n of xs) total += n\n```"

@@ -6,20 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from skillopt_sleep.mining.compiler import Compiler
 from skillopt_sleep.mining.grammar import Check, compile_text
-from skillopt_sleep.store import open_store
+from tests.judge_helpers import compiler_for, holds
 from trainer.checks import passes
 
-
-def compiled(tmp_path: Path, said: str, corrected: str, accepted: str) -> list[Check]:
-    """What mining compiles without a model, as the judges benchmark reads it."""
-    rules = Compiler(open_store(tmp_path / "state"), None)
-    return rules.compile(said, corrected, "write the commit message", accepted)
-
-
-def holds(checks: list[Check], answer: str) -> bool:
-    return all(passes(c.kind, c.value, c.scope, answer) for c in checks)
+compiled = compiler_for("write the commit message")
 
 
 def test_a_tool_trailer_is_forbidden_and_a_human_co_author_is_not(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ import pytest
 from skillopt_sleep.mining.compiler import Compiler
 from skillopt_sleep.mining.grammar import Check, compile_text
 from skillopt_sleep.store import open_store
+from tests.judge_helpers import holds
 from trainer.checks import passes
 
 
@@ -27,10 +28,6 @@ def compiled(tmp_path: Path, said: str, corrected: str, accepted: str, request: 
         if not passes(c.kind, c.value, c.scope, corrected)
         and passes(c.kind, c.value, c.scope, accepted)
     ]
-
-
-def holds(checks: list[Check], answer: str) -> bool:
-    return all(passes(c.kind, c.value, c.scope, answer) for c in checks)
 
 
 def fenced(code: str, lang: str) -> str:

@@ -6,20 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from skillopt_sleep.mining.compiler import Compiler
 from skillopt_sleep.mining.grammar import Check, compile_text
-from skillopt_sleep.store import open_store
-from trainer.checks import passes
+from tests.judge_helpers import compiler_for, holds
 
-
-def compiled(tmp_path: Path, said: str, corrected: str, accepted: str) -> list[Check]:
-    """What mining compiles without a model, as the judges benchmark reads it."""
-    rules = Compiler(open_store(tmp_path / "state"), None)
-    return rules.compile(said, corrected, "explain the config", accepted)
-
-
-def holds(checks: list[Check], answer: str) -> bool:
-    return all(passes(c.kind, c.value, c.scope, answer) for c in checks)
+compiled = compiler_for("explain the config")
 
 
 def test_a_count_that_says_what_the_answer_is_sets_no_limit(tmp_path: Path) -> None:

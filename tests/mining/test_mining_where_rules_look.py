@@ -7,21 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from skillopt_sleep.mining.compiler import Compiler
-from skillopt_sleep.mining.grammar import Check
-from skillopt_sleep.store import open_store
+from tests.judge_helpers import compiler_for, holds
 from trainer.answer_parts import bare_code
-from trainer.checks import passes
 
-
-def compiled(tmp_path: Path, said: str, corrected: str, accepted: str) -> list[Check]:
-    """What mining compiles without a model, as the judges benchmark reads it."""
-    rules = Compiler(open_store(tmp_path / "state"), None)
-    return rules.compile(said, corrected, "answer the question", accepted)
-
-
-def holds(checks: list[Check], answer: str) -> bool:
-    return all(passes(c.kind, c.value, c.scope, answer) for c in checks)
+compiled = compiler_for("answer the question")
 
 
 def test_an_apology_is_prose_not_a_file_named_after_one(tmp_path: Path) -> None:
