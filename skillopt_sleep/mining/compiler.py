@@ -50,7 +50,7 @@ from trainer.scoring import read_json
 
 log = logging.getLogger("skillopt_sleep.mining")
 
-PROMPT_VERSION = 5  # bump when the prompt or the reading of its answer changes
+PROMPT_VERSION = 6  # bump when the prompt or the reading of its answer changes
 CACHE_TABLE = "correction_checks"
 MAX_TOKENS = 160
 

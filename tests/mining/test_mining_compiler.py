@@ -24,6 +24,7 @@ from skillopt_sleep.mining.compiler import (
     judge_model,
     read_checks,
 )
+from skillopt_sleep.mining.contrast import admissible
 from skillopt_sleep.mining.grammar import Check
 from skillopt_sleep.mining.verify import Evidence, verify
 from trainer.backends.local import local_role_config
@@ -161,3 +162,44 @@ def test_every_feature_can_be_grounded_and_is_named_to_the_model() -> None:
 
     assert set(_FEATURE_CUES) == set(FEATURES)
     assert all(f in _SYSTEM for f in FEATURES)
+
+
+# What the embedded 1.5B answered (recorded, REAL MODEL, heldout8 rows the grammar reads
+# nothing of): a word placed where the user said it goes is the rule; a word the user only
+# prefers ("use date-fns") is not, nor one they name as the thing to fix ("add it").
+PLACED = "where's the tl;dr? it goes on the first line"
+PLACED_TEXT = '{"checks": [{"kind": "starts_with", "value": "TL;DR", "scope": "first_line"}]}'
+PREFERRED = (
+    "moment is in maintenance mode and bloats the bundle; please use date-fns like the rest "
+    "of the frontend"
+)
+PREFERRED_TEXT = (
+    '{"checks": [{"kind": "contains", "value": "date-fns", "scope": "answer"}, '
+    '{"kind": "not_contains", "value": "moment", "scope": "answer"}]}'
+)
+
+
+def test_a_word_the_model_places_where_the_user_said_it_goes_is_kept(tmp_path: Path) -> None:
+    corrected = "Yesterday the DNS provider had a 40 minute outage."
+    accepted = "TL;DR: 40 min DNS outage, recovered by manual failover."
+    model, backend = _scripted(json.loads(PLACED_TEXT))
+    compiler = Compiler(store(tmp_path), model)
+    checks = compiler.compile(PLACED, corrected, "summarise the incident", accepted)
+    assert checks == [Check("starts_with", "TL;DR", "first_line")]
+    assert len(backend.prompts) == 1
+    kept, _ = verify([Evidence((Judge("starts_with", "TL;DR", scope="first_line"),),
+                               corrected, accepted, "t:0")], [])  # fmt: skip
+    assert [j.value for j in kept] == ["TL;DR"]
+    # a start the user did not speak of is no rule, however the words read
+    assert not admissible(Check("starts_with", "TL;DR", "first_line"), "where's the tl;dr?")
+
+
+def test_a_word_the_user_only_prefers_is_still_refused(tmp_path: Path) -> None:
+    model, _ = _scripted(json.loads(PREFERRED_TEXT))
+    compiler = Compiler(store(tmp_path), model)
+    corrected = "import moment from 'moment';\nmoment(d).format('YYYY-MM-DD')"
+    assert read_checks(PREFERRED_TEXT, PREFERRED) == [
+        Check("contains", "date-fns"), Check("not_contains", "moment")
+    ]  # fmt: skip
+    assert compiler.compile(PREFERRED, corrected, "format a date", "format(d, 'yyyy-MM-dd')") == []
+    assert compiler.counts["model"] == 1
