@@ -61,6 +61,13 @@ def fenced(code: str, lang: str) -> str:
                    "dockerfile"),
             fenced("FROM debian:12-slim\nUSER svc\nRUN true\nUSER root", "dockerfile"),
         ),
+        (  # the words whose case changed lie in the error strings the convention reads
+            "error strings in go are lowercase",
+            fenced('if len(b) == 0 {\n\treturn errors.New("Payload is empty")\n}', "go"),
+            fenced('if len(b) == 0 {\n\treturn errors.New("payload is empty")\n}', "go"),
+            fenced('log.Print("Payload received")\nreturn errors.New("payload is empty")', "go"),
+            fenced('return errors.New("Quota exceeded")', "go"),
+        ),
     ],
 )  # fmt: skip
 def test_a_convention_replaces_the_word_it_reads_more_narrowly(
