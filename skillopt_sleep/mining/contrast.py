@@ -372,7 +372,7 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
     out = out_of_comments(_to_code_lines(out, corrected, accepted), corrected, accepted)
     if not any(separates(c, corrected, accepted) for c in out):  # narrowed as the rest
         fallback = narrowed(pair_fallback(said, corrected, accepted), said, corrected, accepted)
-        out += [c for c in fallback if c not in out]
+        out += [c for c in out_of_comments(fallback, corrected, accepted) if c not in out]
     if not any(separates(c, corrected, accepted) for c in out):
         out += _enumerated(said, corrected, accepted)
     out = with_slashed_alternatives(out, corrected, accepted)  # "no leverage/utilize"

@@ -65,7 +65,7 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
     ),
     "command_substitution": (
         r"\$\(\s*\.*\s*\)|\$\(\w|\bcommand substitution\b|\bbackticks? (?:don'?t|do not) nest\b",
-        r"`[^`\n]+`",
+        r"(?m)^(?:[^#`\n]|(?<=\S)#)*`[^`\n]+`",  # not in a "# comment": nothing runs there
     ),
     "pinned_tag": (
         r"\bpin(?:ned)?(?: the| a| an| all| both| every| your)?(?: base)?(?: docker)?"
