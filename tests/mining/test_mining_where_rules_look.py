@@ -157,3 +157,16 @@ def test_snake_case_leaves_the_names_the_standard_library_calls(tmp_path: Path) 
     )
     assert holds(checks, hooks)
     assert not holds(checks, "```python\nclass T:\n    def setUpDatabase(self):\n        pass\n```")
+
+
+def test_a_word_the_answer_wrote_only_as_a_heading_is_forbidden_there(tmp_path: Path) -> None:
+    corrected = "## 2.3.0\n### Enhancements\n- export runs in parallel"
+    accepted = "## 2.3.0\n### Changed\n- export runs in parallel"
+    checks = compiled(tmp_path, 'not "Enhancements", use "Changed"', corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "### Changed\n- small enhancements to the export")
+    assert not holds(checks, "## 2.3.1\n#### Enhancements\n- faster")
+    # a word the answer wrote in a sentence too stays forbidden everywhere
+    prose = "## 2.3.0\n### Enhancements\n- enhancements to export"
+    everywhere = compiled(tmp_path, 'no "enhancements" anywhere', prose, accepted)
+    assert not holds(everywhere, "### Changed\n- small enhancements to the export")
