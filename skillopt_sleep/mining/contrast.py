@@ -72,7 +72,7 @@ def _feature_candidates(t: Topic) -> list[Check]:
     elif f == "file_name":  # "no file names" is said of a subject first, then of the prose
         scopes = ["first_line", "prose", "answer"]
     elif f in PROSE_FEATURES:
-        scopes = ["prose", "answer"]
+        scopes = ["prose"] if f == "exclamation" else ["prose", "answer"]  # code's "!": an operator
     elif f in _CODE_FEATURES:
         scopes = ["code", "answer"]
     else:

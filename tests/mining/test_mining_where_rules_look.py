@@ -170,3 +170,20 @@ def test_a_word_the_answer_wrote_only_as_a_heading_is_forbidden_there(tmp_path: 
     prose = "## 2.3.0\n### Enhancements\n- enhancements to export"
     everywhere = compiled(tmp_path, 'no "enhancements" anywhere', prose, accepted)
     assert not holds(everywhere, "### Changed\n- small enhancements to the export")
+
+
+def test_a_bang_in_code_is_an_operator_not_an_exclamation(tmp_path: Path) -> None:
+    corrected = "```kotlin\nval city = order.address!!.city\n```"
+    accepted = "```kotlin\nval city = order.address?.city ?: return null\n```"
+    checks = compiled(tmp_path, "no !! please", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(
+        checks, "```kotlin\n// no !! here\nval c = requireNotNull(order.address).city\n```"
+    )
+    assert holds(
+        checks, "Done! The city now falls back to null.\n\n```kotlin\nval c = a?.city\n```"
+    )
+    assert not holds(checks, '```kotlin\nval c = rows["id"]!!\n```')
+    # an exclamation in the sentences is still one
+    shouty = compiled(tmp_path, "no !!! please", "Deployed!!! All green!", "Deployed. All green.")
+    assert not holds(shouty, "Done! All green.") and holds(shouty, "Done. All green.")
