@@ -156,7 +156,12 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
         "ends with a punctuation mark",
     ),
     "question": (lambda t: t.rstrip().endswith("?"), "ends with a question mark"),
-    "apology": (has_match(r"\b(?:sorry|apologi[sz]\w*|apologies)\b", re.IGNORECASE), "an apology"),
+    "apology": (
+        has_match(
+            r"\b(?:sorry|apologi[sz]\w*|apologies)\b|\bmy (?:bad|mistake)\b(?! \w)", re.IGNORECASE
+        ),
+        "an apology (sorry, apologies, my bad, my mistake)",
+    ),
     "preamble": (
         lambda t: PREAMBLE.search(t) is not None,
         "opens with a pleasantry (Sure, Certainly, Here is …)",

@@ -187,3 +187,13 @@ def test_a_bang_in_code_is_an_operator_not_an_exclamation(tmp_path: Path) -> Non
     # an exclamation in the sentences is still one
     shouty = compiled(tmp_path, "no !!! please", "Deployed!!! All green!", "Deployed. All green.")
     assert not holds(shouty, "Done! All green.") and holds(shouty, "Done. All green.")
+
+
+def test_my_bad_and_my_mistake_are_apologies(tmp_path: Path) -> None:
+    corrected = "Sorry, I missed that. The flag is `-i`."
+    accepted = "The flag is `-i`."
+    checks = compiled(tmp_path, "no apologies, just the answer", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert not holds(checks, "My bad, the flag is `-i`.")
+    assert not holds(checks, "My mistake - use `-i`.")
+    assert holds(checks, "My mistake log shows the flag is `-i`; a bad default hid it.")
