@@ -128,7 +128,7 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
     "camel_case_keys": (r"\bcamel-?case\b", r"[\"'][a-z][a-z0-9]*(?:_[a-z0-9]+)+[\"']\s*:"),
     "strict_mode": (
         r"\bset -[a-zA-Z]*e[a-zA-Z]*o pipefail\b|\bstrict mode\b|\bpipefail\b",
-        r"(?s)\A(?=\s*#![^\n]*\b(?:ba|z)?sh\b)(?!.*\bpipefail\b)",
+        r"(?sm)\A(?=\s*#![^\n]*\b(?:ba|z)?sh\b)(?!.*^[^#\n]*\bpipefail\b)",  # "# set -e…": off
     ),
     "uppercase_sql": (
         r"\b(?:upper-?\s?case|caps|capitali[sz]ed|capitals?)\b[^.]{0,40}\b(?:sql|keywords)\b|"
