@@ -40,7 +40,8 @@ Case: words, literals and examples are matched case-insensitively, unless the us
 a value with a capital inside a word (an identifier such as ``getUser``, ``PROJ-123``,
 ``GitHub``; a capital opening a hyphenated part, ``Co-Authored-By``, is only case) or a
 single letter ("I"): then exactly as written, but for a phrase's first letter ("this PR"
-is "This PR" at a sentence's start). A word a check wants at the start is a whole word.
+is "This PR" at a sentence's start). A word a check wants at the start is a whole word. An
+abbreviation in capitals a check asks for at the start or end ("TL;DR") is met in any case.
 """
 
 from __future__ import annotations
@@ -209,8 +210,15 @@ def count(text: str, unit: str) -> int:
     raise ValueError(f"unknown unit {unit!r}")
 
 
-def _literal_match(text: str, value: str, at: str) -> bool:
-    flags = 0 if case_sensitive(value) else re.IGNORECASE
+# Capitals with marks and no digits ("TL;DR", "FYI:"): how an abbreviation is written, not an
+# identifier's spelling ("PROJ-123" has digits), so an answer that opens "tl;dr:" has one.
+_ABBREVIATION = re.compile(r"[A-Z]{2,}(?:[^\w\s]*[A-Z]+)*[^\w\s]*")
+
+
+def _literal_match(text: str, value: str, at: str, asked: bool = False) -> bool:
+    """``value`` at the start or end of ``text``; an abbreviation ``asked`` for in any case."""
+    any_case = asked and _ABBREVIATION.fullmatch(value.strip()) is not None
+    flags = 0 if case_sensitive(value) and not any_case else re.IGNORECASE
     lit = re.escape(value.strip())
     if at == "start":  # a word at the start is a whole word: "Here" does not open "Hereford"
         word_end = r"(?!\w)" if value.strip()[-1:].isalnum() else ""
@@ -232,8 +240,9 @@ def _holds(kind: str, value: str, text: str, code: bool = False) -> bool:
         return found if kind == "regex" else not found
     if kind in END_KINDS:
         at = "start" if "starts" in kind else "end"
-        found = _literal_match(text, value, at)
-        return not found if kind.startswith("not_") else found
+        if kind.startswith("not_"):
+            return not _literal_match(text, value, at)
+        return _literal_match(text, value, at, asked=True)
     if kind in COUNT_KINDS:
         bound, unit = kind.split("_", 1)
         n = count(text, unit)

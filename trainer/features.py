@@ -109,6 +109,14 @@ def _glued_body(text: str) -> bool:
     return len(lines) > 1 and bool(lines[1].strip())
 
 
+# Methods the standard library calls by their camelCase names: unittest's hooks, ast's and
+# http.server's dispatch (``visit_Name``, ``do_GET``).
+_STDLIB_HOOKS = (
+    r"(?:setUp|tearDown|setUpClass|tearDownClass|setUpModule|tearDownModule|asyncSetUp|"
+    r"asyncTearDown|(?:visit|do)_[A-Z]\w*)"
+)
+
+
 FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
     "emoji": (
         lambda t: _EMOJI.search(t) is not None or _SHORTCODE.search(t) is not None,
@@ -148,7 +156,12 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
         "ends with a punctuation mark",
     ),
     "question": (lambda t: t.rstrip().endswith("?"), "ends with a question mark"),
-    "apology": (has_match(r"\b(?:sorry|apologi[sz]\w*|apologies)\b", re.IGNORECASE), "an apology"),
+    "apology": (
+        has_match(
+            r"\b(?:sorry|apologi[sz]\w*|apologies)\b|\bmy (?:bad|mistake)\b(?! \w)", re.IGNORECASE
+        ),
+        "an apology (sorry, apologies, my bad, my mistake)",
+    ),
     "preamble": (
         lambda t: PREAMBLE.search(t) is not None,
         "opens with a pleasantry (Sure, Certainly, Here is …)",
@@ -196,9 +209,11 @@ FEATURES: dict[str, tuple[Callable[[str], bool], str]] = {
         has_match(r"^\s*(?:async\s+)?def\s+\w+\s*\((?:[^()]|\([^()]*\))*\)\s*:"),
         "a Python def without a return annotation (-> …)",
     ),
-    "camelcase_def": (
-        has_match(r"^\s*(?:async\s+)?def\s+_*[a-z][a-z0-9]*_?[A-Z]\w*\s*\("),
-        "a Python def named in camelCase (testParsesDate)",
+    "camelcase_def": (  # a name the standard library calls is not the author's to choose
+        has_match(
+            rf"^\s*(?:async\s+)?def\s+(?!{_STDLIB_HOOKS}\s*\()_*[a-z][a-z0-9]*_?[A-Z]\w*\s*\("
+        ),
+        "a Python def named in camelCase (testParsesDate; unittest's setUp, ast's visit_Name pass)",
     ),
     "single_quoted": (
         has_match(r"^(?:[^\"'#\n]|\"[^\"\n]*\")*'"),

@@ -72,7 +72,7 @@ def _feature_candidates(t: Topic) -> list[Check]:
     elif f == "file_name":  # "no file names" is said of a subject first, then of the prose
         scopes = ["first_line", "prose", "answer"]
     elif f in PROSE_FEATURES:
-        scopes = ["prose", "answer"]
+        scopes = ["prose"] if f == "exclamation" else ["prose", "answer"]  # code's "!": an operator
     elif f in _CODE_FEATURES:
         scopes = ["code", "answer"]
     else:
@@ -372,7 +372,7 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
     out = out_of_comments(_to_code_lines(out, corrected, accepted), corrected, accepted)
     if not any(separates(c, corrected, accepted) for c in out):  # narrowed as the rest
         fallback = narrowed(pair_fallback(said, corrected, accepted), said, corrected, accepted)
-        out += [c for c in fallback if c not in out]
+        out += [c for c in out_of_comments(fallback, corrected, accepted) if c not in out]
     if not any(separates(c, corrected, accepted) for c in out):
         out += _enumerated(said, corrected, accepted)
     out = with_slashed_alternatives(out, corrected, accepted)  # "no leverage/utilize"

@@ -23,6 +23,7 @@ _SQL = r"\b(?:select|insert|update|delete|where)\b"
 _BUILT = r"(?:%\s*[\w(]|\+\s*\w|\.format\()"
 # A name that holds a secret (``POSTGRES_PASSWORD``, ``apiKey``; not ``token_url``).
 _SECRET_NAME = r"(?:password|passwd|secret|token|api[_-]?key|access[_-]?key)(?:_?(?:value|key))?"
+_REGISTRY = r"(?:[\w.-]+:\d+/)?"  # an image's registry with its port
 # name: (what users call it, the construct it rules out, read in code blocks first)
 _CONVENTIONS: dict[str, tuple[str, str]] = {
     "f_string": (
@@ -65,12 +66,18 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
     ),
     "command_substitution": (
         r"\$\(\s*\.*\s*\)|\$\(\w|\bcommand substitution\b|\bbackticks? (?:don'?t|do not) nest\b",
-        r"`[^`\n]+`",
+        r"(?m)^(?:[^#`\n]|(?<=\S)#)*`[^`\n]+`",  # not in a "# comment": nothing runs there
     ),
     "pinned_tag": (
         r"\bpin(?:ned)?(?: the| a| an| all| both| every| your)?(?: base)?(?: docker)?"
         r"(?: image)?(?: tags?| versions?| images?)\b|\buntagged\b|:latest\b|\bno latest\b",
-        r"(?im)^\s*(?:FROM\s+|-?\s*image:\s*)[\w./-]+(?::latest)?(?:\s+AS\s+\w+)?\s*$",
+        # a later FROM of a bare name may name an earlier stage (FROM build AS test); scratch
+        # is no image; a registry may have a port (registry.test:5000/team/app)
+        rf"(?im)^\s*-?\s*image:\s*{_REGISTRY}[\w./-]+(?::latest)?\s*$|"
+        rf"^[ \t]*FROM[ \t]+{_REGISTRY}(?:[\w./-]+:latest|[\w.-]*/[\w./-]*)"
+        r"(?:[ \t]+AS[ \t]+\w+)?[ \t]*$|"
+        r"\A(?:(?![ \t]*FROM[ \t])[^\n]*\n)*[ \t]*FROM[ \t]+(?!scratch\b)[\w.-]+"
+        r"(?:[ \t]+AS[ \t]+\w+)?[ \t]*$",
     ),
     "lazy_logging": (
         r"\blazy (?:%|formatting|logging|log)\w*|\bW1203\b|\bf-?str\w*\b.{0,30}\blog\w*|"
@@ -121,7 +128,7 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
     "camel_case_keys": (r"\bcamel-?case\b", r"[\"'][a-z][a-z0-9]*(?:_[a-z0-9]+)+[\"']\s*:"),
     "strict_mode": (
         r"\bset -[a-zA-Z]*e[a-zA-Z]*o pipefail\b|\bstrict mode\b|\bpipefail\b",
-        r"(?s)\A(?=\s*#![^\n]*\b(?:ba|z)?sh\b)(?!.*\bpipefail\b)",
+        r"(?sm)\A(?=\s*#![^\n]*\b(?:ba|z)?sh\b)(?!.*^[^#\n]*\bpipefail\b)",  # "# set -e…": off
     ),
     "uppercase_sql": (
         r"\b(?:upper-?\s?case|caps|capitali[sz]ed|capitals?)\b[^.]{0,40}\b(?:sql|keywords)\b|"

@@ -106,20 +106,24 @@ _COUNTS_OTHER = re.compile(
 )
 
 
+# "numbered. 1, 2, 3.": numbers counting up from one show a numbering, they count nothing
+_COUNTING_RUN = re.compile(r"(?<![\w.,-])1[.)]?(?:,? +|, *)2[.)]?(?:,? +|, *)3(?![\w-])")
+
+
 def count_topics(text: str) -> list[Topic]:
     out: list[Topic] = []
     whole_scope = scope_for(text, "") or None
     quoted = [m.span() for m in QUOTED.finditer(text)]
     for sentence in sentences(text):
         offset = text.find(sentence)
-        parens = [  # "(50 is the limit)" states the rule; "(3.12)", "(#311)" are examples
+        examples = [  # "(50 is the limit)" states the rule; "(3.12)", "(#311)" are examples
             p.span()
             for p in re.finditer(r"\([^()]*\)", sentence)
             if not _STATES_LIMIT.search(p.group(0))
-        ]
+        ] + [r.span() for r in _COUNTING_RUN.finditer(sentence)]
         for m in re.finditer(_NUMBER, sentence, re.IGNORECASE):
             at = offset + m.start()
-            if any(a <= at < b for a, b in quoted) or any(a <= m.start() < b for a, b in parens):
+            if any(a <= at < b for a, b in quoted) or any(a <= m.start() < b for a, b in examples):
                 continue  # a number inside a quoted or bracketed example is the example's
             raw = m.group(1).lower()
             n = int(raw) if raw.isdigit() else NUMBER_WORDS[raw]

@@ -20,6 +20,8 @@ from trainer.checks import passes
 # Characters that make a token code or markup rather than a word ("==", "{}", "%w", "$f").
 _SYMBOLS = set("=<>{}[]%$*|&~^@#/\\!+")
 _SYMBOL_CLASS = r"[=<>{}\[\]%$*|&~^@#/\\!+]"
+# What an operator may not follow: a closing bracket ends an operand (``map["k"]!!``).
+_BEFORE_CLASS = r"[=<>{\[%$*|&~^@#/\\!+]"
 _EDGE = " \t.,;:!?()\"'`"
 _MAX = 3
 # Punctuation of sentences, not operators of code: read in prose (a `main...feature` range
@@ -65,7 +67,7 @@ def _check_for(token: str, corrected: str) -> Check | None:
     # an operator ends where any other begins: "==" is not in "===" or "!=="
     pattern = re.escape(token)
     if not token[:1].isalnum():
-        pattern = rf"(?<!{_SYMBOL_CLASS}){pattern}"
+        pattern = rf"(?<!{_BEFORE_CLASS}){pattern}"
     after = r"(?!\w)" if token[-1:].isalnum() else rf"(?!{_SYMBOL_CLASS})"
     pattern += after
     return Check("not_regex", pattern, "answer")

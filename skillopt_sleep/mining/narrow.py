@@ -19,7 +19,7 @@ import re
 from skillopt_sleep.mining.literals import COMMANDS, STATEMENT_END
 from skillopt_sleep.mining.phrases import Check
 from trainer.answer_parts import FENCED, fence_language, language_family
-from trainer.checks import CODE_SCOPES, LANGUAGES_AT, passes
+from trainer.checks import CODE_SCOPES, LANGUAGES_AT, passes, word_pattern
 
 _NAME = re.compile(r"\.?([A-Za-z_][\w.]*?)(?:\(\))?")
 # A command and the flag or subcommand the user wrote after it ("rm -rf", "git push").
@@ -199,6 +199,32 @@ def to_prose(checks: list[Check], said: str, corrected: str, accepted: str) -> l
     return out
 
 
+_HEADING_LINE = re.compile(r"^[ \t]*#{1,6}[ \t][^\n]*", re.MULTILINE)
+
+
+def to_headings(checks: list[Check], corrected: str, accepted: str) -> list[Check]:
+    """``checks`` with each word forbidden on the whole answer that the corrected answer wrote
+    only in its headings read in the headings, where that still separates the two answers:
+    "not 'Bugfixes', 'Fixed'" after a ``### Bugfixes`` section names the section, and a
+    sentence saying "bugfixes only" obeys."""
+    out: list[Check] = []
+    for check in checks:
+        if (
+            check.kind == "not_contains"
+            and check.scope == "answer"
+            and _HEADING_LINE.search(corrected)
+            and passes(check.kind, check.value, check.scope, _HEADING_LINE.sub("", corrected))
+        ):
+            word = word_pattern(check.value)
+            flags = "(?im)" if word.flags & re.IGNORECASE else "(?m)"
+            narrow = Check("not_regex", rf"{flags}^[ \t]*#{{1,6}}[ \t][^\n]*?{word.pattern}")
+            if _separates(narrow, corrected, accepted):
+                check = narrow
+        if check not in out:
+            out.append(check)
+    return out
+
+
 def without_bullet_kind(checks: list[Check]) -> list[Check]:
     """``checks`` less a bullet asked for beside a list asked for (``has list``, a
     ``min_bullets``, which count numbered items too): "3+ bullet points" names a list the way
@@ -231,10 +257,10 @@ def as_units(checks: list[Check], corrected: str, accepted: str) -> list[Check]:
 
 def read_where_meant(checks: list[Check], said: str, corrected: str, accepted: str) -> list[Check]:
     """``checks`` each read where what the user meant lives: as a unit after a number, in the
-    languages the rule is about, in the sentences, on any list item (``as_units``,
-    ``to_languages``, ``to_prose``, ``without_bullet_kind``)."""
+    languages the rule is about, in the sentences, in the headings, on any list item
+    (``as_units``, ``to_languages``, ``to_prose``, ``to_headings``, ``without_bullet_kind``)."""
     checks = to_languages(as_units(checks, corrected, accepted), corrected, accepted)
-    checks = to_prose(checks, said, corrected, accepted)
+    checks = to_headings(to_prose(checks, said, corrected, accepted), corrected, accepted)
     return without_bullet_kind(checks)
 
 

@@ -3,10 +3,11 @@
 Verification on the session cannot catch them: the corrected answer fails them and the
 accepted one passes, yet another answer that keeps the user's rule fails them. Three forms:
 
-* a word the user named whose every use in the corrected answer lies inside the construct a
-  convention from the same correction rules out ("pytest, not unittest": ``unittest.mock``
-  is still pytest; "%w not %v": ``%v`` still formats a port) — the convention is the
-  narrower reading of the same words;
+* a word the user named (or whose case the pair changed) whose every use in the corrected
+  answer lies inside, or begins inside, the construct a convention from the same correction
+  rules out ("pytest, not unittest": ``unittest.mock`` is still pytest; "%w not %v": ``%v``
+  still formats a port; "go error strings lowercase": the capital of ``errors.New("Empty``,
+  not the word ``Empty`` anywhere) — the convention is the narrower reading of the same words;
 * a word of a template the user wrote with an ellipsis ("explicit ``JOIN ... ON``"): the
   template is a shape, its words are no literals to require or forbid;
 * a word that names where something sits ("rather than in the WHERE clause"): the place,
@@ -99,8 +100,10 @@ def _superseded(check: Check, checks: list[Check], corrected: str) -> bool:
         for m in re.finditer(c.value, corrected)
     ]
     hits = [m.span() for m in pattern.finditer(corrected)]
+    # a construct's pattern stops once it is sure (``errors.New("St``): a word it reaches
+    # into is the construct's, as one it holds whole
     return bool(spans and hits) and all(
-        any(a <= start and end <= b for a, b in spans) for start, end in hits
+        any(a <= start < b for a, b in spans) for start, end in hits
     )
 
 

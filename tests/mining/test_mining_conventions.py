@@ -169,3 +169,23 @@ def test_a_negation_in_an_earlier_clause_refuses_no_convention() -> None:
     checks = kept("not that, use f-strings", corrected, accepted)
     assert checks
     assert not all(passes(k, v, s, fenced('x = "{}".format(n)', "python")) for k, v, s in checks)
+
+
+def test_pinned_images_leave_stages_and_scratch_and_read_a_registry_port() -> None:
+    corrected = fenced("FROM rust:latest AS build\nRUN cargo build --release\nFROM debian")
+    accepted = fenced("FROM rust:1.83 AS build\nRUN cargo build --release\nFROM debian:12-slim")
+    got = kept("pin the base images please", corrected, accepted)
+    assert got
+    stages = fenced(
+        "FROM rust:1.83 AS build\nFROM build AS lint\nFROM scratch\nCOPY --from=build /a /a"
+    )
+    assert all(passes(k, v, s, stages) for k, v, s in got)
+    for unpinned in (
+        "FROM ubuntu",
+        "FROM rust:1.83 AS build\nFROM ghcr.io/acme/runtime",
+        "FROM rust:1.83 AS build\nFROM debian:latest",
+        "services:\n  api:\n    image: registry.internal.test:5000/acme/api",
+    ):
+        assert any(not passes(k, v, s, fenced(unpinned)) for k, v, s in got), unpinned
+    assert all(passes(k, v, s, fenced("image: registry.internal.test:5000/acme/api:2.1.0"))
+               for k, v, s in got)  # fmt: skip

@@ -1,6 +1,7 @@
 """A rule on a kind of thing is a rule on each one the answer writes, not a demand for one:
 "ISO dates" is broken by a date written another way, never by an answer with no date; "3+
-bullet points" beside a list asked for is met by any list of three, numbered too."""
+bullet points" beside a list asked for is met by any list of three, numbered too; "1, 2, 3"
+after "numbered" shows the numbering and asks for no three."""
 
 from __future__ import annotations
 
@@ -72,3 +73,15 @@ def test_a_number_with_a_plus_is_at_least_that_many(tmp_path: Path) -> None:
     long_line = "```python\nx = " + "1 + " * 30 + "1\n```"
     short = compiled(tmp_path, said, long_line, "```python\nx = 31\n```")
     assert not any(c.kind.startswith("min_") for c in short), short
+
+
+def test_numbers_counting_up_from_one_show_a_numbering_not_a_count(tmp_path: Path) -> None:
+    corrected = "Drain the node, then cordon it and reboot."
+    accepted = "1. Drain the node\n2. Cordon it\n3. Reboot"
+    checks = compiled(tmp_path, "steps numbered 1, 2, 3 please", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "1. Drain the node\n2. Reboot")  # two steps are a numbered list too
+    assert not holds(checks, "Drain, cordon, reboot.")
+    # a count the user states beside it is still read
+    three = compiled(tmp_path, "at least 3 numbered steps please", corrected, accepted)
+    assert not holds(three, "1. Drain the node\n2. Reboot") and holds(three, accepted)

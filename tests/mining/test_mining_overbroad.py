@@ -61,6 +61,13 @@ def fenced(code: str, lang: str) -> str:
                    "dockerfile"),
             fenced("FROM debian:12-slim\nUSER svc\nRUN true\nUSER root", "dockerfile"),
         ),
+        (  # the words whose case changed lie in the error strings the convention reads
+            "error strings in go are lowercase",
+            fenced('if len(b) == 0 {\n\treturn errors.New("Payload is empty")\n}', "go"),
+            fenced('if len(b) == 0 {\n\treturn errors.New("payload is empty")\n}', "go"),
+            fenced('log.Print("Payload received")\nreturn errors.New("payload is empty")', "go"),
+            fenced('return errors.New("Quota exceeded")', "go"),
+        ),
     ],
 )  # fmt: skip
 def test_a_convention_replaces_the_word_it_reads_more_narrowly(
@@ -193,3 +200,12 @@ def test_strict_mode_rules_out_a_shell_script_without_pipefail(tmp_path: Path) -
     assert holds(checks, fenced("#!/bin/sh\nset -eu\nset -o pipefail\nmake", "sh"))
     assert holds(checks, "Run it:\n" + fenced("make backup", "bash"))  # no script of its own
     assert not holds(checks, fenced("#!/bin/bash\nset -e\nmake", "bash"))
+
+
+def test_strict_mode_commented_out_is_off(tmp_path: Path) -> None:
+    corrected = fenced("#!/usr/bin/env bash\nset -e\npg_dump app | gzip > app.sql.gz", "bash")
+    accepted = fenced("#!/usr/bin/env bash\nset -euo pipefail\npg_dump app | gzip > a.gz", "bash")
+    checks = compiled(tmp_path, "strict mode please", corrected, accepted, "backup script")
+    assert checks and holds(checks, accepted) and not holds(checks, corrected)
+    assert not holds(checks, fenced("#!/bin/bash\n# set -euo pipefail\nmake", "bash"))
+    assert holds(checks, fenced("#!/bin/bash\nset -euo pipefail  # strict\nmake", "bash"))

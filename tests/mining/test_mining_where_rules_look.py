@@ -119,3 +119,81 @@ def test_forbidden_alternatives_said_of_prose_are_not_read_in_code(tmp_path: Pat
     assert checks and not holds(checks, corrected) and holds(checks, accepted)
     assert holds(checks, "The cache is a dict.\n\n```python\n# simply a dict on purpose\n```")
     assert not holds(checks, "The cache is simply a dict.")
+
+
+def test_a_symbol_read_from_the_pair_is_not_broken_in_a_comment(tmp_path: Path) -> None:
+    # nothing the words compile holds, so the pair fallback forbids what the user wrote;
+    # it too reads the code less its comments
+    corrected = "```java\n@Component\nclass Mailer {\n    @Inject Smtp smtp;\n}\n```"
+    accepted = "```java\n@Component\nclass Mailer {\n    private final Smtp smtp;\n}\n```"
+    checks = compiled(tmp_path, "no @Inject fields here please", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "```java\n/** Takes the Smtp in its constructor, no @Inject. */\n"
+                         "class Mailer { Mailer(Smtp s) {} }\n```")  # fmt: skip
+    assert not holds(checks, "```java\nclass Mailer {\n    @Inject Smtp smtp;\n}\n```")
+
+
+def test_backticks_in_a_shell_comment_substitute_nothing(tmp_path: Path) -> None:
+    corrected = "```sh\nREV=`git rev-parse HEAD`\necho $REV\n```"
+    accepted = '```sh\nREV=$(git rev-parse HEAD)\necho "$REV"\n```'
+    checks = compiled(tmp_path, "$() please, not backticks", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(
+        checks, "```sh\n# `git describe` would add the tag\nREV=$(git rev-parse HEAD)\n```"
+    )
+    assert holds(checks, "```sh\nN=${#ARGS[@]}  # `N` counts them\n```")
+    assert not holds(checks, "```sh\necho `date +%F`  # today\n```")
+
+
+def test_snake_case_leaves_the_names_the_standard_library_calls(tmp_path: Path) -> None:
+    corrected = "```python\ndef parseHeader(line):\n    return line.split(':', 1)\n```"
+    accepted = "```python\ndef parse_header(line):\n    return line.split(':', 1)\n```"
+    checks = compiled(tmp_path, "snake_case names in python", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    hooks = (
+        "```python\nclass TestHeader(unittest.TestCase):\n    def setUp(self):\n        pass\n\n"
+        "    def tearDownClass(cls):\n        pass\n\nclass Names(ast.NodeVisitor):\n"
+        "    def visit_Name(self, node):\n        pass\n```"
+    )
+    assert holds(checks, hooks)
+    assert not holds(checks, "```python\nclass T:\n    def setUpDatabase(self):\n        pass\n```")
+
+
+def test_a_word_the_answer_wrote_only_as_a_heading_is_forbidden_there(tmp_path: Path) -> None:
+    corrected = "## 2.3.0\n### Enhancements\n- export runs in parallel"
+    accepted = "## 2.3.0\n### Changed\n- export runs in parallel"
+    checks = compiled(tmp_path, 'not "Enhancements", use "Changed"', corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "### Changed\n- small enhancements to the export")
+    assert not holds(checks, "## 2.3.1\n#### Enhancements\n- faster")
+    # a word the answer wrote in a sentence too stays forbidden everywhere
+    prose = "## 2.3.0\n### Enhancements\n- enhancements to export"
+    everywhere = compiled(tmp_path, 'no "enhancements" anywhere', prose, accepted)
+    assert not holds(everywhere, "### Changed\n- small enhancements to the export")
+
+
+def test_a_bang_in_code_is_an_operator_not_an_exclamation(tmp_path: Path) -> None:
+    corrected = "```kotlin\nval city = order.address!!.city\n```"
+    accepted = "```kotlin\nval city = order.address?.city ?: return null\n```"
+    checks = compiled(tmp_path, "no !! please", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(
+        checks, "```kotlin\n// no !! here\nval c = requireNotNull(order.address).city\n```"
+    )
+    assert holds(
+        checks, "Done! The city now falls back to null.\n\n```kotlin\nval c = a?.city\n```"
+    )
+    assert not holds(checks, '```kotlin\nval c = rows["id"]!!\n```')
+    # an exclamation in the sentences is still one
+    shouty = compiled(tmp_path, "no !!! please", "Deployed!!! All green!", "Deployed. All green.")
+    assert not holds(shouty, "Done! All green.") and holds(shouty, "Done. All green.")
+
+
+def test_my_bad_and_my_mistake_are_apologies(tmp_path: Path) -> None:
+    corrected = "Sorry, I missed that. The flag is `-i`."
+    accepted = "The flag is `-i`."
+    checks = compiled(tmp_path, "no apologies, just the answer", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert not holds(checks, "My bad, the flag is `-i`.")
+    assert not holds(checks, "My mistake - use `-i`.")
+    assert holds(checks, "My mistake log shows the flag is `-i`; a bad default hid it.")

@@ -220,3 +220,12 @@ def test_a_comment_line_s_indent_is_no_structure_s() -> None:
     manifest = "```yaml\nspec:\n  # replicas below\n        # stray note\n  replicas: 2\n```"
     assert score("max_indent", "2", manifest, "code") == 1.0
     assert score("max_indent", "2", "```yaml\nspec:\n      replicas: 2\n```", "code") == 0.0
+
+
+def test_an_abbreviation_asked_for_at_the_start_is_met_in_any_case() -> None:
+    assert score("starts_with", "TL;DR", "tl;dr: the disk filled up", "first_line") == 1.0
+    assert score("starts_with", "FYI:", "fyi: the build is red", "first_line") == 1.0
+    assert score("starts_with", "TL;DR", "Summary: the disk filled up", "first_line") == 0.0
+    # forbidding keeps the capitals; an identifier's capitals are its spelling
+    assert score("not_starts_with", "TL;DR", "tl;dr: the disk filled up", "first_line") == 1.0
+    assert score("starts_with", "PROJ-12", "proj-12 fixed", "first_line") == 0.0
