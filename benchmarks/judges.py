@@ -79,6 +79,8 @@ STATUS = {
     "right 88/180 = 48.9%, wrong 23/180 = 12.8%; see HELDOUT8.md",
     "heldout9": "tuning since its one measurement as held-out, on main at 0cf1863: grammar arm "
     "right 120/180 = 66.7%, wrong 11/180 = 6.1%; see HELDOUT9.md",
+    "heldout10": "tuning since its one measurement as held-out, on main at 43f0970: grammar arm "
+    "right 73/180 = 40.6%, wrong 10/180 = 5.6%; see HELDOUT10.md",
 }
 
 
@@ -219,7 +221,7 @@ def main() -> None:
         "--corpus",
         default="tuning",
         help="tuning | tuning2 | selfheld | heldout2 | heldout3 | heldout4 | heldout5 | "
-        "heldout6 | heldout7 | heldout8 | heldout9 (all tuning now): a corpus in "
+        "heldout6 | heldout7 | heldout8 | heldout9 | heldout10 (all tuning now): a corpus in "
         "tests/fixtures/corrections",
     )
     ap.add_argument("--model", action="store_true", help="also the embedded judge model")
