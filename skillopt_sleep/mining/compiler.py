@@ -29,8 +29,9 @@ from typing import Any
 import sqlite_utils
 
 from skillopt_sleep.mining import grammar
+from skillopt_sleep.mining.admissible import admissible
 from skillopt_sleep.mining.casing import name_casing
-from skillopt_sleep.mining.contrast import admissible, compile_pair
+from skillopt_sleep.mining.contrast import compile_pair
 from skillopt_sleep.mining.cues import GROUNDS as _FEATURE_CUES
 from skillopt_sleep.mining.grammar import Check
 from skillopt_sleep.mining.literals import literal

@@ -15,6 +15,7 @@ from mining_helpers import COMMIT, CONFIG, add_turn, store
 from scripted_helpers import Scripted
 
 from skillopt_sleep.mining import load_tasks, mine
+from skillopt_sleep.mining.admissible import admissible
 from skillopt_sleep.mining.compiler import (
     CACHE_TABLE,
     CHECK_SCHEMA,
@@ -24,7 +25,6 @@ from skillopt_sleep.mining.compiler import (
     judge_model,
     read_checks,
 )
-from skillopt_sleep.mining.contrast import admissible
 from skillopt_sleep.mining.grammar import Check
 from skillopt_sleep.mining.verify import Evidence, verify
 from trainer.backends.local import local_role_config

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from skillopt_sleep.mining.contrast import admissible, broken_by, compile_pair, separates
+from skillopt_sleep.mining.admissible import admissible
+from skillopt_sleep.mining.contrast import broken_by, compile_pair, separates
 from skillopt_sleep.mining.grammar import Check, compile_text
 from skillopt_sleep.mining.phrases import respell
 from skillopt_sleep.mining.topic import HAS, KEEP, NO
