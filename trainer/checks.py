@@ -156,8 +156,8 @@ def identifier_pattern(example: str) -> str:
 def scope_known(scope: str) -> bool:
     """A scope of ``SCOPES``, or a code scope read in some languages' blocks only
     (``code_bare@javascript``, ``code@yaml,python``)."""
-    base, _, languages = scope.partition(LANGUAGES_AT)
-    return base in SCOPES and (not _ or (base in CODE_SCOPES and bool(languages.strip(","))))
+    base, at, languages = scope.partition(LANGUAGES_AT)
+    return base in SCOPES and (not at or (base in CODE_SCOPES and bool(languages.strip(","))))
 
 
 def units(answer: str, scope: str) -> list[str]:
