@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 import threading
 import time
 from dataclasses import replace
@@ -12,11 +11,11 @@ from pathlib import Path
 import pytest
 from scripted_helpers import Repeating
 
-from tests.sim_helpers import COMPETENT
+from tests.sim_helpers import Killed, wrapped
 from trainer import JsonLedger, MemoryCache, TrainSettings, optimize
 from trainer.backends.base import Completion, InfraError, Roles
 from trainer.budget import BudgetLimits
-from trainer.calls import Stopped, current_call_key
+from trainer.calls import Stopped
 from trainer.engine import PENDING_NIGHTS
 from trainer.shapes import CURRENT, RUN
 from trainer.sim import SimWorld
@@ -24,45 +23,6 @@ from trainer.skill import SkillDoc
 
 WORLD = SimWorld.generate(2, n_rules=4, n_harmful=2, n_train=12, n_val=30, n_test=20)
 SETTINGS = TrainSettings(epochs=2, steps_per_epoch=3, minibatch=6, seed=1)
-
-
-class Killed(BaseException):
-    """Stands for the process dying mid-run."""
-
-
-class Wrap:
-    """A backend wrapper: counts calls, records their keys, can die or fail."""
-
-    def __init__(self, inner, shared: dict, *, cost: float = 0.0, jitter: bool = False) -> None:
-        self.inner, self.shared, self.cost, self.jitter = inner, shared, cost, jitter
-        self.identity, self.concurrency = inner.identity, shared.get("concurrency", 1)
-        self.simulation = True
-
-    def complete(self, messages, *, json_schema=None, max_tokens=None) -> Completion:
-        with self.shared["lock"]:
-            if self.shared["count"] >= self.shared.get("kill_after", 10**9):
-                raise Killed
-            self.shared["count"] += 1
-            self.shared["keys"].append(current_call_key())
-        if self.jitter:
-            time.sleep(random.random() * 0.002)
-        c = self.inner.complete(messages, json_schema=json_schema, max_tokens=max_tokens)
-        return replace(c, cost_usd=self.cost) if self.cost else c
-
-
-def wrapped(world: SimWorld, **kw) -> tuple[Roles, dict]:
-    """The world's roles with a competent optimizer (tests.sim_helpers): these tests follow a
-    run that accepts edits, which must not hang on the default optimizer's luck."""
-    shared = {"lock": threading.Lock(), "count": 0, "keys": [], **kw}
-    base = world.roles(concurrency=shared.get("concurrency", 1), rates=COMPETENT)
-    cost = kw.get("cost", 0.0)
-    jitter = kw.get("jitter", False)
-    return Roles(
-        *(
-            Wrap(b, shared, cost=cost, jitter=jitter)
-            for b in (base.optimizer, base.target, base.judge)
-        )
-    ), shared
 
 
 def reflections(seen: list) -> list:
