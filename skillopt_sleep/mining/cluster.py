@@ -66,13 +66,16 @@ class ClusterParams:
     agree_work: float = 0.5
     lead_agree: float = 0.6
     words_agree: float = 0.5
-    # Groups of ``join_core``+ requests and coherence ``join_work`` join when their work is
-    # alike at ``work_merge``; other groups that worked attach at ``work_attach`` to a
-    # joined group of ``hub_core``+ requests. Word groups of ``min_core``+ requests and
-    # coherence ``agree_work`` whose work is not alike at ``work_merge`` split a cluster.
-    join_work: float = 0.45
+    # Groups of ``join_core``+ requests and coherence ``join_work`` join when the
+    # directions of their work (``procedure``) are alike at ``work_merge``; other groups
+    # that worked attach at ``work_attach`` (average similarity) to the joined group of
+    # ``hub_core``+ requests their work points to. Word groups of ``min_core``+ requests and
+    # coherence ``agree_work`` whose directions are not alike at ``work_merge`` split a
+    # cluster. A kind done several ways is alike at about 0.4 within a group: the floor is
+    # low, the direction decides.
+    join_work: float = 0.2
     join_core: int = 4
-    work_merge: float = 0.45
+    work_merge: float = 0.75
     work_attach: float = 0.3
     hub_core: int = 6
 

@@ -25,7 +25,8 @@ import functools
 import re
 from collections.abc import Iterable
 
-SHELL_TOOLS = {"bash", "exec_command", "shell", "local_shell", "run_command"}
+# Codex's shell tools by era: shell (argv), shell_command (a string), exec_command
+SHELL_TOOLS = {"bash", "exec_command", "shell", "shell_command", "local_shell", "run_command"}
 FILE_TOOLS = {"read", "edit", "write", "multiedit", "notebookedit", "notebookread"}
 PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTILINE)
 # Tools that say nothing beyond the shell and file units, or are the harness itself.

@@ -32,7 +32,7 @@ def to_judge(check: Check, source: str, quotes: tuple[str, ...] = ()) -> Judge:
 
 
 # Shell-like tools whose commands count as "commands that had to be run".
-SHELL_TOOLS = {"bash", "exec_command", "shell", "local_shell", "run_command"}
+SHELL_TOOLS = {"bash", "exec_command", "shell", "shell_command", "local_shell", "run_command"}
 
 
 @dataclass(frozen=True)

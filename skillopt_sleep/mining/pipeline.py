@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import sqlite_utils
 
-from skillopt_sleep.mining import identity, judges, skills, splits, verify, workspaces
+from skillopt_sleep.mining import echoes, identity, judges, skills, splits, verify, workspaces
 from skillopt_sleep.mining.cluster import ClusterParams, cluster_texts
 from skillopt_sleep.mining.compiler import Compiler, LazyModel
 from skillopt_sleep.mining.content import KindNames, content_judge
@@ -275,10 +275,10 @@ def mine(
     projects = [r["project"] for r in db.query("select distinct project from sessions")]
     ev: Evidence = load(db, skills.installed(config, [p or "" for p in projects]))
     reqs = ev.requests
+    echoed = echoes.echoes(reqs)  # follow-ups read as requests: their work is not theirs
+    prints = [() if r.turn_id in echoed else r.fingerprint for r in reqs]
     labels = (
-        cluster_texts([r.norm for r in reqs], p["cluster"], [r.fingerprint for r in reqs])
-        if reqs
-        else np.zeros(0, int)
+        cluster_texts([r.norm for r in reqs], p["cluster"], prints) if reqs else np.zeros(0, int)
     )
     by_label: dict[int, list[Request]] = {}
     for r, lab in zip(reqs, labels, strict=True):
@@ -308,6 +308,7 @@ def mine(
     db.execute(f"drop table if exists {NEW_TASKS}")
     db.execute(f"create temp table {NEW_TASKS} as select * from tasks where 0")
     commits, by_turn = workspaces.session_commits(db), {r.turn_id: r for r in reqs}
+    report["follow_up_clusters"] = 0
     n_tasks = 0
     taken_slugs: set[str] = set()
     n_recurring = n_dropped = 0
@@ -318,6 +319,9 @@ def mine(
             [r.norm for r in rs], [r.session_id for r in rs], [r.day for r in rs],
             p["min_sessions"], p["min_days"],
         )  # fmt: skip
+        if recurring and skills.owner(rs) is None and echoes.follow_ups(rs, echoed):
+            recurring = False
+            report["follow_up_clusters"] += 1
         n_recurring += recurring
         failure = sum(r.failed for r in rs) / len(rs)
         old = stored.get(cid)

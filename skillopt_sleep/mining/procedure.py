@@ -12,10 +12,17 @@ on the groups the words made (``cluster``), never on single requests on its own:
 * ``split``: a cluster whose word groups follow different procedures ("pin down the fix
   with a failing case" ran pytest, "X fails mypy, fix it" ran mypy) is cut along them.
 * ``join``: groups of ``core`` requests or more that follow one procedure join by average
-  linkage on what they did, at ``merge``; any other group that worked attaches, at
-  ``attach``, to the joined group whose work it resembles on average, if that group holds
-  ``hub`` requests or more (a group of three that looks coherent may be a chance; it
-  gathers nothing).
+  linkage on the *direction* of what they did (``_direction``), at ``merge``; any other
+  group that worked attaches to the joined group its work points to, if it resembles
+  that group's work on average at ``attach`` and the group holds ``hub`` requests or more
+  (a group of three that looks coherent may be a chance; it gathers nothing).
+
+Directions, not average similarities, say whether two groups' procedures are one: a kind
+whose procedure has variants (the same test run thirty times by a loop, a repeat flag or
+a seed option) is only about 0.4 alike within any way of asking it, which the average
+similarity cannot tell from one-offs sharing an area's tools; relative to each group's
+own coherence, its ways of asking are one (direction 0.95-1.0) and another kind with the
+same tools is not (0.6-0.7).
 
 Only groups take part, so one-offs never chain into a kind through the commands everybody
 runs.
@@ -76,6 +83,19 @@ def _mean_done(prof: Profile) -> sp.csr_matrix:
     return (sp.diags(1.0 / np.maximum(prof.working, 1)) @ prof.sums).tocsr()
 
 
+def _direction(prof: Profile) -> sp.csr_matrix:
+    """Per group, the direction of its work (its mean row at length 1): the dot product of
+    two is how alike the groups' work is *as each group's own requests are alike*. A kind
+    whose procedure has variants ("run the test thirty times" as a loop, a repeat flag or
+    a seed option) is as alike to itself as to another way of asking it (0.37 both), and
+    less alike to another kind with the same tools (0.25): relative to the groups' own
+    coherence, the two read 1.0 and 0.65 where the average similarity reads 0.37 and 0.25.
+    A small group's own row weighs in its mean, so its direction is nearer none: cautious."""
+    sums = prof.sums.tocsr()
+    norms = np.sqrt(np.asarray(sums.multiply(sums).sum(axis=1)).ravel())
+    return (sp.diags(1.0 / np.maximum(norms, 1e-12)) @ sums).tocsr()
+
+
 def join(
     done: sp.csr_matrix,
     labels: np.ndarray,
@@ -96,7 +116,7 @@ def join(
     if len(steady) == 0:
         return labels
     mean_done = _mean_done(prof)
-    joined = tight(mean_done[steady], merge, block_size, seed)
+    joined = tight(_direction(prof)[steady], merge, block_size, seed)
     mapping = np.arange(len(prof.requests), dtype=np.int64) + len(steady)  # others: their own
     mapping[steady] = joined
     small = np.setdiff1d(np.flatnonzero(prof.working > 0), steady)
@@ -108,8 +128,12 @@ def join(
     hubs = np.flatnonzero(totals >= hub)  # enough requests to show a procedure, not a chance
     if len(small) and len(hubs):
         centres = (sp.diags(1.0 / np.maximum(totals, 1)) @ members @ mean_done[steady]).tocsr()
-        best, score = best_match(mean_done[small], centres[hubs])
-        ok = score >= attach
+        centres = centres[hubs]
+        size = np.sqrt(np.asarray(centres.multiply(centres).sum(axis=1)).ravel()) + 1e-12
+        # the hub its work points to (a varied kind's centre is short, not far), if it
+        # resembles that hub's work on average at ``attach``
+        best, toward = best_match(mean_done[small], sp.diags(1.0 / size) @ centres)
+        ok = toward * size[best] >= attach
         mapping[small[ok]] = hubs[best[ok]]
     return np.unique(mapping[labels], return_inverse=True)[1]
 
@@ -133,7 +157,7 @@ def split(
     steady = _steady(prof, coherent, core)
     owner = np.zeros(len(prof.requests), dtype=np.int64)
     owner[parts] = labels
-    mean_done = _mean_done(prof)
+    mean_done, direction = _mean_done(prof), _direction(prof)
     out = labels.copy()
     fresh = int(labels.max()) + 1 if len(labels) else 0
     for cluster in np.unique(owner[steady]):
@@ -141,7 +165,7 @@ def split(
         ways = members[steady[members]]
         if len(ways) < 2:
             continue
-        way = tight(mean_done[ways], merge, block_size, seed)
+        way = tight(direction[ways], merge, block_size, seed)
         if way.max() == 0:
             continue
         centres = np.vstack(

@@ -56,6 +56,7 @@ def test_a_turns_units_come_from_every_kind_of_tool_call() -> None:
         ("Read", f"{PROJECT}/src/shop/cart.py"),
         ("apply_patch", "*** Begin Patch\n*** Update File: CHANGELOG.md\n@@\n-a\n+b"),
         ("exec_command", "sed -n '1,200p' pyproject.toml"),
+        ("shell_command", "gh run view 42 --log-failed"),  # Codex's string-command shell
         ("mcp__github__create_pull_request", "{title}"),
         ("TodoWrite", "3 todos"),
         ("Skill", "commit-message"),  # the skill is read apart, not as a unit
@@ -63,5 +64,5 @@ def test_a_turns_units_come_from_every_kind_of_tool_call() -> None:
     assert units(calls, PROJECT) == [
         "$ git diff", "$ git diff --staged", "@ cart.py", "@ src/", "@ shop/",
         "@ CHANGELOG.md", "$ sed", "$ sed -n", "@ pyproject.toml",
-        "% mcp__github__create_pull_request",
+        "$ gh run view", "$ gh run view --log-failed", "% mcp__github__create_pull_request",
     ]  # fmt: skip
