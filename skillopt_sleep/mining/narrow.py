@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from skillopt_sleep.mining.literals import COMMANDS, STATEMENT_END
+from skillopt_sleep.mining.literals import COMMANDS
 from skillopt_sleep.mining.phrases import Check
 from trainer.answer_parts import FENCED, fence_language, language_family
 from trainer.checks import CODE_SCOPES, LANGUAGES_AT, passes, word_pattern
@@ -134,14 +134,24 @@ def out_of_comments(checks: list[Check], corrected: str, accepted: str) -> list[
     return out
 
 
+# A pattern's syntax (flags, escapes like ``\n`` or ``\S``, group openers): what is left
+# of a pattern of marks has no letter.
+_SYNTAX = re.compile(r"\(\?[a-zA-Z]+\)|\\[A-Za-z]|\(\?<?[=!:]")
+_MARKS_ONLY = re.compile(r"[A-Za-z]")
+
+
 def _language_bound(check: Check) -> bool:
     """A rule on what one language's code means by its marks, which another language's code
     writes for something else: a keyword or name forbidden (JS's ``var``, CSS's ``var()``),
-    an indent width (YAML's 2, Python's 4), a semicolon ending a statement. Rules written
+    an indent width (YAML's 2, Python's 4), a pattern of marks alone (a semicolon ending a
+    statement, ``==``, a backtick). Rules written
     for any code (no TODO comments, no sleeps in tests, lines of 80) stay on all of it."""
     if check.kind == "not_contains":
         return re.fullmatch(r"[A-Za-z_]\w*", check.value) is not None
-    return check.kind == "max_indent" or (check.kind, check.value) == ("not_regex", STATEMENT_END)
+    if check.kind == "not_regex" and _MARKS_ONLY.search(_SYNTAX.sub("", check.value)) is None:
+        return True  # marks only: ``==`` is loose in JS and plain in Python, a backtick a
+        # substitution in a shell and a template in JS
+    return check.kind == "max_indent"
 
 
 def to_languages(checks: list[Check], corrected: str, accepted: str) -> list[Check]:
