@@ -186,20 +186,21 @@ def _quoted_as_a_word(word: str, said: str) -> bool:
 
 
 def to_prose(checks: list[Check], said: str, corrected: str, accepted: str) -> list[Check]:
-    """``checks`` with each word of the language (small letters, quoted as a word: not a
-    name, a flag or a phrase) forbidden on the whole answer that the corrected answer wrote
-    only in its sentences read in the prose, where that still separates the two answers:
-    "avoid 'just'" in docs is not broken by the command ``just build``. A command forbidden
-    ("no sudo") is about what is run, wherever the corrected answer wrote it."""
+    """``checks`` with each word or phrase of the language (small letters, quoted as words:
+    not a name or a flag) forbidden on the whole answer that the corrected answer wrote only
+    in its sentences read in the prose, where that still separates the two answers: "avoid
+    'just'" in docs is not broken by the command ``just build``, nor "drop the 'let me
+    know'" by ``notify("let me know when done")``. A command forbidden ("no sudo") is about
+    what is run, wherever the corrected answer wrote it."""
     out: list[Check] = []
     for check in checks:
         narrow = Check(check.kind, check.value, "prose")
         if (
             check.kind == "not_contains"
             and check.scope == "answer"
-            and re.fullmatch(r"[a-z]+", check.value) is not None  # a word, not a name or flag
+            and re.fullmatch(r"[a-z]+(?: [a-z]+)*", check.value) is not None  # words, no name
             and _quoted_as_a_word(check.value, said)
-            and check.value not in COMMANDS  # "no sudo": what is run
+            and check.value.split()[0] not in COMMANDS  # "no sudo": what is run
             and passes(check.kind, check.value, "code", corrected)
             and _separates(narrow, corrected, accepted)
         ):

@@ -197,3 +197,14 @@ def test_my_bad_and_my_mistake_are_apologies(tmp_path: Path) -> None:
     assert not holds(checks, "My bad, the flag is `-i`.")
     assert not holds(checks, "My mistake - use `-i`.")
     assert holds(checks, "My mistake log shows the flag is `-i`; a bad default hid it.")
+
+
+def test_a_quoted_phrase_the_answer_wrote_in_its_sentences_is_read_in_the_prose(
+    tmp_path: Path,
+) -> None:
+    corrected = "Bumped the retry limit to 5 in worker.py.\n\nFeel free to reach out if it flakes!"
+    accepted = "Bumped the retry limit to 5 in worker.py."
+    checks = compiled(tmp_path, "lose the 'feel free to reach out' line", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, '```python\nlog.info("feel free to reach out to #ops")\n```\nDone.')
+    assert not holds(checks, "Done. Feel free to reach out with questions.")
