@@ -180,12 +180,19 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
     ),
     "curl_fail": (
         r"--fail\b|\bfail flag\b|\bcurl\b[^.]{0,30}(?<![\w-])-f\b|(?<![\w-])-f\b[^.]{0,30}\bcurl\b",
-        r"(?m)\bcurl\b(?![^\n]*(?:\s--fail(?:-with-body)?\b|\s-[A-Za-z]*f[A-Za-z]*\b))",
+        # not on a comment's line: "# curl without -f hides errors" runs nothing
+        r"(?m)^(?![ \t]*(?:#|//))[^\n]*?\bcurl\b"
+        r"(?![^\n]*(?:\s--fail(?:-with-body)?\b|\s-[A-Za-z]*f[A-Za-z]*\b))",
     ),
     "kubectl_namespace": (
         r"\bnamespaces?\b|\bkubectl\b[^.]{0,30}(?<![\w-])-n\b|(?<![\w-])-n \w+",
+        # a command about the client or the cluster takes no namespace (config, version,
+        # nodes, namespaces themselves)
         r"(?m)^\s*(?:\$\s*)?kubectl\b(?![^\n]*(?:\s-n\s|\s-n=|\s--namespace\b|\s-A\b|"
-        r"\s--all-namespaces\b))",
+        r"\s--all-namespaces\b))(?!\s+(?:config|version|cluster-info|api-resources|"
+        r"api-versions|completion|plugin|explain)\b)(?!\s+(?:get|describe|top)\s+(?:nodes?|no|"
+        r"namespaces?|ns|pv|persistentvolumes?|clusterroles?|clusterrolebindings?|crds?|"
+        r"storageclass(?:es)?)\b)",
     ),
     "go_ctx_first": (
         r"\bctx\b|\bcontext\b[^.]{0,30}\bfirst\b",

@@ -28,3 +28,25 @@ def test_backtick_substitution_is_a_shell_rule_not_a_template_literal(tmp_path: 
     assert checks and not holds(checks, corrected) and holds(checks, accepted)
     assert holds(checks, '```bash\necho "$(id -u)"\n```\n```ts\nconst s = `id ${n}`;\n```')
     assert not holds(checks, "```sh\ntar czf `date +%F`.tgz data\n```")
+
+
+def test_a_command_named_in_a_comment_is_not_run(tmp_path: Path) -> None:
+    corrected = "```bash\ncurl -sS -o release.tgz https://dl.example.test/r.tgz\n```"
+    accepted = "```bash\ncurl --fail -sS -o release.tgz https://dl.example.test/r.tgz\n```"
+    checks = compiled(tmp_path, "add --fail to the curl", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "```bash\n# a bare curl hides HTTP errors\ncurl -fsS https://x.test\n```")
+    assert not holds(checks, "```bash\nset -e\ncurl -s https://x.test/health\n```")
+
+
+def test_a_kubectl_command_about_the_client_or_cluster_takes_no_namespace(
+    tmp_path: Path,
+) -> None:
+    corrected = "```bash\nkubectl delete pod api-0\n```"
+    accepted = "```bash\nkubectl -n checkout delete pod api-0\n```"
+    checks = compiled(tmp_path, "pass the namespace on every kubectl call", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    for obeys in ("kubectl config use-context prod", "kubectl version --client",
+                  "kubectl get nodes -o wide", "kubectl get pods -n checkout"):  # fmt: skip
+        assert holds(checks, f"```bash\n{obeys}\n```"), obeys
+    assert not holds(checks, "```bash\nkubectl get nodes\nkubectl logs api-0\n```")
