@@ -361,7 +361,9 @@ def word_checks(text: str, corrected: str) -> list[Check]:
                         out.append(required(term))
         if PRONOUN_NEG.search(sentence) and not any(c.kind == "not_contains" for c in out):
             named = list(dict.fromkeys(_named(sentence)))
-            if len(named) == 1:  # "os.system is flagged by our linter, can you replace it?"
+            if len(named) == 1 and not _REMEDY_INSTEAD.match(
+                sentence.replace(named[0], "\x00", 1)
+            ):  # "os.system is flagged by our linter, can you replace it?"
                 out.append(Check("not_contains", named[0], _word_scope(named[0], corrected)))
         for zone in TIMEZONES:
             if (
@@ -427,6 +429,14 @@ def code_tokens(text: str) -> list[str]:
         )
         if not t.isdigit() and not re.fullmatch(r"[\d.]+", t)
     ]
+
+
+# "--force-with-lease instead.", "use `uv add` instead": what is named is the remedy.
+_REMEDY_INSTEAD = re.compile(
+    r"\W*(?:(?:please|pls|just)\s+)?(?:(?:use|try|go with|prefer|call|run)\s+)?(?:the\s+)?"
+    r"\W*\x00\W*(?:\s+\w+){0,2}?\s+instead\W*$",
+    re.IGNORECASE,
+)
 
 
 def _named(sentence: str) -> list[str]:

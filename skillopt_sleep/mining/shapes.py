@@ -151,6 +151,15 @@ _CHECKS: dict[str, list[Check]] = {
     ],
     **CONVENTION_CHECKS,
 }
+# The commands a shape rules out: a flag or word found only inside one is the command's
+# (``overbroad``: the ``-f`` of ``git push -f`` is the force push). Not the shapes of prose:
+# "no Co-authored-by" is every such trailer, not only an AI's.
+COMMAND_CONSTRUCTS = frozenset(
+    c.value
+    for name in ("force_push", "pipe_to_shell", "git_add_all", "bare_pip", "npm_install")
+    for c in _CHECKS[name]
+    if c.kind == "not_regex"
+)
 
 # A ticket key (CORE-412) to keep out of an answer; the names of standards and encodings
 # (UTF-8, ISO-8601, SHA-256, RFC-9110, CVE-2024-1) have the same shape and are no tickets.

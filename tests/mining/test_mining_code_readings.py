@@ -50,3 +50,13 @@ def test_a_kubectl_command_about_the_client_or_cluster_takes_no_namespace(
                   "kubectl get nodes -o wide", "kubectl get pods -n checkout"):  # fmt: skip
         assert holds(checks, f"```bash\n{obeys}\n```"), obeys
     assert not holds(checks, "```bash\nkubectl get nodes\nkubectl logs api-0\n```")
+
+
+def test_a_flag_named_only_inside_a_force_push_is_the_force_push(tmp_path: Path) -> None:
+    corrected = "```bash\ngit rebase -i HEAD~2\ngit push -f origin feature/tax\n```"
+    accepted = "```bash\ngit rebase -i HEAD~2\ngit push --force-with-lease origin feature/tax\n```"
+    said = "-f wipes out whatever the others pushed since. --force-with-lease instead."
+    checks = compiled(tmp_path, said, corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "```bash\nrm -f dist/*.whl\ngit fetch -f origin\n```")
+    assert not holds(checks, "Then `git push -f` the branch.")
