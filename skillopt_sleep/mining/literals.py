@@ -368,7 +368,7 @@ def word_checks(text: str, corrected: str) -> list[Check]:
         for zone in TIMEZONES:
             if (
                 zone in sentence
-                and re.search(rf"\b{zone}\b", sentence)
+                and re.search(rf"(?<![.=])(?<!\w\()\b{zone}\b", sentence)  # not now(UTC)
                 and not re.search(rf"(?:{NEG})[^,;.]*\b{zone}\b", sentence, re.IGNORECASE)
             ):
                 out.append(zone_check(zone, sentence))

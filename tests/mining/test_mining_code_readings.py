@@ -60,3 +60,21 @@ def test_a_flag_named_only_inside_a_force_push_is_the_force_push(tmp_path: Path)
     assert checks and not holds(checks, corrected) and holds(checks, accepted)
     assert holds(checks, "```bash\nrm -f dist/*.whl\ngit fetch -f origin\n```")
     assert not holds(checks, "Then `git push -f` the branch.")
+
+
+def test_a_time_zone_passed_in_code_is_no_zone_to_write(tmp_path: Path) -> None:
+    corrected = "```python\nstamp = datetime.utcnow()\n```"
+    accepted = "```python\nstamp = datetime.now(UTC)\n```"
+    checks = compiled(tmp_path, "utcnow() -> now(UTC), it is deprecated", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "```python\nstamp = datetime.now(timezone.utc)\n```")
+    assert not holds(checks, "```python\nt0 = dt.datetime.utcnow()\n```")
+
+
+def test_a_bare_fence_on_the_last_line_opens_no_untagged_block(tmp_path: Path) -> None:
+    corrected = "```\nmake lint\n```"
+    accepted = "```bash\nmake lint\n```"
+    checks = compiled(tmp_path, "tag the fence with its language", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "```bash\nmake\n```\nthen ```diff\n-a\n+b\n```")
+    assert not holds(checks, "```bash\nmake\n```\n\n```\nok\n```")
