@@ -85,6 +85,16 @@ def within_named(checks: list[Check], said: str) -> list[Check]:
     return [c for c in checks if c != Check("no", "code_comment", c.scope)]
 
 
+# A command where it is run: at the start of a line (after a prompt, variables set for it,
+# or a command that runs another: sudo, xargs, exec …), after a separator, or opening inline
+# code; "use uv, not pip" is not broken by ``uv pip install`` (uv's subcommand) or ``pipx``.
+_AS_RUN = (
+    r"(?m)(?:^|[;&|(`]|\$\()[ \t]*(?:\$[ \t]+)?(?:[A-Z_][A-Z0-9_]*=\S*[ \t]+)*"
+    r"(?:(?:sudo|xargs|exec|time|nohup|env|watch|nice|command)(?:[ \t]+-\S+)*[ \t]+)*"
+    r"{}(?![\w-])"
+)
+
+
 def narrowed(checks: list[Check], said: str, corrected: str, accepted: str) -> list[Check]:
     """``checks`` with over-broad forbidden words narrowed to the use the user meant, where
     the narrower check still separates the corrected answer from the accepted one."""
@@ -100,6 +110,8 @@ def narrowed(checks: list[Check], said: str, corrected: str, accepted: str) -> l
             )
             if phrase is not None and phrase != check.value:
                 better = Check("not_contains", phrase, check.scope)
+            elif check.value in COMMANDS:
+                better = Check("not_regex", _AS_RUN.format(re.escape(check.value)), check.scope)
             else:
                 better = _as_call(check, said, corrected)
         if better is not None and _separates(better, corrected, accepted):

@@ -78,3 +78,15 @@ def test_a_bare_fence_on_the_last_line_opens_no_untagged_block(tmp_path: Path) -
     assert checks and not holds(checks, corrected) and holds(checks, accepted)
     assert holds(checks, "```bash\nmake\n```\nthen ```diff\n-a\n+b\n```")
     assert not holds(checks, "```bash\nmake\n```\n\n```\nok\n```")
+
+
+def test_a_command_forbidden_is_the_command_run_not_another_tools_subcommand(
+    tmp_path: Path,
+) -> None:
+    corrected = "```bash\npip install ruff\n```"
+    accepted = "```bash\nuv tool install ruff\n```"
+    checks = compiled(tmp_path, "we're on uv now, not pip", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "```bash\nuv pip compile requirements.in\npipx run black .\n```")
+    assert not holds(checks, "```bash\nsudo pip install ruff\n```")
+    assert not holds(checks, "```bash\ncat reqs.txt | xargs -n1 pip install\n```")
