@@ -149,16 +149,35 @@ def _in_code_only(value: str, corrected: str) -> bool:
     )
 
 
-def _literal_candidates(t: Topic, corrected: str) -> list[Check]:
-    value = t.value
-    if t.role == KEEP:
+_LINE_WORDS = re.compile(r"\b(?:trailers?|footers?|lines?)\b", re.IGNORECASE)
+
+
+def _labelled_line(value: str, said: str) -> list[Check]:
+    """A line opening with the label of ``value`` (emphasis aside), when ``value`` is a
+    labelled line with its value ("`Refs: PLAT-1020` on its own line") or a label said to
+    be a line ("a `Refs:` trailer"); a label alone is often a section of a kind (a
+    docstring's ``Args:``), which an answer may not need."""
+    label = LABELLED.match(value)
+    with_value = not value.rstrip().endswith(":")
+    if label is None or not (with_value or _LINE_WORDS.search(said)):
         return []
+    return [Check("regex", rf"(?m)^[ \t>*_]*{re.escape(label.group(1))}:", "answer")]
+
+
+def _literal_candidates(t: Topic, corrected: str, said: str = "") -> list[Check]:
+    value = t.value
+    # a labelled line named or kept ("a `Refs:` trailer at the bottom, not in the subject",
+    # "the trailer format `Refs: PLAT-1020`"): a line opening with the label, where the pair
+    # shows it asked for; any other word named or kept is never required
+    labelled = _labelled_line(value, said)
+    if t.role == KEEP:
+        return labelled
     out: list[Check] = []
     line = rf"(?im)^[\W_]*{re.escape(value)}" + (r"\b" if value[-1:].isalnum() else "")
     if t.at == "line":  # "the 'Summary' heading": a line it opens, not the word anywhere
-        return [
-            Check("regex", section_pattern(value)) if t.role == HAS else Check("not_regex", line)
-        ]
+        if t.role == HAS:
+            return [Check("regex", section_pattern(value))]
+        return [Check("not_regex", line), *labelled]
     if t.at == "start" and t.role != NO and SHORTCODE.fullmatch(value):
         return [Check("regex", r"\A\W*" + SHORTCODE.pattern, "first_line")]  # any shortcode
     if t.role != HAS:
@@ -167,7 +186,7 @@ def _literal_candidates(t: Topic, corrected: str) -> list[Check]:
         elif t.at == "end":
             out.append(Check("not_ends_with", value, "answer"))
         where = "code" if _in_code_only(value, corrected) else "answer"
-        return out + [Check("not_contains", value, where)]
+        return out + [Check("not_contains", value, where)] + (labelled if t.role == NAMED else [])
     if LABELLED.match(value):  # "add `Signed-off-by: Tomás …`": the trailer, not Tomás
         first = [Check("starts_with", value, "first_line")] if t.at == "start" else []
         return [required(value), *first]  # "first line 'Impact: ...'": where it opens
@@ -296,14 +315,14 @@ def _mark_candidates(t: Topic) -> list[Check]:
     return []
 
 
-def candidates(t: Topic, corrected: str, accepted: str = "") -> list[Check]:
+def candidates(t: Topic, corrected: str, accepted: str = "", said: str = "") -> list[Check]:
     """The checks a topic could mean, the most plausible first."""
     if t.what == "feature":
         return _feature_candidates(t)
     if t.what == "count":
         return _count_candidates(t, corrected)
     if t.what == "literal":
-        return _literal_candidates(t, corrected)
+        return _literal_candidates(t, corrected, said)
     if t.what == "identifier":
         return _identifier_candidates(t)
     if t.what == "mark":
@@ -359,7 +378,11 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
         ):
             continue  # the issue is referenced: that is enough, not a keyword or a place
         check = next(
-            (c for c in candidates(t, corrected, accepted) if separates(c, corrected, accepted)),
+            (
+                c
+                for c in candidates(t, corrected, accepted, said)
+                if separates(c, corrected, accepted)
+            ),
             None,
         )
         if check and check not in out:

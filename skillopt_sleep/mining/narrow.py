@@ -95,6 +95,11 @@ _AS_RUN = (
 )
 
 
+def as_run(command: str) -> str:
+    """A pattern for ``command`` where it is run (``_AS_RUN``)."""
+    return _AS_RUN.format(re.escape(command))
+
+
 def narrowed(checks: list[Check], said: str, corrected: str, accepted: str) -> list[Check]:
     """``checks`` with over-broad forbidden words narrowed to the use the user meant, where
     the narrower check still separates the corrected answer from the accepted one."""
@@ -111,7 +116,7 @@ def narrowed(checks: list[Check], said: str, corrected: str, accepted: str) -> l
             if phrase is not None and phrase != check.value:
                 better = Check("not_contains", phrase, check.scope)
             elif check.value in COMMANDS:
-                better = Check("not_regex", _AS_RUN.format(re.escape(check.value)), check.scope)
+                better = Check("not_regex", as_run(check.value), check.scope)
             else:
                 better = _as_call(check, said, corrected)
         if better is not None and _separates(better, corrected, accepted):

@@ -44,6 +44,7 @@ _SHAPES = {
     "commit_type": r"\bconventional[- ]commits?\b|\btype prefix\b|\bcommit type\b|"
     r"(?<![\w-])(?:feat|fix|docs|chore|refactor|perf|test|build|ci|style)(?:\([\w-]+\))?!?:",
     "signoff": r"\b(?:signed-off|sign-?off) (?:line|trailer)\b|\bDCO\b",
+    "tldr": r"\btl[; ]?\s?dr\b",
     # only ever forbidden (``_FORBIDDEN``)
     "force_push": r"\bforce[- ]?push\w*|\bwith[- ]lease\b|(?<![\w-])--force\b",
     "pipe_to_shell": r"\bpip(?:e|es|ed|ing)\b[^.?!]{0,40}?\b(?:sh|bash|zsh|shell)\b|"
@@ -249,6 +250,10 @@ def shape_candidates(t: Topic, corrected: str, accepted: str) -> list[Check]:
     what the accepted answer added or dropped."""
     if t.value in _CHECKS:
         return _CHECKS[t.value]
+    if t.value == "tldr":  # "tldr first", "it goes on the first line": opening the answer;
+        # "where's the tl;dr?": a line of its own anywhere
+        anywhere = Check("regex", r"(?im)^\W*tl;?\s?dr\b", "answer")
+        return [Check("starts_with", "TL;DR", "first_line"), anywhere] if t.at else [anywhere]
     if t.value == "signoff":  # the DCO trailer, whoever signs
         return [Check("regex", r"(?im)^\s*Signed-off-by:\s*\S", "answer")]
     if t.value == "iso_date":

@@ -1,0 +1,49 @@
+"""Forms of an answer users ask for by naming them: a TL;DR opening it, a labelled line
+(a ``Refs:`` trailer). Each reading still separates the pair it came from; an answer that
+keeps the rule passes it, one that breaks it fails."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.judge_helpers import compiler_for, holds
+
+compiled = compiler_for("summarise the incident")
+
+
+def test_a_tldr_named_in_any_spelling_opens_the_answer(tmp_path: Path) -> None:
+    corrected = "The queue backed up after the deploy.\n\nTL;DR: roll back 4.2."
+    accepted = "TL;DR: roll back 4.2.\n\nThe queue backed up after the deploy."
+    for said in ("tldr up top pls", "where is the tl;dr? it belongs first"):
+        checks = compiled(tmp_path, said, corrected, accepted)
+        assert checks and not holds(checks, corrected) and holds(checks, accepted), said
+        assert holds(checks, "**TL;DR:** nothing to do.\n\nDetails below."), said
+        assert not holds(checks, "Summary: nothing to do."), said
+        assert not holds(checks, "Details first.\nTL;DR: nothing."), said
+
+
+def test_a_labelled_line_named_as_a_trailer_is_asked_for(tmp_path: Path) -> None:
+    corrected = "fix(api): retry on 502 [PAY-31]"
+    accepted = "fix(api): retry on 502\n\nTicket: PAY-31"
+    for said in (
+        "the key goes in a `Ticket:` trailer, not in brackets",
+        "use the footer `Ticket: PAY-31` like the other commits",
+    ):
+        checks = compiled(tmp_path, said, corrected, accepted)
+        assert checks and not holds(checks, corrected) and holds(checks, accepted), said
+        assert holds(checks, "docs: typo\n\nBody.\n\nTicket: DOC-2"), said
+        assert not holds(checks, "docs: typo (DOC-2)"), said
+        assert not holds(checks, "docs: typo\n\nticket doc-2"), said
+
+
+def test_a_section_label_named_alone_is_no_line_every_answer_needs(tmp_path: Path) -> None:
+    corrected = '```python\ndef f(x):\n    """Do it.\n\n    :param x: the input\n    """\n```'
+    accepted = (
+        '```python\ndef f(x):\n    """Do it.\n\n    Args:\n        x: the input\n    """\n```'
+    )
+    said = "docstrings use `Args:` and `Returns:` here, not `:param:`"
+    checks = compiled(tmp_path, said, corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(
+        checks, '```python\ndef g():\n    """Do it.\n\n    Raises:\n        E: never.\n    """\n```'
+    )
