@@ -45,6 +45,9 @@ _SHAPES = {
     r"(?<![\w-])(?:feat|fix|docs|chore|refactor|perf|test|build|ci|style)(?:\([\w-]+\))?!?:",
     "signoff": r"\b(?:signed-off|sign-?off) (?:line|trailer)\b|\bDCO\b",
     "tldr": r"\btl[; ]?\s?dr\b",
+    # "start each bullet with the name in backticks", "lead with the flag in code formatting"
+    "lead_code": r"\b(?:start|starts|begin|begins|lead|leads|open|opens)\b[^.;]{0,50}?"
+    r"\b(?:backtick\w*|code[- ]format\w*|inline code|monospace)",
     # only ever forbidden (``_FORBIDDEN``)
     "force_push": r"\bforce[- ]?push\w*|\bwith[- ]lease\b|(?<![\w-])--force\b",
     "pipe_to_shell": r"\bpip(?:e|es|ed|ing)\b[^.?!]{0,40}?\b(?:sh|bash|zsh|shell)\b|"
@@ -199,7 +202,7 @@ def shape_topics(text: str) -> list[Topic]:
         elif name in ("name", "ticket"):
             out_of = PRONOUN_NEG.search(text) or re.search(r"\bout\b", text)
             role = NO if neg or out_of else NAMED
-        elif neg and name != "code_only":
+        elif neg and name not in ("code_only", "lead_code"):  # "doesn't start with …": missed
             continue
         else:
             role = NAMED
@@ -254,6 +257,8 @@ def shape_candidates(t: Topic, corrected: str, accepted: str) -> list[Check]:
         # "where's the tl;dr?": a line of its own anywhere
         anywhere = Check("regex", r"(?im)^\W*tl;?\s?dr\b", "answer")
         return [Check("starts_with", "TL;DR", "first_line"), anywhere] if t.at else [anywhere]
+    if t.value == "lead_code":  # each item, else each line, opens with inline code
+        return [Check("starts_with", "`", "bullets"), Check("starts_with", "`", "lines")]
     if t.value == "signoff":  # the DCO trailer, whoever signs
         return [Check("regex", r"(?im)^\s*Signed-off-by:\s*\S", "answer")]
     if t.value == "iso_date":

@@ -47,3 +47,17 @@ def test_a_section_label_named_alone_is_no_line_every_answer_needs(tmp_path: Pat
     assert holds(
         checks, '```python\ndef g():\n    """Do it.\n\n    Raises:\n        E: never.\n    """\n```'
     )
+
+
+def test_items_asked_to_open_with_inline_code_open_with_a_backtick(tmp_path: Path) -> None:
+    corrected = "- timeout: seconds before giving up\n- retries: attempts after a failure"
+    accepted = "- `timeout`: seconds before giving up\n- `retries`: attempts after a failure"
+    for said in (
+        "begin every item with the setting name in backticks",
+        "item 2 doesn't lead with the key in code formatting. fix all of them",
+    ):
+        checks = compiled(tmp_path, said, corrected, accepted)
+        assert checks and not holds(checks, corrected) and holds(checks, accepted), said
+        assert holds(checks, "1. `--dry-run`: print only\n2. `--yes`: skip the prompt"), said
+        assert not holds(checks, "- `timeout`: seconds\n- retries: attempts"), said
+        assert not holds(checks, "- Sets `timeout` in seconds"), said
