@@ -24,6 +24,18 @@ _BUILT = r"(?:%\s*[\w(]|\+\s*\w|\.format\()"
 # A name that holds a secret (``POSTGRES_PASSWORD``, ``apiKey``; not ``token_url``).
 _SECRET_NAME = r"(?:password|passwd|secret|token|api[_-]?key|access[_-]?key)(?:_?(?:value|key))?"
 _REGISTRY = r"(?:[\w.-]+:\d+/)?"  # an image's registry with its port
+# A migration that cannot be undone: one with an up and no down (dbmate, goose, Alembic,
+# Rails) or plain DDL with no down at all, or a down left empty (only comments, ``pass``,
+# ``...``, ``raise NotImplementedError``).
+_UNDONE = (
+    r"(?s)\A(?!.*(?:migrate:down|\+goose Down|\bdef (?:downgrade|down)\b))"
+    r"(?=.*(?:migrate:up|\+goose Up|\bdef (?:upgrade|up|change)\b|"
+    r"(?i:\b(?:alter|create|drop)\s+(?:table|index|column)\b)))|"
+    r"(?:migrate:down|\+goose Down)[ \t]*(?:\n[ \t]*(?:--[^\n]*)?)*?\s*"
+    r"(?:\Z|--\s*(?:migrate:up|\+goose Up))|"
+    r"\bdef (?:downgrade|down)\b[^:\n]*:[ \t]*\n(?:[ \t]*(?:#[^\n]*)?\n)*"
+    r"[ \t]+(?:pass|\.\.\.|raise NotImplementedError\b)"
+)
 # name: (what users call it, the construct it rules out, read in code blocks first)
 _CONVENTIONS: dict[str, tuple[str, str]] = {
     "f_string": (
@@ -229,6 +241,33 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"\b(?:\{\}|\[\]) as (?:a |the )?default\b",
         r"\bdef\s+\w+\s*\([^)]*=\s*(?:\[\s*\]|\{\s*\}|set\(\s*\)|dict\(\s*\)|list\(\s*\))",
     ),
+    "index_concurrently": (
+        r"\bconcurrent(?:ly)?\b",
+        r"(?i)\bcreate\s+(?:unique\s+)?index\s+(?!concurrently\b)",
+    ),
+    "reversible_migration": (
+        r"\bdown (?:migrations?|sections?|steps?|scripts?|markers?|blocks?)\b|\bmigrate:down\b|"
+        r"\+goose down\b|\bdowngrades?\b|\breversible\b|\broll ?backs?\b|"
+        r"\b(?:an?|the|empty) down\b",
+        _UNDONE,
+    ),
+    "async_suffix": (
+        r"(?-i:Async\b)",
+        # Task<List<int>>: generic arguments nest; Main is the entry point's name
+        r"\b(?:Task|ValueTask)(?:<(?:[^<>\n]|<(?:[^<>\n]|<[^<>\n]*>)*>)*>)?\s+(?!Main\b)"
+        r"[A-Za-z_]\w*(?<!Async)\s*\(",
+    ),
+    "aware_datetime": (
+        r"\b(?:tz|timezone|time zone)[- ]aware\b|\baware (?:datetimes?|timestamps?)\b|"
+        r"\bnaive (?:datetimes?|timestamps?|now)\b|\butcnow\b",
+        r"\bdatetime\.(?:now|today|utcnow|utcfromtimestamp)\(\s*\)|\.utcnow\(",
+    ),
+    "action_sha": (
+        r"\bpin\w*\b[^.]{0,40}\b(?:commit )?shas?\b|\bsha[- ]?pin\w*|"
+        r"\b(?:full|40[- ]char\w*) (?:commit )?shas?\b",
+        r"(?m)^\s*-?\s*uses:\s*(?!\.{0,2}/|docker://)[\w.-]+/[\w./-]+"
+        r"(?:@(?![0-9a-f]{40}\b)\S*)?\s*(?:#.*)?$",
+    ),
 }
 CONVENTION_CUES = {name: cue for name, (cue, _) in _CONVENTIONS.items()}
 CONVENTION_CHECKS = {
@@ -249,7 +288,7 @@ _NAMED_BY_WHAT_IS_OUT = re.compile(
 _ALWAYS_OUT = {
     "lazy_logging", "go_error_strings", "rm_recursive_force", "ts_any", "quoted_vars",
     "initialisms", "lowercase_sql", "json_trailing_comma", "tests_no_sleep", "rust_unwrap",
-    "commit_sha", "pinned_action", "hardcoded_secret", "mutable_default",
+    "commit_sha", "pinned_action", "hardcoded_secret", "mutable_default", "aware_datetime",
 }  # fmt: skip
 
 
