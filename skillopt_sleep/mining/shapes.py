@@ -82,6 +82,13 @@ _SHAPES = {
 # Each shape searched only where the words every match of it holds are: most texts name
 # none (one pass of all shapes as one pattern took three times as long).
 _SHAPES_RX = {name: Prefiltered(pat, re.IGNORECASE) for name, pat in _SHAPES.items()}
+# A negation that says what the answer lacks, not what to leave out: "the second one isn't
+# concurrent", "did we not agree on CONCURRENTLY", "without -f, curl exits 0".
+_COMPLAINS = re.compile(
+    r"\b(?:isn'?t|is not|aren'?t|are not|wasn'?t|weren'?t|doesn'?t|does not|didn'?t|did not|"
+    r"did (?:we|you|i|they) not|without|missing|lacks?)\b",
+    re.IGNORECASE,
+)
 _FORBIDDEN = {
     "force_push", "pipe_to_shell", "git_add_all", "and_chaining", "star_import", "traceback",
     "version_prefix", "mass_mention", "self_narration", "sphinx_fields", "ai_trailer", "bare_pip",
@@ -190,7 +197,7 @@ def shape_topics(text: str) -> list[Topic]:
         # "no f-strings in log calls": a remedy refused names no convention; a negation in
         # an earlier clause refuses something else ("not % formatting, use an f-string")
         clause = re.split(r"[,.;:!?]\s", text[: m.start()])[-1][-30:]
-        refused = NEG_RX.search(clause) is not None
+        refused = NEG_RX.search(clause) is not None and not _COMPLAINS.search(clause)
         if name in CONVENTION_CUES and refused and not names_what_is_out(name, m.group(0)):
             continue
         if name in _FORBIDDEN:

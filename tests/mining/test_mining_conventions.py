@@ -214,3 +214,25 @@ def test_pinned_images_leave_stages_and_scratch_and_read_a_registry_port() -> No
         assert any(not passes(k, v, s, fenced(unpinned)) for k, v, s in got), unpinned
     assert all(passes(k, v, s, fenced("image: registry.internal.test:5000/acme/api:2.1.0"))
                for k, v, s in got)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("said", "corrected", "accepted", "ruled_out"),
+    [
+        ("the last call isn't using --fail", "curl -sS https://x.test/a", "curl -fsS https://x.test/a",
+         "curl -s https://x.test/b"),
+        ("without pathlib this breaks on windows", "p = os.path.join(a, b)", "p = Path(a) / b",
+         "os.makedirs(out)"),
+        ("did we not agree on git switch?", "git checkout -b fix", "git switch -c fix",
+         "git checkout main"),
+    ],
+)  # fmt: skip
+def test_a_negation_that_says_what_is_missing_names_the_convention_wanted(
+    said: str, corrected: str, accepted: str, ruled_out: str
+) -> None:
+    """ "isn't using --fail", "without pathlib", "did we not agree on …": the answer lacks the
+    remedy, which is asked for; "don't use f-strings" still refuses one."""
+    got = kept(said, fenced(corrected), fenced(accepted))
+    assert got, said
+    assert any(not passes(k, v, s, fenced(ruled_out)) for k, v, s in got), said
+    assert not any(t.value == "f_string" for t in shape_topics("please don't use f-strings here"))
