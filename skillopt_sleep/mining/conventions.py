@@ -268,8 +268,29 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"(?m)^\s*-?\s*uses:\s*(?!\.{0,2}/|docker://)[\w.-]+/[\w./-]+"
         r"(?:@(?![0-9a-f]{40}\b)\S*)?\s*(?:#.*)?$",
     ),
+    "use_logger": (
+        r"\blogg(?:er|ing)\b|\b(?:slf4j|log4j|logback|zap|slog|structlog)\b|\blog it\b|"
+        r"\blog\.(?:debug|info|warn\w*|error)\b|\bstd(?:out|err)\b",
+        r"(?<![\w.])print\s*\(|\bSystem\.(?:out|err)\.print\w*\s*\(|\.printStackTrace\s*\(|"
+        r"(?<![\w.])console\.(?:log|info|debug)\s*\(|\bfmt\.Print\w*\s*\(|"
+        r"(?<![\w.])e?println!\s*\(",
+    ),
 }
 CONVENTION_CUES = {name: cue for name, (cue, _) in _CONVENTIONS.items()}
+# Conventions of one programming language's code, read in the languages the corrected
+# answer broke them in (``narrow.to_languages``): a Python ``print(`` rule is not broken by
+# ``python -c 'print(1)'`` in a shell block, nor JavaScript's ``==`` by Python's. Commands,
+# SQL, images and secrets are written in many languages' blocks (a YAML step, a Dockerfile's
+# RUN, a query in a Python string) and stay on all the code.
+_ONE_LANGUAGE = {
+    "f_string", "pathlib", "pytest", "async_await", "strict_equality", "absolute_import",
+    "named_export", "lazy_logging", "go_error_strings", "ts_any", "go_wrap_w", "rust_unwrap",
+    "go_ctx_first", "js_single_quotes", "mutable_default", "http_timeout", "google_docstring",
+    "async_suffix", "aware_datetime", "use_logger",
+}  # fmt: skip
+LANGUAGE_CONSTRUCTS = frozenset(
+    construct for name, (_, construct) in _CONVENTIONS.items() if name in _ONE_LANGUAGE
+)
 CONVENTION_CHECKS = {
     name: [Check("not_regex", construct, "code"), Check("not_regex", construct, "answer")]
     for name, (_, construct) in _CONVENTIONS.items()

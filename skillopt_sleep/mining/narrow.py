@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from skillopt_sleep.mining.conventions import LANGUAGE_CONSTRUCTS
 from skillopt_sleep.mining.literals import COMMANDS
 from skillopt_sleep.mining.phrases import Check
 from trainer.answer_parts import FENCED, fence_language, language_family
@@ -165,6 +166,8 @@ def _language_bound(check: Check) -> bool:
     for any code (no TODO comments, no sleeps in tests, lines of 80) stay on all of it."""
     if check.kind == "not_contains":
         return re.fullmatch(r"[A-Za-z_]\w*", check.value) is not None
+    if check.kind == "not_regex" and check.value in LANGUAGE_CONSTRUCTS:
+        return True  # a convention of one language's code ("use the logger", not print)
     if check.kind == "not_regex" and _MARKS_ONLY.search(_SYNTAX.sub("", check.value)) is None:
         return True  # marks only: ``==`` is loose in JS and plain in Python, a backtick a
         # substitution in a shell and a template in JS

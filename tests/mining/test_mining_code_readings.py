@@ -90,3 +90,12 @@ def test_a_command_forbidden_is_the_command_run_not_another_tools_subcommand(
     assert holds(checks, "```bash\nuv pip compile requirements.in\npipx run black .\n```")
     assert not holds(checks, "```bash\nsudo pip install ruff\n```")
     assert not holds(checks, "```bash\ncat reqs.txt | xargs -n1 pip install\n```")
+
+
+def test_a_convention_of_one_language_is_read_in_that_languages_blocks(tmp_path: Path) -> None:
+    corrected = "```python\nprint('synced', n)\n```"
+    accepted = "```python\nlogger.info('synced %d', n)\n```"
+    checks = compiled(tmp_path, "use the module logger, stdout goes nowhere", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "```python\nlog.debug('x')\n```\n```bash\npython -c 'print(1)'\n```")
+    assert not holds(checks, "```py\nif verbose:\n    print(rows)\n```")
