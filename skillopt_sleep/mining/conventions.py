@@ -122,7 +122,7 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
     ),
     "ts_any": (
         r"\bno `?any\b`?(?! (?:more|longer|other|of|way|need|one|time|idea|chance)\b)|"
-        r"\bas any\b|`any`|\bany types?\b|\bexplicit any\b",
+        r"\bas any\b|`any`|\bany types?\b|\bexplicit any\b|\bno-?explicit-?any\b",
         r"(?::\s*any\b|\bas\s+any\b|<any>|\bany\[\])",
     ),
     "select_star": (
@@ -175,7 +175,7 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
     "google_docstring": (
         r"\bgoogle[- ]?style\b|\bgoogle docstrings?\b|\bArgs:\s*/\s*Returns:",
         r"(?m)^\s*(?:Parameters|Returns|Raises|Yields|Attributes)\s*\n\s*-{3,}|"
-        r"^\s*:(?:param|type|returns?|rtype|raises?)\b",
+        r"^\s*[:@](?:param|type|returns?|rtype|raises?)\b",  # reST, epydoc
     ),
     "keep_a_changelog": (
         r"\bkeep[- ]?a[- ]?changelog\b",
@@ -275,6 +275,23 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"(?<![\w.])console\.(?:log|info|debug)\s*\(|\bfmt\.Print\w*\s*\(|"
         r"(?<![\w.])e?println!\s*\(",
     ),
+    "no_var": (
+        r"\bconst\s*/\s*let\b|\blet\s*/\s*const\b|\bno-var\b|\bconst by default\b",
+        r"(?<![\w.$])var\s+[\w$\[{]",
+    ),
+    "go_no_panic": (
+        r"\bpanics?\b|\berrors are values\b",
+        r"(?<![\w.])panic\(",
+    ),
+    "swift_force_try": (
+        r"\btry!|\bforce[- _]?try\b",
+        r"\btry!",
+    ),
+    "php_strict_types": (
+        r"\bstrict[_ ]types\b",
+        r"(?m)^[ \t]*<\?php\b(?!\s*declare\s*\(\s*strict_types\s*=\s*1\s*\)\s*;)",
+    ),
+    "clippy_unwrap_used": (r"\bunwrap_used\b", r"\.unwrap\(\s*\)"),  # expect_used is its own lint
 }
 CONVENTION_CUES = {name: cue for name, (cue, _) in _CONVENTIONS.items()}
 # Conventions of one programming language's code, read in the languages the corrected
@@ -286,7 +303,8 @@ _ONE_LANGUAGE = {
     "f_string", "pathlib", "pytest", "async_await", "strict_equality", "absolute_import",
     "named_export", "lazy_logging", "go_error_strings", "ts_any", "go_wrap_w", "rust_unwrap",
     "go_ctx_first", "js_single_quotes", "mutable_default", "http_timeout", "google_docstring",
-    "async_suffix", "aware_datetime", "use_logger",
+    "async_suffix", "aware_datetime", "use_logger", "no_var", "go_no_panic", "swift_force_try",
+    "php_strict_types", "clippy_unwrap_used",
 }  # fmt: skip
 LANGUAGE_CONSTRUCTS = frozenset(
     construct for name, (_, construct) in _CONVENTIONS.items() if name in _ONE_LANGUAGE
@@ -310,6 +328,7 @@ _ALWAYS_OUT = {
     "lazy_logging", "go_error_strings", "rm_recursive_force", "ts_any", "quoted_vars",
     "initialisms", "lowercase_sql", "json_trailing_comma", "tests_no_sleep", "rust_unwrap",
     "commit_sha", "pinned_action", "hardcoded_secret", "mutable_default", "aware_datetime",
+    "swift_force_try", "go_no_panic", "clippy_unwrap_used",
 }  # fmt: skip
 
 
