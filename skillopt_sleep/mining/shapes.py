@@ -45,6 +45,9 @@ _SHAPES = {
     r"(?<![\w-])(?:feat|fix|docs|chore|refactor|perf|test|build|ci|style)(?:\([\w-]+\))?!?:",
     "signoff": r"\b(?:signed-off|sign-?off) (?:line|trailer)\b|\bDCO\b",
     "tldr": r"\btl[; ]?\s?dr\b",
+    # "one code block only", "why three blocks?": a second block is what is out
+    "second_block": r"\b(?:one|single|1)\s+(?:code\s+)?(?:block|fence)\b|"
+    r"\b(?:two|three|four|several|multiple|separate|\d)\s+(?:code\s+)?(?:blocks|fences)\b",
     # "start each bullet with the name in backticks", "lead with the flag in code formatting"
     "lead_code": r"\b(?:start|starts|begin|begins|lead|leads|open|opens)\b[^.;]{0,50}?"
     r"\b(?:backtick\w*|code[- ]format\w*|inline code|monospace)",
@@ -93,7 +96,7 @@ _FORBIDDEN = {
     "force_push", "pipe_to_shell", "git_add_all", "and_chaining", "star_import", "traceback",
     "version_prefix", "mass_mention", "self_narration", "sphinx_fields", "ai_trailer", "bare_pip",
     "npm_install", "percent_format", "tab_indent", "trailing_space", "line_numbers",
-    *CONVENTION_CUES,
+    "second_block", *CONVENTION_CUES,
 }  # fmt: skip
 # Forbidden shapes that only a rejection names ("the whole traceback" may be asked for).
 _NEEDS_REJECTION = {"traceback", "version_prefix"}
@@ -156,6 +159,10 @@ _CHECKS: dict[str, list[Check]] = {
     "trailing_space": [Check("not_regex", r"(?m)[ \t]+$", "answer")],
     "line_numbers": [Check("not_regex", r"(?m)^[ \t]*\d{1,4}(?:[ \t]+|[:|.][ \t]*)\S", "code")],
     "traceback": [Check("not_contains", "Traceback (most recent call last)", "answer")],
+    # a third fence line: a second block opened after the first one closed
+    "second_block": [
+        Check("not_regex", r"(?ms)^[ \t]*(?:```|~~~).*?^[ \t]*(?:```|~~~).*?^[ \t]*(?:```|~~~)")
+    ],
     "version_prefix": [
         Check("not_regex", r"(?<![\w-])v\d+(?:\.\d+)+(?![\w-])", "prose"),
         Check("not_regex", r"(?<![\w-])v\d+(?:\.\d+)+(?![\w-])", "answer"),

@@ -61,3 +61,13 @@ def test_items_asked_to_open_with_inline_code_open_with_a_backtick(tmp_path: Pat
         assert holds(checks, "1. `--dry-run`: print only\n2. `--yes`: skip the prompt"), said
         assert not holds(checks, "- `timeout`: seconds\n- retries: attempts"), said
         assert not holds(checks, "- Sets `timeout` in seconds"), said
+
+
+def test_one_code_block_rules_out_a_second_block(tmp_path: Path) -> None:
+    corrected = "```bash\nmake build\n```\nthen\n```bash\nmake deploy\n```"
+    accepted = "```bash\nmake build\nmake deploy\n```"
+    for said in ("a single code block please, I paste it in one go", "why two blocks? one block"):
+        checks = compiled(tmp_path, said, corrected, accepted)
+        assert checks and not holds(checks, corrected) and holds(checks, accepted), said
+        assert holds(checks, "Run:\n```sh\nnpm ci && npm test\n```\nThat is all."), said
+        assert not holds(checks, "```sh\na\n```\n\n```sh\nb\n```"), said
