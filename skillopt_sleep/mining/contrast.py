@@ -28,7 +28,7 @@ from skillopt_sleep.mining.cues import GROUNDS
 from skillopt_sleep.mining.fallback import pair_fallback
 from skillopt_sleep.mining.grammar import PROSE_FEATURES
 from skillopt_sleep.mining.instances import number_shape
-from skillopt_sleep.mining.literals import LABELLED, STATEMENT_END, required, section_pattern
+from skillopt_sleep.mining.literals import LABELLED, labelled_line, required
 from skillopt_sleep.mining.narrow import (
     narrowed,
     out_of_comments,
@@ -37,6 +37,7 @@ from skillopt_sleep.mining.narrow import (
     words_of_phrases,
 )
 from skillopt_sleep.mining.phrases import Check, respell
+from skillopt_sleep.mining.sections import STATEMENT_END, section_pattern
 from skillopt_sleep.mining.shapes import KEY_PATTERN, SHORTCODE, is_key, shape_candidates
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
 from skillopt_sleep.mining.topics import HAS_FEATURES, topics
@@ -149,27 +150,12 @@ def _in_code_only(value: str, corrected: str) -> bool:
     )
 
 
-_LINE_WORDS = re.compile(r"\b(?:trailers?|footers?|lines?)\b", re.IGNORECASE)
-
-
-def _labelled_line(value: str, said: str) -> list[Check]:
-    """A line opening with the label of ``value`` (emphasis aside), when ``value`` is a
-    labelled line with its value ("`Refs: PLAT-1020` on its own line") or a label said to
-    be a line ("a `Refs:` trailer"); a label alone is often a section of a kind (a
-    docstring's ``Args:``), which an answer may not need."""
-    label = LABELLED.match(value)
-    with_value = not value.rstrip().endswith(":")
-    if label is None or not (with_value or _LINE_WORDS.search(said)):
-        return []
-    return [Check("regex", rf"(?m)^[ \t>*_]*{re.escape(label.group(1))}:", "answer")]
-
-
 def _literal_candidates(t: Topic, corrected: str, said: str = "") -> list[Check]:
     value = t.value
     # a labelled line named or kept ("a `Refs:` trailer at the bottom, not in the subject",
     # "the trailer format `Refs: PLAT-1020`"): a line opening with the label, where the pair
     # shows it asked for; any other word named or kept is never required
-    labelled = _labelled_line(value, said)
+    labelled = labelled_line(value, said)
     if t.role == KEEP:
         return labelled
     out: list[Check] = []

@@ -53,6 +53,21 @@ def _as_call(check: Check, said: str, corrected: str) -> Check | None:
     return Check("not_regex", rf"(?<![\w.]){re.escape(name)}(?:\.\w+)*\s*\(", check.scope)
 
 
+def _as_package(check: Check, corrected: str) -> Check | None:
+    """A forbidden name the corrected answer imports as a JavaScript module, forbidden as
+    that package and its family (``lodash-es``, ``lodash/get``, ``moment-timezone``) named
+    as a module or called (``moment()``): "we're dropping lodash" is not broken by a comment
+    that says so, or by ``const moments = …``."""
+    name = check.value
+    if check.kind != "not_contains" or re.fullmatch(r"[a-z][\w-]*", name) is None:
+        return None
+    quoted = rf"['\"]{re.escape(name)}(?:[-/.][^'\"\s]*)?['\"]"  # a JS module and its family
+    if re.search(rf"(?:\brequire\(|\bfrom\s|\bimport\s)\s*{quoted}", corrected) is None:
+        return None
+    called = rf"(?<![\w.$]){re.escape(name)}(?:\.\w+)*\s*\("
+    return Check("not_regex", f"{quoted}|{called}", check.scope)
+
+
 def _command_phrases(said: str) -> dict[str, str]:
     """Each command the user wrote with a flag or subcommand after it, to that phrase."""
     out: dict[str, str] = {}
@@ -119,7 +134,11 @@ def narrowed(checks: list[Check], said: str, corrected: str, accepted: str) -> l
             elif check.value in COMMANDS:
                 better = Check("not_regex", as_run(check.value), check.scope)
             else:
-                better = _as_call(check, said, corrected)
+                package = _as_package(check, corrected)
+                if package is not None and _separates(package, corrected, accepted):
+                    better = package
+                else:
+                    better = _as_call(check, said, corrected)
         if better is not None and _separates(better, corrected, accepted):
             check = better
         if check not in out:

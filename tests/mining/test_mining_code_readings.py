@@ -99,3 +99,27 @@ def test_a_convention_of_one_language_is_read_in_that_languages_blocks(tmp_path:
     assert checks and not holds(checks, corrected) and holds(checks, accepted)
     assert holds(checks, "```python\nlog.debug('x')\n```\n```bash\npython -c 'print(1)'\n```")
     assert not holds(checks, "```py\nif verbose:\n    print(rows)\n```")
+
+
+def test_a_library_the_team_gave_up_is_the_package_and_its_family(tmp_path: Path) -> None:
+    corrected = "```js\nconst axios = require('axios')\nconst r = await axios.get(url)\n```"
+    accepted = "```js\nconst r = await fetch(url)\n```"
+    for said in (
+        "we moved off axios last quarter, fetch does it",
+        "We're dropping axios from the bundle. Native fetch please.",
+        "why is axios back in the imports?",
+    ):
+        checks = compiled(tmp_path, said, corrected, accepted)
+        assert checks and not holds(checks, corrected) and holds(checks, accepted), said
+        assert holds(checks, "```js\n// axios was removed in 4.0\nconst axiosLike = fetch\n```")
+        assert not holds(checks, "```js\nimport retry from 'axios-retry'\n```"), said
+        assert not holds(checks, "```ts\nimport axios from 'axios'\n```"), said
+
+
+def test_semi_colons_written_as_two_words_are_semicolons(tmp_path: Path) -> None:
+    corrected = "```js\nconst a = 1;\nexport default a;\n```"
+    accepted = "```js\nconst a = 1\nexport default a\n```"
+    checks = compiled(tmp_path, "no semi colons", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "```js\nfor (let i = 0; i < n; i++) run(i)\n```")
+    assert not holds(checks, "```ts\nlet x = 2;\n```")
