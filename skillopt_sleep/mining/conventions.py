@@ -82,7 +82,8 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
     ),
     "pinned_tag": (
         r"\bpin(?:ned)?(?: the| a| an| all| both| every| your)?(?: base)?(?: docker)?"
-        r"(?: image)?(?: tags?| versions?| images?)\b|\buntagged\b|:latest\b|\bno latest\b",
+        r"(?: image)?(?: tags?| versions?| images?)\b|\buntagged\b|:latest\b|\bno latest\b|"
+        r"\bpin it\b|\b(?:isn'?t|not|un)\s?pinned\b",
         # a later FROM of a bare name may name an earlier stage (FROM build AS test); scratch
         # is no image; a registry may have a port (registry.test:5000/team/app)
         rf"(?im)^\s*-?\s*image:\s*{_REGISTRY}[\w./-]+(?::latest)?\s*$|"
@@ -135,7 +136,9 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
     ),
     "non_root": (
         r"\b(?:run(?:s|ning)? )?as root\b|\bnon-?root\b|\bunprivileged user\b|\brootless\b",
-        r"(?ms)^\s*USER\s+(?:root|0)(?::\S+)?\s*$(?!.*^\s*USER\s)",
+        # the last USER root, or a Dockerfile with no USER at all (it runs as root)
+        r"(?ms)^\s*USER\s+(?:root|0)(?::\S+)?\s*$(?!.*^\s*USER\s)|"
+        r"\A(?=.*^[ \t]*FROM\s)(?!.*^[ \t]*USER\s)",
     ),
     "camel_case_keys": (r"\bcamel-?case\b", r"[\"'][a-z][a-z0-9]*(?:_[a-z0-9]+)+[\"']\s*:"),
     "strict_mode": (
@@ -291,6 +294,18 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"\bstrict[_ ]types\b",
         r"(?m)^[ \t]*<\?php\b(?!\s*declare\s*\(\s*strict_types\s*=\s*1\s*\)\s*;)",
     ),
+    "frozen_string_literal": (
+        r"\bfrozen_string_literal\b|\bmagic comment\b",
+        r"(?s)\A(?!\s*(?:#![^\n]*\n\s*)?#[ \t]+frozen_string_literal:[ \t]*true\b)(?=\s*\S)",
+    ),
+    "tls_verify": (
+        r"\b(?:tls|ssl|certificate|cert)s? verif\w*|\bverif(?:y|ication)\b|\bCA bundle\b|"
+        r"\binsecure\b|\bour CA\b",
+        r"\bverify\s*=\s*False\b|--insecure\b|--no-check-certificate\b|"
+        r"\bInsecureSkipVerify:\s*true\b|\brejectUnauthorized:\s*false\b|"
+        r"NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*['\"]?0|\bssl\._create_unverified_context\b|"
+        r"\bCERT_NONE\b|\bcurl\b[^\n]*\s-[A-Za-z]*k[A-Za-z]*\b",
+    ),
     "clippy_unwrap_used": (r"\bunwrap_used\b", r"\.unwrap\(\s*\)"),  # expect_used is its own lint
 }
 CONVENTION_CUES = {name: cue for name, (cue, _) in _CONVENTIONS.items()}
@@ -304,7 +319,7 @@ _ONE_LANGUAGE = {
     "named_export", "lazy_logging", "go_error_strings", "ts_any", "go_wrap_w", "rust_unwrap",
     "go_ctx_first", "js_single_quotes", "mutable_default", "http_timeout", "google_docstring",
     "async_suffix", "aware_datetime", "use_logger", "no_var", "go_no_panic", "swift_force_try",
-    "php_strict_types", "clippy_unwrap_used",
+    "php_strict_types", "clippy_unwrap_used", "frozen_string_literal",
 }  # fmt: skip
 LANGUAGE_CONSTRUCTS = frozenset(
     construct for name, (_, construct) in _CONVENTIONS.items() if name in _ONE_LANGUAGE
@@ -328,7 +343,7 @@ _ALWAYS_OUT = {
     "lazy_logging", "go_error_strings", "rm_recursive_force", "ts_any", "quoted_vars",
     "initialisms", "lowercase_sql", "json_trailing_comma", "tests_no_sleep", "rust_unwrap",
     "commit_sha", "pinned_action", "hardcoded_secret", "mutable_default", "aware_datetime",
-    "swift_force_try", "go_no_panic", "clippy_unwrap_used",
+    "swift_force_try", "go_no_panic", "clippy_unwrap_used", "tls_verify",
 }  # fmt: skip
 
 

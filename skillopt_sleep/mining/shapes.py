@@ -89,7 +89,7 @@ _SHAPES_RX = {name: Prefiltered(pat, re.IGNORECASE) for name, pat in _SHAPES.ite
 # concurrent", "did we not agree on CONCURRENTLY", "without -f, curl exits 0".
 _COMPLAINS = re.compile(
     r"\b(?:isn'?t|is not|aren'?t|are not|wasn'?t|weren'?t|doesn'?t|does not|didn'?t|did not|"
-    r"did (?:we|you|i|they) not|ha(?:s|ve|d) no|without|missing|lacks?)\b",
+    r"did (?:we|you|i|they) not|ha(?:s|ve|d) no|with no|without|missing|lacks?)\b",
     re.IGNORECASE,
 )
 _FORBIDDEN = {
