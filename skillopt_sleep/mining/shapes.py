@@ -45,6 +45,9 @@ _SHAPES = {
     r"(?<![\w-])(?:feat|fix|docs|chore|refactor|perf|test|build|ci|style)(?:\([\w-]+\))?!?:",
     "signoff": r"\b(?:signed-off|sign-?off) (?:line|trailer)\b|\bDCO\b",
     "tldr": r"\btl[; ]?\s?dr\b",
+    # "each line needs the PR number", "every bullet ends with (#NNN)": an item's reference
+    "item_ref": r"\b(?:PR|pull request|issue)\s+(?:numbers?|refs?|references?|links?|ids?)\b|"
+    r"\(#(?:N{2,}|X{2,}|n{2,}|x{2,})\)",
     # "one code block only", "why three blocks?": a second block is what is out
     "second_block": r"\b(?:one|single|1)\s+(?:code\s+)?(?:block|fence)\b|"
     r"\b(?:two|three|four|several|multiple|separate|\d)\s+(?:code\s+)?(?:blocks|fences)\b",
@@ -271,6 +274,11 @@ def shape_candidates(t: Topic, corrected: str, accepted: str) -> list[Check]:
         # "where's the tl;dr?": a line of its own anywhere
         anywhere = Check("regex", r"(?im)^\W*tl;?\s?dr\b", "answer")
         return [Check("starts_with", "TL;DR", "first_line"), anywhere] if t.at else [anywhere]
+    if t.value == "item_ref":  # each list item ends with its reference, in brackets first
+        return [
+            Check("regex", r"\(#\d+\)\W*$", "bullets"),
+            Check("regex", r"#\d+\)?\W*$", "bullets"),
+        ]
     if t.value == "lead_code":  # each item, else each line, opens with inline code
         return [Check("starts_with", "`", "bullets"), Check("starts_with", "`", "lines")]
     if t.value == "signoff":  # the DCO trailer, whoever signs

@@ -71,3 +71,14 @@ def test_one_code_block_rules_out_a_second_block(tmp_path: Path) -> None:
         assert checks and not holds(checks, corrected) and holds(checks, accepted), said
         assert holds(checks, "Run:\n```sh\nnpm ci && npm test\n```\nThat is all."), said
         assert not holds(checks, "```sh\na\n```\n\n```sh\nb\n```"), said
+
+
+def test_each_item_asked_for_its_pr_number_ends_with_it(tmp_path: Path) -> None:
+    corrected = "### Fixed\n- Timeouts on large exports\n- Wrong currency symbol"
+    accepted = "### Fixed\n- Timeouts on large exports (#412)\n- Wrong currency symbol (#418)"
+    for said in ("every entry needs its PR number", "each bullet ends with (#NNN)"):
+        checks = compiled(tmp_path, said, corrected, accepted)
+        assert checks and not holds(checks, corrected) and holds(checks, accepted), said
+        assert holds(checks, "### Added\n- Dark mode (#501)."), said
+        assert not holds(checks, "### Added\n- Dark mode (#501)\n- Search"), said
+        assert not holds(checks, "### Added\n- Dark mode (see PR 501)"), said
