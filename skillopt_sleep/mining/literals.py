@@ -250,6 +250,10 @@ _FORBID_AFTER = Prefiltered(
 )
 
 
+# A kind of reference named, not written: "the PR number", "an issue link".
+_KIND_OF_REF = re.compile(
+    r"\b(?:PR|pull request|issue|ticket)\s+(?:numbers?|refs?|references?|links?|ids?)\b", re.I
+)
 _REQUIRE = Prefiltered(
     r"(?:\byou forgot|\byou missed|\byou left out|\binclude|\badd|\bmention|\bneeds?|"
     r"\bmissing|\balways (?:say|include|add|put|write|use)|\bevery \w+ has|\bwhere'?s)"
@@ -377,6 +381,8 @@ def word_checks(text: str, corrected: str) -> list[Check]:
                         continue
                     if re.search(r"sign-?off|signature|\b(?:section|heading|header)\b", part, re.I):
                         continue  # the sign-off's words are an ends_with
+                    if _KIND_OF_REF.search(part):
+                        continue  # "needs the PR number": a reference of that kind, not words
                     term = literal(part, plain_ok=False)
                     if term and re.fullmatch(r"[a-z]+(?:\([\w-]+\))?!?:", term):
                         continue  # "add the feat: prefix": a start, read by the grammar
