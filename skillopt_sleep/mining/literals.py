@@ -23,6 +23,13 @@ from skillopt_sleep.mining.phrases import (
     scope_for,
     sentences,
 )
+from skillopt_sleep.mining.pointers import (
+    KEY_PREFIX,
+    KIND_OF_REF,
+    REMEDY_INSTEAD,
+    WHEN,
+    names_module,
+)
 from skillopt_sleep.mining.prefilter import Prefiltered
 from skillopt_sleep.mining.shapes import OTHER_DATE, is_identifier
 from skillopt_sleep.mining.zones import TIMEZONES, zone_check
@@ -164,21 +171,11 @@ def literal(
         return None  # a plain phrase is prose ("commit directly"), not a literal
     last = words[-1]
     if last.endswith("s") and not last.endswith("ss") and len(last) > 3 and not wording:
-        if len(words) == 1 and _names_module(text, corrected):
+        if len(words) == 1 and names_module(text, corrected):
             return text  # "we're dropping axios": a package, not a plural
         stem = _singular(text, corrected)
         return stem if stem != text else None  # "client names", "mocks": a category
     return text
-
-
-def _names_module(word: str, corrected: str) -> bool:
-    """The corrected answer imports ``word`` or calls into it (``require('axios')``,
-    ``import requests``, ``axios.get(``): a name, whatever its last letter."""
-    w = re.escape(word)
-    return (
-        re.search(rf"['\"]{w}['\"]|\b(?:import|from)\s+{w}\b|(?<![\w.]){w}\.\w+\(", corrected)
-        is not None
-    )
 
 
 def _marked(word: str) -> bool:
@@ -229,14 +226,6 @@ _FORBID_VERBS = (
 )
 
 
-# When something was given up, after its name: "we moved off Poetry last quarter".
-_WHEN = re.compile(
-    r"\s+(?:last|this|earlier this|in|since|back in)\s+(?:week|month|quarter|year|sprint|"
-    r"release|spring|summer|autumn|fall|winter|january|february|march|april|may|june|july|"
-    r"august|september|october|november|december|\d{4})\b.*$|"
-    r"\s+(?:yesterday|recently|a while ago)\b.*$",
-    re.IGNORECASE,
-)
 _FORBID = Prefiltered(_FORBID_VERBS + r"\s+(.{1,60}?)\s*(?=$|[,;.!?]\s|[,;!?]$|\.$| and | or )",
                      re.IGNORECASE)  # fmt: skip
 
@@ -250,10 +239,6 @@ _FORBID_AFTER = Prefiltered(
 )
 
 
-# A kind of reference named, not written: "the PR number", "an issue link".
-_KIND_OF_REF = re.compile(
-    r"\b(?:PR|pull request|issue|ticket)\s+(?:numbers?|refs?|references?|links?|ids?)\b", re.I
-)
 _REQUIRE = Prefiltered(
     r"(?:\byou forgot|\byou missed|\byou left out|\binclude|\badd|\bmention|\bneeds?|"
     r"\bmissing|\balways (?:say|include|add|put|write|use)|\bevery \w+ has|\bwhere'?s)"
@@ -349,7 +334,12 @@ def word_checks(text: str, corrected: str) -> list[Check]:
             masked, quotes = _mask_quotes(clause)
             for m in _FORBID.finditer(masked):
                 for part in re.split(r"\s+(?:or|and|nor)\s+", m.group(1)):
-                    part = _WHEN.sub("", _unmask(part, quotes))
+                    part = WHEN.sub("", _unmask(part, quotes))
+                    keys = KEY_PREFIX.search(part)
+                    if keys:  # "strip the PAY- ticket ids", "drop the INC number": every key
+                        pattern = rf"(?<![\w-]){keys.group(1)}-?\d+(?![\w-])"
+                        out.append(Check("not_regex", pattern, "answer"))
+                        continue
                     if is_form(part, feature_words):
                         continue
                     term = literal(
@@ -381,7 +371,7 @@ def word_checks(text: str, corrected: str) -> list[Check]:
                         continue
                     if re.search(r"sign-?off|signature|\b(?:section|heading|header)\b", part, re.I):
                         continue  # the sign-off's words are an ends_with
-                    if _KIND_OF_REF.search(part):
+                    if KIND_OF_REF.search(part):
                         continue  # "needs the PR number": a reference of that kind, not words
                     term = literal(part, plain_ok=False)
                     if term and re.fullmatch(r"[a-z]+(?:\([\w-]+\))?!?:", term):
@@ -390,7 +380,7 @@ def word_checks(text: str, corrected: str) -> list[Check]:
                         out.append(required(term))
         if PRONOUN_NEG.search(sentence) and not any(c.kind == "not_contains" for c in out):
             named = list(dict.fromkeys(_named(sentence)))
-            if len(named) == 1 and not _REMEDY_INSTEAD.match(
+            if len(named) == 1 and not REMEDY_INSTEAD.match(
                 sentence.replace(named[0], "\x00", 1)
             ):  # "os.system is flagged by our linter, can you replace it?"
                 out.append(Check("not_contains", named[0], word_scope(named[0], corrected)))
@@ -473,14 +463,6 @@ def code_tokens(text: str) -> list[str]:
         )
         if not t.isdigit() and not re.fullmatch(r"[\d.]+", t)
     ]
-
-
-# "--force-with-lease instead.", "use `uv add` instead": what is named is the remedy.
-_REMEDY_INSTEAD = re.compile(
-    r"\W*(?:(?:please|pls|just)\s+)?(?:(?:use|try|go with|prefer|call|run)\s+)?(?:the\s+)?"
-    r"\W*\x00\W*(?:\s+\w+){0,2}?\s+instead\W*$",
-    re.IGNORECASE,
-)
 
 
 def _named(sentence: str) -> list[str]:

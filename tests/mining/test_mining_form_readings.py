@@ -82,3 +82,13 @@ def test_each_item_asked_for_its_pr_number_ends_with_it(tmp_path: Path) -> None:
         assert holds(checks, "### Added\n- Dark mode (#501)."), said
         assert not holds(checks, "### Added\n- Dark mode (#501)\n- Search"), said
         assert not holds(checks, "### Added\n- Dark mode (see PR 501)"), said
+
+
+def test_a_key_prefix_named_forbids_every_key_with_it(tmp_path: Path) -> None:
+    corrected = "- Faster exports (OPS-88)\n- Fixed login loop (OPS-91)"
+    accepted = "- Faster exports\n- Fixed login loop"
+    for said in ("strip the OPS- ticket ids, this is public", "drop the OPS numbers please"):
+        checks = compiled(tmp_path, said, corrected, accepted)
+        assert checks and not holds(checks, corrected) and holds(checks, accepted), said
+        assert holds(checks, "Signed with SHA-256; OPS teams need no action."), said
+        assert not holds(checks, "Fixed the OPS-7 crash."), said
