@@ -294,6 +294,11 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"\bstrict[_ ]types\b",
         r"(?m)^[ \t]*<\?php\b(?!\s*declare\s*\(\s*strict_types\s*=\s*1\s*\)\s*;)",
     ),
+    "env_placeholders": (
+        r"\bplaceholders?\b|<[a-z][\w-]*(?: [\w-]+)*>",
+        # an env line with a real value: an example file holds empty values or <placeholders>
+        r"(?m)^[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*=(?![ \t]*(?:<[^>\n]*>)?[ \t]*$)",
+    ),
     "frozen_string_literal": (
         r"\bfrozen_string_literal\b|\bmagic comment\b",
         r"(?s)\A(?!\s*(?:#![^\n]*\n\s*)?#[ \t]+frozen_string_literal:[ \t]*true\b)(?=\s*\S)",
