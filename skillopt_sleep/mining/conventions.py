@@ -99,7 +99,7 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"(?:f[\"']|[\"'][^\"'\n]*[\"']\s*(?:%|\.format\())",
     ),
     "go_error_strings": (
-        r"\berror (?:strings?|messages?)\b|\bST1005\b",
+        r"\berror (?:strings?|messages?)\b|\bST1005\b|\bgo errors?\b|\berrors\.New\(",
         r"\b(?:errors\.New|fmt\.Errorf)\(\s*\"(?:[A-Z][a-z]|[^\"\n]*[.!?]\")",
     ),
     "rm_recursive_force": (
@@ -298,6 +298,11 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"\bplaceholders?\b|<[a-z][\w-]*(?: [\w-]+)*>",
         # an env line with a real value: an example file holds empty values or <placeholders>
         r"(?m)^[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*=(?![ \t]*(?:<[^>\n]*>)?[ \t]*$)",
+    ),
+    "kubectl_context": (
+        r"(?<![\w-])--context\b",
+        r"(?m)^\s*(?:\$\s*)?kubectl\b(?![^\n]*\s--context\b)(?!\s+(?:config|version|completion|"
+        r"plugin|explain)\b)",
     ),
     "frozen_string_literal": (
         r"\bfrozen_string_literal\b|\bmagic comment\b",
