@@ -299,6 +299,14 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         # an env line with a real value: an example file holds empty values or <placeholders>
         r"(?m)^[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*=(?![ \t]*(?:<[^>\n]*>)?[ \t]*$)",
     ),
+    "job_timeout": (
+        r"\btimeout-minutes\b|\bjob(?:-level)? timeouts?\b|"
+        r"\btimeouts? (?:on|for) (?:every|each) job\b",
+        # a CI job (a key whose block has runs-on:) with no timeout-minutes beside runs-on
+        r"(?m)^(?P<i>[ \t]*)[\w.-]+:[ \t]*\n"
+        r"(?=(?:(?P=i)[ \t]+[^\n]*\n|[ \t]*\n)*?(?P=i)(?P<p>[ \t]+)runs-on:)"
+        r"(?!(?:(?P=i)[ \t]+[^\n]*\n|[ \t]*\n)*?(?P=i)(?P=p)timeout-minutes:)",
+    ),
     "kubectl_context": (
         r"(?<![\w-])--context\b",
         r"(?m)^\s*(?:\$\s*)?kubectl\b(?![^\n]*\s--context\b)(?!\s+(?:config|version|completion|"

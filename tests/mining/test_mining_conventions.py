@@ -186,6 +186,13 @@ def fenced(code: str, lang: str = "") -> str:
          "DATABASE_URL=postgres://app:pw@db.test/app\nWORKERS=4",
          "DATABASE_URL=<database-url>\nWORKERS=<workers>",
          "API_KEY=\n# PORT=8080 is the default\nPORT=<port>", "export SENTRY_DSN=https://k@s.test/1"),
+        ("every job needs timeout-minutes, not just the steps",
+         "jobs:\n  test:\n    runs-on: ubuntu-24.04\n    steps:\n      - run: make test",
+         "jobs:\n  test:\n    runs-on: ubuntu-24.04\n    timeout-minutes: 15\n    steps:\n"
+         "      - run: make test",
+         "jobs:\n  a:\n    timeout-minutes: 5\n    runs-on: x\n  b:\n    runs-on: x\n"
+         "    timeout-minutes: 9\n    steps:\n      - run: y",
+         "jobs:\n  e2e:\n    runs-on: x\n    steps:\n      - run: y\n        timeout-minutes: 5"),
         ("--context on every kubectl command", "kubectl apply -f app.yaml",
          "kubectl --context prod-eu apply -f app.yaml",
          "kubectl config get-contexts\nkubectl get pods --context prod-eu", "kubectl get pods -A"),
