@@ -307,6 +307,18 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"(?=(?:(?P=i)[ \t]+[^\n]*\n|[ \t]*\n)*?(?P=i)(?P<p>[ \t]+)runs-on:)"
         r"(?!(?:(?P=i)[ \t]+[^\n]*\n|[ \t]*\n)*?(?P=i)(?P=p)timeout-minutes:)",
     ),
+    "tf_region_variable": (
+        r"\bregions?\b[^.]{0,50}\b(?:variables?|var\.\w+|hard-?cod\w*|string literals?)|"
+        r"\bhard-?cod\w*\b[^.]{0,20}\bregions?\b|\bvar\.region\b",
+        r"(?m)^[ \t]*region[ \t]*=[ \t]*\"",  # a region written as a string (Terraform)
+    ),
+    "tf_snake_case": (
+        r"\bsnake_case\b[^.]{0,40}\b(?:names?|labels?|resources?|variables?|outputs?)\b|"
+        r"\bresource labels?\b|\btflint\b",
+        # a resource's, data source's, variable's, output's or module's name not in snake_case
+        r"(?m)^[ \t]*(?:resource|data)[ \t]+\"[^\"\n]+\"[ \t]+\"(?![a-z0-9_]+\")|"
+        r"^[ \t]*(?:variable|output|module)[ \t]+\"(?![a-z0-9_]+\")",
+    ),
     "kubectl_context": (
         r"(?<![\w-])--context\b",
         r"(?m)^\s*(?:\$\s*)?kubectl\b(?![^\n]*\s--context\b)(?!\s+(?:config|version|completion|"
