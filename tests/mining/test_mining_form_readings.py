@@ -92,3 +92,13 @@ def test_a_key_prefix_named_forbids_every_key_with_it(tmp_path: Path) -> None:
         assert checks and not holds(checks, corrected) and holds(checks, accepted), said
         assert holds(checks, "Signed with SHA-256; OPS teams need no action."), said
         assert not holds(checks, "Fixed the OPS-7 crash."), said
+
+
+def test_checkboxes_asked_for_are_a_task_list(tmp_path: Path) -> None:
+    corrected = "Acceptance criteria: export works, totals match, CSV opens in Excel."
+    accepted = "Acceptance criteria:\n- [ ] export works\n- [ ] totals match\n- [ ] CSV opens"
+    said = "tickets need acceptance criteria as checkboxes"
+    checks = compiled(tmp_path, said, corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "Done when:\n* [x] migrated\n* [ ] verified")
+    assert not holds(checks, "Done when:\n1. migrated\n2. verified")
