@@ -77,7 +77,8 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"(?i)\b\d{1,2}(?:[:.]\d{2})?\s?[ap]\.?m\b\.?",
     ),
     "command_substitution": (
-        r"\$\(\s*\.*\s*\)|\$\(\w|\bcommand substitution\b|\bbackticks? (?:don'?t|do not) nest\b",
+        r"\$\(\s*\.*\s*\)|\$\(\w|\bcommand substitution\b|\bbackticks? (?:don'?t|do not) nest\b|"
+        r"\bbacktic?k?s?(?: for)?(?: command)? substitution\b",
         r"(?m)^(?:[^#`\n]|(?<=\S)#)*`[^`\n]+`",  # not in a "# comment": nothing runs there
     ),
     "pinned_tag": (
@@ -363,7 +364,8 @@ CONVENTION_CHECKS = {
 _NAMED_BY_WHAT_IS_OUT = re.compile(
     r"(?i)\b(?:comma|implicit) joins?\b|\buntagged\b|:latest\b|\bno latest\b|\bselect\s*\*|"
     r"\bstar selects?\b|\bselect star\b|\bam\s*/\s*pm\b|\brelative imports?\b|\bdefault exports?\b|"
-    r"\bexport default\b|\bstring concatenation\b|\b(?:runs? |running )?as root\b"
+    r"\bexport default\b|\bstring concatenation\b|\b(?:runs? |running )?as root\b|"
+    r"\bbacktic?k?s?(?: for)?(?: command)? substitution\b"
 )
 
 

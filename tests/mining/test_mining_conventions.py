@@ -234,6 +234,9 @@ def test_a_remedy_refused_names_no_convention() -> None:
     assert any(t.value == "select_star" for t in shape_topics("no select star"))
     assert any(t.value == "json_trailing_comma" for t in shape_topics("remove the trailing comma"))
     assert any(t.value == "lazy_logging" for t in shape_topics("no f-strings in log calls"))
+    # "no backtick substitution": the construct named, so the negation is the rule
+    for said in ("no backtick substitution in scripts", "no backticks for command substitution"):
+        assert any(t.value == "command_substitution" for t in shape_topics(said)), said
     assert not any(t.value == "ts_any" for t in shape_topics("no any more retries please"))
     # a pair that switched from .format() to an f-string after "no f-strings" is no
     # evidence for the f-string convention: nothing rules .format() out
