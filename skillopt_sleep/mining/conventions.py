@@ -91,7 +91,10 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         rf"^[ \t]*FROM[ \t]+{_REGISTRY}(?:[\w./-]+:latest|[\w.-]*/[\w./-]*)"
         r"(?:[ \t]+AS[ \t]+\w+)?[ \t]*$|"
         r"\A(?:(?![ \t]*FROM[ \t])[^\n]*\n)*[ \t]*FROM[ \t]+(?!scratch\b)[\w.-]+"
-        r"(?:[ \t]+AS[ \t]+\w+)?[ \t]*$",
+        r"(?:[ \t]+AS[ \t]+\w+)?[ \t]*$|"
+        # a later bare FROM that names no stage the file declares (FROM nginx after AS deps)
+        r"\A(?=(?s:.*?)^[ \t]*FROM[ \t]+(?!scratch\b)(?P<bare>[\w.-]+)[ \t]*$)"
+        r"(?!(?s:.*)\bAS[ \t]+(?P=bare)[ \t]*$)",
     ),
     "lazy_logging": (
         r"\blazy (?:%|formatting|logging|log)\w*|\bW1203\b|\bf-?str\w*\b.{0,30}\blog\w*|"

@@ -263,7 +263,8 @@ def test_pinned_images_leave_stages_and_scratch_and_read_a_registry_port() -> No
     got = kept("pin the base images please", corrected, accepted)
     assert got
     stages = fenced(
-        "FROM rust:1.83 AS build\nFROM build AS lint\nFROM scratch\nCOPY --from=build /a /a"
+        "FROM rust:1.83 AS build\nFROM build AS lint\nFROM scratch\nCOPY --from=build /a /a\n"
+        "FROM build"
     )
     assert all(passes(k, v, s, stages) for k, v, s in got)
     for unpinned in (
@@ -271,6 +272,7 @@ def test_pinned_images_leave_stages_and_scratch_and_read_a_registry_port() -> No
         "FROM rust:1.83 AS build\nFROM ghcr.io/acme/runtime",
         "FROM rust:1.83 AS build\nFROM debian:latest",
         "services:\n  api:\n    image: registry.internal.test:5000/acme/api",
+        "FROM rust:1.83 AS build\nRUN cargo build\nFROM nginx\nCOPY --from=build /a /a",
     ):
         assert any(not passes(k, v, s, fenced(unpinned)) for k, v, s in got), unpinned
     assert all(passes(k, v, s, fenced("image: registry.internal.test:5000/acme/api:2.1.0"))
