@@ -234,7 +234,9 @@ _FORBID_AFTER = Prefiltered(
     r"^\W*(?:the\s+)?(.{1,40}?)\s+(?:is|are|isn'?t|aren'?t)\s+(?:banned|off-limits|not ok|"
     r"not allowed|allowed|forbidden|legacy|not welcome)|^\W*(?:the\s+)?(.{1,40}?)\s+"
     r"(?:has|have) to go\b|^\W*take\s+(\S+(?: \S+)?)\s+out\b|\b(?:leave|keep)\s+(.{1,40}?)\s+"
-    r"out\b|^\W*why (?:is|are) (.{1,40}?) (?:back|still (?:here|there|in)\b)",
+    r"out\b|^\W*why (?:is|are) (.{1,40}?) (?:back|still (?:here|there|in)\b)|"
+    r"^\W*who(?: is|'s) (.{1,40}?)\?|"
+    r"^\W*i (?:really )?(?:hate|can'?t stand|dislike) (.{1,40}?)(?:$|[.!?])",
     re.IGNORECASE,
 )
 

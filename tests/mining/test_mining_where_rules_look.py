@@ -208,3 +208,13 @@ def test_a_quoted_phrase_the_answer_wrote_in_its_sentences_is_read_in_the_prose(
     assert checks and not holds(checks, corrected) and holds(checks, accepted)
     assert holds(checks, '```python\nlog.info("feel free to reach out to #ops")\n```\nDone.')
     assert not holds(checks, "Done. Feel free to reach out with questions.")
+
+
+def test_who_is_a_word_asks_it_away(tmp_path: Path) -> None:
+    corrected = "## About\n\nWe built this to mirror registries across regions."
+    accepted = "## About\n\nharbor-sync mirrors registries across regions."
+    said = 'who is "we"? the readme is about the tool'
+    checks = compiled(tmp_path, said, corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "Runs in us-east-1; users configure it once.")
+    assert not holds(checks, "See our docs.")
