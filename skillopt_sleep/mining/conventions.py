@@ -163,7 +163,7 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
     ),
     "http_timeout": (
         r"\btime?outs?\b|\b(?:hangs?|wait(?:s|ing)?) forever\b",
-        r"\b(?:requests|httpx|\w*session|\w*client)\.(?:get|post|put|patch|delete|head|request)"
+        r"\b(?:requests|httpx|\w*session|\w*client|sess|s)\.(?:get|post|put|patch|delete|head|request)"
         r"\((?![^()]*(?:\([^()]*\)[^()]*)*\btimeout\s*=)",
     ),
     "json_trailing_comma": (r"\btrailing commas?\b", r",\s*[}\]]"),

@@ -70,7 +70,8 @@ FEATURE_CUES: list[tuple[str, str]] = [
     ("first_person_any", r"first person(?! singular)"),
     ("question", r"(?:a |with a |in a )?questions?"),
     ("diff_lines", r"diff lines|the diff|hunks|\+/- lines"),
-    ("em_dash", r"em[- ]?dash(?:es)?|(?<=no )—"),  # the words, or the mark alone: "no —"
+    # the words, the mark alone ("no —") or named with its kind ("all the — dashes")
+    ("em_dash", r"em[- ]?dash(?:es)?|(?<=no )—|— ?dash(?:es)?"),
     ("checkbox", r"check ?box(?:es)?(?:[- ]lists?)?|task[- ]lists?|todo boxes"),
     (
         "top_heading",

@@ -218,3 +218,14 @@ def test_who_is_a_word_asks_it_away(tmp_path: Path) -> None:
     assert checks and not holds(checks, corrected) and holds(checks, accepted)
     assert holds(checks, "Runs in us-east-1; users configure it once.")
     assert not holds(checks, "See our docs.")
+
+
+def test_the_mark_named_with_dashes_is_the_em_dash(tmp_path: Path) -> None:
+    corrected = "The cause — a full disk — is fixed."
+    accepted = "The cause, a full disk, is fixed."
+    checks = compiled(
+        tmp_path, "why so many — dashes? nobody writes like that", corrected, accepted
+    )
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "- retries: 3\n- timeout: 5 s (a well-known default)")
+    assert not holds(checks, "Done — merged.")
