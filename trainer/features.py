@@ -62,12 +62,15 @@ def _past_tense(text: str) -> bool:
 
 
 def _untagged_fence(text: str) -> bool:
-    """A fenced block opened without a language (```` ``` ```` rather than ```` ```bash ````)."""
+    """A fenced block opened without a language (```` ``` ```` rather than ```` ```bash ````);
+    a bare fence on the last line opens nothing (a block closed on a line of prose before
+    it, "and ```diff … ```", leaves its closing fence unmatched)."""
     inside = False
-    for line in text.split("\n"):
+    lines = text.rstrip().split("\n")
+    for i, line in enumerate(lines):
         m = FENCE_LINE.match(line)
         if m:
-            if not inside and not line.strip()[3:].strip():
+            if not inside and not line.strip()[3:].strip() and i < len(lines) - 1:
                 return True
             inside = not inside
     return False

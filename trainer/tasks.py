@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from trainer.checks import CHECK_KINDS, SCOPES, value_error
+from trainer.checks import CHECK_KINDS, SCOPES, scope_known, value_error
 
 SPLITS = ("train", "val", "test")
 
@@ -62,7 +62,7 @@ class Judge:
             raise ValueError(f"unknown judge kind {self.kind!r}; expected one of {JUDGE_KINDS}")
         if self.weight <= 0:
             raise ValueError("judge weight must be positive")
-        if self.scope not in SCOPES:
+        if not scope_known(self.scope):  # "code_bare@python": a code scope in some languages
             raise ValueError(f"unknown scope {self.scope!r}; expected one of {SCOPES}")
         problem = value_error(self.kind, self.value)
         if problem:

@@ -28,7 +28,7 @@ from skillopt_sleep.mining.cues import GROUNDS
 from skillopt_sleep.mining.fallback import pair_fallback
 from skillopt_sleep.mining.grammar import PROSE_FEATURES
 from skillopt_sleep.mining.instances import number_shape
-from skillopt_sleep.mining.literals import LABELLED, STATEMENT_END, required, section_pattern
+from skillopt_sleep.mining.literals import LABELLED, labelled_line, required
 from skillopt_sleep.mining.narrow import (
     narrowed,
     out_of_comments,
@@ -37,6 +37,7 @@ from skillopt_sleep.mining.narrow import (
     words_of_phrases,
 )
 from skillopt_sleep.mining.phrases import Check, respell
+from skillopt_sleep.mining.sections import STATEMENT_END, section_pattern
 from skillopt_sleep.mining.shapes import KEY_PATTERN, SHORTCODE, is_key, shape_candidates
 from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
 from skillopt_sleep.mining.topics import HAS_FEATURES, topics
@@ -149,16 +150,20 @@ def _in_code_only(value: str, corrected: str) -> bool:
     )
 
 
-def _literal_candidates(t: Topic, corrected: str) -> list[Check]:
+def _literal_candidates(t: Topic, corrected: str, said: str = "") -> list[Check]:
     value = t.value
+    # a labelled line named or kept ("a `Refs:` trailer at the bottom, not in the subject",
+    # "the trailer format `Refs: PLAT-1020`"): a line opening with the label, where the pair
+    # shows it asked for; any other word named or kept is never required
+    labelled = labelled_line(value, said)
     if t.role == KEEP:
-        return []
+        return labelled
     out: list[Check] = []
     line = rf"(?im)^[\W_]*{re.escape(value)}" + (r"\b" if value[-1:].isalnum() else "")
     if t.at == "line":  # "the 'Summary' heading": a line it opens, not the word anywhere
-        return [
-            Check("regex", section_pattern(value)) if t.role == HAS else Check("not_regex", line)
-        ]
+        if t.role == HAS:
+            return [Check("regex", section_pattern(value))]
+        return [Check("not_regex", line), *labelled]
     if t.at == "start" and t.role != NO and SHORTCODE.fullmatch(value):
         return [Check("regex", r"\A\W*" + SHORTCODE.pattern, "first_line")]  # any shortcode
     if t.role != HAS:
@@ -167,7 +172,7 @@ def _literal_candidates(t: Topic, corrected: str) -> list[Check]:
         elif t.at == "end":
             out.append(Check("not_ends_with", value, "answer"))
         where = "code" if _in_code_only(value, corrected) else "answer"
-        return out + [Check("not_contains", value, where)]
+        return out + [Check("not_contains", value, where)] + (labelled if t.role == NAMED else [])
     if LABELLED.match(value):  # "add `Signed-off-by: Tomás …`": the trailer, not Tomás
         first = [Check("starts_with", value, "first_line")] if t.at == "start" else []
         return [required(value), *first]  # "first line 'Impact: ...'": where it opens
@@ -296,14 +301,14 @@ def _mark_candidates(t: Topic) -> list[Check]:
     return []
 
 
-def candidates(t: Topic, corrected: str, accepted: str = "") -> list[Check]:
+def candidates(t: Topic, corrected: str, accepted: str = "", said: str = "") -> list[Check]:
     """The checks a topic could mean, the most plausible first."""
     if t.what == "feature":
         return _feature_candidates(t)
     if t.what == "count":
         return _count_candidates(t, corrected)
     if t.what == "literal":
-        return _literal_candidates(t, corrected)
+        return _literal_candidates(t, corrected, said)
     if t.what == "identifier":
         return _identifier_candidates(t)
     if t.what == "mark":
@@ -359,7 +364,11 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
         ):
             continue  # the issue is referenced: that is enough, not a keyword or a place
         check = next(
-            (c for c in candidates(t, corrected, accepted) if separates(c, corrected, accepted)),
+            (
+                c
+                for c in candidates(t, corrected, accepted, said)
+                if separates(c, corrected, accepted)
+            ),
             None,
         )
         if check and check not in out:

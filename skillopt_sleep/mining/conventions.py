@@ -24,6 +24,18 @@ _BUILT = r"(?:%\s*[\w(]|\+\s*\w|\.format\()"
 # A name that holds a secret (``POSTGRES_PASSWORD``, ``apiKey``; not ``token_url``).
 _SECRET_NAME = r"(?:password|passwd|secret|token|api[_-]?key|access[_-]?key)(?:_?(?:value|key))?"
 _REGISTRY = r"(?:[\w.-]+:\d+/)?"  # an image's registry with its port
+# A migration that cannot be undone: one with an up and no down (dbmate, goose, Alembic,
+# Rails) or plain DDL with no down at all, or a down left empty (only comments, ``pass``,
+# ``...``, ``raise NotImplementedError``).
+_UNDONE = (
+    r"(?s)\A(?!.*(?:migrate:down|\+goose Down|\bdef (?:downgrade|down)\b))"
+    r"(?=.*(?:migrate:up|\+goose Up|\bdef (?:upgrade|up|change)\b|"
+    r"(?i:\b(?:alter|create|drop)\s+(?:table|index|column)\b)))|"
+    r"(?:migrate:down|\+goose Down)[ \t]*(?:\n[ \t]*(?:--[^\n]*)?)*?\s*"
+    r"(?:\Z|--\s*(?:migrate:up|\+goose Up))|"
+    r"\bdef (?:downgrade|down)\b[^:\n]*:[ \t]*\n(?:[ \t]*(?:#[^\n]*)?\n)*"
+    r"[ \t]+(?:pass|\.\.\.|raise NotImplementedError\b)"
+)
 # name: (what users call it, the construct it rules out, read in code blocks first)
 _CONVENTIONS: dict[str, tuple[str, str]] = {
     "f_string": (
@@ -65,19 +77,24 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"(?i)\b\d{1,2}(?:[:.]\d{2})?\s?[ap]\.?m\b\.?",
     ),
     "command_substitution": (
-        r"\$\(\s*\.*\s*\)|\$\(\w|\bcommand substitution\b|\bbackticks? (?:don'?t|do not) nest\b",
+        r"\$\(\s*\.*\s*\)|\$\(\w|\bcommand substitution\b|\bbackticks? (?:don'?t|do not) nest\b|"
+        r"\bbacktic?k?s?(?: for)?(?: command)? substitution\b",
         r"(?m)^(?:[^#`\n]|(?<=\S)#)*`[^`\n]+`",  # not in a "# comment": nothing runs there
     ),
     "pinned_tag": (
         r"\bpin(?:ned)?(?: the| a| an| all| both| every| your)?(?: base)?(?: docker)?"
-        r"(?: image)?(?: tags?| versions?| images?)\b|\buntagged\b|:latest\b|\bno latest\b",
+        r"(?: image)?(?: tags?| versions?| images?)\b|\buntagged\b|:latest\b|\bno latest\b|"
+        r"\bpin it\b|\b(?:isn'?t|not|un)\s?pinned\b",
         # a later FROM of a bare name may name an earlier stage (FROM build AS test); scratch
         # is no image; a registry may have a port (registry.test:5000/team/app)
         rf"(?im)^\s*-?\s*image:\s*{_REGISTRY}[\w./-]+(?::latest)?\s*$|"
         rf"^[ \t]*FROM[ \t]+{_REGISTRY}(?:[\w./-]+:latest|[\w.-]*/[\w./-]*)"
         r"(?:[ \t]+AS[ \t]+\w+)?[ \t]*$|"
         r"\A(?:(?![ \t]*FROM[ \t])[^\n]*\n)*[ \t]*FROM[ \t]+(?!scratch\b)[\w.-]+"
-        r"(?:[ \t]+AS[ \t]+\w+)?[ \t]*$",
+        r"(?:[ \t]+AS[ \t]+\w+)?[ \t]*$|"
+        # a later bare FROM that names no stage the file declares (FROM nginx after AS deps)
+        r"\A(?=(?s:.*?)^[ \t]*FROM[ \t]+(?!scratch\b)(?P<bare>[\w.-]+)[ \t]*$)"
+        r"(?!(?s:.*)\bAS[ \t]+(?P=bare)[ \t]*$)",
     ),
     "lazy_logging": (
         r"\blazy (?:%|formatting|logging|log)\w*|\bW1203\b|\bf-?str\w*\b.{0,30}\blog\w*|"
@@ -86,7 +103,7 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"(?:f[\"']|[\"'][^\"'\n]*[\"']\s*(?:%|\.format\())",
     ),
     "go_error_strings": (
-        r"\berror (?:strings?|messages?)\b|\bST1005\b",
+        r"\berror (?:strings?|messages?)\b|\bST1005\b|\bgo errors?\b|\berrors\.New\(",
         r"\b(?:errors\.New|fmt\.Errorf)\(\s*\"(?:[A-Z][a-z]|[^\"\n]*[.!?]\")",
     ),
     "rm_recursive_force": (
@@ -110,7 +127,7 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
     ),
     "ts_any": (
         r"\bno `?any\b`?(?! (?:more|longer|other|of|way|need|one|time|idea|chance)\b)|"
-        r"\bas any\b|`any`|\bany types?\b|\bexplicit any\b",
+        r"\bas any\b|`any`|\bany types?\b|\bexplicit any\b|\bno-?explicit-?any\b",
         r"(?::\s*any\b|\bas\s+any\b|<any>|\bany\[\])",
     ),
     "select_star": (
@@ -123,7 +140,9 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
     ),
     "non_root": (
         r"\b(?:run(?:s|ning)? )?as root\b|\bnon-?root\b|\bunprivileged user\b|\brootless\b",
-        r"(?ms)^\s*USER\s+(?:root|0)(?::\S+)?\s*$(?!.*^\s*USER\s)",
+        # the last USER root, or a Dockerfile with no USER at all (it runs as root)
+        r"(?ms)^\s*USER\s+(?:root|0)(?::\S+)?\s*$(?!.*^\s*USER\s)|"
+        r"\A(?=.*^[ \t]*FROM\s)(?!.*^[ \t]*USER\s)",
     ),
     "camel_case_keys": (r"\bcamel-?case\b", r"[\"'][a-z][a-z0-9]*(?:_[a-z0-9]+)+[\"']\s*:"),
     "strict_mode": (
@@ -144,7 +163,7 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
     ),
     "http_timeout": (
         r"\btime?outs?\b|\b(?:hangs?|wait(?:s|ing)?) forever\b",
-        r"\b(?:requests|httpx|\w*session|\w*client)\.(?:get|post|put|patch|delete|head|request)"
+        r"\b(?:requests|httpx|\w*session|\w*client|sess|s)\.(?:get|post|put|patch|delete|head|request)"
         r"\((?![^()]*(?:\([^()]*\)[^()]*)*\btimeout\s*=)",
     ),
     "json_trailing_comma": (r"\btrailing commas?\b", r",\s*[}\]]"),
@@ -163,7 +182,7 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
     "google_docstring": (
         r"\bgoogle[- ]?style\b|\bgoogle docstrings?\b|\bArgs:\s*/\s*Returns:",
         r"(?m)^\s*(?:Parameters|Returns|Raises|Yields|Attributes)\s*\n\s*-{3,}|"
-        r"^\s*:(?:param|type|returns?|rtype|raises?)\b",
+        r"^\s*[:@](?:param|type|returns?|rtype|raises?)\b",  # reST, epydoc
     ),
     "keep_a_changelog": (
         r"\bkeep[- ]?a[- ]?changelog\b",
@@ -180,12 +199,19 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
     ),
     "curl_fail": (
         r"--fail\b|\bfail flag\b|\bcurl\b[^.]{0,30}(?<![\w-])-f\b|(?<![\w-])-f\b[^.]{0,30}\bcurl\b",
-        r"(?m)\bcurl\b(?![^\n]*(?:\s--fail(?:-with-body)?\b|\s-[A-Za-z]*f[A-Za-z]*\b))",
+        # not on a comment's line: "# curl without -f hides errors" runs nothing
+        r"(?m)^(?![ \t]*(?:#|//))[^\n]*?\bcurl\b"
+        r"(?![^\n]*(?:\s--fail(?:-with-body)?\b|\s-[A-Za-z]*f[A-Za-z]*\b))",
     ),
     "kubectl_namespace": (
         r"\bnamespaces?\b|\bkubectl\b[^.]{0,30}(?<![\w-])-n\b|(?<![\w-])-n \w+",
+        # a command about the client or the cluster takes no namespace (config, version,
+        # nodes, namespaces themselves)
         r"(?m)^\s*(?:\$\s*)?kubectl\b(?![^\n]*(?:\s-n\s|\s-n=|\s--namespace\b|\s-A\b|"
-        r"\s--all-namespaces\b))",
+        r"\s--all-namespaces\b))(?!\s+(?:config|version|cluster-info|api-resources|"
+        r"api-versions|completion|plugin|explain)\b)(?!\s+(?:get|describe|top)\s+(?:nodes?|no|"
+        r"namespaces?|ns|pv|persistentvolumes?|clusterroles?|clusterrolebindings?|crds?|"
+        r"storageclass(?:es)?)\b)",
     ),
     "go_ctx_first": (
         r"\bctx\b|\bcontext\b[^.]{0,30}\bfirst\b",
@@ -222,8 +248,116 @@ _CONVENTIONS: dict[str, tuple[str, str]] = {
         r"\b(?:\{\}|\[\]) as (?:a |the )?default\b",
         r"\bdef\s+\w+\s*\([^)]*=\s*(?:\[\s*\]|\{\s*\}|set\(\s*\)|dict\(\s*\)|list\(\s*\))",
     ),
+    "index_concurrently": (
+        r"\bconcurrent(?:ly)?\b",
+        r"(?i)\bcreate\s+(?:unique\s+)?index\s+(?!concurrently\b)",
+    ),
+    "reversible_migration": (
+        r"\bdown (?:migrations?|sections?|steps?|scripts?|markers?|blocks?)\b|\bmigrate:down\b|"
+        r"\+goose down\b|\bdowngrades?\b|\breversible\b|\broll ?backs?\b|"
+        r"\b(?:an?|the|empty) down\b",
+        _UNDONE,
+    ),
+    "async_suffix": (
+        r"(?-i:Async\b)",
+        # Task<List<int>>: generic arguments nest; Main is the entry point's name
+        r"\b(?:Task|ValueTask)(?:<(?:[^<>\n]|<(?:[^<>\n]|<[^<>\n]*>)*>)*>)?\s+(?!Main\b)"
+        r"[A-Za-z_]\w*(?<!Async)\s*\(",
+    ),
+    "aware_datetime": (
+        r"\b(?:tz|timezone|time zone)[- ]aware\b|\baware (?:datetimes?|timestamps?)\b|"
+        r"\bnaive (?:datetimes?|timestamps?|now)\b|\butcnow\b",
+        r"\bdatetime\.(?:now|today|utcnow|utcfromtimestamp)\(\s*\)|\.utcnow\(",
+    ),
+    "action_sha": (
+        r"\bpin\w*\b[^.]{0,40}\b(?:commit )?shas?\b|\bsha[- ]?pin\w*|"
+        r"\b(?:full|40[- ]char\w*) (?:commit )?shas?\b",
+        r"(?m)^\s*-?\s*uses:\s*(?!\.{0,2}/|docker://)[\w.-]+/[\w./-]+"
+        r"(?:@(?![0-9a-f]{40}\b)\S*)?\s*(?:#.*)?$",
+    ),
+    "use_logger": (
+        r"\blogg(?:er|ing)\b|\b(?:slf4j|log4j|logback|zap|slog|structlog)\b|\blog it\b|"
+        r"\blog\.(?:debug|info|warn\w*|error)\b|\bstd(?:out|err)\b",
+        r"(?<![\w.])print\s*\(|\bSystem\.(?:out|err)\.print\w*\s*\(|\.printStackTrace\s*\(|"
+        r"(?<![\w.])console\.(?:log|info|debug)\s*\(|\bfmt\.Print\w*\s*\(|"
+        r"(?<![\w.])e?println!\s*\(",
+    ),
+    "no_var": (
+        r"\bconst\s*/\s*let\b|\blet\s*/\s*const\b|\bno-var\b|\bconst by default\b",
+        r"(?<![\w.$])var\s+[\w$\[{]",
+    ),
+    "go_no_panic": (
+        r"\bpanics?\b|\berrors are values\b",
+        r"(?<![\w.])panic\(",
+    ),
+    "swift_force_try": (
+        r"\btry!|\bforce[- _]?try\b",
+        r"\btry!",
+    ),
+    "php_strict_types": (
+        r"\bstrict[_ ]types\b",
+        r"(?m)^[ \t]*<\?php\b(?!\s*declare\s*\(\s*strict_types\s*=\s*1\s*\)\s*;)",
+    ),
+    "env_placeholders": (
+        r"\bplaceholders?\b|<[a-z][\w-]*(?: [\w-]+)*>",
+        # an env line with a real value: an example file holds empty values or <placeholders>
+        r"(?m)^[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*=(?![ \t]*(?:<[^>\n]*>)?[ \t]*$)",
+    ),
+    "job_timeout": (
+        r"\btimeout-minutes\b|\bjob(?:-level)? timeouts?\b|"
+        r"\btimeouts? (?:on|for) (?:every|each) job\b",
+        # a CI job (a key whose block has runs-on:) with no timeout-minutes beside runs-on
+        r"(?m)^(?P<i>[ \t]*)[\w.-]+:[ \t]*\n"
+        r"(?=(?:(?P=i)[ \t]+[^\n]*\n|[ \t]*\n)*?(?P=i)(?P<p>[ \t]+)runs-on:)"
+        r"(?!(?:(?P=i)[ \t]+[^\n]*\n|[ \t]*\n)*?(?P=i)(?P=p)timeout-minutes:)",
+    ),
+    "tf_region_variable": (
+        r"\bregions?\b[^.]{0,50}\b(?:variables?|var\.\w+|hard-?cod\w*|string literals?)|"
+        r"\bhard-?cod\w*\b[^.]{0,20}\bregions?\b|\bvar\.region\b",
+        r"(?m)^[ \t]*region[ \t]*=[ \t]*\"",  # a region written as a string (Terraform)
+    ),
+    "tf_snake_case": (
+        r"\bsnake_case\b[^.]{0,40}\b(?:names?|labels?|resources?|variables?|outputs?)\b|"
+        r"\bresource labels?\b|\btflint\b",
+        # a resource's, data source's, variable's, output's or module's name not in snake_case
+        r"(?m)^[ \t]*(?:resource|data)[ \t]+\"[^\"\n]+\"[ \t]+\"(?![a-z0-9_]+\")|"
+        r"^[ \t]*(?:variable|output|module)[ \t]+\"(?![a-z0-9_]+\")",
+    ),
+    "kubectl_context": (
+        r"(?<![\w-])--context\b",
+        r"(?m)^\s*(?:\$\s*)?kubectl\b(?![^\n]*\s--context\b)(?!\s+(?:config|version|completion|"
+        r"plugin|explain)\b)",
+    ),
+    "frozen_string_literal": (
+        r"\bfrozen_string_literal\b|\bmagic comment\b",
+        r"(?s)\A(?!\s*(?:#![^\n]*\n\s*)?#[ \t]+frozen_string_literal:[ \t]*true\b)(?=\s*\S)",
+    ),
+    "tls_verify": (
+        r"\b(?:tls|ssl|certificate|cert)s? verif\w*|\bverif(?:y|ication)\b|\bCA bundle\b|"
+        r"\binsecure\b|\bour CA\b",
+        r"\bverify\s*=\s*False\b|--insecure\b|--no-check-certificate\b|"
+        r"\bInsecureSkipVerify:\s*true\b|\brejectUnauthorized:\s*false\b|"
+        r"NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*['\"]?0|\bssl\._create_unverified_context\b|"
+        r"\bCERT_NONE\b|\bcurl\b[^\n]*\s-[A-Za-z]*k[A-Za-z]*\b",
+    ),
+    "clippy_unwrap_used": (r"\bunwrap_used\b", r"\.unwrap\(\s*\)"),  # expect_used is its own lint
 }
 CONVENTION_CUES = {name: cue for name, (cue, _) in _CONVENTIONS.items()}
+# Conventions of one programming language's code, read in the languages the corrected
+# answer broke them in (``narrow.to_languages``): a Python ``print(`` rule is not broken by
+# ``python -c 'print(1)'`` in a shell block, nor JavaScript's ``==`` by Python's. Commands,
+# SQL, images and secrets are written in many languages' blocks (a YAML step, a Dockerfile's
+# RUN, a query in a Python string) and stay on all the code.
+_ONE_LANGUAGE = {
+    "f_string", "pathlib", "pytest", "async_await", "strict_equality", "absolute_import",
+    "named_export", "lazy_logging", "go_error_strings", "ts_any", "go_wrap_w", "rust_unwrap",
+    "go_ctx_first", "js_single_quotes", "mutable_default", "http_timeout", "google_docstring",
+    "async_suffix", "aware_datetime", "use_logger", "no_var", "go_no_panic", "swift_force_try",
+    "php_strict_types", "clippy_unwrap_used", "frozen_string_literal",
+}  # fmt: skip
+LANGUAGE_CONSTRUCTS = frozenset(
+    construct for name, (_, construct) in _CONVENTIONS.items() if name in _ONE_LANGUAGE
+)
 CONVENTION_CHECKS = {
     name: [Check("not_regex", construct, "code"), Check("not_regex", construct, "answer")]
     for name, (_, construct) in _CONVENTIONS.items()
@@ -233,7 +367,8 @@ CONVENTION_CHECKS = {
 _NAMED_BY_WHAT_IS_OUT = re.compile(
     r"(?i)\b(?:comma|implicit) joins?\b|\buntagged\b|:latest\b|\bno latest\b|\bselect\s*\*|"
     r"\bstar selects?\b|\bselect star\b|\bam\s*/\s*pm\b|\brelative imports?\b|\bdefault exports?\b|"
-    r"\bexport default\b|\bstring concatenation\b|\b(?:runs? |running )?as root\b"
+    r"\bexport default\b|\bstring concatenation\b|\b(?:runs? |running )?as root\b|"
+    r"\bbacktic?k?s?(?: for)?(?: command)? substitution\b"
 )
 
 
@@ -242,7 +377,8 @@ _NAMED_BY_WHAT_IS_OUT = re.compile(
 _ALWAYS_OUT = {
     "lazy_logging", "go_error_strings", "rm_recursive_force", "ts_any", "quoted_vars",
     "initialisms", "lowercase_sql", "json_trailing_comma", "tests_no_sleep", "rust_unwrap",
-    "commit_sha", "pinned_action", "hardcoded_secret", "mutable_default",
+    "commit_sha", "pinned_action", "hardcoded_secret", "mutable_default", "aware_datetime",
+    "swift_force_try", "go_no_panic", "clippy_unwrap_used", "tls_verify",
 }  # fmt: skip
 
 

@@ -17,7 +17,7 @@ FEATURE_CUES: list[tuple[str, str]] = [
     ),
     ("heading", r"(?:section )?head(?:ing|er)s?|##+\s?\w*|hashes|titles"),
     ("code_fence", r"code ?blocks?|code fences?|fences?|fenced(?: blocks?)?|triple backticks|```"),
-    ("inline_code", r"backticks?|inline code|`code` formatting"),
+    ("inline_code", r"backticks?|inline code|`?code`? format(?:ting|ted)?"),
     (
         "~untagged_fence",
         r"(?:the |a |with (?:the |a )?)?(?:language|lang)(?: tag)?|"
@@ -38,7 +38,7 @@ FEATURE_CUES: list[tuple[str, str]] = [
     ("italic", r"italics?|italici[sz]\w*|emphasis"),
     ("hashtag", r"hashtags?"),
     ("at_mention", r"@-?mentions?|at-mentions?|tagging people|pinging people"),
-    ("markdown", r"markdown|markup|formatting"),
+    ("markdown", r"markdown|markup|(?<!code )(?<!code` )formatting"),  # not inline code's
     ("~markdown", r"plain text|plain-text"),
     ("exclamation", r"exclamation(?: marks?| points?)?|bangs?|!{2,3}s?"),
     ("apology", r"apolog\w*|sorry|sorrys|sorries|my bads?"),
@@ -70,7 +70,8 @@ FEATURE_CUES: list[tuple[str, str]] = [
     ("first_person_any", r"first person(?! singular)"),
     ("question", r"(?:a |with a |in a )?questions?"),
     ("diff_lines", r"diff lines|the diff|hunks|\+/- lines"),
-    ("em_dash", r"em[- ]?dash(?:es)?|(?<=no )—"),  # the words, or the mark alone: "no —"
+    # the words, the mark alone ("no —") or named with its kind ("all the — dashes")
+    ("em_dash", r"em[- ]?dash(?:es)?|(?<=no )—|— ?dash(?:es)?"),
     ("checkbox", r"check ?box(?:es)?(?:[- ]lists?)?|task[- ]lists?|todo boxes"),
     (
         "top_heading",

@@ -25,12 +25,7 @@ from __future__ import annotations
 import re
 
 from skillopt_sleep.mining.counts import describes_answer
-from skillopt_sleep.mining.literals import (
-    is_identifier,
-    section_checks,
-    semicolon_checks,
-    word_checks,
-)
+from skillopt_sleep.mining.literals import is_identifier, word_checks
 from skillopt_sleep.mining.phrases import (
     ANY_FEATURE,
     COUNT_PHRASE,
@@ -58,6 +53,7 @@ from skillopt_sleep.mining.phrases import (
     why_asked,
 )
 from skillopt_sleep.mining.prefilter import Prefiltered
+from skillopt_sleep.mining.sections import section_checks, semicolon_checks
 from trainer.checks import identifier_pattern
 from trainer.features import FEATURES
 

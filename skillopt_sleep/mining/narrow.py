@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 
-from skillopt_sleep.mining.literals import COMMANDS, STATEMENT_END
+from skillopt_sleep.mining.conventions import LANGUAGE_CONSTRUCTS
+from skillopt_sleep.mining.literals import COMMANDS
 from skillopt_sleep.mining.phrases import Check
 from trainer.answer_parts import FENCED, fence_language, language_family
 from trainer.checks import CODE_SCOPES, LANGUAGES_AT, passes, word_pattern
@@ -52,6 +53,21 @@ def _as_call(check: Check, said: str, corrected: str) -> Check | None:
     return Check("not_regex", rf"(?<![\w.]){re.escape(name)}(?:\.\w+)*\s*\(", check.scope)
 
 
+def _as_package(check: Check, corrected: str) -> Check | None:
+    """A forbidden name the corrected answer imports as a JavaScript module, forbidden as
+    that package and its family (``lodash-es``, ``lodash/get``, ``moment-timezone``) named
+    as a module or called (``moment()``): "we're dropping lodash" is not broken by a comment
+    that says so, or by ``const moments = …``."""
+    name = check.value
+    if check.kind != "not_contains" or re.fullmatch(r"[a-z][\w-]*", name) is None:
+        return None
+    quoted = rf"['\"]{re.escape(name)}(?:[-/.][^'\"\s]*)?['\"]"  # a JS module and its family
+    if re.search(rf"(?:\brequire\(|\bfrom\s|\bimport\s)\s*{quoted}", corrected) is None:
+        return None
+    called = rf"(?<![\w.$]){re.escape(name)}(?:\.\w+)*\s*\("
+    return Check("not_regex", f"{quoted}|{called}", check.scope)
+
+
 def _command_phrases(said: str) -> dict[str, str]:
     """Each command the user wrote with a flag or subcommand after it, to that phrase."""
     out: dict[str, str] = {}
@@ -85,6 +101,21 @@ def within_named(checks: list[Check], said: str) -> list[Check]:
     return [c for c in checks if c != Check("no", "code_comment", c.scope)]
 
 
+# A command where it is run: at the start of a line (after a prompt, variables set for it,
+# or a command that runs another: sudo, xargs, exec …), after a separator, or opening inline
+# code; "use uv, not pip" is not broken by ``uv pip install`` (uv's subcommand) or ``pipx``.
+_AS_RUN = (
+    r"(?m)(?:^|[;&|(`]|\$\()[ \t]*(?:\$[ \t]+)?(?:[A-Z_][A-Z0-9_]*=\S*[ \t]+)*"
+    r"(?:(?:sudo|xargs|exec|time|nohup|env|watch|nice|command)(?:[ \t]+-\S+)*[ \t]+)*"
+    r"{}(?![\w-])"
+)
+
+
+def as_run(command: str) -> str:
+    """A pattern for ``command`` where it is run (``_AS_RUN``)."""
+    return _AS_RUN.format(re.escape(command))
+
+
 def narrowed(checks: list[Check], said: str, corrected: str, accepted: str) -> list[Check]:
     """``checks`` with over-broad forbidden words narrowed to the use the user meant, where
     the narrower check still separates the corrected answer from the accepted one."""
@@ -100,8 +131,14 @@ def narrowed(checks: list[Check], said: str, corrected: str, accepted: str) -> l
             )
             if phrase is not None and phrase != check.value:
                 better = Check("not_contains", phrase, check.scope)
+            elif check.value in COMMANDS:
+                better = Check("not_regex", as_run(check.value), check.scope)
             else:
-                better = _as_call(check, said, corrected)
+                package = _as_package(check, corrected)
+                if package is not None and _separates(package, corrected, accepted):
+                    better = package
+                else:
+                    better = _as_call(check, said, corrected)
         if better is not None and _separates(better, corrected, accepted):
             check = better
         if check not in out:
@@ -134,14 +171,26 @@ def out_of_comments(checks: list[Check], corrected: str, accepted: str) -> list[
     return out
 
 
+# A pattern's syntax (flags, escapes like ``\n`` or ``\S``, group openers): what is left
+# of a pattern of marks has no letter.
+_SYNTAX = re.compile(r"\(\?[a-zA-Z]+\)|\\[A-Za-z]|\(\?<?[=!:]")
+_MARKS_ONLY = re.compile(r"[A-Za-z]")
+
+
 def _language_bound(check: Check) -> bool:
     """A rule on what one language's code means by its marks, which another language's code
     writes for something else: a keyword or name forbidden (JS's ``var``, CSS's ``var()``),
-    an indent width (YAML's 2, Python's 4), a semicolon ending a statement. Rules written
+    an indent width (YAML's 2, Python's 4), a pattern of marks alone (a semicolon ending a
+    statement, ``==``, a backtick). Rules written
     for any code (no TODO comments, no sleeps in tests, lines of 80) stay on all of it."""
     if check.kind == "not_contains":
         return re.fullmatch(r"[A-Za-z_]\w*", check.value) is not None
-    return check.kind == "max_indent" or (check.kind, check.value) == ("not_regex", STATEMENT_END)
+    if check.kind == "not_regex" and check.value in LANGUAGE_CONSTRUCTS:
+        return True  # a convention of one language's code ("use the logger", not print)
+    if check.kind == "not_regex" and _MARKS_ONLY.search(_SYNTAX.sub("", check.value)) is None:
+        return True  # marks only: ``==`` is loose in JS and plain in Python, a backtick a
+        # substitution in a shell and a template in JS
+    return check.kind == "max_indent"
 
 
 def to_languages(checks: list[Check], corrected: str, accepted: str) -> list[Check]:
@@ -176,20 +225,21 @@ def _quoted_as_a_word(word: str, said: str) -> bool:
 
 
 def to_prose(checks: list[Check], said: str, corrected: str, accepted: str) -> list[Check]:
-    """``checks`` with each word of the language (small letters, quoted as a word: not a
-    name, a flag or a phrase) forbidden on the whole answer that the corrected answer wrote
-    only in its sentences read in the prose, where that still separates the two answers:
-    "avoid 'just'" in docs is not broken by the command ``just build``. A command forbidden
-    ("no sudo") is about what is run, wherever the corrected answer wrote it."""
+    """``checks`` with each word or phrase of the language (small letters, quoted as words:
+    not a name or a flag) forbidden on the whole answer that the corrected answer wrote only
+    in its sentences read in the prose, where that still separates the two answers: "avoid
+    'just'" in docs is not broken by the command ``just build``, nor "drop the 'let me
+    know'" by ``notify("let me know when done")``. A command forbidden ("no sudo") is about
+    what is run, wherever the corrected answer wrote it."""
     out: list[Check] = []
     for check in checks:
         narrow = Check(check.kind, check.value, "prose")
         if (
             check.kind == "not_contains"
             and check.scope == "answer"
-            and re.fullmatch(r"[a-z]+", check.value) is not None  # a word, not a name or flag
+            and re.fullmatch(r"[a-z]+(?: [a-z]+)*", check.value) is not None  # words, no name
             and _quoted_as_a_word(check.value, said)
-            and check.value not in COMMANDS  # "no sudo": what is run
+            and check.value.split()[0] not in COMMANDS  # "no sudo": what is run
             and passes(check.kind, check.value, "code", corrected)
             and _separates(narrow, corrected, accepted)
         ):

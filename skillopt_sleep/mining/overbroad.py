@@ -29,9 +29,12 @@ import re
 
 from skillopt_sleep.mining.conventions import CONVENTION_CHECKS, CONVENTION_CUES
 from skillopt_sleep.mining.phrases import Check
+from skillopt_sleep.mining.shapes import COMMAND_CONSTRUCTS
 from skillopt_sleep.mining.zones import ZONE_PATTERNS
 
-_CONSTRUCTS = {c.value for checks in CONVENTION_CHECKS.values() for c in checks}
+_CONSTRUCTS = COMMAND_CONSTRUCTS | {
+    c.value for checks in CONVENTION_CHECKS.values() for c in checks
+}
 _WORD_KINDS = ("contains", "not_contains")
 _TEMPLATE = re.compile(r"([\w.%$-]+)`?\s*(?:\.{3}|…)\s*`?([\w.%$-]+)")
 _COMMIT = re.compile(r"\bcommit (?:msg|message|subject)s?\b|\bcommit\b.{0,20}\?", re.I)

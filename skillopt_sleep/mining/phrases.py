@@ -139,7 +139,7 @@ FEATURE_WORDS: list[tuple[str, str]] = [
     (r"tables?", "table"),
     (r"links?|urls?|hyperlinks?|http links?", "link"),
     (r"bold|asterisks", "bold"),
-    (r"markdown|markup|formatting", "markdown"),
+    (r"markdown|markup|(?<!code )(?<!code` )formatting", "markdown"),
     (r"exclamation (?:marks?|points?)|!s?|bangs?", "exclamation"),
     (r"apolog\w*|sorry", "apology"),
     (r"preamble|intro|introduction|pleasantries|small talk", "preamble"),

@@ -44,6 +44,16 @@ _SHAPES = {
     "commit_type": r"\bconventional[- ]commits?\b|\btype prefix\b|\bcommit type\b|"
     r"(?<![\w-])(?:feat|fix|docs|chore|refactor|perf|test|build|ci|style)(?:\([\w-]+\))?!?:",
     "signoff": r"\b(?:signed-off|sign-?off) (?:line|trailer)\b|\bDCO\b",
+    "tldr": r"\btl[; ]?\s?dr\b",
+    # "each line needs the PR number", "every bullet ends with (#NNN)": an item's reference
+    "item_ref": r"\b(?:PR|pull request|issue)\s+(?:numbers?|refs?|references?|links?|ids?)\b|"
+    r"\(#(?:N{2,}|X{2,}|n{2,}|x{2,})\)",
+    # "one code block only", "why three blocks?": a second block is what is out
+    "second_block": r"\b(?:one|single|1)\s+(?:code\s+)?(?:block|fence)\b|"
+    r"\b(?:two|three|four|several|multiple|separate|\d)\s+(?:code\s+)?(?:blocks|fences)\b",
+    # "start each bullet with the name in backticks", "lead with the flag in code formatting"
+    "lead_code": r"\b(?:start|starts|begin|begins|lead|leads|open|opens)\b[^.;]{0,50}?"
+    r"\b(?:backtick\w*|code[- ]format\w*|inline code|monospace)",
     # only ever forbidden (``_FORBIDDEN``)
     "force_push": r"\bforce[- ]?push\w*|\bwith[- ]lease\b|(?<![\w-])--force\b",
     "pipe_to_shell": r"\bpip(?:e|es|ed|ing)\b[^.?!]{0,40}?\b(?:sh|bash|zsh|shell)\b|"
@@ -78,11 +88,18 @@ _SHAPES = {
 # Each shape searched only where the words every match of it holds are: most texts name
 # none (one pass of all shapes as one pattern took three times as long).
 _SHAPES_RX = {name: Prefiltered(pat, re.IGNORECASE) for name, pat in _SHAPES.items()}
+# A negation that says what the answer lacks, not what to leave out: "the second one isn't
+# concurrent", "did we not agree on CONCURRENTLY", "without -f, curl exits 0".
+_COMPLAINS = re.compile(
+    r"\b(?:isn'?t|is not|aren'?t|are not|wasn'?t|weren'?t|doesn'?t|does not|didn'?t|did not|"
+    r"did (?:we|you|i|they) not|ha(?:s|ve|d) no|with no|without|missing|lacks?)\b",
+    re.IGNORECASE,
+)
 _FORBIDDEN = {
     "force_push", "pipe_to_shell", "git_add_all", "and_chaining", "star_import", "traceback",
     "version_prefix", "mass_mention", "self_narration", "sphinx_fields", "ai_trailer", "bare_pip",
     "npm_install", "percent_format", "tab_indent", "trailing_space", "line_numbers",
-    *CONVENTION_CUES,
+    "second_block", *CONVENTION_CUES,
 }  # fmt: skip
 # Forbidden shapes that only a rejection names ("the whole traceback" may be asked for).
 _NEEDS_REJECTION = {"traceback", "version_prefix"}
@@ -145,12 +162,25 @@ _CHECKS: dict[str, list[Check]] = {
     "trailing_space": [Check("not_regex", r"(?m)[ \t]+$", "answer")],
     "line_numbers": [Check("not_regex", r"(?m)^[ \t]*\d{1,4}(?:[ \t]+|[:|.][ \t]*)\S", "code")],
     "traceback": [Check("not_contains", "Traceback (most recent call last)", "answer")],
+    # a third fence line: a second block opened after the first one closed
+    "second_block": [
+        Check("not_regex", r"(?ms)^[ \t]*(?:```|~~~).*?^[ \t]*(?:```|~~~).*?^[ \t]*(?:```|~~~)")
+    ],
     "version_prefix": [
         Check("not_regex", r"(?<![\w-])v\d+(?:\.\d+)+(?![\w-])", "prose"),
         Check("not_regex", r"(?<![\w-])v\d+(?:\.\d+)+(?![\w-])", "answer"),
     ],
     **CONVENTION_CHECKS,
 }
+# The commands a shape rules out: a flag or word found only inside one is the command's
+# (``overbroad``: the ``-f`` of ``git push -f`` is the force push). Not the shapes of prose:
+# "no Co-authored-by" is every such trailer, not only an AI's.
+COMMAND_CONSTRUCTS = frozenset(
+    c.value
+    for name in ("force_push", "pipe_to_shell", "git_add_all", "bare_pip", "npm_install")
+    for c in _CHECKS[name]
+    if c.kind == "not_regex"
+)
 
 # A ticket key (CORE-412) to keep out of an answer; the names of standards and encodings
 # (UTF-8, ISO-8601, SHA-256, RFC-9110, CVE-2024-1) have the same shape and are no tickets.
@@ -177,7 +207,7 @@ def shape_topics(text: str) -> list[Topic]:
         # "no f-strings in log calls": a remedy refused names no convention; a negation in
         # an earlier clause refuses something else ("not % formatting, use an f-string")
         clause = re.split(r"[,.;:!?]\s", text[: m.start()])[-1][-30:]
-        refused = NEG_RX.search(clause) is not None
+        refused = NEG_RX.search(clause) is not None and not _COMPLAINS.search(clause)
         if name in CONVENTION_CUES and refused and not names_what_is_out(name, m.group(0)):
             continue
         if name in _FORBIDDEN:
@@ -189,7 +219,7 @@ def shape_topics(text: str) -> list[Topic]:
         elif name in ("name", "ticket"):
             out_of = PRONOUN_NEG.search(text) or re.search(r"\bout\b", text)
             role = NO if neg or out_of else NAMED
-        elif neg and name != "code_only":
+        elif neg and name not in ("code_only", "lead_code"):  # "doesn't start with …": missed
             continue
         else:
             role = NAMED
@@ -240,6 +270,17 @@ def shape_candidates(t: Topic, corrected: str, accepted: str) -> list[Check]:
     what the accepted answer added or dropped."""
     if t.value in _CHECKS:
         return _CHECKS[t.value]
+    if t.value == "tldr":  # "tldr first", "it goes on the first line": opening the answer;
+        # "where's the tl;dr?": a line of its own anywhere
+        anywhere = Check("regex", r"(?im)^\W*tl;?\s?dr\b", "answer")
+        return [Check("starts_with", "TL;DR", "first_line"), anywhere] if t.at else [anywhere]
+    if t.value == "item_ref":  # each list item ends with its reference, in brackets first
+        return [
+            Check("regex", r"\(#\d+\)\W*$", "bullets"),
+            Check("regex", r"#\d+\)?\W*$", "bullets"),
+        ]
+    if t.value == "lead_code":  # each item, else each line, opens with inline code
+        return [Check("starts_with", "`", "bullets"), Check("starts_with", "`", "lines")]
     if t.value == "signoff":  # the DCO trailer, whoever signs
         return [Check("regex", r"(?im)^\s*Signed-off-by:\s*\S", "answer")]
     if t.value == "iso_date":

@@ -46,7 +46,9 @@ EXAMPLE_FEATURES = (
     "flattery", "recap",
 )  # fmt: skip
 # Layouts the user may ask for; every other feature is only ever forbidden.
-HAS_FEATURES = ("bullet", "list", "numbered_list", "code_fence", "heading", "table", "question")
+HAS_FEATURES = (
+    "bullet", "list", "numbered_list", "code_fence", "heading", "table", "question", "checkbox",
+)  # fmt: skip
 
 _COMPLAINT_AFTER = re.compile(
     r"\W*(?:is|are|isn'?t|aren'?t|looks?|reads?|were|was)?\s*(?:banned|off-limits|not ok|"

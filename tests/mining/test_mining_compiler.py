@@ -167,8 +167,8 @@ def test_every_feature_can_be_grounded_and_is_named_to_the_model() -> None:
 # What the embedded 1.5B answered (recorded, REAL MODEL, heldout8 rows the grammar reads
 # nothing of): a word placed where the user said it goes is the rule; a word the user only
 # prefers ("use date-fns") is not, nor one they name as the thing to fix ("add it").
-PLACED = "where's the tl;dr? it goes on the first line"
-PLACED_TEXT = '{"checks": [{"kind": "starts_with", "value": "TL;DR", "scope": "first_line"}]}'
+PLACED = "where's the bluf? it goes on the first line"
+PLACED_TEXT = '{"checks": [{"kind": "starts_with", "value": "BLUF", "scope": "first_line"}]}'
 PREFERRED = (
     "moment is in maintenance mode and bloats the bundle; please use date-fns like the rest "
     "of the frontend"
@@ -181,17 +181,17 @@ PREFERRED_TEXT = (
 
 def test_a_word_the_model_places_where_the_user_said_it_goes_is_kept(tmp_path: Path) -> None:
     corrected = "Yesterday the DNS provider had a 40 minute outage."
-    accepted = "TL;DR: 40 min DNS outage, recovered by manual failover."
+    accepted = "BLUF: 40 min DNS outage, recovered by manual failover."
     model, backend = _scripted(json.loads(PLACED_TEXT))
     compiler = Compiler(store(tmp_path), model)
     checks = compiler.compile(PLACED, corrected, "summarise the incident", accepted)
-    assert checks == [Check("starts_with", "TL;DR", "first_line")]
+    assert checks == [Check("starts_with", "BLUF", "first_line")]
     assert len(backend.prompts) == 1
-    kept, _ = verify([Evidence((Judge("starts_with", "TL;DR", scope="first_line"),),
+    kept, _ = verify([Evidence((Judge("starts_with", "BLUF", scope="first_line"),),
                                corrected, accepted, "t:0")], [])  # fmt: skip
-    assert [j.value for j in kept] == ["TL;DR"]
+    assert [j.value for j in kept] == ["BLUF"]
     # a start the user did not speak of is no rule, however the words read
-    assert not admissible(Check("starts_with", "TL;DR", "first_line"), "where's the tl;dr?")
+    assert not admissible(Check("starts_with", "BLUF", "first_line"), "where's the bluf?")
 
 
 def test_a_word_the_user_only_prefers_is_still_refused(tmp_path: Path) -> None:

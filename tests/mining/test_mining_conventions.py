@@ -130,6 +130,89 @@ def fenced(code: str, lang: str = "") -> str:
         ("no sleeps in the tests", "def test_a():\n    start()\n    time.sleep(2)",
          "def test_a():\n    start()\n    wait_until(ready)", "clock.advance(2)  # fake time",
          "await asyncio.sleep(0.5)"),
+        ("build it concurrently, the table is live", "CREATE INDEX ix_a ON jobs (a);",
+         "CREATE INDEX CONCURRENTLY ix_a ON jobs (a);",
+         "-- a plain index would lock\nCREATE UNIQUE INDEX CONCURRENTLY ix_b ON jobs (b);",
+         "create unique index ix_c on jobs (c);"),
+        ("migrations must be reversible",
+         "-- migrate:up\nALTER TABLE t ADD COLUMN c int;",
+         "-- migrate:up\nALTER TABLE t ADD COLUMN c int;\n-- migrate:down\nALTER TABLE t DROP c;",
+         "-- +goose Up\nCREATE TABLE k (id int);\n-- +goose Down\n-- undo\nDROP TABLE k;",
+         "-- migrate:up\nALTER TABLE t ADD c int;\n-- migrate:down\n-- cannot undo"),
+        ("write the downgrade, pass is not one",
+         "def upgrade():\n    op.add_column('t', c)\n\ndef downgrade():\n    pass",
+         "def upgrade():\n    op.add_column('t', c)\n\ndef downgrade():\n    op.drop_column(c)",
+         "def downgrade():\n    # reverse it\n    op.drop_index('ix')",
+         "def downgrade() -> None:\n    raise NotImplementedError"),
+        ("Task-returning methods get the Async suffix", "public async Task Save(Order o) {}",
+         "public async Task SaveAsync(Order o) {}",
+         "static async Task Main(string[] a) {}\nasync Task<List<int>> IdsAsync() => new();",
+         "public ValueTask<Dictionary<string, int>> Counts() => default;"),
+        ("timezone-aware datetimes only", "t = datetime.utcnow()",
+         "t = datetime.now(timezone.utc)", "t = datetime.now(tz=UTC)\nms = Date.now()",
+         "d = datetime.datetime.today()"),
+        ("log it through the logging module, stdout is lost", "print(f'{n} rows')",
+         "log.info('%d rows', n)", "fingerprint(x)\nprinter.print_job(d)\nconsole.error('bad')",
+         "System.out.println(x);"),
+        ("const/let only please", "var total = 0;", "let total = 0;",
+         "const variance = 2; let varName = 'var x';", "for (var i = 0; i < n; i++) {}"),
+        ("no panics in library code", 'panic("bad config")', 'return errors.New("bad config")',
+         "defer recoverPanic()", "if err != nil { panic(err) }"),
+        ("no try! please", "let d = try! load()", "let d = try? load()",
+         "do { let d = try load() } catch {}", "_ = try! parse(s)"),
+        ("declare strict_types in every file", "<?php\nnamespace App;",
+         "<?php\n\ndeclare(strict_types=1);\n\nnamespace App;",
+         "<?php declare(strict_types=1);\necho 1;",
+         "<?php\nnamespace B;\ndeclare(strict_types=1);"),
+        ("clippy::unwrap_used is deny here", "let v = m.lock().unwrap();",
+         "let v = m.lock().map_err(|_| E::Poisoned)?;", 'let v = x.expect("checked");',
+         "Some(1).unwrap()"),
+        ("google style docstrings, not epydoc", 'def f(a):\n    """Do.\n\n    @param a: n\n    """',
+         'def f(a):\n    """Do.\n\n    Args:\n        a: n.\n    """', '"""Mail to @paramedics."""',
+         'def g(b):\n    """Do.\n\n    @return: the sum\n    """'),
+        ("don't run it as root", "FROM alpine:3.20\nCOPY app /app\nCMD [\"/app\"]",
+         "FROM alpine:3.20\nCOPY app /app\nUSER 10001\nCMD [\"/app\"]",
+         "FROM debian:12-slim\nUSER root\nRUN apt-get update\nUSER app",
+         "FROM alpine:3.20\n# USER app\nCMD [\"/app\"]"),
+        ("never turn off TLS verification, use our CA bundle",
+         "r = requests.get(u, verify=False)", 'r = requests.get(u, verify="/etc/ca.pem")',
+         "curl -fsS --cacert ca.pem https://x.test\nverify_signature(token)",
+         "curl -sk https://x.test"),
+        ("the frozen_string_literal magic comment goes first", "class A\nend",
+         "# frozen_string_literal: true\n\nclass A\nend",
+         "# frozen_string_literal: true\nputs 'frozen_string_literal: false'",
+         "class B\n  # frozen_string_literal: true\nend"),
+        ("example values are <placeholders>, never real ones",
+         "DATABASE_URL=postgres://app:pw@db.test/app\nWORKERS=4",
+         "DATABASE_URL=<database-url>\nWORKERS=<workers>",
+         "API_KEY=\n# PORT=8080 is the default\nPORT=<port>", "export SENTRY_DSN=https://k@s.test/1"),
+        ("every job needs timeout-minutes, not just the steps",
+         "jobs:\n  test:\n    runs-on: ubuntu-24.04\n    steps:\n      - run: make test",
+         "jobs:\n  test:\n    runs-on: ubuntu-24.04\n    timeout-minutes: 15\n    steps:\n"
+         "      - run: make test",
+         "jobs:\n  a:\n    timeout-minutes: 5\n    runs-on: x\n  b:\n    runs-on: x\n"
+         "    timeout-minutes: 9\n    steps:\n      - run: y",
+         "jobs:\n  e2e:\n    runs-on: x\n    steps:\n      - run: y\n        timeout-minutes: 5"),
+        ("regions come from a variable, never hardcoded",
+         'provider "google" {\n  region = "europe-west4"\n}',
+         'provider "google" {\n  region = var.region\n}',
+         '# region = "us-east-1" was the old one\nvariable "region" {\n  default = "us-east-1"\n}',
+         'module "db" {\n  region = "eu-west-1"\n}'),
+        ("snake_case resource names, tflint checks it",
+         'resource "aws_sqs_queue" "jobQueue" {\n  name = "job-queue"\n}',
+         'resource "aws_sqs_queue" "job_queue" {\n  name = "job-queue"\n}',
+         'output "queue_url" {\n  value = "https://Q-1.example.test"\n}',
+         'variable "retry-limit" {}'),
+        ("--context on every kubectl command", "kubectl apply -f app.yaml",
+         "kubectl --context prod-eu apply -f app.yaml",
+         "kubectl config get-contexts\nkubectl get pods --context prod-eu", "kubectl get pods -A"),
+        ("that's not how go errors look", 'return errors.New("Quota exceeded.")',
+         'return errors.New("quota exceeded")', 'log.Printf("Quota exceeded.")',
+         'return fmt.Errorf("Bad input: %w", err)'),
+        ("pin every action to a full commit sha", "- uses: acme/lint-action@v3",
+         "- uses: acme/lint-action@0123456789abcdef0123456789abcdef01234567 # v3",
+         "- uses: ./.github/actions/build\n- uses: docker://alpine:3.20",
+         "- uses: acme/deploy-action@3f9a1c2"),
     ],
 )  # fmt: skip
 def test_a_convention_rules_out_the_construct_it_replaces(
@@ -151,6 +234,9 @@ def test_a_remedy_refused_names_no_convention() -> None:
     assert any(t.value == "select_star" for t in shape_topics("no select star"))
     assert any(t.value == "json_trailing_comma" for t in shape_topics("remove the trailing comma"))
     assert any(t.value == "lazy_logging" for t in shape_topics("no f-strings in log calls"))
+    # "no backtick substitution": the construct named, so the negation is the rule
+    for said in ("no backtick substitution in scripts", "no backticks for command substitution"):
+        assert any(t.value == "command_substitution" for t in shape_topics(said)), said
     assert not any(t.value == "ts_any" for t in shape_topics("no any more retries please"))
     # a pair that switched from .format() to an f-string after "no f-strings" is no
     # evidence for the f-string convention: nothing rules .format() out
@@ -177,7 +263,8 @@ def test_pinned_images_leave_stages_and_scratch_and_read_a_registry_port() -> No
     got = kept("pin the base images please", corrected, accepted)
     assert got
     stages = fenced(
-        "FROM rust:1.83 AS build\nFROM build AS lint\nFROM scratch\nCOPY --from=build /a /a"
+        "FROM rust:1.83 AS build\nFROM build AS lint\nFROM scratch\nCOPY --from=build /a /a\n"
+        "FROM build"
     )
     assert all(passes(k, v, s, stages) for k, v, s in got)
     for unpinned in (
@@ -185,7 +272,37 @@ def test_pinned_images_leave_stages_and_scratch_and_read_a_registry_port() -> No
         "FROM rust:1.83 AS build\nFROM ghcr.io/acme/runtime",
         "FROM rust:1.83 AS build\nFROM debian:latest",
         "services:\n  api:\n    image: registry.internal.test:5000/acme/api",
+        "FROM rust:1.83 AS build\nRUN cargo build\nFROM nginx\nCOPY --from=build /a /a",
     ):
         assert any(not passes(k, v, s, fenced(unpinned)) for k, v, s in got), unpinned
     assert all(passes(k, v, s, fenced("image: registry.internal.test:5000/acme/api:2.1.0"))
                for k, v, s in got)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("said", "corrected", "accepted", "ruled_out"),
+    [
+        ("the last call isn't using --fail", "curl -sS https://x.test/a", "curl -fsS https://x.test/a",
+         "curl -s https://x.test/b"),
+        ("without pathlib this breaks on windows", "p = os.path.join(a, b)", "p = Path(a) / b",
+         "os.makedirs(out)"),
+        ("did we not agree on git switch?", "git checkout -b fix", "git switch -c fix",
+         "git checkout main"),
+        ("FROM node with no tag? pin it", "FROM node\nRUN npm ci",
+         "FROM node:22.11-alpine\nRUN npm ci", "FROM redis"),
+        ("timeout= on every request, even with a session",
+         "with requests.Session() as s:\n    r = s.get(u)",
+         "with requests.Session() as s:\n    r = s.get(u, timeout=5)", "r = s.post(u, json=b)"),
+        ("this call has no timeout", "r = requests.get(u)", "r = requests.get(u, timeout=5)",
+         "requests.post(u, json=b)"),
+    ],
+)  # fmt: skip
+def test_a_negation_that_says_what_is_missing_names_the_convention_wanted(
+    said: str, corrected: str, accepted: str, ruled_out: str
+) -> None:
+    """ "isn't using --fail", "without pathlib", "did we not agree on …": the answer lacks the
+    remedy, which is asked for; "don't use f-strings" still refuses one."""
+    got = kept(said, fenced(corrected), fenced(accepted))
+    assert got, said
+    assert any(not passes(k, v, s, fenced(ruled_out)) for k, v, s in got), said
+    assert not any(t.value == "f_string" for t in shape_topics("please don't use f-strings here"))

@@ -208,3 +208,35 @@ def test_my_bad_and_my_mistake_are_apologies(tmp_path: Path) -> None:
     assert not holds(checks, "My bad, the flag is `-i`.")
     assert not holds(checks, "My mistake - use `-i`.")
     assert holds(checks, "My mistake log shows the flag is `-i`; a bad default hid it.")
+
+
+def test_a_quoted_phrase_the_answer_wrote_in_its_sentences_is_read_in_the_prose(
+    tmp_path: Path,
+) -> None:
+    corrected = "Bumped the retry limit to 5 in worker.py.\n\nFeel free to reach out if it flakes!"
+    accepted = "Bumped the retry limit to 5 in worker.py."
+    checks = compiled(tmp_path, "lose the 'feel free to reach out' line", corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, '```python\nlog.info("feel free to reach out to #ops")\n```\nDone.')
+    assert not holds(checks, "Done. Feel free to reach out with questions.")
+
+
+def test_who_is_a_word_asks_it_away(tmp_path: Path) -> None:
+    corrected = "## About\n\nWe built this to mirror registries across regions."
+    accepted = "## About\n\nharbor-sync mirrors registries across regions."
+    said = 'who is "we"? the readme is about the tool'
+    checks = compiled(tmp_path, said, corrected, accepted)
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "Runs in us-east-1; users configure it once.")
+    assert not holds(checks, "See our docs.")
+
+
+def test_the_mark_named_with_dashes_is_the_em_dash(tmp_path: Path) -> None:
+    corrected = "The cause — a full disk — is fixed."
+    accepted = "The cause, a full disk, is fixed."
+    checks = compiled(
+        tmp_path, "why so many — dashes? nobody writes like that", corrected, accepted
+    )
+    assert checks and not holds(checks, corrected) and holds(checks, accepted)
+    assert holds(checks, "- retries: 3\n- timeout: 5 s (a well-known default)")
+    assert not holds(checks, "Done — merged.")

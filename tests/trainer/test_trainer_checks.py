@@ -188,6 +188,12 @@ def test_bad_values_are_refused_with_a_reason() -> None:
     assert "invalid regex" in (value_error("regex", "(") or "")
     with pytest.raises(ValueError, match="unknown scope"):
         Judge("contains", "x", scope="subject")
+    with pytest.raises(ValueError, match="unknown scope"):
+        Judge("not_contains", "var", scope="prose@javascript")  # only code reads a language
+    # a code scope read in some languages' blocks is a judge's scope as it is a check's
+    judge = Judge("not_contains", "var", scope="code_bare@javascript")
+    assert rule_score(judge, Outcome("```css\n.a { gap: var(--g) }\n```")) == 1.0
+    assert rule_score(judge, Outcome("```js\nvar a = 1\n```")) == 0.0
     with pytest.raises(ValueError, match="needs a value"):
         Judge("not_contains", " ")
 
