@@ -81,6 +81,8 @@ STATUS = {
     "right 120/180 = 66.7%, wrong 11/180 = 6.1%; see HELDOUT9.md",
     "heldout10": "tuning since its one measurement as held-out, on main at 43f0970: grammar arm "
     "right 73/180 = 40.6%, wrong 10/180 = 5.6%; see HELDOUT10.md",
+    "heldout11": "tuning since its one measurement as held-out, on main at 42e6a25: grammar arm "
+    "right 90/180 = 50.0%, wrong 8/180 = 4.4%; see HELDOUT11.md",
 }
 
 
@@ -221,7 +223,8 @@ def main() -> None:
         "--corpus",
         default="tuning",
         help="tuning | tuning2 | selfheld | heldout2 | heldout3 | heldout4 | heldout5 | "
-        "heldout6 | heldout7 | heldout8 | heldout9 | heldout10 (all tuning now): a corpus in "
+        "heldout6 | heldout7 | heldout8 | heldout9 | heldout10 | heldout11 (all tuning now): a "
+        "corpus in "
         "tests/fixtures/corrections",
     )
     ap.add_argument("--model", action="store_true", help="also the embedded judge model")
