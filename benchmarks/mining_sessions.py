@@ -126,17 +126,30 @@ def _turn_of(db: Any, truth: dict[str, Any]) -> list[str | None]:
 
 
 FOLLOW_UP, OTHER = "(follow-up)", "(no request)"
+ONE_OFF_TEMPLATE = "(one-off template)"
+
+
+def _task_of(req: dict[str, Any], i: int) -> str:
+    """The truth's task of the ``i``-th request: its kind, its one-off template, or itself."""
+    if req["kind"]:
+        return req["kind"]
+    if req.get("one_off") is not None:
+        return f"{ONE_OFF_TEMPLATE} {req['one_off']}"
+    return f"one-off-{i}"
 
 
 def score(db: Any, truth: dict[str, Any]) -> dict[str, Any]:
     """Pairwise quality, kinds found, false recurring clusters and clusters per skill.
 
-    Pairwise figures are over the generator's requests. A recurring cluster is judged by
-    the majority of all its members: a kind, a one-off, a follow-up the generator wrote
-    (a correction or thanks mined as a request) or a turn the generator did not list; a
-    cluster whose majority is no kind is a false recurring cluster, and the two kinds of
-    non-request are counted apart (``false_of_follow_ups``): follow-ups are never
-    requests, which is evidence loading's part, not clustering's."""
+    Pairwise figures are over the generator's requests. A one-off is a task of its own,
+    unless the generator says which template it came from (``one_off``): one-offs of one
+    template are the same request asked again, one task. A recurring cluster is judged by
+    the majority of all its members: a kind, a one-off template asked again (counted apart,
+    ``recurring_one_offs``: recurring, but not planted), a one-off, a follow-up the generator
+    wrote (a correction or thanks mined as a request) or a turn the generator did not list;
+    a cluster whose majority is none of the first two is a false recurring cluster, and the
+    two kinds of non-request are counted apart (``false_of_follow_ups``): follow-ups are
+    never requests, which is evidence loading's part, not clustering's."""
     items = truth["requests"]
     turn_ids = _turn_of(db, truth)
     cluster_of = {r["turn_id"]: r["cluster_id"] for r in db.query(
@@ -159,8 +172,8 @@ def score(db: Any, truth: dict[str, Any]) -> dict[str, Any]:
             unmined += 1
             cid = f"unmined-{i}"
         labels.append(cid)
-        kinds.append(req["kind"] or f"one-off-{i}")
-        by_cluster[cid][req["kind"]] += 1
+        kinds.append(_task_of(req, i))
+        by_cluster[cid][kinds[-1]] += 1
     for tid, cid in cluster_of.items():
         if tid not in listed:
             by_cluster[cid][OTHER] += 1
@@ -174,7 +187,8 @@ def score(db: Any, truth: dict[str, Any]) -> dict[str, Any]:
                 for c in recurring}  # fmt: skip
     planted = sorted({r["kind"] for r in reqs if r["kind"]})
     per_kind = Counter(k for k in majority.values() if k in planted)
-    false = [c for c in recurring if majority[c] not in planted]
+    asked_again = [c for c in recurring if str(majority[c]).startswith(ONE_OFF_TEMPLATE)]
+    false = [c for c in recurring if majority[c] not in planted and c not in asked_again]
     skills = {k: v["skill"] for k, v in truth["kinds"].items() if v["skill"]}
     per_skill = Counter(
         clusters[c]["skill"] for c in recurring if not clusters[c]["managed"]
@@ -194,6 +208,7 @@ def score(db: Any, truth: dict[str, Any]) -> dict[str, Any]:
         "kinds_found": sum(per_kind[k] == 1 for k in planted),
         "kinds_split": sum(per_kind[k] > 1 for k in planted),
         "kinds_missed": [k for k in planted if per_kind[k] == 0],
+        "recurring_one_offs": len(asked_again),
         "false_recurring": len(false),
         "false_of_follow_ups": sum(majority[c] in (FOLLOW_UP, OTHER) for c in false),
         "skills": len(skills),

@@ -26,7 +26,7 @@ from skillopt_sleep.cli.failures import CODES, PrintedError
 from skillopt_sleep.health.doctor import Checks
 from skillopt_sleep.running.lock import LOCK_NAME
 from skillopt_sleep.store import db_path
-from tests.night.test_night import PROJECT, env, make_root, write_yaml
+from tests.night_helpers import PROJECT, env, make_root, write_yaml
 
 NOBODY = 65534
 TASK = "t-0000000000"  # no such task: the command gets as far as the store

@@ -32,3 +32,18 @@ class Scripted:
         with self.lock:
             self.prompts.append(messages[-1]["content"])
         return Completion(self.answer(messages[0]["content"], messages[-1]["content"]))
+
+
+class Repeating:
+    """An optimizer edge that always answers the same text, recording what it was shown."""
+
+    simulation = False
+    concurrency = 1
+    identity = "scripted"
+
+    def __init__(self, text: str) -> None:
+        self.text, self.seen = text, []
+
+    def complete(self, messages, *, json_schema=None, max_tokens=None) -> Completion:
+        self.seen.append(messages)
+        return Completion(self.text, 10, 10)

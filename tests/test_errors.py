@@ -35,7 +35,7 @@ from tests.broken_state_helpers import (
     sweep_in,
     with_state,
 )
-from tests.night.test_night import CLI, PROJECT, env
+from tests.night_helpers import CLI, PROJECT, env
 from tests.running.test_lock import _spawn_holder
 from trainer.shapes import CURRENT, ERROR
 

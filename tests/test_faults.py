@@ -19,7 +19,7 @@ from click.testing import CliRunner, Result
 from skillopt_sleep.cli import main
 from skillopt_sleep.night.run import run_night
 from skillopt_sleep.store import db_path, open_store
-from tests.night.test_night import CLI, PROJECT, env, make_root, write_yaml
+from tests.night_helpers import CLI, PROJECT, env, make_root, write_yaml
 from tests.sim_helpers import competent_roles
 
 MANAGED = "add-regression-test"  # the managed skill the 30-session corpus trains and promotes
@@ -227,7 +227,7 @@ def _status(cfg: Path) -> dict[str, Any]:
 def test_status_of_a_killed_night_is_interrupted_not_running(tmp_path: Path) -> None:
     """The store says "running" until a night ends; after kill -9 it never ends. status
     checks the lock holder instead of believing the row."""
-    from tests.night.test_night import Child
+    from tests.night_helpers import Child
 
     config = make_root(tmp_path, **ONE)
     cfg = write_yaml(tmp_path, config)

@@ -85,24 +85,36 @@ def without_program_code(text: str) -> str:
     )
 
 
-# The names a fence gives one language: a rule on a language's code holds in each of them
-# ("no var" in ``ts`` as in ``js``), and only there (CSS's ``var(--gap)`` is none of JS's).
-_FAMILIES = {
-    "javascript": "js javascript jsx mjs cjs node ts typescript tsx",
-    "python": "python py python3 py3 pycon",
-    "yaml": "yaml yml",
-    "shell": "sh bash zsh shell console",
-    "go": "go golang",
-    "rust": "rust rs",
-    "ruby": "ruby rb",
-    "sql": "sql psql postgres postgresql mysql sqlite plsql tsql",
-    "dockerfile": "dockerfile docker containerfile",
-    "cpp": "c cpp c++ h hpp cc",
-    "csharp": "cs csharp",
-    "kotlin": "kotlin kt",
-    "terraform": "hcl tf terraform",
+# The names a fence gives each language, and the comment marks of its code. A rule on a
+# language's code holds in each of its names ("no var" in ``ts`` as in ``js``), and only there
+# (CSS's ``var(--gap)`` is none of JS's); a tag named nowhere is a language of its own.
+_LANGUAGES: dict[str, tuple[str, str]] = {
+    "javascript": ("js javascript jsx mjs cjs node ts typescript tsx", "// /*"),
+    "python": ("python py python3 py3 pycon", "#"),
+    "yaml": ("yaml yml", "#"),
+    "shell": ("sh bash zsh shell console fish", "#"),
+    "powershell": ("powershell ps1", "#"),
+    "go": ("go golang", "// /*"),
+    "rust": ("rust rs", "// /*"),
+    "ruby": ("ruby rb", "#"),
+    "sql": ("sql psql postgres postgresql mysql sqlite plsql tsql", "-- /*"),
+    "dockerfile": ("dockerfile docker containerfile", "#"),
+    "cpp": ("c cpp c++ h hpp cc", "// /*"),
+    "csharp": ("cs csharp", "// /*"),
+    "kotlin": ("kotlin kt", "// /*"),
+    "terraform": ("hcl tf terraform", "# // /*"),
+    "make": ("make makefile", "#"),
+    "haskell": ("haskell hs", "-- /*"),
+    "elixir": ("elixir ex", "#"),
+    "lua": ("lua", "-- /*"),
 }
-_FAMILY = {name: family for family, names in _FAMILIES.items() for name in names.split()}
+_LANGUAGES.update((name, (name, "#")) for name in ("toml", "perl", "r", "conf", "ini", "nginx"))
+_LANGUAGES.update(
+    (name, (name, "// /*"))
+    for name in ("java", "swift", "scala", "php", "dart", "groovy", "gradle", "jsonc")
+)
+_FAMILY = {name: family for family, (names, _) in _LANGUAGES.items() for name in names.split()}
+_SHELLS = set(_LANGUAGES["shell"][0].split()) | set(_LANGUAGES["powershell"][0].split())
 
 
 def language_family(language: str) -> str:
@@ -121,17 +133,7 @@ def in_languages(answer: str, families: set[str]) -> str:
     return "\n".join(kept)
 
 
-# Comment syntax by a fence's language; an untagged fence takes "#" and "//" comments.
-_HASH = (
-    "python py sh bash zsh shell console yaml yml toml ruby rb dockerfile docker make "
-    "makefile perl r conf ini nginx elixir ex powershell ps1 hcl tf terraform"
-)
-_SLASH = (
-    "js javascript jsx ts typescript tsx go golang rust rs java c cpp c++ h hpp cs "
-    "csharp kotlin kt swift scala php dart groovy gradle jsonc hcl tf terraform"
-)
-_DASH = "sql psql postgres postgresql mysql sqlite plsql tsql lua haskell hs"
-_SHELLS = {"sh", "bash", "zsh", "shell", "console", "powershell", "ps1", "fish"}
+# Comment syntax: an untagged fence takes "#" and "//" comments.
 _COMMENTS = {
     "#": r"(?<![^\s;])#(?![!\[]|\w)[^\n]*",  # "# note", not a shebang, "#fff" or "#[derive]"
     "//": r"(?<![:\w])//[^\n]*",  # not the "//" of a URL
@@ -142,11 +144,10 @@ _STRING = r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'"
 
 
 def _comment_marks(language: str) -> list[str]:
-    marks = [m for m, names in (("#", _HASH), ("//", _SLASH), ("--", _DASH)) if language in
-             names.split()]  # fmt: skip
-    if language in _SLASH.split() or language in _DASH.split():
-        marks.append("/*")
-    return marks if language else ["#", "//"]
+    if not language:
+        return ["#", "//"]
+    family = language_family(language)
+    return _LANGUAGES[family][1].split() if family in _LANGUAGES else []
 
 
 # A module named in a string by an import ("from 'lodash'", "require('lodash')"): code's name.

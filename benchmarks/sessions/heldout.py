@@ -31,13 +31,15 @@ What is in them:
 Returns the ground truth::
 
     {"kinds": {kind: {"skill": name | None}},
-     "requests": [{"session_id", "text", "kind", "follow_up", "skill"}]}
+     "requests": [{"session_id", "text", "kind", "follow_up", "skill", "one_off"}]}
 
 ``text`` is the request as the log holds it: the prompt, or ``/name args`` for a typed
 command (ingest's command text). ``kind`` is the session's kind (None for a one-off),
 ``follow_up`` marks a later turn of the session (a correction or thanks, not a new
 request: score task requests on ``follow_up`` False), ``skill`` the skill the log records
-for that turn (``Skill`` tool, ``/name``, ``$name``; None otherwise). Sessions are written
+for that turn (``Skill`` tool, ``/name``, ``$name``; None otherwise), ``one_off`` a one-off's
+template (None otherwise): past 60 one-offs the templates come round again, so at 2k sessions
+each is asked about ten times, a recurring request the generator did not plant. Sessions are written
 one file at a time (100k sessions: see ``python benchmarks/sessions/heldout.py``).
 Deterministic by seed.
 """
@@ -205,8 +207,10 @@ def _session(
     skill = SKILLS.get(kind)  # type: ignore[arg-type]
     said: str | None = None  # skill as the log records it for the first request
     slash: tuple[str, str] | None = None
+    one_off = None  # the one-off's template: asked again once the templates run out
     if kind is None:
-        template, style = ONE_OFFS[one_offs.next()]
+        one_off = one_offs.next()
+        template, style = ONE_OFFS[one_off]
         text = habits(P.fill(template, s, None), rng)
         plan = P.one_off_plan(style, text, p, s, rng)
     else:
@@ -258,7 +262,16 @@ def _session(
         else:
             log.prompt(text)
     log.work(plan)
-    out = [{"session_id": sid, "text": text, "kind": kind, "follow_up": False, "skill": said}]
+    out = [
+        {
+            "session_id": sid,
+            "text": text,
+            "kind": kind,
+            "follow_up": False,
+            "skill": said,
+            "one_off": one_off,
+        }
+    ]
     if follow:
         ftext, fplan = follow
         log.prompt(ftext, gap=rng.uniform(20, 300))

@@ -42,7 +42,7 @@ from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
 from skillopt_sleep.mining.topics import HAS_FEATURES, topics
 from skillopt_sleep.mining.zones import ZONE_PATTERNS
 from trainer.answer_parts import deliverable
-from trainer.checks import identifier_pattern, passes
+from trainer.checks import COUNT_KINDS, identifier_pattern, passes
 from trainer.features import FEATURES
 from trainer.text_classes import TEXT_CLASSES
 
@@ -454,11 +454,21 @@ def broken_by(said: str, answer: str) -> bool:
     return broken_by_respelt(respell(said, answer), answer)
 
 
-def broken_by_respelt(said: str, answer: str) -> bool:
+# The checks that ask for something the answer lacks (not the ones that forbid or bound).
+_ASKING_KINDS = (
+    "contains", "identifier_like", "has", "regex", "starts_with", "ends_with",
+    *(k for k in COUNT_KINDS if k.startswith("min_")),
+)  # fmt: skip
+
+
+def broken_by_respelt(said: str, answer: str, asks: bool = True) -> bool:
     """``broken_by`` of words already respelt against ``answer`` (``respell``: a follow-up
-    is, before it is read at all; respelling again changes nothing)."""
+    is, before it is read at all; respelling again changes nothing). Without ``asks``, a
+    thing the answer lacks and the words ask for breaks nothing (in a turn that names new
+    work, "add a table" is the work)."""
+    asked = ("contains", "identifier_like") if asks else _ASKING_KINDS
     for c in grammar.compile_text(said, answer):
-        if c.kind not in ("contains", "identifier_like") and not passes(
+        if c.kind not in asked and not passes(
             c.kind, c.value, c.scope, answer
         ):  # a word asked for may be new work's ("I need a Grafana dashboard")
             return True
@@ -469,6 +479,8 @@ def broken_by_respelt(said: str, answer: str) -> bool:
             continue
         if t.what == "feature" and t.role not in (NO, HAS):
             continue
+        if not asks and t.role != NO and t.what != "count":
+            continue  # a convention named or a thing asked for may be the new work's
         wanted = _ASKS if t.role == HAS else None
         for c in candidates(t, answer, ""):
             if wanted is not None and c.kind not in wanted:

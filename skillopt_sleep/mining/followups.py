@@ -286,13 +286,13 @@ def _new_thing(text: str, answer: str) -> bool:
         made.group(1), re.I))  # fmt: skip
 
 
-def _breaks_stated_rule(text: str, answer: str) -> bool:
+def _breaks_stated_rule(text: str, answer: str, asks: bool = True) -> bool:
     """The turn states a rule the answer just given breaks: it forbids something the
-    answer has or asks for something it lacks ("number the steps please", "code only.",
-    "keep Brightwater out of it")."""
+    answer has or (with ``asks``) asks for something it lacks ("number the steps please",
+    "code only.", "keep Brightwater out of it")."""
     from skillopt_sleep.mining.contrast import broken_by_respelt
 
-    return bool(answer) and broken_by_respelt(text, answer)  # ``classify`` respelt it
+    return bool(answer) and broken_by_respelt(text, answer, asks)  # ``classify`` respelt it
 
 
 _ACK_PHRASE = re.compile(
@@ -415,15 +415,22 @@ def classify(text: str, answer: str = "") -> str:
     if len(text) > MAX_CORRECTION_CHARS or text.count("\n") > 3 or _BLOB.search(text):
         return REQUEST
     text = respell(text, answer)  # "use rg insted of grep"
-    if is_new_work(text) or _new_thing(text, answer) or _moves_on(text) or _steers_work(text):
+    if is_new_work(text) or _steers_work(text):
         return REQUEST
     if _ONLY_ASKING.search(text) or _HOW_QUESTION.match(_LEAD_AND.sub("", text)):
         return REQUEST
+    if _moves_on(text):
+        return REQUEST
+    # work named or asked for ("write a commit message …, subject under 50 chars") is new
+    # work, unless it states a rule the answer just given breaks ("list the columns, no
+    # select *", "pin actions to full commit SHAs")
+    if _new_thing(text, answer):
+        return CORRECTION if _breaks_stated_rule(text, answer, asks=False) else REQUEST
     if _POINTED.search(text):
         return CORRECTION
     clauses = _clauses(text) or [text]
     if _is_new_request(clauses[0]) and not _INSTEAD.search(text):
-        return REQUEST  # "write a commit message …, subject under 50 chars": new work
+        return CORRECTION if _breaks_stated_rule(text, answer, asks=False) else REQUEST
     if any(_REJECT.match(c) or _SHOULD_START.match(c) or _takes_out(c, answer) for c in clauses):
         return CORRECTION
     first = re.split(r"(?<=[.!?;])\s", text, maxsplit=1)[0]

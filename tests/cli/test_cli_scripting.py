@@ -17,7 +17,7 @@ from skillopt_sleep.night.run import run_night
 from skillopt_sleep.report.document import NightSummary
 from skillopt_sleep.report.words import headline, skill_sentence
 from tests.cli_helpers import console_script
-from tests.night.test_night import make_root, write_yaml
+from tests.night_helpers import make_root, write_yaml
 from tests.sim_helpers import competent_roles
 
 EXE = console_script()

@@ -28,8 +28,8 @@ from skillopt_sleep.promotion.versions import History
 from skillopt_sleep.report.document import NightSummary
 from skillopt_sleep.settings.logs import ListedSession, ingest_from_json, ingest_json
 from tests.cli_helpers import console_script
-from tests.night.test_night import env, write_yaml
 from tests.night.test_night_promotion import USER, with_user_skill
+from tests.night_helpers import env, write_yaml
 from tests.sim_helpers import competent_roles
 from trainer.shapes import (
     CHECK,

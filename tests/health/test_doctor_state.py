@@ -23,7 +23,7 @@ from tests.broken_state_helpers import (
     pages_overwritten,
     with_state,
 )
-from tests.night.test_night import CLI, env
+from tests.night_helpers import CLI, env
 
 __all__ = ["corpus"]  # the module-scoped fixture, imported for pytest
 

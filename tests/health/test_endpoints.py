@@ -107,7 +107,7 @@ def test_doctor_all_ok_against_a_working_endpoint(
 def test_the_nights_first_failure_is_one_line_with_role_url_and_error(
     tmp_path: Path, fake_openai: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tests.night.test_night import make_root
+    from tests.night_helpers import make_root
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-" + "x" * 8)
     url = f"{fake_openai}/unauthorized/v1"

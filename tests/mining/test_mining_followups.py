@@ -116,6 +116,37 @@ def test_a_turn_stating_a_rule_the_answer_breaks_is_a_correction(text: str, answ
     assert classify(text, answer) == CORRECTION
 
 
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("write the fields out, no select *", "```sql\nSELECT * FROM invoices;\n```"),
+        ("add the language to each fence so the docs highlight it", "```\nprint(1)\n```"),
+    ],
+)
+def test_asked_as_work_yet_forbidding_what_the_answer_has_is_a_correction(
+    text: str, answer: str
+) -> None:
+    """Worded as a request of work ("write …", "add …"), the turn forbids something the
+    answer just given has (a star select, an untagged fence): it corrects that answer."""
+    assert classify(text, answer) == CORRECTION
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("could you add a table of the flags to the README", "The README now has an install part."),
+        ("write a conventional commit message for the staged changes", "Done; the tests pass."),
+        ("add a section on upgrades to the docs", "Docs updated."),
+    ],
+)
+def test_asked_as_work_and_only_asking_for_what_the_answer_lacks_is_new_work(
+    text: str, answer: str
+) -> None:
+    """A thing asked for, or a convention named, in a turn worded as work is that work's:
+    the answer it follows lacks it because it was not asked for yet."""
+    assert classify(text, answer) == REQUEST
+
+
 def test_full_requests_with_a_tail_are_requests() -> None:
     """A second request in a session is no correction because it ends "keep it small" or
     names a missing thing: its first clause asks for new work (benchmarks/corpus.py's

@@ -140,3 +140,34 @@ def test_one_stray_invocation_does_not_hand_a_small_cluster_to_a_skill(tmp_path:
     db = _mine(tmp_path)
     (cluster,) = [c for c in load_clusters(db) if c.recurring]
     assert cluster.skill != "pr-writer" and cluster.managed_skill is True
+
+
+def test_a_one_off_asked_again_is_a_recurring_request_not_a_false_cluster(tmp_path: Path) -> None:
+    """The scorer's truth: one-offs of one template are one task asked again (the held-out
+    generator runs out of templates past 60 one-offs), so their recurring cluster is counted
+    apart, not as false; without the template, the same cluster is a false one."""
+    rng = random.Random(7)
+    asked = "how many http routes do we expose"
+    again = [
+        _session(tmp_path, rng, day, [Turn(asked, [Call("grep", "@app.route")], "Twelve.")])
+        for day in range(6)
+    ]
+    _one_offs(tmp_path, rng)
+    db = _mine(tmp_path)
+    try:
+        requests = [
+            {"session_id": s.id, "text": asked, "kind": None, "follow_up": False,
+             "skill": None, "one_off": 0} for s in again
+        ]  # fmt: skip
+        truth = {"kinds": {}, "requests": requests}
+        row = mining_sessions.score(db, truth)
+        assert (row["recurring_clusters"], row["recurring_one_offs"]) == (1, 1)
+        assert row["false_recurring"] == 0 and row["precision"] == 1.0
+
+        for r in requests:
+            r["one_off"] = None  # one-offs the generator calls distinct
+        row = mining_sessions.score(db, truth)
+        assert (row["recurring_one_offs"], row["false_recurring"]) == (0, 1)
+        assert row["precision"] == 0.0
+    finally:
+        db.close()

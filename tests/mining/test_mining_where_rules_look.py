@@ -57,6 +57,17 @@ def test_bare_code_blanks_comments_and_strings_by_the_fences_language() -> None:
     assert bare_code("no code here") == ""
 
 
+def test_every_name_of_a_language_takes_its_comments() -> None:
+    """The comment marks go with the language, whatever name a fence gives it."""
+    for tag in ("cc", "cpp", "h"):
+        assert bare_code(f"```{tag}\nint n; // var\n```").split() == ["int", "n;"]
+    for tag in ("containerfile", "dockerfile", "docker"):
+        assert bare_code(f"```{tag}\nFROM alpine  # latest\n```").split() == ["FROM", "alpine"]
+    assert bare_code("```makefile\nall: build  # phony\n```").split() == ["all:", "build"]
+    assert bare_code("```lua\nlocal x = 1 -- var\n```").split() == ["local", "x", "=", "1"]
+    assert bare_code("```toml\nname = 'x'  # var\n```").split() == ["name", "=", "''"]
+
+
 def test_a_forbidden_keyword_mentioned_in_a_comment_is_not_used(tmp_path: Path) -> None:
     corrected = "```js\nvar retries = 3;\nfor (var i = 0; i < retries; i++) attempt(i);\n```"
     accepted = "```js\nconst retries = 3;\nfor (let i = 0; i < retries; i++) attempt(i);\n```"

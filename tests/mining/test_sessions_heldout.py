@@ -13,6 +13,7 @@ import pytest
 from ingest_helpers import query, run
 
 from benchmarks.sessions.heldout import SKILLS, write
+from benchmarks.sessions.heldout_text import ONE_OFFS
 from benchmarks.sessions.heldout_world import PROJECTS
 
 CLAUDE_TOOLS = {"Bash", "Read", "Edit", "Write", "Glob", "Grep", "Skill"}
@@ -115,6 +116,9 @@ def test_ground_truth_has_the_promised_shape(tmp_path: Path):
     assert len(first) == 300 and set(truth["kinds"]) == set(sizes) - {None}
     assert all(15 <= sizes[k] <= 60 for k in truth["kinds"])
     assert sum(1 for k in truth["kinds"] if truth["kinds"][k]["skill"]) == 5
+    templates = [r["one_off"] for r in first if r["kind"] is None]
+    assert None not in templates and all(r["one_off"] is None for r in first if r["kind"])
+    assert len(set(templates[: len(ONE_OFFS)])) == min(len(templates), len(ONE_OFFS))
     for kind in SKILLS:
         share = sum(r["skill"] is not None for r in first if r["kind"] == kind) / sizes[kind]
         assert 0.5 <= share <= 0.7, (kind, share)

@@ -10,7 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from skillopt_sleep.cli import main
-from tests.night.test_night import make_root, write_yaml
+from tests.night_helpers import make_root, write_yaml
 
 
 def test_a_night_cut_by_the_budget_reports_the_samples_kept_and_the_next_resumes(

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from skillopt_sleep.night.run import run_night
-from tests.night.test_night import make_root
+from tests.night_helpers import make_root
 from trainer.backends.base import Roles
 from trainer.edits import Edit, apply_edits
 from trainer.sim import SimWorld

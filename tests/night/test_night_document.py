@@ -14,7 +14,7 @@ from skillopt_sleep.night.model import NightOutcome, TrainedSkill
 from skillopt_sleep.night.run import run_night
 from skillopt_sleep.report.document import NightSummary, SkillReport
 from tests.ingest_helpers import query
-from tests.night.test_night import make_root
+from tests.night_helpers import make_root
 from tests.sim_helpers import competent_roles
 from trainer.budget import Usage
 from trainer.edits import Edit

@@ -21,7 +21,7 @@ from skillopt_sleep.mining.taskfile import export, import_file
 from skillopt_sleep.replay.settings import work_dir
 from skillopt_sleep.settings.logs import ingest_logs
 from skillopt_sleep.store import open_store
-from tests.night.test_night import Child, make_root, query
+from tests.night_helpers import Child, make_root, query
 from trainer.harness import CLAUDE_CODE
 from trainer.harness.procs import reap
 from trainer.tasks import TaskWorkspace

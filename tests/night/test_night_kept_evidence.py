@@ -14,11 +14,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from scripted_helpers import Repeating
 
 from benchmarks.kept_evidence import SETTINGS, helpful_rule, proposal
 from skillopt_sleep.night.store import SqliteCache, SqliteLedger
 from skillopt_sleep.store import db_path, open_store
-from tests.trainer.test_trainer_loop import Killed, Scripted, Wrap
+from tests.sim_helpers import Killed, Wrap
 from trainer import optimize
 from trainer.backends.base import Roles
 from trainer.budget import BudgetLimits
@@ -54,7 +55,7 @@ def night(
             return optimize(
                 skill,
                 tasks,
-                Roles(Scripted(PROPOSAL), target, roles.judge),
+                Roles(Repeating(PROPOSAL), target, roles.judge),
                 settings=replace(SETTINGS, run_id=run_id, budget=limits or BudgetLimits()),
                 cache=cache,
                 ledger=SqliteLedger(db, SKILL, run_id),

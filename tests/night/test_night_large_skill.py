@@ -16,7 +16,7 @@ import pytest
 
 from benchmarks.large_skill import rules
 from skillopt_sleep.night.run import run_night
-from tests.night.test_night import CHILD, PROJECT, env, make_root, query
+from tests.night_helpers import CHILD, PROJECT, env, make_root, query
 from tests.sim_helpers import competent_roles
 from trainer.demos import MARKER
 

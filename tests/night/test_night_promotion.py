@@ -16,7 +16,7 @@ from skillopt_sleep import promotion
 from skillopt_sleep.night.run import run_night
 from skillopt_sleep.report.document import NightSummary
 from skillopt_sleep.store import open_store
-from tests.night.test_night import make_root, write_yaml
+from tests.night_helpers import make_root, write_yaml
 from tests.sim_helpers import competent_roles
 from tests.test_faults import MANAGED, ONE, cli
 from trainer.backends.base import InfraError, Roles

@@ -369,7 +369,7 @@ def test_the_daemon_logs_one_short_line_per_night(tmp_path: Path) -> None:
     import logging
 
     from skillopt_sleep.cli.daemon import night_callable
-    from tests.night.test_night import make_root
+    from tests.night_helpers import make_root
 
     config = make_root(tmp_path, user_skill=False, **{"night.max_skills": 1})
     config = config_mod.merge(config, {"daemon": {"live_ingest": False}})

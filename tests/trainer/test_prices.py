@@ -13,7 +13,7 @@ from skillopt_sleep.night.run import run_night
 from skillopt_sleep.replay.settings import cli_settings
 from skillopt_sleep.report.words import cost_sentence
 from skillopt_sleep.settings import config as config_mod
-from tests.night.test_night import make_root
+from tests.night_helpers import make_root
 from tests.sim_helpers import competent_roles
 from trainer.backends.config import roles_from_config
 from trainer.backends.prices import FREE, PRICES, Price, role_price, table_price

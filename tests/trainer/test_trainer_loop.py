@@ -3,74 +3,26 @@
 from __future__ import annotations
 
 import json
-import random
 import threading
 import time
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from scripted_helpers import Repeating
 
-from tests.sim_helpers import COMPETENT
-from trainer import JsonLedger, MemoryCache, TrainSettings, optimize, reflect
+from tests.sim_helpers import Killed, wrapped
+from trainer import JsonLedger, MemoryCache, TrainSettings, optimize
 from trainer.backends.base import Completion, InfraError, Roles
 from trainer.budget import BudgetLimits
-from trainer.calls import Stopped, current_call_key
-from trainer.edits import EDIT_KINDS
+from trainer.calls import Stopped
 from trainer.engine import PENDING_NIGHTS
-from trainer.reflect import (
-    MAX_ANCHOR_CHOICES,
-    anchor_choices,
-    proposal_schema,
-    question_messages,
-    read_proposals,
-)
 from trainer.shapes import CURRENT, RUN
 from trainer.sim import SimWorld
-from trainer.skill import SkillDoc, count_tokens
-from trainer.tasks import Judge, Task
+from trainer.skill import SkillDoc
 
 WORLD = SimWorld.generate(2, n_rules=4, n_harmful=2, n_train=12, n_val=30, n_test=20)
 SETTINGS = TrainSettings(epochs=2, steps_per_epoch=3, minibatch=6, seed=1)
-
-
-class Killed(BaseException):
-    """Stands for the process dying mid-run."""
-
-
-class Wrap:
-    """A backend wrapper: counts calls, records their keys, can die or fail."""
-
-    def __init__(self, inner, shared: dict, *, cost: float = 0.0, jitter: bool = False) -> None:
-        self.inner, self.shared, self.cost, self.jitter = inner, shared, cost, jitter
-        self.identity, self.concurrency = inner.identity, shared.get("concurrency", 1)
-        self.simulation = True
-
-    def complete(self, messages, *, json_schema=None, max_tokens=None) -> Completion:
-        with self.shared["lock"]:
-            if self.shared["count"] >= self.shared.get("kill_after", 10**9):
-                raise Killed
-            self.shared["count"] += 1
-            self.shared["keys"].append(current_call_key())
-        if self.jitter:
-            time.sleep(random.random() * 0.002)
-        c = self.inner.complete(messages, json_schema=json_schema, max_tokens=max_tokens)
-        return replace(c, cost_usd=self.cost) if self.cost else c
-
-
-def wrapped(world: SimWorld, **kw) -> tuple[Roles, dict]:
-    """The world's roles with a competent optimizer (tests.sim_helpers): these tests follow a
-    run that accepts edits, which must not hang on the default optimizer's luck."""
-    shared = {"lock": threading.Lock(), "count": 0, "keys": [], **kw}
-    base = world.roles(concurrency=shared.get("concurrency", 1), rates=COMPETENT)
-    cost = kw.get("cost", 0.0)
-    jitter = kw.get("jitter", False)
-    return Roles(
-        *(
-            Wrap(b, shared, cost=cost, jitter=jitter)
-            for b in (base.optimizer, base.target, base.judge)
-        )
-    ), shared
 
 
 def reflections(seen: list) -> list:
@@ -171,7 +123,7 @@ def test_ledger_persists_and_judged_edits_are_never_compared_anew(tmp_path: Path
     first = optimize(
         WORLD.start_skill,
         WORLD.tasks,
-        Roles(Scripted(same), roles.target, roles.judge),
+        Roles(Repeating(same), roles.target, roles.judge),
         settings=settings,
         ledger=ledger,
     )
@@ -184,7 +136,7 @@ def test_ledger_persists_and_judged_edits_are_never_compared_anew(tmp_path: Path
     h = held.edit_hash
     assert h in reopened and reopened.recent(5)[0].text == "add: - Be kind to reviewers."
     assert reopened.pending()[0].comparison["runs"] == ["night-1"]
-    opt = Scripted(same)
+    opt = Repeating(same)
     second = optimize(
         WORLD.start_skill,
         WORLD.tasks,
@@ -204,7 +156,7 @@ def test_ledger_persists_and_judged_edits_are_never_compared_anew(tmp_path: Path
     third = optimize(
         WORLD.start_skill,
         WORLD.tasks,
-        Roles(Scripted(same), roles.target, roles.judge),
+        Roles(Repeating(same), roles.target, roles.judge),
         settings=replace(settings, run_id="night-2"),
         ledger=JsonLedger(tmp_path / "ledger.json"),
     )
@@ -217,7 +169,7 @@ def test_ledger_persists_and_judged_edits_are_never_compared_anew(tmp_path: Path
     fourth = optimize(
         WORLD.start_skill,
         WORLD.tasks,
-        Roles(Scripted(same), roles.target, roles.judge),
+        Roles(Repeating(same), roles.target, roles.judge),
         settings=replace(settings, run_id="night-9"),
         ledger=aged,
     )
@@ -231,14 +183,14 @@ def test_pending_evidence_lapses_when_the_skill_changed(tmp_path: Path) -> None:
     same = json.dumps({"edits": [{"kind": "add", "text": "- Be kind to reviewers."}]})
     roles = WORLD.roles()
     settings = replace(SETTINGS, screen=False, run_id="night-1", max_samples=1)
-    opt = Roles(Scripted(same), roles.target, roles.judge)
+    opt = Roles(Repeating(same), roles.target, roles.judge)
     optimize(WORLD.start_skill, WORLD.tasks, opt, settings=settings, ledger=ledger)
     (held,) = ledger.pending()
     changed = WORLD.start_skill.with_body(WORLD.start_skill.body + "\n- Keep a changelog.\n")
     later = optimize(
         changed,
         WORLD.tasks,
-        Roles(Scripted(same), roles.target, roles.judge),
+        Roles(Repeating(same), roles.target, roles.judge),
         settings=replace(settings, run_id="night-2"),
         ledger=ledger,
     )
@@ -250,127 +202,6 @@ def test_pending_evidence_lapses_when_the_skill_changed(tmp_path: Path) -> None:
     assert all(p.comparison["from_hash"] == changed.hash for p in ledger.pending())
 
 
-class Scripted:
-    """An optimizer that always answers the same text, recording what it was shown."""
-
-    simulation = False
-    concurrency = 1
-    identity = "scripted"
-
-    def __init__(self, text: str) -> None:
-        self.text, self.seen = text, []
-
-    def complete(self, messages, *, json_schema=None, max_tokens=None) -> Completion:
-        self.seen.append(messages)
-        return Completion(self.text, 10, 10)
-
-
-def test_unrecoverable_json_is_counted_and_broken_json_recovered() -> None:
-    bad = Scripted("I would make the skill clearer.")
-    roles = WORLD.roles()
-    r = optimize(
-        WORLD.start_skill, WORLD.tasks, Roles(bad, roles.target, roles.judge), settings=SETTINGS
-    )
-    assert r.counters["unparseable_proposals"] == len(reflections(bad.seen)) > 0
-    assert r.accepted == 0
-
-
-def test_judge_firewall_hides_and_blocks_judge_internals() -> None:
-    regex, rubric = r"\bREL-\d{3}\b", "names the rollback plan and who approves the release"
-    tasks = [
-        Task(
-            f"t{i}",
-            f"Prepare release {i}.",
-            split,
-            (Judge("regex", regex), Judge("rubric", rubric), Judge("contains", "rollback")),
-        )
-        for i, split in enumerate(["train"] * 4 + ["val"] * 8 + ["test"] * 2)
-    ]
-    world = SimWorld.for_tasks(tasks, seed=1)
-    sneaky = Scripted(
-        json.dumps(
-            {
-                "edits": [
-                    {"kind": "add", "text": f"Always match {regex}."},
-                    {"kind": "add", "text": f"The answer {rubric}."},
-                ]
-            }
-        )
-    )
-    roles = world.roles()
-    r = optimize(
-        world.start_skill,
-        tasks,
-        Roles(sneaky, roles.target, roles.judge),
-        settings=replace(SETTINGS, alpha=0.5),
-    )
-    shown = json.dumps(sneaky.seen)
-    assert regex not in shown and rubric not in shown
-    assert "did not have the expected form" in shown
-    assert r.counters["firewall_rejected"] >= 2 and r.counters.get("comparisons", 0) == 0
-    assert all("judge firewall" in x.reason for x in r.rejected)
-
-
-class Cycles(Scripted):
-    """An optimizer that proposes the given edits one per reflection, in turn (and has no
-    corrected answer to offer for a worked example)."""
-
-    def __init__(self, *texts: str) -> None:
-        super().__init__("")
-        self.texts = texts
-
-    def complete(self, messages, *, json_schema=None, max_tokens=None) -> Completion:
-        if not messages[0]["content"].startswith("You improve a skill"):
-            return Completion("")
-        self.seen.append(messages)
-        text = self.texts[(len(self.seen) - 1) % len(self.texts)]
-        return Completion(json.dumps({"edits": [{"kind": "add", "text": text}]}), 10, 10)
-
-
-def test_the_user_s_own_words_pass_the_firewall_and_judge_internals_do_not() -> None:
-    # A rubric as mining builds it: the request, an accepted answer, the user's correction
-    # quoted verbatim, and the grading scaffolding. Only the user's words are theirs to teach.
-    said = "Use pytest, not unittest, and run it with -q before you say it is done."
-    accepted = "Ran pytest -q on the changed modules: 42 passed in 3.1 seconds, nothing skipped."
-    scaffold = "Score 1.0 when the answer does what was asked and respects every correction"
-    rubric = (
-        f"The user asked: fix the failing test\n\nAn answer the user accepted for this kind of "
-        f"request:\n{accepted}\n\nThe user corrected earlier answers of this kind with:\n"
-        f"- {said}\n\n{scaffold} above; 0.0 when it ignores a correction."
-    )
-    judges = [
-        {"kind": "rubric", "value": rubric, "quotes": ["fix the failing test", said]},
-        {"kind": "contains", "value": "run it with -q before you say", "quotes": [said]},
-        {"kind": "contains", "value": "pytest"},
-    ]
-    tasks = [
-        Task.from_dict(
-            {
-                "id": f"t{i}",
-                "prompt": f"Fix the failing test {i}.",
-                "split": split,
-                "judges": judges,
-            }
-        )  # fmt: skip
-        for i, split in enumerate(["train"] * 4 + ["val"] * 8 + ["test"] * 2)
-    ]
-    world = SimWorld.for_tasks(tasks, seed=1)
-    opt = Cycles(f"- {said}", f"- {scaffold}.", f"- Report it like: {accepted}")
-    roles = world.roles()
-    settings = replace(SETTINGS, epochs=1, steps_per_epoch=3)
-    r = optimize(world.start_skill, tasks, Roles(opt, roles.target, roles.judge), settings=settings)
-    walled = {x.edits[0]["text"] for x in r.rejected if x.reason.startswith("judge firewall")}
-    assert walled == {f"- {scaffold}.", f"- Report it like: {accepted}"}
-    assert r.counters["firewall_rejected"] == 2
-    # the correction was judged on evidence (screen or gate), never walled off
-    judged = [h.edits[0].text for h in r.history] + [
-        x.edits[0]["text"]
-        for x in [*r.pending, *r.rejected]
-        if not x.reason.startswith("judge firewall")
-    ]
-    assert f"- {said}" in judged
-
-
 def test_infra_errors_are_skipped_not_scored() -> None:
     class Down:
         identity, concurrency, simulation = "down", 1, True
@@ -378,23 +209,12 @@ def test_infra_errors_are_skipped_not_scored() -> None:
         def complete(self, messages, *, json_schema=None, max_tokens=None):
             raise InfraError("503")
 
-    opt = Scripted("{}")
+    opt = Repeating("{}")
     roles = WORLD.roles()
     r = optimize(WORLD.start_skill, WORLD.tasks, Roles(opt, Down(), roles.judge), settings=SETTINGS)
     assert opt.seen == []  # nothing looked like a failure: there was no answer to judge
     assert r.usage.infra_errors > 0 and r.counters["skipped_samples"] > 0
     assert r.accepted == 0 and r.rejected == []
-
-
-def test_reflection_prompt_fits_the_small_model_context() -> None:
-    from trainer.reflect import Example
-
-    big = SkillDoc(name="x", body="- rule number {}\n".format("word " * 30) * 300)
-    fails = [Example("task " * 500, "answer " * 500, ("too long",))] * 10
-    msgs = question_messages(
-        big, "too long", fails, 10, fails, ["tried " * 50] * 20, max_prompt_tokens=3000
-    )
-    assert sum(count_tokens(m["content"]) for m in msgs) <= 3000
 
 
 def test_outputs(baseline, tmp_path: Path) -> None:
@@ -432,69 +252,17 @@ def test_a_small_val_set_decides_a_large_effect_and_holds_a_small_one() -> None:
     roles = WORLD.roles()
     settings = replace(SETTINGS, screen=False, epochs=1, steps_per_epoch=1)
     r = optimize(
-        WORLD.start_skill, tasks, Roles(Scripted(teach), roles.target, roles.judge),
+        WORLD.start_skill, tasks, Roles(Repeating(teach), roles.target, roles.judge),
         settings=settings,
     )  # fmt: skip
     needs = sum(rule.id in WORLD.needs[t.id] for t in val)
     assert needs >= 2 and r.accepted == 1  # six val tasks are enough for a rule they need
     neutral = json.dumps({"edits": [{"kind": "add", "text": "- Be kind to reviewers."}]})
     r2 = optimize(
-        WORLD.start_skill, tasks, Roles(Scripted(neutral), roles.target, roles.judge),
+        WORLD.start_skill, tasks, Roles(Repeating(neutral), roles.target, roles.judge),
         settings=settings,
     )  # fmt: skip
     assert r2.accepted == 0 and r2.stop_reason == "completed"
-
-
-def test_answers_are_counted_parsed_repaired_or_unparseable() -> None:
-    from trainer.scoring import read_verdict
-
-    assert read_verdict('{"grade": 7, "reason": "ok"}') == ((0.7, "ok"), False)
-    assert read_verdict('{"grade": 10, "reason": "fine') == ((1.0, "fine"), True)
-    assert read_verdict('{"score": 0.25, "reason": "x"}') == ((0.25, "x"), False)
-    assert read_verdict("8") == ((0.8, ""), True)  # a bare number, no grammar
-    assert read_verdict("no idea") == (None, False)
-    edits, recovered = read_proposals('{"edits": [{"kind": "add", "text": "- Lint."}]}')
-    assert edits and not recovered
-    edits, recovered = read_proposals('{"edits": [{"kind": "add", "text": "- Lint. 1.1.1')
-    assert edits and edits[0].text.startswith("- Lint.") and recovered  # cut at max_tokens
-    assert read_proposals('{"kind": "add", "text": "x"}')[1] is True  # a bare edit
-    assert read_proposals('{"id": 1, "name": "x"}') == (None, False)
-    fenced, recovered = read_proposals("```json\n{'edits': [{'kind': 'add', 'text': 'x',}]}\n```")
-    assert fenced and fenced[0].text == "x" and recovered
-    assert read_proposals("no json here") == (None, False)
-
-
-def test_proposal_schema_is_bounded_and_anchors_come_from_the_skill() -> None:
-    doc = SkillDoc(name="s", description="d", body="# Top\n\n## Rules\n\n- Be brief.\n- x\n- x\n")
-    schema = proposal_schema(2, 120, doc)
-    edits = schema["properties"]["edits"]
-    assert edits["maxItems"] == 2 and edits["minItems"] == 1
-    by_kind = {
-        k: b["properties"] for b in edits["items"]["anyOf"] for k in b["properties"]["kind"]["enum"]
-    }
-    assert sorted(by_kind) == sorted(EDIT_KINDS)
-    lines = ["# Top", "## Rules", "- Be brief."]  # "- x" occurs twice: not an anchor
-    assert by_kind["add"]["anchor"]["enum"] == ["", *lines]
-    # a replace or delete without an anchor cannot be written, so it cannot fail for that
-    assert by_kind["replace"]["anchor"]["enum"] == lines == by_kind["delete"]["anchor"]["enum"]
-    fields = list(edits["items"]["anyOf"][0]["properties"])
-    assert fields.index("why") < fields.index("text") < fields.index("anchor")  # see reflect
-    assert by_kind["add"]["section"]["enum"] == ["", "Top", "Rules"]
-    assert all("maxLength" in by_kind["add"][k] for k in ("text", "why"))
-    assert by_kind["add"]["text"]["minLength"] == 1 == by_kind["replace"]["text"]["minLength"]
-
-
-def test_proposal_schema_without_a_skill_still_requires_an_anchor_to_replace() -> None:
-    branches = proposal_schema(1, 40)["properties"]["edits"]["items"]["anyOf"]
-    anchors = {b["properties"]["kind"]["enum"][0]: b["properties"]["anchor"] for b in branches}
-    assert anchors["replace"]["minLength"] == 1 == anchors["delete"]["minLength"]
-    assert "minLength" not in anchors["add"]
-    blank = SkillDoc(name="s", description="d", body="- x\n- x\n")  # no unique line at all
-    kinds = [
-        b["properties"]["kind"]["enum"]
-        for b in proposal_schema(1, 40, blank)["properties"]["edits"]["items"]["anyOf"]
-    ]
-    assert kinds == [["add", "description"]]
 
 
 def test_a_length_capped_edit_is_held_not_banned_and_compared_once_it_fits(
@@ -509,7 +277,7 @@ def test_a_length_capped_edit_is_held_not_banned_and_compared_once_it_fits(
     first = optimize(
         WORLD.start_skill,
         WORLD.tasks,
-        Roles(Scripted(same), roles.target, roles.judge),
+        Roles(Repeating(same), roles.target, roles.judge),
         settings=tight,
         ledger=ledger,
     )
@@ -523,7 +291,7 @@ def test_a_length_capped_edit_is_held_not_banned_and_compared_once_it_fits(
     second = optimize(
         WORLD.start_skill,
         WORLD.tasks,
-        Roles(Scripted(same), roles.target, roles.judge),
+        Roles(Repeating(same), roles.target, roles.judge),
         settings=roomy,
         ledger=JsonLedger(tmp_path / "ledger.json"),
     )
@@ -626,17 +394,3 @@ def test_a_stop_request_does_not_wait_for_a_call_in_flight() -> None:
         assert not worker.is_alive() and isinstance(outcome[0], Stopped)
     finally:
         model.release.set()
-
-
-def test_anchors_are_lines_found_once_in_the_whole_body(monkeypatch) -> None:
-    body = "# Top\n- run\n- run tests\n- x\n- x\n## Rules\n- lint\n"
-    anchors, sections = anchor_choices(SkillDoc(name="s", description="d", body=body))
-    # "- run" is also inside "- run tests"; "- x" is there twice
-    assert anchors == ["# Top", "- run tests", "## Rules", "- lint"]
-    assert sections == ["Top", "Rules"]
-    rules = "".join(f"- rule {i:02d}.\n" for i in range(MAX_ANCHOR_CHOICES))
-    assert len(anchor_choices(SkillDoc(body=rules))[0]) == MAX_ANCHOR_CHOICES
-    assert anchor_choices(SkillDoc(body=rules + "- one more.\n")) is None  # too many to list
-    # a skill too large to tell its lines apart within the search budget: free anchors too
-    monkeypatch.setattr(reflect, "SEARCH_CHARS", 2 * len(body))
-    assert anchor_choices(SkillDoc(name="s", description="d", body=body)) is None

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from tests.trainer.test_trainer_loop import wrapped
+from tests.sim_helpers import wrapped
 from trainer import MemoryCache, TrainSettings, optimize
 from trainer.backends.base import Completion, Roles
 from trainer.budget import Budget, BudgetExhausted, BudgetLimits

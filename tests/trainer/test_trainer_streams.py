@@ -6,8 +6,10 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+from scripted_helpers import Repeating
+
 from trainer import JsonLedger, TrainSettings, optimize
-from trainer.backends.base import Completion, Roles
+from trainer.backends.base import Roles
 from trainer.gate import Decision, decide
 from trainer.sim import SimWorld
 
@@ -20,26 +22,12 @@ ONE_SWEEP = TrainSettings(
 NEUTRAL = json.dumps({"edits": [{"kind": "add", "text": "- Be kind to reviewers."}]})
 
 
-class Scripted:
-    """An optimizer that always proposes the same edits."""
-
-    simulation = False
-    concurrency = 1
-    identity = "scripted"
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def complete(self, messages, *, json_schema=None, max_tokens=None) -> Completion:
-        return Completion(self.text, 10, 10)
-
-
 def night(skill, path: Path, run_id: str, proposal: str = NEUTRAL, gate=decide, **settings):
     roles = WORLD.roles()
     return optimize(
         skill,
         WORLD.tasks,
-        Roles(Scripted(proposal), roles.target, roles.judge),
+        Roles(Repeating(proposal), roles.target, roles.judge),
         settings=replace(ONE_SWEEP, run_id=run_id, **settings),
         ledger=JsonLedger(path),
         gate=gate,
