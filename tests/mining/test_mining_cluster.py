@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.metrics.cluster import pair_confusion_matrix
 
 from benchmarks.requests.tuning import corpus
-from skillopt_sleep.mining.cluster import ClusterParams, cluster_texts
+from skillopt_sleep.mining.cluster import ClusterParams, agree_on_action, cluster_texts
 from skillopt_sleep.mining.intents import intent
 
 
@@ -147,3 +147,16 @@ def test_one_object_asked_for_different_things_is_no_kind() -> None:
     start += len(about_one)
     assert len(set(labels[start : start + len(verbless)])) == 1
     assert len(set(labels[-len(kind) :])) == 1
+
+
+def test_a_cluster_that_agrees_on_nothing_is_dissolved_into_its_rows_in_order() -> None:
+    # label 0: twelve rows, each led by a different word (no lead word reaches
+    # ``action_share``), interleaved with label 1, whose rows all lead with "rename"
+    labels = np.array([0, 1] * 12, dtype=np.int64)
+    leads = [f"verb{i}" if i % 2 == 0 else "rename" for i in range(24)]
+    out = agree_on_action(labels, leads, [True] * 24, np.ones(24, dtype=np.int64),
+                          ClusterParams(action_share=0.5))  # fmt: skip
+    kept, gone = out[1::2], out[0::2]
+    assert len(set(kept.tolist())) == 1  # the agreeing cluster stays whole
+    assert len(set(gone.tolist())) == 12  # each row of the other on its own ...
+    assert np.all(np.diff(gone) > 0) and gone.min() > kept.max()  # ... numbered in row order
