@@ -27,7 +27,7 @@ import sqlite_utils
 
 from skillopt_sleep.mining import fingerprint, followups
 from skillopt_sleep.mining.intents import intent
-from skillopt_sleep.mining.judges import SHELL_TOOLS, Correction, command_head
+from skillopt_sleep.mining.judges import Correction, command_head
 
 FAILURE_KINDS = {"interrupt", "tool_rejected", "test_failure", "correction", "reask", "abandonment"}
 FOLLOW_UP_KINDS = {"correction", "reask"}
@@ -200,7 +200,7 @@ def _work(db: sqlite_utils.Database) -> tuple[dict[str, set[str]], dict[str, tup
             close()
             turn, project, calls = tid, proj, []
         calls.append((name or "", args or ""))
-        if (name or "").lower() in SHELL_TOOLS and (head := command_head(args)):
+        if (name or "").lower() in fingerprint.SHELL_TOOLS and (head := command_head(args)):
             commands[tid].add(head)
     close()
     return commands, work

@@ -31,10 +31,6 @@ def to_judge(check: Check, source: str, quotes: tuple[str, ...] = ()) -> Judge:
     return Judge(check.kind, check.value, 1.0, source, quotes, check.scope)
 
 
-# Shell-like tools whose commands count as "commands that had to be run".
-SHELL_TOOLS = {"bash", "exec_command", "shell", "shell_command", "local_shell", "run_command"}
-
-
 @dataclass(frozen=True)
 class Correction:
     turn_id: str  # the request whose answer was corrected
