@@ -43,7 +43,7 @@ from skillopt_sleep.mining.topic import HAS, KEEP, NAMED, NO, Topic
 from skillopt_sleep.mining.topics import HAS_FEATURES, topics
 from skillopt_sleep.mining.zones import ZONE_PATTERNS
 from trainer.answer_parts import deliverable
-from trainer.checks import COUNT_KINDS, identifier_pattern, passes
+from trainer.checks import identifier_pattern, passes
 from trainer.features import FEATURES
 from trainer.text_classes import TEXT_CLASSES
 
@@ -318,7 +318,8 @@ def candidates(t: Topic, corrected: str, accepted: str = "", said: str = "") -> 
 
 # Shapes that say more than an identifier the user gave or the accepted answer added.
 _STRONGER = ("closing_ref", "ticket")
-_ASKS = ("has", "contains", "starts_with", "ends_with", "regex", "identifier_like")
+# The kinds of check that ask for something in the answer (not forbid or bound it).
+ASKS = ("has", "contains", "starts_with", "ends_with", "regex", "identifier_like")
 
 
 def _topic_of(check: Check, found: list[Topic]) -> Topic | None:
@@ -348,7 +349,7 @@ def compile_pair(said: str, corrected: str, accepted: str | None) -> list[Check]
     for group in [*alternative_groups(found, text), *spoken_openings(text)]:
         either, members = alternative_check(group), {t.value.lower() for t in group}
         if separates(either, corrected, accepted):  # instead of a check on one of them
-            out = [c for c in out if not (c.kind in _ASKS and c.value.lower() in members)]
+            out = [c for c in out if not (c.kind in ASKS and c.value.lower() in members)]
             out.append(either)
             covered |= members
     for t in found:
@@ -436,7 +437,7 @@ def _without_remedies(
     forbidden = [
         orders[c]
         for c in checks
-        if c.kind not in _ASKS and c in orders and separates(c, corrected, accepted)
+        if c.kind not in ASKS and c in orders and separates(c, corrected, accepted)
     ]
     first = min(forbidden, default=None)
     code_only = next((t.order for t in found if t.value == "code_only"), None)
@@ -446,7 +447,7 @@ def _without_remedies(
         c
         for c in checks
         if not (
-            c.kind in _ASKS
+            c.kind in ASKS
             and (roles.get(c) == HAS or (c.kind == "has" and roles.get(c) == NAMED))
             and first is not None
             and first < orders[c]
@@ -454,48 +455,3 @@ def _without_remedies(
         )  # fmt: skip
         and not (c.kind == "has" and roles.get(c) == KEEP and first is not None)
     ]  # "a plain list instead of a table": no table is the rule, the list one way to keep it
-
-
-def broken_by(said: str, answer: str) -> bool:
-    """Whether ``said`` states a rule ``answer`` breaks, by its words alone: the grammar's
-    reading, or a topic whose words say which way (forbidden, asked for) and whose first
-    check of that polarity the answer fails."""
-    return broken_by_respelt(respell(said, answer), answer)
-
-
-# The checks that ask for something the answer lacks (not the ones that forbid or bound).
-_ASKING_KINDS = (
-    "contains", "identifier_like", "has", "regex", "starts_with", "ends_with",
-    *(k for k in COUNT_KINDS if k.startswith("min_")),
-)  # fmt: skip
-
-
-def broken_by_respelt(said: str, answer: str, asks: bool = True) -> bool:
-    """``broken_by`` of words already respelt against ``answer`` (``respell``: a follow-up
-    is, before it is read at all; respelling again changes nothing). Without ``asks``, a
-    thing the answer lacks and the words ask for breaks nothing (in a turn that names new
-    work, "add a table" is the work)."""
-    asked = ("contains", "identifier_like") if asks else _ASKING_KINDS
-    for c in grammar.compile_text(said, answer):
-        if c.kind not in asked and not passes(
-            c.kind, c.value, c.scope, answer
-        ):  # a word asked for may be new work's ("I need a Grafana dashboard")
-            return True
-    for t in topics(said, answer):
-        if t.what in ("literal", "identifier") and t.role != NO and not t.at:
-            continue  # a word only named or asked for may be new work's ("add Unreleased")
-        if t.what == "count" and not (t.unit and t.bound):
-            continue
-        if t.what == "feature" and t.role not in (NO, HAS):
-            continue
-        if not asks and t.role != NO and t.what != "count":
-            continue  # a convention named or a thing asked for may be the new work's
-        wanted = _ASKS if t.role == HAS else None
-        for c in candidates(t, answer, ""):
-            if wanted is not None and c.kind not in wanted:
-                continue
-            if not passes(c.kind, c.value, c.scope, answer):
-                return True
-            if t.what != "identifier":
-                break  # the first reading; an identifier's are weaker to stronger
-    return False

@@ -290,7 +290,7 @@ def _breaks_stated_rule(text: str, answer: str, asks: bool = True) -> bool:
     """The turn states a rule the answer just given breaks: it forbids something the
     answer has or (with ``asks``) asks for something it lacks ("number the steps please",
     "code only.", "keep Brightwater out of it")."""
-    from skillopt_sleep.mining.contrast import broken_by_respelt
+    from skillopt_sleep.mining.breaks import broken_by_respelt
 
     return bool(answer) and broken_by_respelt(text, answer, asks)  # ``classify`` respelt it
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from skillopt_sleep.mining.admissible import admissible
-from skillopt_sleep.mining.contrast import broken_by, compile_pair, separates
+from skillopt_sleep.mining.breaks import broken_by
+from skillopt_sleep.mining.contrast import compile_pair, separates
 from skillopt_sleep.mining.grammar import Check, compile_text
 from skillopt_sleep.mining.narrow import as_run
 from skillopt_sleep.mining.phrases import respell
