@@ -15,6 +15,7 @@ comments and strings (the ``code_bare`` scope) where that still separates the tw
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from skillopt_sleep.mining.conventions import LANGUAGE_CONSTRUCTS
 from skillopt_sleep.mining.literals import COMMANDS
@@ -31,6 +32,21 @@ def _separates(check: Check, corrected: str, accepted: str) -> bool:
     return not passes(check.kind, check.value, check.scope, corrected) and passes(
         check.kind, check.value, check.scope, accepted
     )
+
+
+def _each_narrowed(
+    checks: list[Check], corrected: str, accepted: str, narrower: Callable[[Check], Check | None]
+) -> list[Check]:
+    """``checks``, each replaced by ``narrower``'s narrower reading of it where that still
+    separates the two answers; a check narrowed into one already there is kept once."""
+    out: list[Check] = []
+    for check in checks:
+        narrow = narrower(check)
+        if narrow is not None and _separates(narrow, corrected, accepted):
+            check = narrow
+        if check not in out:
+            out.append(check)
+    return out
 
 
 def _as_call(check: Check, said: str, corrected: str) -> Check | None:
@@ -120,30 +136,23 @@ def narrowed(checks: list[Check], said: str, corrected: str, accepted: str) -> l
     """``checks`` with over-broad forbidden words narrowed to the use the user meant, where
     the narrower check still separates the corrected answer from the accepted one."""
     phrases = _command_phrases(said)
-    out: list[Check] = []
-    for check in checks:
-        better = None
+
+    def narrower(check: Check) -> Check | None:
         if _as_marker(check) is not None:
-            better = _as_marker(check)
-        elif check.kind == "not_contains":
-            phrase = next(
-                (p for cmd, p in phrases.items() if check.value in (cmd, p.split()[1])), None
-            )
-            if phrase is not None and phrase != check.value:
-                better = Check("not_contains", phrase, check.scope)
-            elif check.value in COMMANDS:
-                better = Check("not_regex", as_run(check.value), check.scope)
-            else:
-                package = _as_package(check, corrected)
-                if package is not None and _separates(package, corrected, accepted):
-                    better = package
-                else:
-                    better = _as_call(check, said, corrected)
-        if better is not None and _separates(better, corrected, accepted):
-            check = better
-        if check not in out:
-            out.append(check)
-    return out
+            return _as_marker(check)
+        if check.kind != "not_contains":
+            return None
+        phrase = next((p for cmd, p in phrases.items() if check.value in (cmd, p.split()[1])), None)
+        if phrase is not None and phrase != check.value:
+            return Check("not_contains", phrase, check.scope)
+        if check.value in COMMANDS:
+            return Check("not_regex", as_run(check.value), check.scope)
+        package = _as_package(check, corrected)
+        if package is not None and _separates(package, corrected, accepted):
+            return package
+        return _as_call(check, said, corrected)
+
+    return _each_narrowed(checks, corrected, accepted, narrower)
 
 
 _FORBIDS = ("not_contains", "not_regex")
@@ -156,19 +165,17 @@ def out_of_comments(checks: list[Check], corrected: str, accepted: str) -> list[
     comments and strings, where that still separates the two answers (a "no TODO" the
     corrected answer broke in a comment stays where it was). A pattern that matches a quote
     mark itself is about strings ("no '%s' % x"), and keeps them."""
-    out: list[Check] = []
-    for check in checks:
-        narrow = Check(check.kind, check.value, "code_bare")
+
+    def narrower(check: Check) -> Check | None:
         if (
             check.kind in _FORBIDS
             and check.scope == "code"
             and not _QUOTE.search(_LOOKAROUND.sub("", check.value))
-            and _separates(narrow, corrected, accepted)
         ):
-            check = narrow
-        if check not in out:
-            out.append(check)
-    return out
+            return Check(check.kind, check.value, "code_bare")
+        return None
+
+    return _each_narrowed(checks, corrected, accepted, narrower)
 
 
 # A pattern's syntax (flags, escapes like ``\n`` or ``\S``, group openers): what is left
@@ -200,22 +207,20 @@ def to_languages(checks: list[Check], corrected: str, accepted: str) -> list[Che
     ``var(--gap)``, "2-space indent" after a YAML manifest not by a Python block's 4, "no
     semicolons" after JavaScript not by Go's ``x := 1;``. A rule broken in an untagged block
     stays on all the code: its language is unknown."""
-    out: list[Check] = []
-    for check in checks:
-        if check.scope in CODE_SCOPES and _language_bound(check):
-            broken = {
-                language_family(fence_language(corrected, m))
-                for m in FENCED.finditer(corrected)
-                if not passes(check.kind, check.value, check.scope, m.group(0))
-            }
-            if broken and "" not in broken:
-                narrow = Check(check.kind, check.value,
-                               check.scope + LANGUAGES_AT + ",".join(sorted(broken)))  # fmt: skip
-                if _separates(narrow, corrected, accepted):
-                    check = narrow
-        if check not in out:
-            out.append(check)
-    return out
+
+    def narrower(check: Check) -> Check | None:
+        if check.scope not in CODE_SCOPES or not _language_bound(check):
+            return None
+        broken = {
+            language_family(fence_language(corrected, m))
+            for m in FENCED.finditer(corrected)
+            if not passes(check.kind, check.value, check.scope, m.group(0))
+        }
+        if not broken or "" in broken:
+            return None
+        return Check(check.kind, check.value, check.scope + LANGUAGES_AT + ",".join(sorted(broken)))
+
+    return _each_narrowed(checks, corrected, accepted, narrower)
 
 
 def _quoted_as_a_word(word: str, said: str) -> bool:
@@ -231,9 +236,8 @@ def to_prose(checks: list[Check], said: str, corrected: str, accepted: str) -> l
     'just'" in docs is not broken by the command ``just build``, nor "drop the 'let me
     know'" by ``notify("let me know when done")``. A command forbidden ("no sudo") is about
     what is run, wherever the corrected answer wrote it."""
-    out: list[Check] = []
-    for check in checks:
-        narrow = Check(check.kind, check.value, "prose")
+
+    def narrower(check: Check) -> Check | None:
         if (
             check.kind == "not_contains"
             and check.scope == "answer"
@@ -241,12 +245,11 @@ def to_prose(checks: list[Check], said: str, corrected: str, accepted: str) -> l
             and _quoted_as_a_word(check.value, said)
             and check.value.split()[0] not in COMMANDS  # "no sudo": what is run
             and passes(check.kind, check.value, "code", corrected)
-            and _separates(narrow, corrected, accepted)
         ):
-            check = narrow
-        if check not in out:
-            out.append(check)
-    return out
+            return Check(check.kind, check.value, "prose")
+        return None
+
+    return _each_narrowed(checks, corrected, accepted, narrower)
 
 
 _HEADING_LINE = re.compile(r"^[ \t]*#{1,6}[ \t][^\n]*", re.MULTILINE)
@@ -257,22 +260,20 @@ def to_headings(checks: list[Check], corrected: str, accepted: str) -> list[Chec
     only in its headings read in the headings, where that still separates the two answers:
     "not 'Bugfixes', 'Fixed'" after a ``### Bugfixes`` section names the section, and a
     sentence saying "bugfixes only" obeys."""
-    out: list[Check] = []
-    for check in checks:
+
+    def narrower(check: Check) -> Check | None:
         if (
-            check.kind == "not_contains"
-            and check.scope == "answer"
-            and _HEADING_LINE.search(corrected)
-            and passes(check.kind, check.value, check.scope, _HEADING_LINE.sub("", corrected))
+            check.kind != "not_contains"
+            or check.scope != "answer"
+            or not _HEADING_LINE.search(corrected)
+            or not passes(check.kind, check.value, check.scope, _HEADING_LINE.sub("", corrected))
         ):
-            word = word_pattern(check.value)
-            flags = "(?im)" if word.flags & re.IGNORECASE else "(?m)"
-            narrow = Check("not_regex", rf"{flags}^[ \t]*#{{1,6}}[ \t][^\n]*?{word.pattern}")
-            if _separates(narrow, corrected, accepted):
-                check = narrow
-        if check not in out:
-            out.append(check)
-    return out
+            return None
+        word = word_pattern(check.value)
+        flags = "(?im)" if word.flags & re.IGNORECASE else "(?m)"
+        return Check("not_regex", rf"{flags}^[ \t]*#{{1,6}}[ \t][^\n]*?{word.pattern}")
+
+    return _each_narrowed(checks, corrected, accepted, narrower)
 
 
 def without_bullet_kind(checks: list[Check]) -> list[Check]:
@@ -288,8 +289,8 @@ def as_units(checks: list[Check], corrected: str, accepted: str) -> list[Check]:
     number ("rem, not px" after ``16px``) read as that unit after a number, in the code less
     comments and strings, where that still separates the two answers: ``px`` as a word never
     occurs there, and "Converted 16px to 1rem" or ``px-4`` obeys."""
-    out: list[Check] = []
-    for check in checks:
+
+    def narrower(check: Check) -> Check | None:
         v = check.value
         if (
             check.kind == "not_contains"
@@ -297,12 +298,10 @@ def as_units(checks: list[Check], corrected: str, accepted: str) -> list[Check]:
             and passes(check.kind, v, check.scope, corrected)
             and re.search(rf"\d{v}\b", corrected)
         ):
-            unit = Check("not_regex", rf"(?<![\w.-])\d+(?:\.\d+)?{v}(?![\w-])", "code_bare")
-            if _separates(unit, corrected, accepted):
-                check = unit
-        if check not in out:
-            out.append(check)
-    return out
+            return Check("not_regex", rf"(?<![\w.-])\d+(?:\.\d+)?{v}(?![\w-])", "code_bare")
+        return None
+
+    return _each_narrowed(checks, corrected, accepted, narrower)
 
 
 def read_where_meant(checks: list[Check], said: str, corrected: str, accepted: str) -> list[Check]:
